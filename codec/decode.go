@@ -1,0 +1,499 @@
+package codec
+
+import (
+	"encoding/hex"
+	"fmt"
+	"strconv"
+
+	"kwire/codec/records"
+	"kwire/codec/wire"
+	"kwire/schemas"
+	"kwire/tree"
+)
+
+// Decode reads one struct value of the plan's message from the front of b
+// and returns it with the number of bytes read. On error it returns the
+// value decoded so far (fields not reached hold their defaults) and a
+// *wire.DecodeError whose offset counts from the start of b.
+func (p *Plan) Decode(b []byte) (Value, int, error) {
+	d := decoder{buf: b, end: len(b)}
+	v, err := d.structValue(p.Root, nil, "")
+	return v, d.off, err
+}
+
+// TreeOptions says how DecodeTree labels its nodes.
+type TreeOptions struct {
+	Base    int          // added to every offset (where b starts in the buffer shown)
+	Section tree.Section // colour of the message's bytes
+	Set     *schemas.Set // when set, error codes are shown with their names
+	// Sample says the value is a sample instance (Plan.Smallest): arrays of
+	// one element say "one sample element follows".
+	Sample bool
+}
+
+// DecodeTree is Decode that also builds the object tree: root gets one
+// child per field. On error the tree holds every node decoded before the
+// failure and an error node spanning the bytes left.
+func (p *Plan) DecodeTree(b []byte, root *tree.Node, o TreeOptions) (Value, int, error) {
+	d := decoder{buf: b, end: len(b), tree: true, base: o.Base, section: o.Section, set: o.Set, sample: o.Sample}
+	v, err := d.structValue(p.Root, root, "")
+	return v, d.off, err
+}
+
+// decoder reads values from buf[off:end]. Errors are *wire.DecodeError
+// with offsets into buf; paths are built on the way out, only on error.
+type decoder struct {
+	buf     []byte
+	off     int
+	end     int
+	tree    bool
+	base    int // added to offsets in nodes
+	section tree.Section
+	set     *schemas.Set // for error-code names, may be nil
+	sample  bool
+}
+
+func (d *decoder) fail(sentinel error, format string, args ...any) error {
+	if sentinel == nil {
+		sentinel = wire.ErrShort
+	}
+	return wire.Errorf(d.off+d.base, sentinel, format, args...)
+}
+
+func (d *decoder) left() int { return d.end - d.off }
+
+// errorNode spans the bytes from the failure to the end of the input.
+func (d *decoder) errorNode(parent *tree.Node, name, path string, err error) {
+	if parent == nil {
+		return
+	}
+	msg := err.Error()
+	if de, ok := err.(*wire.DecodeError); ok {
+		msg = de.Err.Error()
+	}
+	parent.Add(&tree.Node{Name: name, Type: "error", Offset: d.off + d.base, Size: d.left(), Section: tree.Error, Path: path, Err: msg})
+}
+
+func joinPath(parent, seg string) string {
+	if parent == "" || seg[0] == '[' {
+		return parent + seg
+	}
+	return parent + "." + seg
+}
+
+func (d *decoder) structValue(sp *StructPlan, node *tree.Node, path string) (Value, error) {
+	v := Value{List: make([]Value, len(sp.Fields))}
+	for _, fp := range sp.Fields {
+		if !fp.Present || fp.IsTagged {
+			v.List[fp.Index] = fp.Default
+			if fp.Default.List != nil {
+				v.List[fp.Index] = fp.Default.Clone()
+			}
+		}
+	}
+	for _, fp := range sp.Wire {
+		start := d.off
+		fv, child, err := d.field(fp, path, d.section)
+		v.List[fp.Index] = fv
+		if node != nil && child != nil {
+			node.Add(child)
+		}
+		if err != nil {
+			if node != nil && child == nil {
+				d.off = start
+				d.errorNode(node, fp.Field.Name, joinPath(path, fp.Field.Name), err)
+			}
+			return v, wire.WithPath(err, fp.Field.Name)
+		}
+	}
+	if sp.Flexible {
+		if err := d.tagged(sp, &v, node, path); err != nil {
+			return v, err
+		}
+	}
+	return v, nil
+}
+
+// tagged reads a tagged-field section (KIP-482): a uvarint count, then per
+// field a uvarint tag, a uvarint size and the data.
+func (d *decoder) tagged(sp *StructPlan, v *Value, node *tree.Node, path string) error {
+	start := d.off
+	count, n := wire.ConsumeUvarint32(d.buf[d.off:d.end])
+	var tn *tree.Node
+	if d.tree {
+		tn = &tree.Node{Name: "tagged_fields", Type: "uvarint", Offset: start + d.base, Section: tree.Tagged, About: "number of tagged fields in this struct", Path: path}
+		node.Add(tn)
+	}
+	if n < 0 {
+		err := d.fail(wire.ParseError(n), "reading the tagged-field count")
+		if tn != nil {
+			tn.Type, tn.Section, tn.Size, tn.Err = "error", tree.Error, d.left(), err.(*wire.DecodeError).Err.Error()
+		}
+		return wire.WithPath(err, "tagged_fields")
+	}
+	d.off += n
+	if tn != nil {
+		tn.Value = strconv.FormatUint(uint64(count), 10)
+		tn.Size = n
+	}
+	if int(count) > d.left()/2 { // each takes at least a tag and a size byte
+		err := d.fail(wire.ErrLength, "%d tagged fields cannot fit in the %d bytes left", count, d.left())
+		d.errorNode(tn, "tagged_fields", path, err)
+		return wire.WithPath(err, "tagged_fields")
+	}
+	for i := uint32(0); i < count; i++ {
+		fieldStart := d.off
+		tag, n1 := wire.ConsumeUvarint32(d.buf[d.off:d.end])
+		if n1 < 0 {
+			err := d.fail(wire.ParseError(n1), "reading a tag")
+			d.errorNode(tn, "tag", path, err)
+			return wire.WithPath(err, "tagged_fields")
+		}
+		d.off += n1
+		size, n2 := wire.ConsumeUvarint32(d.buf[d.off:d.end])
+		if n2 < 0 || int64(size) > int64(d.left()-max(n2, 0)) {
+			var err error
+			if n2 < 0 {
+				err = d.fail(wire.ParseError(n2), "reading the size of tag %d", tag)
+			} else {
+				err = d.fail(wire.ErrLength, "tag %d has size %d but only %d bytes are left", tag, size, d.left()-n2)
+			}
+			d.off = fieldStart
+			d.errorNode(tn, fmt.Sprintf("tag %d", tag), path, err)
+			return wire.WithPath(err, "tagged_fields")
+		}
+		d.off += n2
+		dataStart, dataEnd := d.off, d.off+int(size)
+		var fp *FieldPlan
+		for _, t := range sp.Tagged {
+			if uint32(t.Field.Tag) == tag {
+				fp = t
+			}
+		}
+		if fp == nil {
+			raw := append([]byte(nil), d.buf[dataStart:dataEnd]...)
+			if v.Unknown == nil {
+				v.Unknown = &[]RawTag{}
+			}
+			*v.Unknown = append(*v.Unknown, RawTag{Tag: tag, Data: raw})
+			if tn != nil {
+				tn.Add(&tree.Node{Name: fmt.Sprintf("tag %d", tag), Type: "unknown", Value: bytesPreview(raw), Detail: fmt.Sprintf("(tag=%d, size=%d)", tag, size),
+					Offset: fieldStart + d.base, Size: dataEnd - fieldStart, Section: tree.Tagged, About: "a tagged field this schema does not define; kept and written back", Path: path})
+			}
+			d.off = dataEnd
+			continue
+		}
+		saveEnd := d.end
+		d.end = dataEnd
+		fv, child, err := d.field(fp, path, tree.Tagged)
+		d.end = saveEnd
+		v.List[fp.Index] = fv
+		if child != nil {
+			child.Offset = fieldStart + d.base
+			child.Size = d.off - fieldStart
+			child.Detail = fmt.Sprintf("(tag=%d, size=%d)", tag, size) + prefixSpace(child.Detail)
+			tn.Add(child)
+		}
+		if err == nil && d.off != dataEnd {
+			err = d.fail(wire.ErrLength, "tagged field %s (tag %d) used %d of its %d bytes", fp.Field.Name, tag, d.off-dataStart, size)
+		}
+		if err != nil {
+			return wire.WithPath(err, fp.Field.Name)
+		}
+	}
+	if tn != nil {
+		tn.Size = d.off - start
+	}
+	return nil
+}
+
+func prefixSpace(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " " + s
+}
+
+// field reads one field's value; with a tree it returns the field's node
+// (holding an error node on failure).
+func (d *decoder) field(fp *FieldPlan, parent string, sec tree.Section) (Value, *tree.Node, error) {
+	path := joinPath(parent, fp.Field.Name)
+	var node *tree.Node
+	if d.tree {
+		node = &tree.Node{Name: fp.Field.Name, Type: fp.Field.Type.Name, About: fp.Field.About, Offset: d.off + d.base, Section: sec, Path: path}
+	}
+	saveSec := d.section
+	d.section = sec
+	defer func() { d.section = saveSec }()
+	start := d.off
+	var v Value
+	var err error
+	switch fp.Kind {
+	case schemas.KindArray:
+		v, err = d.array(fp, node, path)
+	case schemas.KindStruct:
+		v, err = d.structField(fp, node, path)
+	default:
+		v, err = d.primitive(fp.Kind, fp.Nullable, fp.Compact, node)
+		if err == nil && node != nil && fp.Kind == schemas.KindRecords && !v.Null {
+			node.Add(records.Nodes([]byte(v.Str), d.off-len(v.Str)+d.base, false)...)
+		}
+		if err == nil && node != nil && fp.Kind == schemas.KindInt16 && d.set != nil && isErrorCode(fp.Field.Name) {
+			if e, ok := d.set.ErrorCode(int16(v.Int)); ok && v.Int != 0 {
+				node.Value += " (" + e.Name + ")"
+			}
+		}
+	}
+	if node != nil {
+		node.Size = d.off - start
+		if err != nil && fp.Kind.Primitive() {
+			node.Type, node.Section, node.Size = "error", tree.Error, d.end-start
+			if de, ok := err.(*wire.DecodeError); ok {
+				node.Err = de.Err.Error()
+			}
+		}
+	}
+	return v, node, err
+}
+
+func isErrorCode(name string) bool {
+	return len(name) >= 9 && name[len(name)-9:] == "ErrorCode"
+}
+
+func (d *decoder) structField(fp *FieldPlan, node *tree.Node, path string) (Value, error) {
+	if fp.Nullable {
+		start := d.off
+		marker, n := wire.ConsumeInt8(d.buf[d.off:d.end])
+		if n < 0 {
+			return Null, d.fail(wire.ParseError(n), "reading the presence byte of %s", fp.Field.Name)
+		}
+		d.off++
+		if node != nil {
+			node.Add(&tree.Node{Name: "present", Type: "int8", Value: strconv.Itoa(int(marker)), Offset: start + d.base, Size: 1, Section: d.section,
+				About: "-1 for null, 1 when the struct follows", Path: path})
+		}
+		if marker < 0 {
+			if node != nil {
+				node.Value = "null"
+			}
+			return Null, nil
+		}
+	}
+	if node != nil {
+		node.Value = "struct"
+	}
+	return d.structValue(fp.Struct, node, path)
+}
+
+func (d *decoder) array(fp *FieldPlan, node *tree.Node, path string) (Value, error) {
+	start := d.off
+	count, n := wire.ConsumeLen(d.buf[d.off:d.end], 4, fp.Compact)
+	if n < 0 {
+		return Value{}, d.fail(wire.ParseError(n), "reading an array length")
+	}
+	if count < -1 {
+		return Value{}, d.fail(wire.ErrLength, "array length %d is negative", count)
+	}
+	d.off += n
+	if node != nil {
+		ln := &tree.Node{Name: "length", Offset: start + d.base, Size: n, Section: d.section, Path: path}
+		if fp.Compact {
+			ln.Type, ln.Value, ln.Detail = "uvarint", strconv.FormatInt(count+1, 10), "(compact, n+1)"
+		} else {
+			ln.Type, ln.Value = "int32", strconv.FormatInt(count, 10)
+		}
+		switch count {
+		case -1:
+			ln.About = "null array"
+		case 0:
+			ln.About = "no elements follow"
+		case 1:
+			ln.About = "one element follows"
+			if d.sample {
+				ln.About = "one sample element follows"
+			}
+		default:
+			ln.About = strconv.FormatInt(count, 10) + " elements follow"
+		}
+		node.Add(ln)
+	}
+	if count == -1 {
+		if node != nil {
+			node.Value = "null"
+		}
+		if !fp.Nullable {
+			d.off = start
+			return Null, d.fail(wire.ErrNull, "array is null but %s is not nullable at this version", fp.Field.Name)
+		}
+		return Null, nil
+	}
+	if need := count * int64(max(fp.elemMinSize(), 1)); need > int64(d.left()) {
+		d.off = start
+		return Value{}, d.fail(wire.ErrLength, "array of %d elements needs at least %d bytes but only %d are left", count, need, d.left())
+	}
+	if node != nil {
+		node.Value = plural(int(count), "element")
+	}
+	v := Value{List: make([]Value, count)}
+	elemName := fp.Field.Type.Elem.Name
+	for i := range v.List {
+		seg := "[" + strconv.Itoa(i) + "]"
+		var en *tree.Node
+		if node != nil {
+			en = &tree.Node{Name: elemName + seg, Type: elemName, Offset: d.off + d.base, Section: d.section, Path: path + seg}
+			node.Add(en)
+		}
+		elemStart := d.off
+		var err error
+		if fp.Elem == schemas.KindStruct {
+			if en != nil {
+				en.Value = "struct"
+			}
+			v.List[i], err = d.structValue(fp.Struct, en, path+seg)
+		} else {
+			v.List[i], err = d.primitive(fp.Elem, false, fp.Compact, en)
+		}
+		if en != nil {
+			en.Size = d.off - elemStart
+		}
+		if err != nil {
+			v.List = v.List[:i+1]
+			if en != nil && fp.Elem != schemas.KindStruct {
+				en.Type, en.Section, en.Size = "error", tree.Error, d.end-elemStart
+				if de, ok := err.(*wire.DecodeError); ok {
+					en.Err = de.Err.Error()
+				}
+			}
+			return v, wire.WithPath(err, seg)
+		}
+	}
+	return v, nil
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// primitive reads a primitive of kind k; with node it fills the node's
+// value and detail.
+func (d *decoder) primitive(k schemas.Kind, nullable, compact bool, node *tree.Node) (Value, error) {
+	b := d.buf[d.off:d.end]
+	if w := k.Width(); w > 0 {
+		if len(b) < w {
+			return Value{}, d.fail(wire.ErrShort, "%s needs %d bytes, %d left", k, w, len(b))
+		}
+		var v Value
+		switch k {
+		case schemas.KindBool:
+			v.Int = int64(b[0])
+			if b[0] > 1 {
+				return Value{}, d.fail(wire.ErrValue, "bool byte is %d, not 0 or 1", b[0])
+			}
+		case schemas.KindInt8:
+			v.Int = int64(int8(b[0]))
+		case schemas.KindInt16:
+			x, _ := wire.ConsumeInt16(b)
+			v.Int = int64(x)
+		case schemas.KindUint16:
+			x, _ := wire.ConsumeInt16(b)
+			v.Int = int64(uint16(x))
+		case schemas.KindInt32:
+			x, _ := wire.ConsumeInt32(b)
+			v.Int = int64(x)
+		case schemas.KindUint32:
+			x, _ := wire.ConsumeInt32(b)
+			v.Int = int64(uint32(x))
+		case schemas.KindInt64, schemas.KindFloat64:
+			v.Int, _ = wire.ConsumeInt64(b)
+		case schemas.KindUUID:
+			v.Str = string(b[:16])
+		}
+		d.off += w
+		if node != nil {
+			node.Value = displayPrimitive(k, v)
+		}
+		return v, nil
+	}
+	width := 4
+	if k == schemas.KindString {
+		width = 2
+	}
+	length, n := wire.ConsumeLen(b, width, compact)
+	if n < 0 {
+		return Value{}, d.fail(wire.ParseError(n), "reading a %s length", k)
+	}
+	if length < -1 {
+		return Value{}, d.fail(wire.ErrLength, "%s length %d is negative", k, length)
+	}
+	if length == -1 {
+		if !nullable {
+			return Value{}, d.fail(wire.ErrNull, "%s is null but the field is not nullable at this version", k)
+		}
+		d.off += n
+		if node != nil {
+			node.Value, node.Detail = "null", lengthDetail(k, -1, compact)
+		}
+		return Null, nil
+	}
+	if length > int64(len(b)-n) {
+		return Value{}, d.fail(wire.ErrLength, "%s length %d exceeds the %d bytes left", k, length, len(b)-n)
+	}
+	v := Value{Str: string(b[n : n+int(length)])}
+	d.off += n + int(length)
+	if node != nil {
+		node.Value, node.Detail = displayPrimitive(k, v), lengthDetail(k, int(length), compact)
+	}
+	return v, nil
+}
+
+func lengthDetail(k schemas.Kind, n int, compact bool) string {
+	if compact {
+		return fmt.Sprintf("(compact, len+1=%d)", n+1)
+	}
+	if k == schemas.KindString {
+		return fmt.Sprintf("(int16 len=%d)", n)
+	}
+	return fmt.Sprintf("(int32 len=%d)", n)
+}
+
+// displayPrimitive is the text a tree shows for a primitive value.
+func displayPrimitive(k schemas.Kind, v Value) string {
+	if v.Null {
+		return "null"
+	}
+	switch k {
+	case schemas.KindBool:
+		return strconv.FormatBool(v.Int != 0)
+	case schemas.KindFloat64:
+		return strconv.FormatFloat(v.Float64(), 'g', -1, 64)
+	case schemas.KindUUID:
+		return FormatUUID(v.Str)
+	case schemas.KindString:
+		return strconv.Quote(v.Str)
+	case schemas.KindBytes, schemas.KindRecords:
+		return bytesPreview([]byte(v.Str))
+	}
+	return strconv.FormatInt(v.Int, 10)
+}
+
+func bytesPreview(b []byte) string {
+	if len(b) == 0 {
+		return "empty"
+	}
+	if len(b) <= 16 {
+		return "0x" + hex.EncodeToString(b)
+	}
+	return "0x" + hex.EncodeToString(b[:16]) + fmt.Sprintf("... (%d bytes)", len(b))
+}
+
+// FormatUUID writes 16 bytes in the canonical 8-4-4-4-12 form.
+func FormatUUID(s string) string {
+	h := hex.EncodeToString([]byte(s))
+	if len(h) != 32 {
+		return h
+	}
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+}

@@ -1,0 +1,200 @@
+package codec
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"kwire/codec/wire"
+	"kwire/schemas"
+)
+
+// EncodeError says which field of a value could not be encoded and why.
+type EncodeError struct {
+	Path string
+	Err  error
+}
+
+func (e *EncodeError) Error() string {
+	if e.Path == "" {
+		return "encode: " + e.Err.Error()
+	}
+	return "encode " + e.Path + ": " + e.Err.Error()
+}
+
+func (e *EncodeError) Unwrap() error { return e.Err }
+
+func encErr(format string, args ...any) error {
+	return &EncodeError{Err: fmt.Errorf("%w: "+format, append([]any{wire.ErrValue}, args...)...)}
+}
+
+func withEncPath(err error, seg string) error {
+	var ee *EncodeError
+	if !errors.As(err, &ee) {
+		return err
+	}
+	switch {
+	case ee.Path == "":
+		ee.Path = seg
+	case ee.Path[0] == '[':
+		ee.Path = seg + ee.Path
+	default:
+		ee.Path = seg + "." + ee.Path
+	}
+	return ee
+}
+
+// Append appends the encoding of v, a struct value of the plan's message,
+// to dst.
+func (p *Plan) Append(dst []byte, v Value) ([]byte, error) {
+	return p.Root.append(dst, v)
+}
+
+// Encode returns the encoding of v.
+func (p *Plan) Encode(v Value) ([]byte, error) { return p.Append(nil, v) }
+
+func (sp *StructPlan) append(dst []byte, v Value) ([]byte, error) {
+	if len(v.List) != len(sp.Fields) {
+		return dst, encErr("struct %s has %d fields, the value has %d", sp.Name, len(sp.Fields), len(v.List))
+	}
+	for _, fp := range sp.Fields {
+		if fp.Present || fp.Field.Ignorable || fp.IsDefault(v.List[fp.Index]) {
+			continue
+		}
+		// Kafka's generated writers refuse to drop information silently.
+		return dst, withEncPath(encErr("a non-default value cannot be written at this version (the field has versions %s and is not ignorable)", fp.Field.Versions), fp.Field.Name)
+	}
+	var err error
+	for _, fp := range sp.Wire {
+		if dst, err = fp.appendValue(dst, v.List[fp.Index]); err != nil {
+			return dst, withEncPath(err, fp.Field.Name)
+		}
+	}
+	if sp.Flexible {
+		dst, err = sp.appendTagged(dst, v)
+	}
+	return dst, err
+}
+
+// appendTagged writes the tagged-field section (KIP-482): the count, then
+// each field as tag, size and data, in ascending tag order; a field equal
+// to its default is not written; unknown tags are written back.
+func (sp *StructPlan) appendTagged(dst []byte, v Value) ([]byte, error) {
+	type entry struct {
+		tag  uint32
+		fp   *FieldPlan
+		data []byte
+	}
+	var entries []entry
+	for _, fp := range sp.Tagged {
+		if !fp.IsDefault(v.List[fp.Index]) {
+			entries = append(entries, entry{tag: uint32(fp.Field.Tag), fp: fp})
+		}
+	}
+	for _, u := range v.unknown() {
+		entries = append(entries, entry{tag: u.Tag, data: u.Data})
+	}
+	if len(v.unknown()) > 0 {
+		slices.SortStableFunc(entries, func(a, b entry) int { return int(a.tag) - int(b.tag) })
+	}
+	dst = wire.AppendUvarint(dst, uint64(len(entries)))
+	var scratch []byte
+	for _, e := range entries {
+		data := e.data
+		if e.fp != nil {
+			var err error
+			scratch, err = e.fp.appendValue(scratch[:0], v.List[e.fp.Index])
+			if err != nil {
+				return dst, withEncPath(err, e.fp.Field.Name)
+			}
+			data = scratch
+		}
+		dst = wire.AppendUvarint(dst, uint64(e.tag))
+		dst = wire.AppendUvarint(dst, uint64(len(data)))
+		dst = append(dst, data...)
+	}
+	return dst, nil
+}
+
+func (fp *FieldPlan) appendValue(dst []byte, v Value) ([]byte, error) {
+	switch fp.Kind {
+	case schemas.KindArray:
+		if v.Null {
+			if !fp.Nullable {
+				return dst, encErr("null array in a field that is not nullable at this version")
+			}
+			return wire.AppendArrayLen(dst, -1, fp.Compact), nil
+		}
+		if len(v.List) > math.MaxInt32-1 {
+			return dst, encErr("array too long")
+		}
+		dst = wire.AppendArrayLen(dst, len(v.List), fp.Compact)
+		var err error
+		for i, e := range v.List {
+			if fp.Elem == schemas.KindStruct {
+				dst, err = fp.Struct.append(dst, e)
+			} else {
+				dst, err = appendPrimitive(dst, fp.Elem, e, false, fp.Compact)
+			}
+			if err != nil {
+				return dst, withEncPath(err, fmt.Sprintf("[%d]", i))
+			}
+		}
+		return dst, nil
+	case schemas.KindStruct:
+		if fp.Nullable {
+			if v.Null {
+				return append(dst, 0xff), nil
+			}
+			dst = append(dst, 1)
+		} else if v.Null {
+			return dst, encErr("null struct in a field that is not nullable at this version")
+		}
+		return fp.Struct.append(dst, v)
+	}
+	return appendPrimitive(dst, fp.Kind, v, fp.Nullable, fp.Compact)
+}
+
+func appendPrimitive(dst []byte, k schemas.Kind, v Value, nullable, compact bool) ([]byte, error) {
+	if v.Null && k.NullableKind() && k != schemas.KindUUID {
+		if !nullable {
+			return dst, encErr("null in a field that is not nullable at this version")
+		}
+		if k == schemas.KindString {
+			return wire.AppendNullString(dst, compact), nil
+		}
+		return wire.AppendNullBytes(dst, compact), nil
+	}
+	if lo, hi := intRange(k); k.Width() > 0 && k != schemas.KindFloat64 && k != schemas.KindUUID && (v.Int < lo || v.Int > hi) {
+		return dst, encErr("%d is out of range for %s", v.Int, k)
+	}
+	switch k {
+	case schemas.KindBool, schemas.KindInt8:
+		return append(dst, byte(v.Int)), nil
+	case schemas.KindInt16, schemas.KindUint16:
+		return wire.AppendInt16(dst, int16(v.Int)), nil
+	case schemas.KindInt32, schemas.KindUint32:
+		return wire.AppendInt32(dst, int32(v.Int)), nil
+	case schemas.KindInt64, schemas.KindFloat64:
+		return wire.AppendInt64(dst, v.Int), nil
+	case schemas.KindUUID:
+		if len(v.Str) != 16 {
+			return dst, encErr("uuid must be 16 bytes, not %d", len(v.Str))
+		}
+		return append(dst, v.Str...), nil
+	case schemas.KindString:
+		if !compact && len(v.Str) > math.MaxInt16 {
+			return dst, encErr("string of %d bytes does not fit an int16 length", len(v.Str))
+		}
+		return wire.AppendString(dst, v.Str, compact), nil
+	case schemas.KindBytes, schemas.KindRecords:
+		if compact {
+			dst = wire.AppendUvarint(dst, uint64(len(v.Str))+1)
+		} else {
+			dst = wire.AppendInt32(dst, int32(len(v.Str)))
+		}
+		return append(dst, v.Str...), nil
+	}
+	return dst, encErr("cannot encode kind %s", k)
+}

@@ -1,0 +1,332 @@
+package codec
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+
+	"kwire/codec/wire"
+	"kwire/schemas"
+	"kwire/tree"
+)
+
+// Direction says whether a frame is a request or a response.
+type Direction uint8
+
+// The two directions.
+const (
+	Request Direction = iota
+	Response
+)
+
+func (d Direction) String() string {
+	if d == Response {
+		return "response"
+	}
+	return "request"
+}
+
+// Schema is the request or response schema of api.
+func (d Direction) Schema(api *schemas.API) *schemas.Message {
+	if d == Response {
+		return api.Response
+	}
+	return api.Request
+}
+
+// ApiVersions and ControlledShutdown, whose headers are special.
+const (
+	keyControlledShutdown = 7
+	keyAPIVersions        = 18
+)
+
+// HeaderVersion returns the header version Kafka uses for api at version:
+// flexible versions use request header v2 and response header v1, others
+// v1 and v0; ControlledShutdown v0 uses request header v0 and ApiVersions
+// responses always use header v0 (KIP-511), so that a client can read the
+// response of a version the broker does not support.
+func HeaderVersion(api *schemas.API, version int16, dir Direction) int16 {
+	flexible := dir.Schema(api).Flexible(version)
+	if dir == Response {
+		if api.Key == keyAPIVersions || !flexible {
+			return 0
+		}
+		return 1
+	}
+	switch {
+	case api.Key == keyControlledShutdown && version == 0:
+		return 0
+	case flexible:
+		return 2
+	}
+	return 1
+}
+
+// Frame is one size-delimited request or response: its API, version,
+// header and body.
+type Frame struct {
+	Set     *schemas.Set
+	API     *schemas.API
+	Version int16
+	Dir     Direction
+	Header  Value // a RequestHeader or ResponseHeader struct value
+	Body    Value
+}
+
+// Plans returns the plans of the frame's header and body.
+func (f *Frame) Plans() (header, body *Plan, err error) {
+	hm := f.Set.RequestHeader
+	if f.Dir == Response {
+		hm = f.Set.ResponseHeader
+	}
+	if hm == nil {
+		return nil, nil, fmt.Errorf("set %s has no %s header schema", f.Set.Name, f.Dir)
+	}
+	msg := f.Dir.Schema(f.API)
+	if msg == nil {
+		return nil, nil, fmt.Errorf("%s has no %s schema", f.API.Name, f.Dir)
+	}
+	if header, err = PlanFor(hm, HeaderVersion(f.API, f.Version, f.Dir)); err != nil {
+		return nil, nil, err
+	}
+	body, err = PlanFor(msg, f.Version)
+	return header, body, err
+}
+
+// NewFrame returns the smallest legal frame of api at version: header
+// fields zero (the API key and version filled in), body Plan.Smallest.
+func NewFrame(set *schemas.Set, api *schemas.API, version int16, dir Direction) (*Frame, error) {
+	f := &Frame{Set: set, API: api, Version: version, Dir: dir}
+	hp, bp, err := f.Plans()
+	if err != nil {
+		return nil, err
+	}
+	f.Header = hp.Smallest()
+	f.Body = bp.Smallest()
+	f.fillHeader(hp)
+	return f, nil
+}
+
+// fillHeader sets the request header's API key and version from the frame.
+func (f *Frame) fillHeader(hp *Plan) {
+	if f.Dir != Request {
+		return
+	}
+	for _, fp := range hp.Root.Fields {
+		switch fp.Field.Name {
+		case "RequestApiKey":
+			f.Header.List[fp.Index] = Int(int64(f.API.Key))
+		case "RequestApiVersion":
+			f.Header.List[fp.Index] = Int(int64(f.Version))
+		}
+	}
+}
+
+// HeaderField returns the header field with that schema name.
+func (f *Frame) HeaderField(name string) (Value, bool) {
+	hp, _, err := f.Plans()
+	if err != nil {
+		return Value{}, false
+	}
+	for _, fp := range hp.Root.Fields {
+		if fp.Field.Name == name && fp.Index < len(f.Header.List) {
+			return f.Header.List[fp.Index], true
+		}
+	}
+	return Value{}, false
+}
+
+// Encode returns the whole frame: the int32 size, the header, the body.
+func (f *Frame) Encode() ([]byte, error) {
+	hp, bp, err := f.Plans()
+	if err != nil {
+		return nil, err
+	}
+	f.fillHeader(hp)
+	b := make([]byte, 4, 64)
+	if b, err = hp.Append(b, f.Header); err != nil {
+		return nil, withEncPath(err, hp.Msg.Name)
+	}
+	if b, err = bp.Append(b, f.Body); err != nil {
+		return nil, err
+	}
+	size := len(b) - 4
+	if size > 1<<31-1 {
+		return nil, encErr("frame of %d bytes is too large", size)
+	}
+	wire.AppendInt32(b[:0], int32(size))
+	return b, nil
+}
+
+// EncodeBody returns the body alone.
+func (f *Frame) EncodeBody() ([]byte, error) {
+	_, bp, err := f.Plans()
+	if err != nil {
+		return nil, err
+	}
+	return bp.Encode(f.Body)
+}
+
+// DecodeOptions say what a buffer holds.
+type DecodeOptions struct {
+	Set *schemas.Set
+	// API and Version are required for responses and bodies; a request
+	// frame names them in its header.
+	API     *schemas.API
+	Version int16
+	Dir     Direction
+	// BodyOnly: the buffer holds a body, without size or header.
+	BodyOnly bool
+	// Sample labels the tree of a sample instance (see TreeOptions).
+	Sample bool
+}
+
+// Decode reads a frame (or, with BodyOnly, a body) and returns it with its
+// object tree. Every byte must be used: a frame shorter than its size, a
+// body that ends before the frame does and bytes after the frame are
+// errors. On error the frame and tree hold what was decoded before it.
+func Decode(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
+	f := &Frame{Set: o.Set, API: o.API, Version: o.Version, Dir: o.Dir}
+	if o.BodyOnly {
+		root := &tree.Node{Name: "message", Size: len(b)}
+		err := f.decodeBody(b, 0, root, o.Sample)
+		if f.API != nil {
+			root.Name, root.Type = f.Dir.Schema(f.API).Name, "body v"+strconv.Itoa(int(f.Version))
+		}
+		return f, root, err
+	}
+	root := &tree.Node{Name: "message", Size: len(b), Section: tree.Frame}
+	frameNode := &tree.Node{Name: "Frame", Size: 4, Section: tree.Frame, About: "length-delimited framing"}
+	root.Add(frameNode)
+	size, n := wire.ConsumeInt32(b)
+	if n < 0 {
+		err := wire.Errorf(0, wire.ErrShort, "a frame starts with an int32 size; only %d bytes", len(b))
+		frameNode.Add(&tree.Node{Name: "size", Type: "error", Size: len(b), Section: tree.Error, Err: err.Err.Error()})
+		return f, root, err
+	}
+	frameNode.Add(&tree.Node{Name: "size", Type: "int32", Value: strconv.Itoa(int(size)), Size: 4, Section: tree.Frame, About: "number of bytes that follow, patched after encoding"})
+	end := len(b)
+	var tail error
+	switch {
+	case size < 0:
+		return f, root, wire.Errorf(0, wire.ErrLength, "frame size %d is negative", size)
+	case int64(size) > int64(len(b)-4):
+		tail = wire.Errorf(len(b), wire.ErrShort, "the frame says %d bytes follow but only %d do", size, len(b)-4)
+	case int(size) < len(b)-4:
+		end = 4 + int(size)
+		tail = wire.Errorf(end, wire.ErrTrailing, "%d bytes after the end of the frame (size %d)", len(b)-end, size)
+	}
+	if o.Dir == Request {
+		if err := f.identify(b[4:end]); err != nil {
+			return f, root, err
+		}
+	}
+	if f.API == nil {
+		return f, root, errors.New("decoding a response needs its API and version (a response header does not name them)")
+	}
+	root.Name = f.Dir.Schema(f.API).Name
+	root.Type = "message v" + strconv.Itoa(int(f.Version))
+	hp, _, err := f.Plans()
+	if err != nil {
+		return f, root, err
+	}
+	hn := &tree.Node{Name: hp.Msg.Name, Type: "v" + strconv.Itoa(int(hp.Version)), Offset: 4, Section: tree.Header, About: "common " + f.Dir.String() + " header"}
+	root.Add(hn)
+	var used int
+	f.Header, used, err = hp.DecodeTree(b[4:end], hn, TreeOptions{Base: 4, Section: tree.Header, Set: f.Set})
+	hn.Size = used
+	f.labelHeader(hn)
+	if err != nil {
+		return f, root, wire.WithPath(err, hp.Msg.Name)
+	}
+	if err := f.decodeBody(b[:end], 4+used, root, o.Sample); err != nil {
+		return f, root, err
+	}
+	if tail != nil {
+		if de := tail.(*wire.DecodeError); errors.Is(de, wire.ErrTrailing) {
+			root.Add(&tree.Node{Name: "trailing", Type: "bytes", Value: plural(len(b)-end, "byte"), Offset: end, Size: len(b) - end, Section: tree.Error, Err: de.Err.Error()})
+		}
+	}
+	return f, root, tail
+}
+
+// identify reads the API key and version from a request header.
+func (f *Frame) identify(b []byte) error {
+	key, n1 := wire.ConsumeInt16(b)
+	version, n2 := wire.ConsumeInt16(b[max(n1, 0):])
+	if n1 < 0 || n2 < 0 {
+		return wire.Errorf(4+len(b), wire.ErrShort, "the request header ends before its API key and version")
+	}
+	api := f.Set.APIByKey(key)
+	if api == nil {
+		return &wire.DecodeError{Offset: 4, Path: "RequestHeader.RequestApiKey", Err: fmt.Errorf("%w: set %s has no API with key %d", wire.ErrValue, f.Set.Name, key)}
+	}
+	if !api.Request.ValidVersions.Contains(version) {
+		return &wire.DecodeError{Offset: 6, Path: "RequestHeader.RequestApiVersion", Err: fmt.Errorf("%w: %s has no version %d in set %s (valid: %s)", wire.ErrValue, api.Request.Name, version, f.Set.Name, api.Request.ValidVersions)}
+	}
+	f.API, f.Version = api, version
+	return nil
+}
+
+// decodeBody decodes the body that starts at b[start:]; with root it adds
+// the body node.
+func (f *Frame) decodeBody(b []byte, start int, root *tree.Node, sample bool) error {
+	if f.API == nil {
+		return errors.New("decoding a body needs its API and version")
+	}
+	_, bp, err := f.Plans()
+	if err != nil {
+		return err
+	}
+	sec := tree.RequestBody
+	if f.Dir == Response {
+		sec = tree.ResponseBody
+	}
+	bn := &tree.Node{Name: bp.Msg.Name, Type: "struct", Offset: start, Section: sec, About: "message body, version " + strconv.Itoa(int(f.Version))}
+	if root != nil {
+		root.Add(bn)
+	}
+	v, used, err := bp.DecodeTree(b[start:], bn, TreeOptions{Base: start, Section: sec, Set: f.Set, Sample: sample})
+	f.Body = v
+	bn.Size = used
+	if err != nil {
+		return err
+	}
+	if rest := len(b) - start - used; rest > 0 {
+		bn.Add(&tree.Node{Name: "unread", Type: "bytes", Value: plural(rest, "byte"), Offset: start + used, Size: rest, Section: tree.Error,
+			Err: "the body ended before the frame did"})
+		return wire.Errorf(start+used, wire.ErrTrailing, "%s v%d ended after %d bytes; %d bytes of the frame are left", bp.Msg.Name, f.Version, used, rest)
+	}
+	return nil
+}
+
+// headerLabels are the names and descriptions the tree gives header fields.
+var headerLabels = map[string][2]string{
+	"RequestApiKey":     {"request_api_key", "numeric id of the API being invoked"},
+	"RequestApiVersion": {"request_api_version", "version of the API being invoked"},
+	"ClientId":          {"client_id", "always a non-flexible int16-prefixed string"},
+}
+
+func (f *Frame) labelHeader(hn *tree.Node) {
+	for _, c := range hn.Children {
+		switch c.Name {
+		case "CorrelationId":
+			c.Name = "correlation_id"
+			c.About = "echoed back by the broker in the response"
+			if f.Dir == Response {
+				c.About = "matches the correlation_id of the request"
+			}
+		case "RequestApiKey":
+			if f.API != nil {
+				c.Value += " (" + f.API.Name + ")"
+			}
+		case "ClientId":
+			c.Type = "nullable_string"
+		case "tagged_fields":
+			c.About = "number of tagged fields in the header"
+		}
+		if l, ok := headerLabels[c.Name]; ok {
+			c.Name, c.About = l[0], l[1]
+		}
+	}
+}

@@ -1,0 +1,284 @@
+package codec
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"sync"
+
+	"kwire/codec/records"
+	"kwire/schemas"
+)
+
+// Plan is a message schema compiled for one version: which fields are on
+// the wire, in what order, in which encoding. Plans are cached; get one
+// with PlanFor.
+type Plan struct {
+	Msg      *schemas.Message
+	Version  int16
+	Flexible bool
+	Root     *StructPlan
+}
+
+// StructPlan is one struct at one version.
+type StructPlan struct {
+	Name     string
+	Fields   []*FieldPlan // every schema field, in schema order (value index)
+	Wire     []*FieldPlan // fields written in order, untagged and present
+	Tagged   []*FieldPlan // tagged fields present at this version, by tag
+	Flexible bool
+	minSize  int // fewest bytes an instance takes on the wire
+}
+
+// FieldPlan is one field at one version.
+type FieldPlan struct {
+	Field    *schemas.Field
+	Index    int
+	Kind     schemas.Kind // the field's kind (KindArray for arrays)
+	Elem     schemas.Kind // element kind for arrays
+	Struct   *StructPlan  // for structs and arrays of structs
+	Present  bool         // the version has the field
+	IsTagged bool         // present as a tagged field
+	Nullable bool         // nullable at this version
+	Compact  bool         // compact (flexible) encoding of lengths
+	Default  Value
+}
+
+type planKey struct {
+	msg     *schemas.Message
+	version int16
+}
+
+var plans sync.Map // planKey -> *Plan
+
+// PlanFor returns the plan of msg at version, compiling it on first use.
+func PlanFor(msg *schemas.Message, version int16) (*Plan, error) {
+	key := planKey{msg, version}
+	if p, ok := plans.Load(key); ok {
+		return p.(*Plan), nil
+	}
+	if msg.Type != "header" && !msg.ValidVersions.Contains(version) {
+		return nil, fmt.Errorf("%s has no version %d (valid versions: %s)", msg.Name, version, msg.ValidVersions)
+	}
+	c := &compiler{msg: msg, version: version, flexible: msg.Flexible(version), structs: map[*schemas.Struct]*StructPlan{}}
+	p := &Plan{Msg: msg, Version: version, Flexible: c.flexible}
+	p.Root = c.structPlan(msg.Body)
+	if c.err != nil {
+		return nil, c.err
+	}
+	actual, _ := plans.LoadOrStore(key, p)
+	return actual.(*Plan), nil
+}
+
+type compiler struct {
+	msg      *schemas.Message
+	version  int16
+	flexible bool
+	structs  map[*schemas.Struct]*StructPlan
+	err      error
+}
+
+func (c *compiler) structPlan(s *schemas.Struct) *StructPlan {
+	if sp := c.structs[s]; sp != nil {
+		return sp
+	}
+	sp := &StructPlan{Name: s.Name, Flexible: c.flexible}
+	c.structs[s] = sp
+	for i, f := range s.Fields {
+		fp := &FieldPlan{Field: f, Index: i, Kind: f.Type.Kind}
+		if f.Type.Kind == schemas.KindArray {
+			fp.Elem = f.Type.Elem.Kind
+		}
+		if f.Struct != nil {
+			fp.Struct = c.structPlan(f.Struct)
+		}
+		fp.Present = f.Versions.Contains(c.version)
+		fp.IsTagged = fp.Present && f.TaggedVersions.Contains(c.version)
+		fp.Nullable = f.NullableVersions.Contains(c.version)
+		fp.Compact = c.flexible && (f.FlexibleVersions == nil || f.FlexibleVersions.Contains(c.version))
+		if fp.IsTagged {
+			fp.Compact = true // tagged fields exist only in flexible versions
+		}
+		d, err := defaultValue(fp)
+		if err != nil && c.err == nil {
+			c.err = fmt.Errorf("%s: field %s: %w", f.Pos, f.Name, err)
+		}
+		fp.Default = d
+		sp.Fields = append(sp.Fields, fp)
+		switch {
+		case fp.IsTagged:
+			sp.Tagged = append(sp.Tagged, fp)
+		case fp.Present:
+			sp.Wire = append(sp.Wire, fp)
+		}
+	}
+	slices.SortFunc(sp.Tagged, func(a, b *FieldPlan) int { return a.Field.Tag - b.Field.Tag })
+	for _, fp := range sp.Wire {
+		sp.minSize += fp.minSize()
+	}
+	if sp.Flexible {
+		sp.minSize++
+	}
+	return sp
+}
+
+// minSize is the fewest bytes the field can take (lengths and markers).
+func (fp *FieldPlan) minSize() int {
+	switch fp.Kind {
+	case schemas.KindString:
+		if fp.Compact {
+			return 1
+		}
+		return 2
+	case schemas.KindBytes, schemas.KindRecords, schemas.KindArray:
+		if fp.Compact {
+			return 1
+		}
+		return 4
+	case schemas.KindStruct:
+		if fp.Nullable {
+			return 1
+		}
+		return fp.Struct.minSize
+	}
+	return fp.Kind.Width()
+}
+
+// elemMinSize is the fewest bytes one array element takes.
+func (fp *FieldPlan) elemMinSize() int {
+	switch fp.Elem {
+	case schemas.KindStruct:
+		return fp.Struct.minSize
+	case schemas.KindString:
+		if fp.Compact {
+			return 1
+		}
+		return 2
+	case schemas.KindBytes, schemas.KindRecords:
+		if fp.Compact {
+			return 1
+		}
+		return 4
+	}
+	return fp.Elem.Width()
+}
+
+// defaultValue is the field's default, as Kafka's generated code sets it.
+func defaultValue(fp *FieldPlan) (Value, error) {
+	f := fp.Field
+	d := f.Default
+	switch fp.Kind {
+	case schemas.KindBool:
+		return Bool(d == "true"), nil
+	case schemas.KindInt8, schemas.KindInt16, schemas.KindInt32, schemas.KindInt64, schemas.KindUint16, schemas.KindUint32:
+		n, err := schemas.ParseIntDefault(d, fp.Kind)
+		return Int(n), err
+	case schemas.KindFloat64:
+		if d == "" {
+			return Float(0), nil
+		}
+		x, err := strconv.ParseFloat(d, 64)
+		return Float(x), err
+	case schemas.KindUUID:
+		return String(zeroUUID), nil
+	case schemas.KindString, schemas.KindBytes, schemas.KindArray:
+		if d == "null" {
+			return Null, nil
+		}
+		return Value{}, nil
+	case schemas.KindRecords:
+		return Null, nil
+	case schemas.KindStruct:
+		if d == "null" {
+			return Null, nil
+		}
+		return fp.Struct.Defaults(), nil
+	}
+	return Value{}, fmt.Errorf("no default for kind %s", fp.Kind)
+}
+
+const zeroUUID = "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+
+// Defaults returns a struct value with every field at its default.
+func (sp *StructPlan) Defaults() Value {
+	v := Value{List: make([]Value, len(sp.Fields))}
+	for i, fp := range sp.Fields {
+		v.List[i] = fp.Default.Clone()
+	}
+	return v
+}
+
+// IsDefault reports whether v equals the field's default; Kafka omits such
+// tagged fields and lets them be dropped from versions that lack the field.
+func (fp *FieldPlan) IsDefault(v Value) bool {
+	return v.Equal(fp.Default)
+}
+
+// Smallest returns the smallest legal instance of the plan's message as
+// kwire's pages define it: numbers zero, strings and bytes empty (nullable
+// ones too), every array with exactly one element, nullable structs
+// present, records one empty RecordBatch v2, tagged fields at their
+// defaults (so not written), and fields the version lacks at their
+// defaults.
+func (p *Plan) Smallest() Value { return p.Root.smallest() }
+
+func (sp *StructPlan) smallest() Value {
+	v := Value{List: make([]Value, len(sp.Fields))}
+	for i, fp := range sp.Fields {
+		if !fp.Present || fp.IsTagged {
+			v.List[i] = fp.Default.Clone()
+			continue
+		}
+		v.List[i] = fp.smallest()
+	}
+	return v
+}
+
+func (fp *FieldPlan) smallest() Value {
+	switch fp.Kind {
+	case schemas.KindArray:
+		return Value{List: []Value{fp.smallestElem()}}
+	case schemas.KindStruct:
+		return fp.Struct.smallest()
+	}
+	return smallestPrimitive(fp.Kind)
+}
+
+func (fp *FieldPlan) smallestElem() Value {
+	if fp.Elem == schemas.KindStruct {
+		return fp.Struct.smallest()
+	}
+	return smallestPrimitive(fp.Elem)
+}
+
+func smallestPrimitive(k schemas.Kind) Value {
+	switch k {
+	case schemas.KindUUID:
+		return String(zeroUUID)
+	case schemas.KindFloat64:
+		return Float(0)
+	case schemas.KindRecords:
+		return String(string(records.EmptyBatch()))
+	}
+	return Value{}
+}
+
+// intRange is the range of an integer kind.
+func intRange(k schemas.Kind) (lo, hi int64) {
+	switch k {
+	case schemas.KindInt8:
+		return math.MinInt8, math.MaxInt8
+	case schemas.KindInt16:
+		return math.MinInt16, math.MaxInt16
+	case schemas.KindUint16:
+		return 0, math.MaxUint16
+	case schemas.KindInt32:
+		return math.MinInt32, math.MaxInt32
+	case schemas.KindUint32:
+		return 0, math.MaxUint32
+	case schemas.KindBool:
+		return 0, 1
+	}
+	return math.MinInt64, math.MaxInt64
+}

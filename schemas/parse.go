@@ -1,0 +1,444 @@
+package schemas
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tailscale/hujson"
+)
+
+// ErrorList is every error found in one schema, in file order.
+type ErrorList []*Error
+
+func (l ErrorList) Error() string {
+	var b strings.Builder
+	for i, e := range l {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+// Parse reads one schema file (JSON with // comments) into a Message and
+// validates it. On errors it returns the message as far as it could be
+// read together with an ErrorList; fields with unknown types are left out.
+func Parse(file string, src []byte) (*Message, error) {
+	p := &parser{file: file, src: src}
+	root, err := hujson.Parse(src)
+	if err != nil {
+		return nil, ErrorList{p.syntaxError(err)}
+	}
+	obj, ok := root.Value.(*hujson.Object)
+	if !ok {
+		return nil, ErrorList{p.errAt(root.StartOffset, "a schema must be a JSON object")}
+	}
+	m := p.message(obj)
+	m.Source = src
+	if len(p.errs) == 0 {
+		p.validate(m)
+	}
+	if len(p.errs) > 0 {
+		return m, p.errs
+	}
+	return m, nil
+}
+
+type parser struct {
+	file string
+	src  []byte
+	errs ErrorList
+}
+
+func (p *parser) pos(off int) Pos {
+	line, col := 1, 1
+	for i := 0; i < off && i < len(p.src); i++ {
+		if p.src[i] == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return Pos{File: p.file, Line: line, Col: col, Offset: off}
+}
+
+func (p *parser) errAt(off int, format string, args ...any) *Error {
+	return &Error{Pos: p.pos(off), Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *parser) fail(off int, format string, args ...any) {
+	p.errs = append(p.errs, p.errAt(off, format, args...))
+}
+
+// syntaxError turns hujson's message ("hujson: line 3, column 5: ...") into
+// an Error at that position.
+func (p *parser) syntaxError(err error) *Error {
+	msg := strings.TrimPrefix(err.Error(), "hujson: ")
+	var line, col int
+	if n, _ := fmt.Sscanf(msg, "line %d, column %d:", &line, &col); n == 2 {
+		_, rest, _ := strings.Cut(msg, ": ")
+		return &Error{Pos: Pos{File: p.file, Line: line, Col: col, Offset: offsetOf(p.src, line, col)}, Msg: rest}
+	}
+	return &Error{Pos: Pos{File: p.file, Line: 1, Col: 1}, Msg: msg}
+}
+
+func offsetOf(src []byte, line, col int) int {
+	off := 0
+	for l := 1; l < line; l++ {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return len(src)
+		}
+		off += i + 1
+	}
+	return min(off+col-1, len(src))
+}
+
+// comments returns the text of the // and /* */ comments in extra.
+func comments(extra hujson.Extra) []string {
+	var out []string
+	for _, line := range strings.Split(string(extra), "\n") {
+		line = strings.TrimSpace(line)
+		if c, ok := strings.CutPrefix(line, "//"); ok {
+			out = append(out, strings.TrimPrefix(c, " "))
+		} else if strings.HasPrefix(line, "/*") || strings.HasPrefix(line, "*") {
+			c := strings.TrimSuffix(strings.TrimLeft(line, "/*"), "*/")
+			out = append(out, strings.TrimSpace(c))
+		}
+	}
+	return out
+}
+
+type member struct {
+	name  string
+	off   int // offset of the name
+	value *hujson.Value
+	extra hujson.Extra // comments before the name
+}
+
+func (p *parser) members(obj *hujson.Object) []member {
+	out := make([]member, 0, len(obj.Members))
+	seen := map[string]string{}
+	for i := range obj.Members {
+		m := &obj.Members[i]
+		lit, _ := m.Name.Value.(hujson.Literal)
+		name := lit.String()
+		raw := string(p.src[m.Value.StartOffset:m.Value.EndOffset])
+		// Kafka's own files repeat a key with the same value now and then
+		// (DescribeTopicPartitionsRequest); Jackson keeps the last one.
+		if prev, dup := seen[name]; dup && prev != raw {
+			p.fail(m.Name.StartOffset, "key %q is given twice with different values", name)
+		}
+		seen[name] = raw
+		out = append(out, member{name: name, off: m.Name.StartOffset, value: &m.Value, extra: m.Name.BeforeExtra})
+	}
+	return out
+}
+
+func (p *parser) str(m member) string {
+	lit, ok := m.value.Value.(hujson.Literal)
+	if !ok || lit.Kind() != '"' {
+		p.fail(m.value.StartOffset, "%q must be a string", m.name)
+		return ""
+	}
+	return lit.String()
+}
+
+func (p *parser) boolean(m member) bool {
+	lit, ok := m.value.Value.(hujson.Literal)
+	if ok && (lit.Kind() == 't' || lit.Kind() == 'f') {
+		return lit.Bool()
+	}
+	if ok && lit.Kind() == '"' { // a few drafts quote booleans
+		if b, err := strconv.ParseBool(lit.String()); err == nil {
+			return b
+		}
+	}
+	p.fail(m.value.StartOffset, "%q must be true or false", m.name)
+	return false
+}
+
+func (p *parser) integer(m member) (int, bool) {
+	lit, ok := m.value.Value.(hujson.Literal)
+	if ok && lit.Kind() == '0' {
+		n, err := strconv.Atoi(string(lit))
+		if err == nil {
+			return n, true
+		}
+	}
+	if ok && lit.Kind() == '"' {
+		if n, err := strconv.Atoi(lit.String()); err == nil {
+			return n, true
+		}
+	}
+	p.fail(m.value.StartOffset, "%q must be an integer, not %s", m.name, bytes.TrimSpace(p.src[m.value.StartOffset:m.value.EndOffset]))
+	return 0, false
+}
+
+func (p *parser) versions(m member) Versions {
+	s := p.str(m)
+	v, err := ParseVersions(s)
+	if err != nil && s != "" {
+		p.fail(m.value.StartOffset, "%q: %v", m.name, err)
+	}
+	return v
+}
+
+func (p *parser) message(obj *hujson.Object) *Message {
+	m := &Message{APIKey: -1, File: p.file, FlexibleVersions: NoVersions, DeprecatedVersions: NoVersions, Structs: map[string]*Struct{}}
+	var fields, common *hujson.Value
+	var fieldsOff int
+	for _, mem := range p.members(obj) {
+		m.Comments = append(m.Comments, comments(mem.extra)...)
+		switch mem.name {
+		case "apiKey":
+			if n, ok := p.integer(mem); ok {
+				m.APIKey = n
+			}
+		case "type":
+			m.Type = p.str(mem)
+		case "name":
+			m.Name = p.str(mem)
+		case "validVersions":
+			m.ValidVersions = p.versions(mem)
+		case "flexibleVersions":
+			m.FlexibleVersions = p.versions(mem)
+		case "deprecatedVersions":
+			m.DeprecatedVersions = p.versions(mem)
+		case "latestVersionUnstable":
+			m.LatestVersionUnstable = p.boolean(mem)
+		case "listeners":
+			arr, ok := mem.value.Value.(*hujson.Array)
+			if !ok {
+				p.fail(mem.value.StartOffset, `"listeners" must be an array of strings`)
+				continue
+			}
+			for i := range arr.Elements {
+				m.Listeners = append(m.Listeners, p.str(member{name: "listeners", value: &arr.Elements[i]}))
+			}
+		case "fields":
+			fields, fieldsOff = mem.value, mem.off
+		case "commonStructs":
+			common = mem.value
+		default:
+			p.fail(mem.off, "unknown schema key %q", mem.name)
+		}
+	}
+	if m.Name == "" {
+		p.fail(0, `schema has no "name"`)
+	}
+	switch m.Type {
+	case "request", "response", "header", "data", "metadata", "coordinator-key", "coordinator-value":
+	case "":
+		p.fail(0, `schema %q has no "type"`, m.Name)
+	default:
+		p.fail(0, "schema %q has unknown type %q", m.Name, m.Type)
+	}
+	if common != nil {
+		arr, ok := common.Value.(*hujson.Array)
+		if !ok {
+			p.fail(common.StartOffset, `"commonStructs" must be an array`)
+		} else {
+			for i := range arr.Elements {
+				s := p.commonStruct(&arr.Elements[i])
+				if s == nil {
+					continue
+				}
+				m.CommonStructs = append(m.CommonStructs, s)
+			}
+		}
+	}
+	if fields == nil {
+		p.fail(0, `schema %q has no "fields"`, m.Name)
+	} else {
+		m.Fields = p.fields(fields)
+	}
+	m.Body = &Struct{Name: m.Name, Fields: m.Fields, Versions: AllVersions, Pos: p.pos(fieldsOff)}
+	p.collectStructs(m)
+	return m
+}
+
+func (p *parser) commonStruct(v *hujson.Value) *Struct {
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
+		p.fail(v.StartOffset, "a common struct must be an object")
+		return nil
+	}
+	s := &Struct{Common: true, Versions: AllVersions, Pos: p.pos(v.StartOffset)}
+	for _, mem := range p.members(obj) {
+		switch mem.name {
+		case "name":
+			s.Name = p.str(mem)
+		case "versions":
+			s.Versions = p.versions(mem)
+		case "fields":
+			s.Fields = p.fields(mem.value)
+		default:
+			p.fail(mem.off, "unknown common struct key %q", mem.name)
+		}
+	}
+	if !isStructName(s.Name) {
+		p.fail(v.StartOffset, "common struct name %q must start with a capital letter", s.Name)
+	}
+	return s
+}
+
+func (p *parser) fields(v *hujson.Value) []*Field {
+	arr, ok := v.Value.(*hujson.Array)
+	if !ok {
+		p.fail(v.StartOffset, `"fields" must be an array`)
+		return nil
+	}
+	out := make([]*Field, 0, len(arr.Elements))
+	for i := range arr.Elements {
+		if f := p.field(&arr.Elements[i]); f != nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// field reads one field; it returns nil for a field that cannot be used
+// (its error is recorded).
+func (p *parser) field(v *hujson.Value) *Field {
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
+		p.fail(v.StartOffset, "a field must be an object")
+		return nil
+	}
+	f := &Field{Tag: -1, NullableVersions: NoVersions, TaggedVersions: NoVersions, Pos: p.pos(v.StartOffset), Comments: comments(v.BeforeExtra)}
+	var typ string
+	typOff := v.StartOffset
+	hasVersions, hasTag := false, false
+	for _, mem := range p.members(obj) {
+		switch mem.name {
+		case "name":
+			f.Name = p.str(mem)
+		case "type":
+			typ, typOff = p.str(mem), mem.value.StartOffset
+		case "versions":
+			f.Versions, hasVersions = p.versions(mem), true
+		case "nullableVersions":
+			f.NullableVersions = p.versions(mem)
+		case "taggedVersions":
+			f.TaggedVersions = p.versions(mem)
+		case "flexibleVersions":
+			fv := p.versions(mem)
+			f.FlexibleVersions = &fv
+		case "tag":
+			if n, ok := p.integer(mem); ok {
+				f.Tag, hasTag = n, true
+				if n < 0 {
+					p.fail(mem.value.StartOffset, "field %q: tag %d is negative", f.Name, n)
+				}
+			}
+		case "ignorable":
+			f.Ignorable = p.boolean(mem)
+		case "mapKey":
+			f.MapKey = p.boolean(mem)
+		case "zeroCopy":
+			f.ZeroCopy = p.boolean(mem)
+		case "default":
+			f.HasDefault = true
+			if lit, ok := mem.value.Value.(hujson.Literal); ok {
+				f.Default = lit.String()
+			} else {
+				p.fail(mem.value.StartOffset, "field %q: default must be a literal", f.Name)
+			}
+		case "about":
+			f.About = p.str(mem)
+		case "entityType":
+			f.EntityType = p.str(mem)
+		case "fields":
+			f.Fields = p.fields(mem.value)
+		default:
+			p.fail(mem.off, "field %q: unknown key %q", f.Name, mem.name)
+		}
+	}
+	if f.Name == "" {
+		p.fail(v.StartOffset, `field has no "name"`)
+		return nil
+	}
+	if !hasVersions {
+		// Kafka's FieldSpec takes taggedVersions when versions is absent.
+		if hasTag && !f.TaggedVersions.None {
+			f.Versions = f.TaggedVersions
+		} else {
+			p.fail(v.StartOffset, `field %q has no "versions"`, f.Name)
+		}
+	}
+	if hasTag && f.TaggedVersions.None {
+		p.fail(v.StartOffset, `field %q has a tag but no "taggedVersions"`, f.Name)
+	}
+	if !hasTag && !f.TaggedVersions.None {
+		p.fail(v.StartOffset, `field %q has "taggedVersions" but no "tag"`, f.Name)
+	}
+	if typ == "" {
+		p.fail(v.StartOffset, `field %q has no "type"`, f.Name)
+		return nil
+	}
+	t, err := ParseType(typ)
+	if err != nil {
+		p.fail(typOff, "field %q: %v", f.Name, err)
+		return nil
+	}
+	f.Type = t
+	if t.StructName() == "" && len(f.Fields) > 0 {
+		p.fail(typOff, "field %q of type %s cannot have fields", f.Name, typ)
+	}
+	return f
+}
+
+// collectStructs registers every named struct of the message (inline
+// definitions and common structs) and resolves each struct field to one.
+func (p *parser) collectStructs(m *Message) {
+	for _, s := range m.CommonStructs {
+		if _, dup := m.Structs[s.Name]; dup {
+			p.fail(s.Pos.Offset, "struct %q is defined twice", s.Name)
+		}
+		m.Structs[s.Name] = s
+	}
+	var define func(fields []*Field)
+	define = func(fields []*Field) {
+		for _, f := range fields {
+			name := f.Type.StructName()
+			if name == "" || len(f.Fields) == 0 {
+				continue
+			}
+			if _, dup := m.Structs[name]; dup {
+				p.fail(f.Pos.Offset, "struct %q is defined twice", name)
+			}
+			m.Structs[name] = &Struct{Name: name, Fields: f.Fields, Versions: f.Versions, Pos: f.Pos}
+			define(f.Fields)
+		}
+	}
+	define(m.Fields)
+	for _, s := range m.CommonStructs {
+		define(s.Fields)
+	}
+	var resolve func(fields []*Field)
+	resolve = func(fields []*Field) {
+		for _, f := range fields {
+			name := f.Type.StructName()
+			if name == "" {
+				continue
+			}
+			s, ok := m.Structs[name]
+			if !ok {
+				p.fail(f.Pos.Offset, "field %q: unknown type %q (no struct of that name)", f.Name, name)
+				continue
+			}
+			f.Struct = s
+			if len(f.Fields) > 0 {
+				resolve(f.Fields)
+			}
+		}
+	}
+	resolve(m.Fields)
+	for _, s := range m.CommonStructs {
+		resolve(s.Fields)
+	}
+}

@@ -1,0 +1,160 @@
+// Package tree is the object tree of a decoded message: every node knows
+// its half-open byte span in the original buffer, its type, its displayed
+// value, the section of the frame it belongs to and the schema's
+// description. Codecs build trees; renderers draw them.
+package tree
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Section colours a span of bytes by the part of the frame it belongs to.
+type Section string
+
+// The sections, in legend order.
+const (
+	Frame        Section = "frame"
+	Header       Section = "header"
+	RequestBody  Section = "request"
+	ResponseBody Section = "response"
+	RecordBatch  Section = "RecordBatch"
+	Record       Section = "Record"
+	Tagged       Section = "tagged_fields"
+	Error        Section = "error"
+)
+
+// Sections lists every section in legend order.
+var Sections = []Section{Frame, Header, RequestBody, RecordBatch, Record, ResponseBody, Tagged, Error}
+
+// Label is the legend text of a section.
+func (s Section) Label() string {
+	switch s {
+	case Header:
+		return "rpc header"
+	case RequestBody:
+		return "request body"
+	case ResponseBody:
+		return "response body"
+	}
+	return string(s)
+}
+
+// Node is one node of the object tree.
+type Node struct {
+	Name    string  // "GroupId", "Protocols", "JoinGroupRequestProtocol[0]"
+	Type    string  // "string", "[]JoinGroupRequestProtocol", "int32"
+	Value   string  // displayed value: `""`, "11 (JoinGroup)", "1 element"
+	Detail  string  // encoding detail: "(compact, len+1=1)"
+	About   string  // the schema's description
+	Offset  int     // first byte, in the original buffer
+	Size    int     // bytes covered
+	Section Section // colour of the node's own bytes
+	Path    string  // field path in the value ("Protocols[0].Name"), "" for framing
+	Err     string  // set on error nodes: what went wrong here
+	// Relative is set on nodes whose offsets count from the start of a
+	// decompressed stream rather than the original buffer.
+	Relative bool
+	Children []*Node
+}
+
+// End is the offset just past the node.
+func (n *Node) End() int { return n.Offset + n.Size }
+
+// Add appends children and returns n.
+func (n *Node) Add(children ...*Node) *Node {
+	n.Children = append(n.Children, children...)
+	return n
+}
+
+// Walk calls f for n and every descendant, depth first, with the depth.
+func (n *Node) Walk(f func(n *Node, depth int) bool) {
+	n.walk(f, 0)
+}
+
+func (n *Node) walk(f func(*Node, int) bool, depth int) bool {
+	if !f(n, depth) {
+		return false
+	}
+	for _, c := range n.Children {
+		if !c.walk(f, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// Innermost returns the deepest node whose span holds offset off (among
+// nodes in the original buffer), or nil.
+func (n *Node) Innermost(off int) *Node {
+	if n.Relative || off < n.Offset || off >= n.End() {
+		return nil
+	}
+	for _, c := range n.Children {
+		if in := c.Innermost(off); in != nil {
+			return in
+		}
+	}
+	return n
+}
+
+// MaxAbout is how much of a description the text tree shows.
+const MaxAbout = 75
+
+// Line is the node's one-line text: `GroupId string = "" (compact,
+// len+1=1) [0x000f, 1B] The group identifier.`
+func (n *Node) Line() string {
+	var b strings.Builder
+	b.WriteString(n.Name)
+	if n.Type != "" {
+		b.WriteString(" " + n.Type)
+	}
+	if n.Value != "" {
+		b.WriteString(" = " + n.Value)
+	}
+	if n.Detail != "" {
+		b.WriteString(" " + n.Detail)
+	}
+	rel := ""
+	if n.Relative {
+		rel = "+"
+	}
+	fmt.Fprintf(&b, " [%s0x%04x, %dB]", rel, n.Offset, n.Size)
+	if n.Err != "" {
+		b.WriteString(" ERROR: " + n.Err)
+	} else if n.About != "" {
+		b.WriteString(" " + Shorten(n.About, MaxAbout))
+	}
+	return b.String()
+}
+
+// Shorten cuts s to max characters followed by "...".
+func Shorten(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= max {
+		return s
+	}
+	return string(r[:max]) + "..."
+}
+
+// Text renders the tree with `+--` and `|` guides, one node a line.
+func (n *Node) Text() string {
+	var b strings.Builder
+	b.WriteString(n.Line())
+	b.WriteByte('\n')
+	writeChildren(&b, n, "")
+	return b.String()
+}
+
+func writeChildren(b *strings.Builder, n *Node, prefix string) {
+	for i, c := range n.Children {
+		last := i == len(n.Children)-1
+		b.WriteString(prefix + "+-- " + c.Line() + "\n")
+		next := prefix + "|   "
+		if last {
+			next = prefix + "    "
+		}
+		writeChildren(b, c, next)
+	}
+}
