@@ -1,6 +1,8 @@
 package codec
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -329,4 +331,63 @@ func (f *Frame) labelHeader(hn *tree.Node) {
 			c.Name, c.About = l[0], l[1]
 		}
 	}
+}
+
+// JSON returns the frame's JSON form: {api_key, api_name, version,
+// direction, header, body, size}; size is the encoded length, or -1.
+func (f *Frame) JSON(size int) ([]byte, error) {
+	hp, bp, err := f.Plans()
+	if err != nil {
+		return nil, err
+	}
+	b := fmt.Appendf(nil, `{"api_key":%d,"api_name":%q,"version":%d,"direction":%q,"header":`, f.API.Key, f.API.Name, f.Version, f.Dir)
+	b = hp.AppendJSON(b, f.Header)
+	b = append(b, `,"body":`...)
+	b = bp.AppendJSON(b, f.Body)
+	b = fmt.Appendf(b, `,"size":%d}`, size)
+	var out bytes.Buffer
+	if err := json.Indent(&out, b, "", "  "); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// SetJSON sets the frame's body from JSON: either a body value or the
+// frame form that JSON writes (whose header is taken too; api and version
+// must agree with the frame's).
+func (f *Frame) SetJSON(data []byte) error {
+	hp, bp, err := f.Plans()
+	if err != nil {
+		return err
+	}
+	var probe struct {
+		APIKey  *int            `json:"api_key"`
+		Version *int            `json:"version"`
+		Header  json.RawMessage `json:"header"`
+		Body    json.RawMessage `json:"body"`
+	}
+	if json.Unmarshal(data, &probe) == nil && probe.Body != nil && probe.APIKey != nil {
+		if *probe.APIKey != int(f.API.Key) || (probe.Version != nil && *probe.Version != int(f.Version)) {
+			return fmt.Errorf("the JSON is for api %d v%d, not %s v%d", *probe.APIKey, deref(probe.Version), f.API.Name, f.Version)
+		}
+		if probe.Header != nil {
+			if f.Header, err = hp.ParseJSON(probe.Header); err != nil {
+				return fmt.Errorf("header: %w", err)
+			}
+		}
+		data = probe.Body
+	}
+	v, err := bp.ParseJSON(data)
+	if err != nil {
+		return err
+	}
+	f.Body = v
+	return nil
+}
+
+func deref(p *int) int {
+	if p == nil {
+		return -1
+	}
+	return *p
 }

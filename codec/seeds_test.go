@@ -36,8 +36,8 @@ func flatten(s string) string { return strings.TrimSpace(space.ReplaceAllString(
 
 func TestSeedPages(t *testing.T) {
 	cases := []struct {
-		set, file, api   string
-		version          int16
+		set, file, api    string
+		version           int16
 		reqSize, respSize int
 	}{
 		{"3.9", "001_0440a39f43fe127e.txt", "JoinGroup", 9, 33, 30},

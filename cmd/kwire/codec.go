@@ -1,0 +1,231 @@
+package main
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"kwire/codec"
+	"kwire/codec/hexin"
+	"kwire/schemas"
+	"kwire/schemas/sets"
+)
+
+func init() {
+	commands["apis"] = command{"list the APIs of a schema set", cmdAPIs}
+	commands["encode"] = command{"encode a JSON value (or the smallest instance) to hex", cmdEncode}
+	commands["decode"] = command{"decode hex or a binary file to a tree or JSON", cmdDecode}
+}
+
+// target is the message a command works on.
+type target struct {
+	set      string
+	api      string
+	version  int
+	request  bool
+	response bool
+	body     bool
+}
+
+func (t *target) flags(fs *flag.FlagSet) {
+	fs.StringVar(&t.set, "set", sets.Default, "schema set: "+fmt.Sprint(sets.Names()))
+	fs.StringVar(&t.api, "api", "", "API name or key")
+	fs.IntVar(&t.version, "version", -1, "API version (default: the latest)")
+	fs.BoolVar(&t.request, "request", false, "the message is a request")
+	fs.BoolVar(&t.response, "response", false, "the message is a response")
+	fs.BoolVar(&t.body, "body", false, "the body alone, without size and header")
+}
+
+func (t *target) dir() (codec.Direction, error) {
+	if t.request && t.response {
+		return 0, errors.New("--request and --response exclude each other")
+	}
+	if t.response {
+		return codec.Response, nil
+	}
+	return codec.Request, nil
+}
+
+// resolve finds the set, API and version; the API may be left out when
+// optional (a request frame names it).
+func (t *target) resolve(optional bool) (*schemas.Set, *schemas.API, int16, error) {
+	set, err := sets.Load(t.set)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if t.api == "" {
+		if optional {
+			return set, nil, 0, nil
+		}
+		return nil, nil, 0, errors.New("--api is required (a name such as JoinGroup, or a key such as 11)")
+	}
+	api, err := set.LookupAPI(t.api)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	dir, err := t.dir()
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	valid := dir.Schema(api).ValidVersions
+	if t.version < 0 {
+		return set, api, valid.Hi, nil
+	}
+	if t.version > 1<<15-1 || !valid.Contains(int16(t.version)) {
+		return nil, nil, 0, fmt.Errorf("%s has no version %d in set %s (valid: %s)", dir.Schema(api).Name, t.version, set.Name, valid)
+	}
+	return set, api, int16(t.version), nil
+}
+
+func cmdAPIs(args []string, _ io.Reader, stdout, _ io.Writer) error {
+	fs := flag.NewFlagSet("kwire apis", flag.ContinueOnError)
+	setName := fs.String("set", sets.Default, "schema set: "+fmt.Sprint(sets.Names()))
+	if _, err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	set, err := sets.Load(*setName)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "KEY\tNAME\tREQUEST\tRESPONSE\tFLEXIBLE\tNOTES")
+	for _, a := range set.APIs {
+		notes := ""
+		if !a.Request.DeprecatedVersions.None {
+			notes += "deprecated " + a.Request.DeprecatedVersions.String() + " "
+		}
+		if a.Request.LatestVersionUnstable {
+			notes += "latest unstable"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", a.Key, a.Name, a.Request.ValidVersions, a.Response.ValidVersions, a.Request.FlexibleVersions, notes)
+	}
+	return tw.Flush()
+}
+
+func cmdEncode(args []string, stdin io.Reader, stdout, _ io.Writer) error {
+	fs := flag.NewFlagSet("kwire encode", flag.ContinueOnError)
+	var t target
+	t.flags(fs)
+	jsonFile := fs.String("json", "", "JSON value to encode: a file, or - for stdin (default: the smallest instance)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return fmt.Errorf("unexpected argument %q", pos[0])
+	}
+	set, api, version, err := t.resolve(false)
+	if err != nil {
+		return err
+	}
+	dir, _ := t.dir()
+	f, err := codec.NewFrame(set, api, version, dir)
+	if err != nil {
+		return err
+	}
+	if *jsonFile != "" {
+		data, err := readInput(*jsonFile, stdin)
+		if err != nil {
+			return err
+		}
+		if err := f.SetJSON(data); err != nil {
+			return err
+		}
+	}
+	var b []byte
+	if t.body {
+		b, err = f.EncodeBody()
+	} else {
+		b, err = f.Encode()
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, hex.EncodeToString(b))
+	return nil
+}
+
+func readInput(name string, stdin io.Reader) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(stdin)
+	}
+	return os.ReadFile(name)
+}
+
+func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("kwire decode", flag.ContinueOnError)
+	var t target
+	t.flags(fs)
+	format := fs.String("format", "tree", "output: tree or json")
+	file := fs.String("file", "", "read raw bytes from this file")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := oneOf("format", *format, "tree", "json"); err != nil {
+		return err
+	}
+	var data []byte
+	switch {
+	case *file != "" && len(pos) > 0:
+		return errors.New("give hex or --file, not both")
+	case *file != "":
+		if data, err = os.ReadFile(*file); err != nil {
+			return err
+		}
+	default:
+		text := []byte(nil)
+		if len(pos) == 0 || (len(pos) == 1 && pos[0] == "-") {
+			if text, err = io.ReadAll(stdin); err != nil {
+				return err
+			}
+		} else {
+			for _, p := range pos {
+				text = append(append(text, p...), ' ')
+			}
+		}
+		if data, err = hexin.Parse(string(text)); err != nil {
+			return err
+		}
+	}
+	dir, err := t.dir()
+	if err != nil {
+		return err
+	}
+	needAPI := t.body || dir == codec.Response
+	set, api, version, err := t.resolve(!needAPI)
+	if err != nil {
+		if needAPI && t.api == "" {
+			return fmt.Errorf("a %s does not name its API: give --api and --version", map[bool]string{true: "body", false: "response"}[t.body])
+		}
+		return err
+	}
+	f, root, derr := codec.Decode(data, codec.DecodeOptions{Set: set, API: api, Version: version, Dir: dir, BodyOnly: t.body})
+	switch *format {
+	case "tree":
+		if root != nil {
+			fmt.Fprint(stdout, root.Text())
+		}
+	case "json":
+		if f.API != nil {
+			if t.body {
+				_, bp, perr := f.Plans()
+				if perr == nil {
+					fmt.Fprintln(stdout, string(bp.JSON(f.Body)))
+				}
+			} else if j, jerr := f.JSON(len(data)); jerr == nil {
+				fmt.Fprintln(stdout, string(bytes.TrimSpace(j)))
+			}
+		}
+	}
+	if derr != nil {
+		fmt.Fprintln(stderr, "kwire: decode error at "+derr.Error())
+		return exitError(1)
+	}
+	return nil
+}

@@ -1,0 +1,47 @@
+package hexin
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	want := []byte{0x00, 0x00, 0x00, 0x1d, 0x00, 0x0b, 0x00, 0x09, 0x41, 0x42, 0xff, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70}
+	cases := map[string]string{
+		"plain":   "0000001d000b00094142ff10203040506070",
+		"spaced":  "00 00 00 1d 00 0b 00 09 41 42 ff 10 20 30 40 50 60 70",
+		"0x":      "0x00, 0x00, 0x00, 0x1d, 0x00, 0x0b, 0x00, 0x09, 0x41, 0x42, 0xff, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70",
+		"escapes": `\x00\x00\x00\x1d\x00\x0b\x00\x09\x41\x42\xff\x10\x20\x30\x40\x50\x60\x70`,
+		"lines":   "0000001d000b0009\n4142ff1020304050\r\n6070\n",
+		"xxd": "00000000: 0000 001d 000b 0009 4142 ff10 2030 4050  ........AB.. 0@P\n" +
+			"00000010: 6070                                     `p\n",
+		"hexdump -C": "00000000  00 00 00 1d 00 0b 00 09  41 42 ff 10 20 30 40 50  |........AB.. 0@P|\n" +
+			"00000010  60 70                                             |`p|\n00000012\n",
+		"wireshark": "0000   00 00 00 1d 00 0b 00 09 41 42 ff 10 20 30 40 50   ........AB.. 0@P\n0010   60 70                                             `p\n",
+		"base64":    "AAAAHQALAAlBQv8QIDBAUGBw",
+	}
+	for name, in := range cases {
+		got, err := Parse(in)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: got %x\nwant %x", name, got, want)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for in, want := range map[string]string{
+		"":              "empty",
+		"00 11 zz":      "line 1, column 7",
+		"00 11\n22 3g!": "line 2, column 4",
+	} {
+		_, err := Parse(in)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%q) = %v, want an error with %q", in, err, want)
+		}
+	}
+}

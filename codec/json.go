@@ -1,0 +1,406 @@
+package codec
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"kwire/schemas"
+)
+
+// The JSON form of a value, shared by the command line, the page and the
+// tests: an object per struct with the fields the version has, named as in
+// the schema and in schema order; integers as exact JSON numbers (int64
+// too); float64 as a number or "NaN", "Infinity", "-Infinity"; uuids in the
+// canonical 8-4-4-4-12 form; bytes as hex; records as hex of the record
+// bytes (see package records for batches); null for null. Tagged fields the
+// schema does not know are kept under "_unknownTags".
+
+// UnknownTagsKey is the JSON key of tagged fields the schema does not know.
+const UnknownTagsKey = "_unknownTags"
+
+// AppendJSON appends the JSON form of v, a struct value of the plan.
+func (p *Plan) AppendJSON(dst []byte, v Value) []byte {
+	return p.Root.appendJSON(dst, v)
+}
+
+// JSON returns the JSON form of v, indented.
+func (p *Plan) JSON(v Value) []byte {
+	var out bytes.Buffer
+	raw := p.AppendJSON(nil, v)
+	if err := json.Indent(&out, raw, "", "  "); err != nil {
+		return raw
+	}
+	return out.Bytes()
+}
+
+func (sp *StructPlan) appendJSON(dst []byte, v Value) []byte {
+	dst = append(dst, '{')
+	first := true
+	for _, fp := range sp.Fields {
+		if !fp.Present || fp.Index >= len(v.List) {
+			continue
+		}
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = strconv.AppendQuote(dst, fp.Field.Name)
+		dst = append(dst, ':')
+		dst = fp.appendJSON(dst, v.List[fp.Index])
+	}
+	if u := v.unknown(); len(u) > 0 {
+		if !first {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `"`+UnknownTagsKey+`":[`...)
+		for i, t := range u {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = fmt.Appendf(dst, `{"tag":%d,"data":"%x"}`, t.Tag, t.Data)
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}')
+}
+
+func (fp *FieldPlan) appendJSON(dst []byte, v Value) []byte {
+	if v.Null {
+		return append(dst, "null"...)
+	}
+	switch fp.Kind {
+	case schemas.KindArray:
+		dst = append(dst, '[')
+		for i, e := range v.List {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			if fp.Elem == schemas.KindStruct {
+				dst = fp.Struct.appendJSON(dst, e)
+			} else {
+				dst = appendPrimitiveJSON(dst, fp.Elem, e)
+			}
+		}
+		return append(dst, ']')
+	case schemas.KindStruct:
+		return fp.Struct.appendJSON(dst, v)
+	}
+	return appendPrimitiveJSON(dst, fp.Kind, v)
+}
+
+func appendPrimitiveJSON(dst []byte, k schemas.Kind, v Value) []byte {
+	if v.Null {
+		return append(dst, "null"...)
+	}
+	switch k {
+	case schemas.KindBool:
+		return strconv.AppendBool(dst, v.Int != 0)
+	case schemas.KindFloat64:
+		f := v.Float64()
+		switch {
+		case math.IsNaN(f):
+			return append(dst, `"NaN"`...)
+		case math.IsInf(f, 1):
+			return append(dst, `"Infinity"`...)
+		case math.IsInf(f, -1):
+			return append(dst, `"-Infinity"`...)
+		}
+		return strconv.AppendFloat(dst, f, 'g', -1, 64)
+	case schemas.KindString:
+		b, _ := json.Marshal(v.Str)
+		return append(dst, b...)
+	case schemas.KindUUID:
+		return strconv.AppendQuote(dst, FormatUUID(v.Str))
+	case schemas.KindBytes, schemas.KindRecords:
+		dst = append(dst, '"')
+		dst = hex.AppendEncode(dst, []byte(v.Str))
+		return append(dst, '"')
+	}
+	return strconv.AppendInt(dst, v.Int, 10)
+}
+
+// JSONError is an error in a JSON value: where (line and column, or the
+// field path) and what.
+type JSONError struct {
+	Line, Col int    // of a syntax error, else 0
+	Path      string // of a value that does not fit its field
+	Msg       string
+}
+
+func (e *JSONError) Error() string {
+	switch {
+	case e.Line > 0:
+		return fmt.Sprintf("JSON line %d, column %d: %s", e.Line, e.Col, e.Msg)
+	case e.Path != "":
+		return fmt.Sprintf("JSON %s: %s", e.Path, e.Msg)
+	}
+	return "JSON: " + e.Msg
+}
+
+// ParseJSON reads the JSON form of a struct value of the plan. Fields left
+// out take their defaults; unknown keys are errors.
+func (p *Plan) ParseJSON(data []byte) (Value, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var raw any
+	if err := dec.Decode(&raw); err != nil {
+		return Value{}, jsonSyntaxError(data, err, dec.InputOffset())
+	}
+	if dec.More() {
+		return Value{}, jsonSyntaxError(data, fmt.Errorf("more than one JSON value"), dec.InputOffset())
+	}
+	return p.Root.fromJSON(raw, "")
+}
+
+func jsonSyntaxError(data []byte, err error, off int64) error {
+	if se, ok := err.(*json.SyntaxError); ok {
+		off = se.Offset
+	}
+	off = min(off, int64(len(data)))
+	line := 1 + bytes.Count(data[:off], []byte("\n"))
+	col := int(off) - bytes.LastIndexByte(data[:off], '\n')
+	return &JSONError{Line: line, Col: col, Msg: strings.TrimPrefix(err.Error(), "json: ")}
+}
+
+func jsonErr(path, format string, args ...any) error {
+	return &JSONError{Path: path, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (sp *StructPlan) fromJSON(raw any, path string) (Value, error) {
+	obj, ok := raw.(map[string]any)
+	if !ok {
+		return Value{}, jsonErr(orRoot(path), "want an object for struct %s, got %s", sp.Name, jsonKind(raw))
+	}
+	v := sp.Defaults()
+	names := map[string]*FieldPlan{}
+	for _, fp := range sp.Fields {
+		names[fp.Field.Name] = fp
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		val := obj[k]
+		if k == UnknownTagsKey {
+			tags, err := unknownTagsFromJSON(val, joinPath(path, k))
+			if err != nil {
+				return v, err
+			}
+			v.Unknown = &tags
+			continue
+		}
+		fp := names[k]
+		if fp == nil {
+			var known []string
+			for _, f := range sp.Fields {
+				if f.Present {
+					known = append(known, f.Field.Name)
+				}
+			}
+			return v, jsonErr(joinPath(path, k), "%s has no field %q (fields: %s)", sp.Name, k, strings.Join(known, ", "))
+		}
+		fv, err := fp.fromJSON(val, joinPath(path, k))
+		if err != nil {
+			return v, err
+		}
+		v.List[fp.Index] = fv
+	}
+	return v, nil
+}
+
+func orRoot(path string) string {
+	if path == "" {
+		return "(top level)"
+	}
+	return path
+}
+
+func unknownTagsFromJSON(raw any, path string) ([]RawTag, error) {
+	list, ok := raw.([]any)
+	if !ok {
+		return nil, jsonErr(path, "want a list of {\"tag\": n, \"data\": \"hex\"}")
+	}
+	var out []RawTag
+	for i, e := range list {
+		obj, _ := e.(map[string]any)
+		tag, err1 := intFromJSON(obj["tag"], 0, math.MaxUint32)
+		data, err2 := hexFromJSON(obj["data"])
+		if obj == nil || err1 != nil || err2 != nil {
+			return nil, jsonErr(fmt.Sprintf("%s[%d]", path, i), "want {\"tag\": n, \"data\": \"hex\"}")
+		}
+		out = append(out, RawTag{Tag: uint32(tag), Data: data})
+	}
+	return out, nil
+}
+
+func (fp *FieldPlan) fromJSON(raw any, path string) (Value, error) {
+	if raw == nil {
+		switch fp.Kind {
+		case schemas.KindString, schemas.KindBytes, schemas.KindRecords, schemas.KindArray, schemas.KindStruct:
+			return Null, nil // checked against nullability when encoded
+		}
+		return Value{}, jsonErr(path, "%s cannot be null", fp.Field.Type.Name)
+	}
+	switch fp.Kind {
+	case schemas.KindArray:
+		list, ok := raw.([]any)
+		if !ok {
+			return Value{}, jsonErr(path, "want a list for %s, got %s", fp.Field.Type.Name, jsonKind(raw))
+		}
+		v := Value{List: make([]Value, len(list))}
+		for i, e := range list {
+			p := fmt.Sprintf("%s[%d]", path, i)
+			var err error
+			if fp.Elem == schemas.KindStruct {
+				v.List[i], err = fp.Struct.fromJSON(e, p)
+			} else {
+				v.List[i], err = primitiveFromJSON(fp.Elem, e, p)
+			}
+			if err != nil {
+				return v, err
+			}
+		}
+		return v, nil
+	case schemas.KindStruct:
+		return fp.Struct.fromJSON(raw, path)
+	}
+	return primitiveFromJSON(fp.Kind, raw, path)
+}
+
+func primitiveFromJSON(k schemas.Kind, raw any, path string) (Value, error) {
+	switch k {
+	case schemas.KindBool:
+		b, ok := raw.(bool)
+		if !ok {
+			return Value{}, jsonErr(path, "want true or false, got %s", jsonKind(raw))
+		}
+		return Bool(b), nil
+	case schemas.KindFloat64:
+		switch x := raw.(type) {
+		case json.Number:
+			f, err := strconv.ParseFloat(string(x), 64)
+			if err != nil {
+				return Value{}, jsonErr(path, "%s is not a float64", x)
+			}
+			return Float(f), nil
+		case string:
+			switch x {
+			case "NaN":
+				return Float(math.NaN()), nil
+			case "Infinity":
+				return Float(math.Inf(1)), nil
+			case "-Infinity":
+				return Float(math.Inf(-1)), nil
+			}
+		}
+		return Value{}, jsonErr(path, "want a number, got %s", jsonKind(raw))
+	case schemas.KindString:
+		s, ok := raw.(string)
+		if !ok {
+			return Value{}, jsonErr(path, "want a string, got %s", jsonKind(raw))
+		}
+		return String(s), nil
+	case schemas.KindUUID:
+		s, ok := raw.(string)
+		if !ok {
+			return Value{}, jsonErr(path, "want a uuid string, got %s", jsonKind(raw))
+		}
+		u, err := ParseUUID(s)
+		if err != nil {
+			return Value{}, jsonErr(path, "%v", err)
+		}
+		return String(u), nil
+	case schemas.KindBytes, schemas.KindRecords:
+		b, err := hexFromJSON(raw)
+		if err != nil {
+			return Value{}, jsonErr(path, "%v", err)
+		}
+		return String(string(b)), nil
+	}
+	lo, hi := intRange(k)
+	n, err := intFromJSON(raw, lo, hi)
+	if err != nil {
+		return Value{}, jsonErr(path, "%s: %v", k, err)
+	}
+	return Int(n), nil
+}
+
+func intFromJSON(raw any, lo, hi int64) (int64, error) {
+	num, ok := raw.(json.Number)
+	if !ok {
+		if s, isStr := raw.(string); isStr {
+			num = json.Number(s) // accept "123" for int64s written by JavaScript
+		} else {
+			return 0, fmt.Errorf("want an integer, got %s", jsonKind(raw))
+		}
+	}
+	if hi == math.MaxUint32 {
+		u, err := strconv.ParseUint(string(num), 10, 32)
+		if err != nil {
+			return 0, fmt.Errorf("%s is not an integer in [0, %d]", num, hi)
+		}
+		return int64(u), nil
+	}
+	n, err := strconv.ParseInt(string(num), 10, 64)
+	if err != nil || n < lo || n > hi {
+		return 0, fmt.Errorf("%s is not an integer in [%d, %d]", num, lo, hi)
+	}
+	return n, nil
+}
+
+func hexFromJSON(raw any) ([]byte, error) {
+	s, ok := raw.(string)
+	if !ok {
+		return nil, fmt.Errorf("want a hex string, got %s", jsonKind(raw))
+	}
+	b, err := hex.DecodeString(strings.TrimPrefix(s, "0x"))
+	if err != nil {
+		return nil, fmt.Errorf("%q is not hex: %v", s, err)
+	}
+	return b, nil
+}
+
+func jsonKind(raw any) string {
+	switch raw.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", raw)
+}
+
+// ParseUUID reads a uuid in the canonical form, as 32 hex digits, or as
+// Kafka's Uuid.toString (22 characters of URL-safe base64).
+func ParseUUID(s string) (string, error) {
+	h := strings.ReplaceAll(s, "-", "")
+	if len(h) == 32 {
+		b, err := hex.DecodeString(h)
+		if err == nil {
+			return string(b), nil
+		}
+	}
+	if len(s) == 22 {
+		if b, err := base64.RawURLEncoding.DecodeString(s); err == nil && len(b) == 16 {
+			return string(b), nil
+		}
+	}
+	return "", fmt.Errorf("%q is not a uuid (want 8-4-4-4-12 hex, or Kafka's 22-character base64)", s)
+}
