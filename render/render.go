@@ -1,0 +1,212 @@
+// Package render draws a decoded message as HTML: the byte view (16 bytes
+// a row, coloured by section, with offsets and an ASCII column), the object
+// tree (one line a node, with the text tree's guides) and the legend. The
+// explorer page and the pre-rendered docs share it. Every text it writes
+// is HTML-escaped.
+package render
+
+import (
+	"fmt"
+	"html"
+	"strings"
+
+	"kwire/tree"
+)
+
+// RowBytes is the number of bytes in a row of the byte view.
+const RowBytes = 16
+
+// Layout indexes a tree for drawing: its nodes in preorder (a node's number
+// is its index) and, for each byte of the buffer, the innermost node that
+// covers it.
+type Layout struct {
+	Nodes  []*tree.Node
+	Depth  []int
+	Parent []int32
+	owner  []int32 // per byte: index of the innermost node, -1 for none
+}
+
+// NewLayout indexes root over a buffer of size bytes. Nodes whose offsets
+// are relative to a decompressed stream own no bytes of the buffer.
+func NewLayout(root *tree.Node, size int) *Layout {
+	l := &Layout{owner: make([]int32, size)}
+	for i := range l.owner {
+		l.owner[i] = -1
+	}
+	var walk func(n *tree.Node, depth int, parent int32)
+	walk = func(n *tree.Node, depth int, parent int32) {
+		id := int32(len(l.Nodes))
+		l.Nodes = append(l.Nodes, n)
+		l.Depth = append(l.Depth, depth)
+		l.Parent = append(l.Parent, parent)
+		if !n.Relative {
+			lo, hi := max(n.Offset, 0), min(n.End(), size)
+			for i := lo; i < hi; i++ {
+				l.owner[i] = id // children, visited later, paint over
+			}
+		}
+		for _, c := range n.Children {
+			walk(c, depth+1, id)
+		}
+	}
+	if root != nil {
+		walk(root, 0, -1)
+	}
+	return l
+}
+
+// Owner returns the number of the innermost node covering byte off, or -1.
+func (l *Layout) Owner(off int) int {
+	if off < 0 || off >= len(l.owner) {
+		return -1
+	}
+	return int(l.owner[off])
+}
+
+// Section returns the colour of byte off.
+func (l *Layout) Section(off int) tree.Section {
+	if id := l.Owner(off); id >= 0 {
+		return l.Nodes[id].Section
+	}
+	return tree.Error
+}
+
+// Rows is the number of rows of the byte view.
+func (l *Layout) Rows() int { return (len(l.owner) + RowBytes - 1) / RowBytes }
+
+// HexHead writes the column header of the byte view (0 to F).
+func HexHead(b *strings.Builder) {
+	b.WriteString(`<div class="hrow hhead"><span class="off"></span>`)
+	for i := 0; i < RowBytes; i++ {
+		fmt.Fprintf(b, `<span class="hb">%X</span>`, i)
+	}
+	b.WriteString(`<span class="asc"></span></div>`)
+}
+
+// HexRows writes rows [from, to) of the byte view of buf: each byte a span
+// with its offset (data-o), its innermost node (data-n) and its section's
+// class, then the ASCII column.
+func HexRows(b *strings.Builder, buf []byte, l *Layout, from, to int) {
+	to = min(to, l.Rows())
+	for r := max(from, 0); r < to; r++ {
+		start := r * RowBytes
+		fmt.Fprintf(b, `<div class="hrow" data-row="%d"><span class="off">%04x</span>`, r, start)
+		end := min(start+RowBytes, len(buf))
+		for i := start; i < start+RowBytes; i++ {
+			if i >= end {
+				b.WriteString(`<span class="hb pad"></span>`)
+				continue
+			}
+			fmt.Fprintf(b, `<span class="hb s-%s" data-o="%d" data-n="%d">%02x</span>`, l.Section(i), i, l.Owner(i), buf[i])
+		}
+		b.WriteString(`<span class="asc">`)
+		for i := start; i < end; i++ {
+			c := buf[i]
+			ch := "."
+			if c >= 0x20 && c < 0x7f {
+				ch = html.EscapeString(string(rune(c)))
+			}
+			fmt.Fprintf(b, `<span class="ab s-%s" data-o="%d" data-n="%d">%s</span>`, l.Section(i), i, l.Owner(i), ch)
+		}
+		b.WriteString("</span></div>\n")
+	}
+}
+
+// Hex writes the whole byte view.
+func Hex(b *strings.Builder, buf []byte, l *Layout) {
+	fmt.Fprintf(b, `<div class="hex" data-size="%d">`, len(buf))
+	HexHead(b)
+	HexRows(b, buf, l, 0, l.Rows())
+	b.WriteString("</div>\n")
+}
+
+// Tree writes the object tree, one line a node, with the `+--` and `|`
+// guides of the text tree, so that the page's text reads as Node.Text.
+// Each line carries its node number (data-n), span (data-o, data-s), depth
+// (data-d), field path (data-path) and section.
+func Tree(b *strings.Builder, l *Layout) {
+	b.WriteString(`<div class="tree">`)
+	if len(l.Nodes) > 0 {
+		// A node is the last child of its parent when no later node has
+		// the same parent.
+		lastChild := make([]bool, len(l.Nodes))
+		seen := map[int32]bool{}
+		for i := len(l.Nodes) - 1; i > 0; i-- {
+			p := l.Parent[i]
+			if !seen[p] {
+				lastChild[i], seen[p] = true, true
+			}
+		}
+		var guides []bool // per depth: does the ancestor at that depth have later siblings
+		for i, n := range l.Nodes {
+			d := l.Depth[i]
+			guides = guides[:max(d-1, 0)]
+			prefix := ""
+			for _, more := range guides {
+				if more {
+					prefix += "|   "
+				} else {
+					prefix += "    "
+				}
+			}
+			if d > 0 {
+				prefix += "+-- "
+				guides = append(guides, !lastChild[i])
+			}
+			line(b, i, d, prefix, n)
+		}
+	}
+	b.WriteString("</div>\n")
+}
+
+func line(b *strings.Builder, id, depth int, prefix string, n *tree.Node) {
+	cls := "tn s-" + string(n.Section)
+	if n.Err != "" {
+		cls += " err"
+	}
+	if n.Relative {
+		cls += " rel"
+	}
+	if len(n.Children) > 0 {
+		cls += " parent"
+	}
+	fmt.Fprintf(b, `<div class="%s" data-n="%d" data-d="%d" data-o="%d" data-s="%d" data-path="%s">`,
+		cls, id, depth, n.Offset, n.Size, html.EscapeString(n.Path))
+	if prefix != "" {
+		fmt.Fprintf(b, `<span class="g">%s</span>`, prefix)
+	}
+	fmt.Fprintf(b, `<span class="nm">%s</span>`, html.EscapeString(n.Name))
+	if n.Type != "" {
+		fmt.Fprintf(b, ` <span class="ty">%s</span>`, html.EscapeString(n.Type))
+	}
+	if n.Value != "" {
+		fmt.Fprintf(b, ` = <span class="va">%s</span>`, html.EscapeString(n.Value))
+	}
+	if n.Detail != "" {
+		fmt.Fprintf(b, ` <span class="de">%s</span>`, html.EscapeString(n.Detail))
+	}
+	rel := ""
+	if n.Relative {
+		rel = "+"
+	}
+	fmt.Fprintf(b, ` <span class="sp">[%s0x%04x, %dB]</span>`, rel, n.Offset, n.Size)
+	if n.Err != "" {
+		fmt.Fprintf(b, ` <span class="er">ERROR: %s</span>`, html.EscapeString(n.Err))
+	} else if n.About != "" {
+		fmt.Fprintf(b, ` <span class="ab" title="%s">%s</span>`, html.EscapeString(n.About), html.EscapeString(tree.Shorten(n.About, tree.MaxAbout)))
+	}
+	b.WriteString("</div>\n")
+}
+
+// Legend writes the colour legend; dir picks which body sections to list
+// ("request", "response" or "" for both).
+func Legend(b *strings.Builder, dir string) {
+	b.WriteString(`<div class="legend">`)
+	for _, s := range tree.Sections {
+		if s == tree.Error || (dir == "request" && s == tree.ResponseBody) || (dir == "response" && s == tree.RequestBody) {
+			continue
+		}
+		fmt.Fprintf(b, `<span class="lg s-%s">%s</span>`, s, html.EscapeString(s.Label()))
+	}
+	b.WriteString("</div>\n")
+}

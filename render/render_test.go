@@ -1,0 +1,69 @@
+package render
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"kwire/codec"
+	"kwire/schemas/sets"
+)
+
+var tags = regexp.MustCompile(`<[^>]*>`)
+
+// The tree's HTML, stripped of tags and unescaped, reads as the text tree.
+func TestTreeReadsAsText(t *testing.T) {
+	set, err := sets.Load("trunk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, _ := set.LookupAPI("ShareAcknowledge")
+	f, _ := codec.NewFrame(set, api, 0, codec.Response)
+	b, _ := f.Encode()
+	_, root, err := codec.Decode(b, codec.DecodeOptions{Set: set, API: api, Dir: codec.Response})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := NewLayout(root, len(b))
+	var sb strings.Builder
+	Tree(&sb, l)
+	text := tags.ReplaceAllString(sb.String(), "")
+	text = strings.NewReplacer("&#34;", `"`, "&#39;", "'", "&lt;", "<", "&gt;", ">", "&amp;", "&").Replace(text)
+	if strings.TrimSpace(text) != strings.TrimSpace(root.Text()) {
+		t.Errorf("tree HTML as text:\n%s\nwant:\n%s", text, root.Text())
+	}
+	// Every byte belongs to a node, and the innermost owner of the first
+	// body byte is the body's first field.
+	for i := range b {
+		if l.Owner(i) < 0 {
+			t.Fatalf("byte %d has no node", i)
+		}
+	}
+	if n := l.Nodes[l.Owner(9)]; n.Name != "ThrottleTimeMs" {
+		t.Errorf("byte 9 belongs to %s, want ThrottleTimeMs", n.Name)
+	}
+}
+
+func TestEscapes(t *testing.T) {
+	set, _ := sets.Load("trunk")
+	api, _ := set.LookupAPI("JoinGroup")
+	f, _ := codec.NewFrame(set, api, 9, codec.Request)
+	_, bp, _ := f.Plans()
+	v, err := bp.ParseJSON([]byte(`{"GroupId": "<img src=x onerror=alert(1)>"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Body = v
+	b, _ := f.Encode()
+	_, root, _ := codec.Decode(b, codec.DecodeOptions{Set: set})
+	var sb strings.Builder
+	l := NewLayout(root, len(b))
+	Tree(&sb, l)
+	Hex(&sb, b, l)
+	if strings.Contains(sb.String(), "<img") {
+		t.Errorf("unescaped markup in output")
+	}
+	if !strings.Contains(sb.String(), "&lt;img src=x onerror=alert(1)&gt;") {
+		t.Errorf("escaped string missing")
+	}
+}
