@@ -93,7 +93,7 @@ func ParseType(s string) (Type, error) {
 	if elem, ok := strings.CutPrefix(s, "[]"); ok {
 		et, err := ParseType(elem)
 		if err != nil {
-			return Type{}, err
+			return Type{}, fmt.Errorf("unknown type %q", s)
 		}
 		if et.Kind == KindArray {
 			return Type{}, fmt.Errorf("unknown type %q: arrays of arrays are not allowed", s)
