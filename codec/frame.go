@@ -242,6 +242,11 @@ func Decode(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
 		return f, root, wire.WithPath(err, hp.Msg.Name)
 	}
 	if err := f.decodeBody(b[:end], 4+used, root, o.Sample); err != nil {
+		var de *wire.DecodeError
+		if tail != nil && errors.Is(tail, wire.ErrShort) && errors.As(err, &de) {
+			// The likely cause is the cut, not the field that hit it.
+			de.Err = fmt.Errorf("%w (the frame is truncated: its size says %d bytes follow, %d do)", de.Err, size, len(b)-4)
+		}
 		return f, root, err
 	}
 	if tail != nil {
