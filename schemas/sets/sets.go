@@ -26,8 +26,10 @@ var ErrMissing = fmt.Errorf("kwire: no Kafka schema sets were embedded in this b
 	"(it copies them from $KWIRE_SCHEMAS, else ../shared/kafka, into schemas/sets/data)")
 
 // Names lists the embedded sets.
-func Names() []string {
-	entries, _ := fs.ReadDir(data, "data")
+func Names() []string { return names(data) }
+
+func names(fsys fs.FS) []string {
+	entries, _ := fs.ReadDir(fsys, "data")
 	var out []string
 	for _, e := range entries {
 		if e.IsDir() {
@@ -53,18 +55,7 @@ func Load(name string) (*schemas.Set, error) {
 	if s := loaded[name]; s != nil {
 		return s, nil
 	}
-	names := Names()
-	if len(names) == 0 {
-		return nil, ErrMissing
-	}
-	sub, err := fs.Sub(data, "data/"+name)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := fs.Stat(sub, "message"); err != nil {
-		return nil, fmt.Errorf("kwire: no schema set %q (this build has %v)", name, names)
-	}
-	s, err := schemas.LoadSet(sub, name)
+	s, err := load(data, name)
 	if err != nil {
 		return nil, err
 	}
@@ -72,10 +63,25 @@ func Load(name string) (*schemas.Set, error) {
 	return s, nil
 }
 
+func load(fsys fs.FS, name string) (*schemas.Set, error) {
+	all := names(fsys)
+	if len(all) == 0 {
+		return nil, ErrMissing
+	}
+	sub, err := fs.Sub(fsys, "data/"+name)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := fs.Stat(sub, "message"); err != nil {
+		return nil, fmt.Errorf("kwire: no schema set %q (this build has %v)", name, all)
+	}
+	return schemas.LoadSet(sub, name)
+}
+
 // FS returns the files of a set (for the docs build, which shows errors.tsv
 // and the sources).
 func FS(name string) (fs.FS, error) {
-	if len(Names()) == 0 {
+	if len(names(data)) == 0 {
 		return nil, ErrMissing
 	}
 	return fs.Sub(data, "data/"+name)
