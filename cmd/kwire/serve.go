@@ -7,7 +7,9 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
+	"time"
+
+	"kwire/server"
 )
 
 func init() {
@@ -16,7 +18,7 @@ func init() {
 
 func cmdServe(args []string, _ io.Reader, stdout, _ io.Writer) error {
 	fs := flag.NewFlagSet("kwire serve", flag.ContinueOnError)
-	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free one)")
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free one; a busy port falls back to a free one)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -25,8 +27,9 @@ func cmdServe(args []string, _ io.Reader, stdout, _ io.Writer) error {
 	if len(pos) > 0 {
 		dir = pos[0]
 	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return fmt.Errorf("no site at %s: run ./build.sh first", dir)
+	h, err := server.New(dir)
+	if err != nil {
+		return fmt.Errorf("%w: run ./build.sh first", err)
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -35,8 +38,9 @@ func cmdServe(args []string, _ io.Reader, stdout, _ io.Writer) error {
 			return err
 		}
 	}
-	fmt.Fprintf(stdout, "kwire: serving %s at http://%s/\n", dir, ln.Addr())
-	err = http.Serve(ln, http.FileServer(http.Dir(dir)))
+	fmt.Fprintf(stdout, "kwire: serving %s at http://%s/ (port %d)\n", dir, ln.Addr(), ln.Addr().(*net.TCPAddr).Port)
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	err = srv.Serve(ln)
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
