@@ -33,11 +33,37 @@ type TreeOptions struct {
 
 // DecodeTree is Decode that also builds the object tree: root gets one
 // child per field. On error the tree holds every node decoded before the
-// failure and an error node spanning the bytes left.
+// failure and an error node spanning the bytes left, and the spans of
+// root's descendants cover their children's (see coverSpans).
 func (p *Plan) DecodeTree(b []byte, root *tree.Node, o TreeOptions) (Value, int, error) {
 	d := decoder{buf: b, end: len(b), tree: true, base: o.Base, section: o.Section, set: o.Set, sample: o.Sample}
 	v, err := d.structValue(p.Root, root, "")
+	if err != nil {
+		for _, c := range root.Children {
+			coverSpans(c)
+		}
+	}
 	return v, d.off, err
+}
+
+// coverSpans grows each node of an error tree to hold its children: a
+// field cut short ends where its error node (which spans the bytes left)
+// ends, so that every byte of the input has an innermost node
+// (tree.Node.Innermost). A tree decoded without error needs no fixing.
+func coverSpans(n *tree.Node) {
+	for _, c := range n.Children {
+		if c.Relative {
+			continue
+		}
+		coverSpans(c)
+		if c.Offset < n.Offset {
+			n.Size += n.Offset - c.Offset
+			n.Offset = c.Offset
+		}
+		if c.End() > n.End() {
+			n.Size = c.End() - n.Offset
+		}
+	}
 }
 
 // decoder reads values from buf[off:end]. Errors are *wire.DecodeError

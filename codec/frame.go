@@ -186,8 +186,19 @@ type DecodeOptions struct {
 // Decode reads a frame (or, with BodyOnly, a body) and returns it with its
 // object tree. Every byte must be used: a frame shorter than its size, a
 // body that ends before the frame does and bytes after the frame are
-// errors. On error the frame and tree hold what was decoded before it.
+// errors. On error the frame and tree hold what was decoded before it, and
+// every node's span covers its children's (the error node spans the bytes
+// left).
 func Decode(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
+	f, root, err := decodeFrame(b, o)
+	if err != nil && root != nil {
+		coverSpans(root)
+	}
+	return f, root, err
+}
+
+// decodeFrame is Decode before the spans of an error tree are fixed up.
+func decodeFrame(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
 	f := &Frame{Set: o.Set, API: o.API, Version: o.Version, Dir: o.Dir}
 	if o.BodyOnly {
 		root := &tree.Node{Name: "message", Size: len(b)}

@@ -73,7 +73,9 @@ func (v Value) Clone() Value {
 	return v
 }
 
-// Equal reports whether two values are the same.
+// Equal reports whether two values are the same. Unknown tags are
+// compared in ascending tag order, the order Encode writes them in
+// (KIP-482), whatever order they were read or set in.
 func (v Value) Equal(o Value) bool {
 	if v.Null != o.Null || v.Int != o.Int || v.Str != o.Str || len(v.List) != len(o.List) {
 		return false
@@ -83,9 +85,28 @@ func (v Value) Equal(o Value) bool {
 			return false
 		}
 	}
-	return len(v.unknown()) == len(o.unknown()) && slices.EqualFunc(v.unknown(), o.unknown(), func(a, b RawTag) bool {
+	a, b := v.unknown(), o.unknown()
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 {
+		return true
+	}
+	return slices.EqualFunc(sortedTags(a), sortedTags(b), func(a, b RawTag) bool {
 		return a.Tag == b.Tag && string(a.Data) == string(b.Data)
 	})
+}
+
+// sortedTags returns tags in ascending tag order, keeping the order of
+// equal tags; it copies only when they are out of order.
+func sortedTags(tags []RawTag) []RawTag {
+	cmp := func(a, b RawTag) int { return int(int64(a.Tag) - int64(b.Tag)) }
+	if slices.IsSortedFunc(tags, cmp) {
+		return tags
+	}
+	tags = slices.Clone(tags)
+	slices.SortStableFunc(tags, cmp)
+	return tags
 }
 
 func (v Value) unknown() []RawTag {

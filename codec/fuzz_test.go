@@ -1,0 +1,165 @@
+package codec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"testing"
+
+	"kwire/codec/wire"
+	"kwire/schemas"
+	"kwire/tree"
+)
+
+// The fuzz inputs start with three selector bytes: set and direction
+// (bit 0: 3.9 or trunk, bit 1: request or response, for bodies), the API
+// (an index into the set's APIs) and the version (an index into the valid
+// versions). The rest is the frame or body.
+
+var fuzzSetNames = [2]string{"3.9", "trunk"}
+
+func fuzzSets(tb testing.TB) [2]*schemas.Set {
+	return [2]*schemas.Set{loadSet(tb, fuzzSetNames[0]), loadSet(tb, fuzzSetNames[1])}
+}
+
+// fuzzPick reads the selector bytes.
+func fuzzPick(sets [2]*schemas.Set, sel []byte) (*schemas.Set, *schemas.API, int16, Direction) {
+	set := sets[sel[0]&1]
+	dir := Direction(sel[0] >> 1 & 1)
+	api := set.APIs[int(sel[1])%len(set.APIs)]
+	vr := dir.Schema(api).ValidVersions
+	v := vr.Lo + int16(int(sel[2])%int(vr.Hi-vr.Lo+1))
+	return set, api, v, dir
+}
+
+// fuzzSeeds adds the smallest instance of every API at its lowest and
+// highest versions, both directions, both sets; frame says whether as
+// whole frames or bodies.
+func fuzzSeeds(f *testing.F, sets [2]*schemas.Set, frame bool) {
+	for si, set := range sets {
+		for ai, api := range set.APIs {
+			for _, dir := range []Direction{Request, Response} {
+				vr := dir.Schema(api).ValidVersions
+				for _, v := range []int16{vr.Lo, vr.Hi} {
+					fr, err := NewFrame(set, api, v, dir)
+					if err != nil {
+						f.Fatal(err)
+					}
+					var b []byte
+					if frame {
+						b, err = fr.Encode()
+					} else {
+						b, err = fr.EncodeBody()
+					}
+					if err != nil {
+						f.Fatal(err)
+					}
+					sel := []byte{byte(si) | byte(dir)<<1, byte(ai), byte(v - vr.Lo)}
+					f.Add(append(sel, b...))
+				}
+			}
+		}
+	}
+}
+
+// FuzzDecodeFrame decodes the input as a request frame (the header names
+// the API) and as a response frame of the API and version the selector
+// bytes pick.
+func FuzzDecodeFrame(f *testing.F) {
+	sets := fuzzSets(f)
+	fuzzSeeds(f, sets, true)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 3 {
+			return
+		}
+		set, api, v, _ := fuzzPick(sets, data[:3])
+		b := data[3:]
+		o := DecodeOptions{Set: set, Dir: Request}
+		fr, root, err := Decode(b, o)
+		if err := checkDecoded(b, o, fr, root, err); err != nil {
+			t.Fatalf("as a request: %v", err)
+		}
+		o = DecodeOptions{Set: set, API: api, Version: v, Dir: Response}
+		fr, root, err = Decode(b, o)
+		if err := checkDecoded(b, o, fr, root, err); err != nil {
+			t.Fatalf("as a %s v%d response: %v", api.Name, v, err)
+		}
+	})
+}
+
+// FuzzDecodeBody decodes the input as the body of the API, version and
+// direction the selector bytes pick.
+func FuzzDecodeBody(f *testing.F) {
+	sets := fuzzSets(f)
+	fuzzSeeds(f, sets, false)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 3 {
+			return
+		}
+		set, api, v, dir := fuzzPick(sets, data[:3])
+		b := data[3:]
+		o := DecodeOptions{Set: set, API: api, Version: v, Dir: dir, BodyOnly: true}
+		fr, root, err := Decode(b, o)
+		if err := checkDecoded(b, o, fr, root, err); err != nil {
+			t.Fatalf("as a %s v%d %s body: %v", api.Name, v, dir, err)
+		}
+	})
+}
+
+// checkDecoded checks what Decode returned for b: an error is a
+// *wire.DecodeError pointing inside b; the tree's nodes lie inside b and
+// inside their parents; a frame decoded without error encodes again, to
+// the same bytes or, when b spelled something in a longer or unusual way
+// Kafka also accepts (a varint with extra continuation bytes, a struct
+// presence byte other than 1, a tagged field written at its default or out
+// of order), to bytes no longer than b that decode to the same frame and
+// encode to themselves.
+func checkDecoded(b []byte, o DecodeOptions, fr *Frame, root *tree.Node, err error) error {
+	if root == nil || fr == nil {
+		return fmt.Errorf("Decode returned no tree or frame (err %v)", err)
+	}
+	if err != nil {
+		var de *wire.DecodeError
+		if !errors.As(err, &de) {
+			return fmt.Errorf("error of type %T, not *wire.DecodeError: %v", err, err)
+		}
+		if de.Offset < 0 || de.Offset > len(b) {
+			return fmt.Errorf("error offset %d outside the %d-byte input: %v", de.Offset, len(b), err)
+		}
+	}
+	if root.Offset != 0 || root.Size != len(b) {
+		return fmt.Errorf("root spans [%d, %d), not the %d-byte input", root.Offset, root.End(), len(b))
+	}
+	if terr := checkTree(root, 0, len(b), true); terr != nil {
+		return fmt.Errorf("%v (decode error: %v)", terr, err)
+	}
+	if err != nil {
+		return nil
+	}
+	encode := (*Frame).Encode
+	if o.BodyOnly {
+		encode = (*Frame).EncodeBody
+	}
+	b2, eerr := encode(fr)
+	if eerr != nil {
+		return fmt.Errorf("decoded without error but does not encode: %v", eerr)
+	}
+	if bytes.Equal(b, b2) {
+		return nil
+	}
+	if len(b2) > len(b) {
+		return fmt.Errorf("re-encoded to %d bytes, more than the %d read:\n%x\n%x", len(b2), len(b), b, b2)
+	}
+	fr2, _, err2 := Decode(b2, o)
+	if err2 != nil {
+		return fmt.Errorf("re-encoded bytes do not decode: %v\n%x\n%x", err2, b, b2)
+	}
+	if fr2.API != fr.API || fr2.Version != fr.Version || !fr2.Header.Equal(fr.Header) || !fr2.Body.Equal(fr.Body) {
+		return fmt.Errorf("re-encoded bytes decode to another frame:\n%x\n%x", b, b2)
+	}
+	b3, err3 := encode(fr2)
+	if err3 != nil || !bytes.Equal(b2, b3) {
+		return fmt.Errorf("encoding is not a fixed point (%v):\n%x\n%x", err3, b2, b3)
+	}
+	return nil
+}
