@@ -63,6 +63,19 @@ build() {
 		log "dist/ (site)"
 		bin/kwire site --out dist
 	fi
+	# Served precompressed: kwire.wasm.gz next to kwire.wasm.
+	for w in dist/*.wasm; do
+		if [ -f "$w" ]; then gzip -9 -n -k -f "$w"; fi
+	done
+}
+
+# wasm_size prints the gzip size of dist/kwire.wasm against a trivial Go
+# WASM program and fails over the budget.
+wasm_size() {
+	if [ -f dist/kwire.wasm ]; then
+		log "wasm size"
+		scripts/wasm-size.sh dist/kwire.wasm
+	fi
 }
 
 chromium_ready() {
@@ -91,6 +104,7 @@ test_all() {
 	if ls e2e/*_test.go >/dev/null 2>&1; then
 		chromium_ready
 		build
+		wasm_size
 	fi
 	log "go test"
 	go test -count=1 ./...

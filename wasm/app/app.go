@@ -1,0 +1,295 @@
+// Package app is the explorer page's state and logic, without the DOM: the
+// selected schema set, API, version and direction, the frame being edited,
+// its bytes and object tree, edits by field path, version switching, pasted
+// input, JSON editing and the URL state. It builds and is tested on the
+// host; package main in wasm/ binds it to the page.
+package app
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"kwire/codec"
+	"kwire/codec/hexin"
+	"kwire/codec/wire"
+	"kwire/render"
+	"kwire/schemas"
+	"kwire/schemas/sets"
+	"kwire/tree"
+)
+
+// FoldChildren is how many children a tree node may have before the tree
+// shows it folded (until the user unfolds it).
+const FoldChildren = 32
+
+// State is the explorer's state.
+type State struct {
+	Set     *schemas.Set
+	API     *schemas.API
+	Version int16
+	Dir     codec.Direction
+
+	// Frame is the message being edited; nil when pasted bytes did not
+	// decode (then Bytes, Root and Err describe what was read).
+	Frame *codec.Frame
+	Bytes []byte
+	Root  *tree.Node
+	// Layout indexes Root over Bytes for drawing.
+	Layout *render.Layout
+	// Err is the last encode or decode error; ErrOffset its byte offset,
+	// or -1.
+	Err       error
+	ErrOffset int
+	// Pasted is set when the bytes came from the user (paste, file or a
+	// link's hex) rather than from the form.
+	Pasted bool
+	// Dropped lists the fields whose values the last version switch left
+	// out (they come back on switching back).
+	Dropped []string
+
+	fold map[string]bool // tree folding chosen by the user, by node key
+}
+
+// New returns the state showing the smallest request of api in set (""
+// picks the default set).
+func New(set, api string) (*State, error) {
+	s := &State{fold: map[string]bool{}}
+	if err := s.Select(set, api, -1, codec.Request); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// SetNames lists the embedded schema sets.
+func SetNames() []string { return sets.Names() }
+
+// Select shows the smallest instance of api (a name or key) at version
+// (-1: the latest) and direction in the named set.
+func (s *State) Select(setName, api string, version int, dir codec.Direction) error {
+	set, err := sets.Load(setName)
+	if err != nil {
+		return err
+	}
+	a, err := set.LookupAPI(strings.TrimSpace(api))
+	if err != nil {
+		return err
+	}
+	msg := dir.Schema(a)
+	if msg == nil {
+		return fmt.Errorf("%s has no %s", a.Name, dir)
+	}
+	v := msg.ValidVersions.Hi
+	if version >= 0 {
+		if !msg.ValidVersions.Contains(int16(version)) {
+			return fmt.Errorf("%s has no version %d (valid: %s)", msg.Name, version, msg.ValidVersions)
+		}
+		v = int16(version)
+	}
+	f, err := codec.NewFrame(set, a, v, dir)
+	if err != nil {
+		return err
+	}
+	s.Set, s.API, s.Version, s.Dir = set, a, v, dir
+	s.Frame, s.Pasted, s.Dropped = f, false, nil
+	return s.Encode()
+}
+
+// Versions returns the valid versions of the selected API and direction.
+func (s *State) Versions() schemas.Versions { return s.Dir.Schema(s.API).ValidVersions }
+
+// Encode re-encodes the frame and rebuilds the tree from its bytes.
+func (s *State) Encode() error {
+	if s.Frame == nil {
+		return errors.New("nothing to encode: the bytes did not decode")
+	}
+	b, err := s.Frame.Encode()
+	if err != nil {
+		s.Err, s.ErrOffset = err, -1
+		return err
+	}
+	s.show(b, false)
+	return s.Err
+}
+
+// show decodes b with the current selection into the tree and layout;
+// with adopt, the decoded frame becomes the one edited (else the frame
+// keeps its values, including those the version leaves out).
+func (s *State) show(b []byte, adopt bool) {
+	f, root, err := codec.Decode(b, codec.DecodeOptions{Set: s.Set, API: s.API, Version: s.Version, Dir: s.Dir})
+	s.Bytes, s.Root, s.Err, s.ErrOffset = b, root, err, -1
+	var de *wire.DecodeError
+	if errors.As(err, &de) {
+		s.ErrOffset = de.Offset
+	}
+	if err == nil && s.Dir == codec.Request && f.API != nil {
+		s.API, s.Version = f.API, f.Version
+	}
+	s.Layout = render.NewLayout(root, len(b))
+	switch {
+	case !adopt:
+	case err == nil:
+		s.Frame = f
+	default:
+		s.Frame = nil
+	}
+}
+
+// Paste decodes bytes given as text (hex in any common shape, or base64):
+// a request names its API and version in its header; a response is read
+// as the selected API and version.
+func (s *State) Paste(text string) error {
+	b, err := hexin.Parse(text)
+	if err != nil {
+		return err
+	}
+	return s.Load(b)
+}
+
+// Load decodes raw bytes (a dropped file, or pasted text once parsed).
+// With response selected, bytes that do not decode as the response but
+// do as a request (which names its API) are taken as that request.
+func (s *State) Load(b []byte) error {
+	s.Pasted, s.Dropped = true, nil
+	s.show(b, true)
+	if s.Err != nil && s.Dir == codec.Response {
+		api, version := s.API, s.Version
+		s.Dir = codec.Request
+		s.show(b, true)
+		if s.Err != nil {
+			s.Dir, s.API, s.Version = codec.Response, api, version
+			s.show(b, true)
+		}
+	}
+	return s.Err
+}
+
+// ErrorText describes the current error, with its offset when it has one.
+func (s *State) ErrorText() string {
+	if s.Err == nil {
+		return ""
+	}
+	if s.ErrOffset >= 0 {
+		return fmt.Sprintf("at byte %d (0x%04x): %v", s.ErrOffset, s.ErrOffset, s.Err)
+	}
+	return s.Err.Error()
+}
+
+// HexString is the frame's bytes as plain hex.
+func (s *State) HexString() string { return fmt.Sprintf("%x", s.Bytes) }
+
+// JSON is the frame's JSON form (api, version, header, body).
+func (s *State) JSON() string {
+	if s.Frame == nil {
+		return ""
+	}
+	b, err := s.Frame.JSON(len(s.Bytes))
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
+}
+
+// SetJSON replaces the frame's value with JSON (a body, or the frame form
+// JSON writes) and re-encodes. A *codec.JSONError says where it is wrong.
+func (s *State) SetJSON(text string) error {
+	if s.Frame == nil {
+		return errors.New("the bytes did not decode; fix them or pick an API to start over")
+	}
+	f := *s.Frame
+	f.Header, f.Body = f.Header.Clone(), f.Body.Clone()
+	if err := f.SetJSON([]byte(text)); err != nil {
+		return err
+	}
+	old := s.Frame
+	s.Frame = &f
+	if err := s.Encode(); err != nil {
+		s.Frame = old
+		return err
+	}
+	return nil
+}
+
+// SetVersion switches the version, keeping every value the new version
+// still has; Dropped lists the fields that are left out.
+func (s *State) SetVersion(v int16) error {
+	if s.Frame == nil {
+		return s.Select(s.Set.Name, s.API.Name, int(v), s.Dir)
+	}
+	if !s.Versions().Contains(v) {
+		return fmt.Errorf("%s has no version %d", s.Dir.Schema(s.API).Name, v)
+	}
+	oldH, oldB, err := s.Frame.Plans()
+	if err != nil {
+		return err
+	}
+	f := &codec.Frame{Set: s.Set, API: s.API, Version: v, Dir: s.Dir, Header: s.Frame.Header.Clone(), Body: s.Frame.Body.Clone()}
+	newH, newB, err := f.Plans()
+	if err != nil {
+		return err
+	}
+	var dropped []string
+	carry(oldH.Root, newH.Root, &f.Header, newH.Smallest(), "header.", &dropped)
+	carry(oldB.Root, newB.Root, &f.Body, newB.Smallest(), "", &dropped)
+	old := *s
+	s.Frame, s.Version, s.Dropped = f, v, dropped
+	if err := s.Encode(); err != nil {
+		*s = old
+		return err
+	}
+	return nil
+}
+
+// carry fits the struct value v, written for plan from, to plan to: values
+// the new version cannot hold (null where it is not nullable) become the
+// smallest, and fields present before but not now with a value other than
+// their default are listed in dropped.
+func carry(from, to *codec.StructPlan, v *codec.Value, smallest codec.Value, path string, dropped *[]string) {
+	if v.Null || len(v.List) != len(to.Fields) {
+		return
+	}
+	for i, tf := range to.Fields {
+		ff := from.Fields[i]
+		fv := &v.List[i]
+		name := path + tf.Field.Name
+		if ff.Present && !tf.Present {
+			if !ff.IsDefault(*fv) {
+				*dropped = append(*dropped, name)
+			}
+			continue
+		}
+		if !tf.Present {
+			continue
+		}
+		var small codec.Value
+		if i < len(smallest.List) {
+			small = smallest.List[i]
+		}
+		if fv.Null && !tf.Nullable {
+			*fv = small.Clone()
+			if ff.Present {
+				*dropped = append(*dropped, name+" (null is not allowed now)")
+			}
+			continue
+		}
+		if !ff.Present && !tf.IsTagged && ff.IsDefault(*fv) {
+			// Newly present and never set: the smallest value, as a new
+			// message has. A value set at an earlier version comes back.
+			*fv = small.Clone()
+			continue
+		}
+		switch {
+		case tf.Kind == schemas.KindStruct && tf.Struct != nil && ff.Struct != nil:
+			carry(ff.Struct, tf.Struct, fv, small, name+".", dropped)
+		case tf.Kind == schemas.KindArray && tf.Elem == schemas.KindStruct && !fv.Null:
+			var es codec.Value
+			if len(small.List) > 0 {
+				es = small.List[0]
+			}
+			for j := range fv.List {
+				carry(ff.Struct, tf.Struct, &fv.List[j], es, name+"["+strconv.Itoa(j)+"].", dropped)
+			}
+		}
+	}
+}

@@ -1,0 +1,222 @@
+package app
+
+import (
+	"fmt"
+	"html"
+	"strconv"
+	"strings"
+
+	"kwire/codec"
+	"kwire/schemas"
+)
+
+// MaxFormElems is how many elements of an array the form shows; the rest
+// are edited as JSON.
+const MaxFormElems = 100
+
+// MaxFormBytes is the longest bytes or records value the form shows as
+// hex in a text box; longer ones are summarised.
+const MaxFormBytes = 4096
+
+// Form returns the form's HTML: every field of the header and the body at
+// the selected version, typed by the schema. open reports whether the
+// struct or array at a key is unfolded (nil: the defaults).
+func (s *State) Form(open func(key string) (bool, bool)) string {
+	if s.Frame == nil {
+		return `<p class="note">The bytes did not decode, so there is nothing to edit. Fix the bytes, or pick an API and version to start from the smallest message.</p>`
+	}
+	hp, bp, err := s.Frame.Plans()
+	if err != nil {
+		return `<p class="note">` + html.EscapeString(err.Error()) + `</p>`
+	}
+	w := &formWriter{open: open}
+	fmt.Fprintf(&w.b, `<fieldset class="fs"><legend>%s <span class="ft">v%d</span></legend>`, html.EscapeString(hp.Msg.Name), hp.Version)
+	w.fields(hp.Root, s.Frame.Header, "h:", "", 0)
+	w.b.WriteString("</fieldset>")
+	fmt.Fprintf(&w.b, `<fieldset class="fs"><legend>%s <span class="ft">v%d</span></legend>`, html.EscapeString(bp.Msg.Name), bp.Version)
+	w.fields(bp.Root, s.Frame.Body, "b:", "", 0)
+	w.b.WriteString("</fieldset>")
+	return w.b.String()
+}
+
+type formWriter struct {
+	b    strings.Builder
+	open func(key string) (bool, bool)
+}
+
+func (w *formWriter) isOpen(key string, def bool) bool {
+	if w.open != nil {
+		if o, ok := w.open(key); ok {
+			return o
+		}
+	}
+	return def
+}
+
+func join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+// readOnly header fields follow the selection.
+var readOnly = map[string]bool{"h:RequestApiKey": true, "h:RequestApiVersion": true}
+
+func (w *formWriter) fields(sp *codec.StructPlan, v codec.Value, prefix, path string, depth int) {
+	for _, fp := range sp.Fields {
+		if !fp.Present || fp.Index >= len(v.List) {
+			continue
+		}
+		w.field(fp, v.List[fp.Index], prefix, join(path, fp.Field.Name), depth)
+	}
+}
+
+// label writes a field's name, type, tag and nullable toggle.
+func (w *formWriter) label(fp *codec.FieldPlan, key string, v codec.Value, forID bool) {
+	if forID {
+		fmt.Fprintf(&w.b, `<label for="k-%s">`, html.EscapeString(key))
+	} else {
+		w.b.WriteString(`<span class="lbl">`)
+	}
+	fmt.Fprintf(&w.b, `<span class="fn">%s</span> <span class="ft">%s</span>`, html.EscapeString(fp.Field.Name), html.EscapeString(fp.Field.Type.Name))
+	if fp.IsTagged {
+		fmt.Fprintf(&w.b, ` <span class="tag" title="tagged field (KIP-482): written only when it differs from its default">tag %d</span>`, fp.Field.Tag)
+	}
+	if forID {
+		w.b.WriteString(`</label>`)
+	} else {
+		w.b.WriteString(`</span>`)
+	}
+	if fp.Nullable {
+		ck := ""
+		if v.Null {
+			ck = " checked"
+		}
+		fmt.Fprintf(&w.b, ` <label class="nl"><input type="checkbox" data-null="%s"%s> null</label>`, html.EscapeString(key), ck)
+	}
+}
+
+func (w *formWriter) about(fp *codec.FieldPlan) {
+	if fp.Field.About != "" {
+		fmt.Fprintf(&w.b, `<div class="fa">%s</div>`, html.EscapeString(fp.Field.About))
+	}
+}
+
+func (w *formWriter) field(fp *codec.FieldPlan, v codec.Value, prefix, path string, depth int) {
+	key := prefix + path
+	ek := html.EscapeString(key)
+	switch fp.Kind {
+	case schemas.KindStruct:
+		fmt.Fprintf(&w.b, `<details class="st" data-key="%s"%s><summary>`, ek, openAttr(w.isOpen(key, depth < 3)))
+		w.label(fp, key, v, false)
+		w.b.WriteString(`</summary>`)
+		w.about(fp)
+		if !v.Null {
+			w.fields(fp.Struct, v, prefix, path, depth+1)
+		}
+		w.b.WriteString(`</details>`)
+	case schemas.KindArray:
+		n := len(v.List)
+		fmt.Fprintf(&w.b, `<details class="ar" data-key="%s"%s><summary>`, ek, openAttr(w.isOpen(key, n <= 10 && depth < 4)))
+		w.label(fp, key, v, false)
+		fmt.Fprintf(&w.b, ` <span class="cnt">%s</span></summary>`, count(n, v.Null))
+		w.about(fp)
+		if !v.Null {
+			for i, e := range v.List {
+				if i == MaxFormElems {
+					fmt.Fprintf(&w.b, `<p class="note">%d more elements are not shown here; edit them as JSON.</p>`, n-i)
+					break
+				}
+				w.elem(fp, e, prefix, path+"["+strconv.Itoa(i)+"]", i, depth+1)
+			}
+			fmt.Fprintf(&w.b, `<button type="button" class="add" data-act="add" data-key="%s">+ add %s</button>`, ek, html.EscapeString(elemName(fp)))
+		}
+		w.b.WriteString(`</details>`)
+	default:
+		fmt.Fprintf(&w.b, `<div class="f" data-key="%s">`, ek)
+		w.label(fp, key, v, true)
+		w.input(fp.Kind, key, v, readOnly[key])
+		w.about(fp)
+		w.b.WriteString(`</div>`)
+	}
+}
+
+func elemName(fp *codec.FieldPlan) string {
+	if fp.Struct != nil {
+		return fp.Struct.Name
+	}
+	return fp.Elem.String()
+}
+
+func count(n int, null bool) string {
+	switch {
+	case null:
+		return "null"
+	case n == 1:
+		return "1 element"
+	}
+	return strconv.Itoa(n) + " elements"
+}
+
+func openAttr(open bool) string {
+	if open {
+		return " open"
+	}
+	return ""
+}
+
+func (w *formWriter) elem(fp *codec.FieldPlan, e codec.Value, prefix, path string, i, depth int) {
+	key := prefix + path
+	ek := html.EscapeString(key)
+	rm := fmt.Sprintf(`<button type="button" class="rm" data-act="rm" data-key="%s" aria-label="remove element %d">remove</button>`, ek, i)
+	if fp.Elem == schemas.KindStruct {
+		fmt.Fprintf(&w.b, `<details class="st el" data-key="%s"%s><summary><span class="fn">[%d]</span> <span class="ft">%s</span></summary>%s`,
+			ek, openAttr(w.isOpen(key, depth < 4 && i < 10)), i, html.EscapeString(fp.Struct.Name), rm)
+		w.fields(fp.Struct, e, prefix, path, depth+1)
+		w.b.WriteString(`</details>`)
+		return
+	}
+	fmt.Fprintf(&w.b, `<div class="f el" data-key="%s"><label for="k-%s"><span class="fn">[%d]</span> <span class="ft">%s</span></label>`, ek, ek, i, fp.Elem)
+	w.input(fp.Elem, key, e, false)
+	w.b.WriteString(rm + `</div>`)
+}
+
+// input writes the input of a primitive value.
+func (w *formWriter) input(k schemas.Kind, key string, v codec.Value, ro bool) {
+	ek := html.EscapeString(key)
+	attrs := fmt.Sprintf(`id="k-%s" data-key="%s" data-kind="%s"`, ek, ek, k)
+	if v.Null || ro {
+		attrs += " disabled"
+	}
+	text := ""
+	if !v.Null {
+		text = formatText(k, v)
+	}
+	switch k {
+	case schemas.KindBool:
+		ck := ""
+		if v.Int != 0 {
+			ck = " checked"
+		}
+		fmt.Fprintf(&w.b, `<input type="checkbox" %s%s>`, attrs, ck)
+	case schemas.KindInt8, schemas.KindInt16, schemas.KindUint16, schemas.KindInt32, schemas.KindUint32:
+		lo, hi := IntRange(k)
+		fmt.Fprintf(&w.b, `<input type="number" step="1" min="%d" max="%d" %s value="%s" title="%s: %d to %d">`, lo, hi, attrs, text, k, lo, hi)
+	case schemas.KindInt64:
+		fmt.Fprintf(&w.b, `<input type="text" inputmode="numeric" %s value="%s" title="int64">`, attrs, text)
+	case schemas.KindFloat64:
+		fmt.Fprintf(&w.b, `<input type="text" inputmode="decimal" %s value="%s">`, attrs, text)
+	case schemas.KindUUID:
+		fmt.Fprintf(&w.b, `<input type="text" class="mono" spellcheck="false" %s value="%s" placeholder="8-4-4-4-12 hex or base64">`, attrs, text)
+	case schemas.KindBytes, schemas.KindRecords:
+		if len(v.Str) > MaxFormBytes {
+			fmt.Fprintf(&w.b, `<span class="note">%d bytes (shown in the byte view; edit them as JSON)</span>`, len(v.Str))
+			return
+		}
+		fmt.Fprintf(&w.b, `<textarea class="mono" rows="%d" spellcheck="false" %s placeholder="hex">%s</textarea>`, min(1+len(text)/64, 6), attrs, html.EscapeString(text))
+	default:
+		fmt.Fprintf(&w.b, `<input type="text" spellcheck="false" %s value="%s">`, attrs, html.EscapeString(text))
+	}
+	fmt.Fprintf(&w.b, `<span class="fe" id="e-%s" role="alert"></span>`, ek)
+}

@@ -1,0 +1,114 @@
+package app
+
+import (
+	"strconv"
+	"strings"
+
+	"kwire/render"
+	"kwire/tree"
+)
+
+// HexRows returns rows [from, to) of the byte view.
+func (s *State) HexRows(from, to int) string {
+	var b strings.Builder
+	render.HexRows(&b, s.Bytes, s.Layout, from, to)
+	return b.String()
+}
+
+// Rows is the number of rows of the byte view.
+func (s *State) Rows() int { return s.Layout.Rows() }
+
+// HexHead returns the byte view's column header.
+func HexHead() string {
+	var b strings.Builder
+	render.HexHead(&b)
+	return b.String()
+}
+
+// Legend returns the colour legend for the selected direction.
+func (s *State) Legend() string {
+	var b strings.Builder
+	render.Legend(&b, s.Dir.String())
+	return b.String()
+}
+
+// Tree returns the object tree's HTML, with big nodes folded.
+func (s *State) Tree() string {
+	var b strings.Builder
+	render.TreeView(&b, s.Layout, s.Folded)
+	return b.String()
+}
+
+func (s *State) nodeKey(id int) string {
+	n := s.Layout.Nodes[id]
+	return strconv.Itoa(s.Layout.Depth[id]) + "|" + n.Name + "|" + n.Path
+}
+
+// Folded reports whether tree node id is drawn folded.
+func (s *State) Folded(id int) bool {
+	if id < 0 || id >= len(s.Layout.Nodes) {
+		return false
+	}
+	if f, ok := s.fold[s.nodeKey(id)]; ok {
+		return f
+	}
+	return len(s.Layout.Nodes[id].Children) > FoldChildren
+}
+
+// ToggleFold folds or unfolds tree node id.
+func (s *State) ToggleFold(id int) {
+	if id < 0 || id >= len(s.Layout.Nodes) || len(s.Layout.Nodes[id].Children) == 0 {
+		return
+	}
+	if s.fold == nil {
+		s.fold = map[string]bool{}
+	}
+	s.fold[s.nodeKey(id)] = !s.Folded(id)
+}
+
+// Shown returns the node whose tree line stands for node id: id itself,
+// or its outermost folded ancestor.
+func (s *State) Shown(id int) int {
+	if id < 0 || id >= len(s.Layout.Nodes) {
+		return -1
+	}
+	shown := id
+	for p := int(s.Layout.Parent[id]); p >= 0; p = int(s.Layout.Parent[p]) {
+		if s.Folded(p) {
+			shown = p
+		}
+	}
+	return shown
+}
+
+// Span returns the bytes [lo, hi) of node id in the buffer (empty for
+// nodes in a decompressed stream).
+func (s *State) Span(id int) (lo, hi int) {
+	if id < 0 || id >= len(s.Layout.Nodes) {
+		return 0, 0
+	}
+	n := s.Layout.Nodes[id]
+	if n.Relative {
+		return 0, 0
+	}
+	return n.Offset, n.End()
+}
+
+// Owner returns the innermost node of byte off, or -1.
+func (s *State) Owner(off int) int { return s.Layout.Owner(off) }
+
+// FieldKey returns the form key of node id ("b:Protocols[0].Name"), or ""
+// for nodes that are not a field's value.
+func (s *State) FieldKey(id int) string {
+	if s.Frame == nil || id < 0 || id >= len(s.Layout.Nodes) {
+		return ""
+	}
+	n := s.Layout.Nodes[id]
+	if n.Path == "" {
+		return ""
+	}
+	if n.Section == tree.Header {
+		return "h:" + n.Path
+	}
+	return "b:" + n.Path
+}

@@ -1,0 +1,682 @@
+//go:build js && wasm
+
+// Command wasm is the explorer page's WebAssembly app: it binds the state
+// of package app to the page through package dom. All logic lives in app;
+// this file only reads events and writes HTML that app and render build.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"html"
+	"math"
+	"strconv"
+	"strings"
+
+	"kwire/codec"
+	"kwire/wasm/app"
+	"kwire/wasm/dom"
+)
+
+// rowHeight is the height of a byte-view row in CSS pixels (kwire.css
+// sets .hrow to the same).
+const rowHeight = 20
+
+// overscan is how many rows are drawn above and below the visible ones.
+const overscan = 16
+
+type ui struct {
+	s  *app.State
+	on dom.Listeners
+
+	hexview, hexspace, hexrows, tree, form dom.Element
+
+	rowFrom, rowTo int // rows drawn
+	selected       int // selected tree node, -1 for none
+	hovered        int // hovered node, -1 for none
+	hlTree         dom.Element
+	scrollQueued   bool
+}
+
+func main() {
+	start := dom.Now()
+	u := &ui{selected: -1, hovered: -1}
+	u.hexview, u.hexspace, u.hexrows = dom.ByID("hexview"), dom.ByID("hexspace"), dom.ByID("hexrows")
+	u.tree, u.form = dom.ByID("tree"), dom.ByID("form")
+	s, err := app.New("", "JoinGroup")
+	if err != nil {
+		dom.ByID("status").SetText(err.Error())
+		return
+	}
+	u.s = s
+	u.pickerSets()
+	u.listen()
+	if q := dom.Search(); len(q) > 1 {
+		if err := s.Apply(q); err != nil {
+			u.refresh(true)
+			u.status(err.Error(), true)
+		} else {
+			u.refresh(true)
+		}
+	} else {
+		u.refresh(true)
+	}
+	dom.Body().SetAttr("data-ready", "1")
+	dom.Publish("readyMs", dom.Now())
+	dom.Publish("startMs", dom.Now()-start)
+	done := make(chan struct{})
+	u.on.On(dom.Window, "pagehide", func(dom.Event) {
+		select {
+		case <-done:
+		default:
+			close(done)
+		}
+	}, true)
+	<-done
+	u.on.Release()
+}
+
+func (u *ui) listen() {
+	d := dom.Document
+	u.on.On(d, "input", u.onInput, false)
+	u.on.On(d, "change", u.onChange, false)
+	u.on.On(d, "click", u.onClick, false)
+	u.on.On(d, "keydown", u.onKey, false)
+	u.on.On(d, "paste", u.onPaste, false)
+	u.on.On(d, "dragover", func(ev dom.Event) { ev.PreventDefault() }, false)
+	u.on.On(d, "drop", u.onDrop, false)
+	u.on.On(u.hexview, "scroll", func(dom.Event) {
+		if u.scrollQueued {
+			return
+		}
+		u.scrollQueued = true
+		u.on.Frame(func() { u.scrollQueued = false; u.drawRows(false) })
+	}, true)
+	u.on.On(u.hexrows, "mouseover", func(ev dom.Event) {
+		if n, ok := ev.Target().Int("data-n"); ok {
+			u.hover(n)
+		}
+	}, true)
+	u.on.On(u.tree, "mouseover", func(ev dom.Event) {
+		if n, ok := ev.Target().Closest(".tn").Int("data-n"); ok {
+			u.hover(n)
+		}
+	}, true)
+	for _, e := range []dom.Element{u.hexrows, u.tree} {
+		u.on.On(e, "mouseleave", func(dom.Event) { u.hover(-1) }, true)
+	}
+}
+
+// status shows a message in the status line.
+func (u *ui) status(msg string, isErr bool) {
+	st := dom.ByID("status")
+	st.SetText(msg)
+	st.Toggle("bad", isErr)
+}
+
+// refresh redraws the views; with form, the pickers and the form too.
+func (u *ui) refresh(form bool) {
+	s := u.s
+	if form {
+		u.pickers()
+		u.drawForm()
+	}
+	dom.ByID("legend").SetHTML(s.Legend())
+	title := fmt.Sprintf("%s v%d %s, %d bytes", s.API.Name, s.Version, s.Dir, len(s.Bytes))
+	if s.Root != nil && s.Root.Type != "" {
+		title = fmt.Sprintf("%s %s, %d bytes", s.Root.Name, s.Root.Type, len(s.Bytes))
+	}
+	dom.ByID("msgtitle").SetText(title)
+	// The byte view: a spacer as tall as every row, and the visible rows.
+	u.hexspace.SetStyle("height", strconv.Itoa(s.Rows()*rowHeight)+"px")
+	u.drawRows(true)
+	top := u.tree.ScrollTop()
+	u.tree.SetHTML(s.Tree())
+	u.tree.SetScrollTop(top)
+	u.hlTree = dom.Element{}
+	if u.selected >= len(s.Layout.Nodes) {
+		u.selected = -1
+	}
+	u.hovered = -1
+	u.highlight()
+	if s.Err != nil {
+		u.status(s.ErrorText(), true)
+	} else {
+		u.status("", false)
+	}
+	dropped := dom.ByID("dropped")
+	if len(s.Dropped) > 0 {
+		dropped.SetText("Not in v" + strconv.Itoa(int(s.Version)) + " (kept, and back if you switch back): " + strings.Join(s.Dropped, ", "))
+	} else {
+		dropped.SetText("")
+	}
+	if dom.ByID("jsonpanel").Prop("open") && dom.Active().ID() != "json" {
+		dom.ByID("json").SetValue(s.JSON())
+		dom.ByID("jsonerr").SetText("")
+	}
+	dom.ReplaceQuery(s.Query())
+	link := dom.ByID("copy-link")
+	link.Toggle("partial", !s.LinkComplete())
+	if s.LinkComplete() {
+		link.SetAttr("title", "copy a link to this message")
+	} else {
+		link.SetAttr("title", "the message is too large for a link: the link names the API and version only")
+	}
+}
+
+// drawRows draws the byte-view rows around the scroll position; unless
+// force, only when they changed.
+func (u *ui) drawRows(force bool) {
+	s := u.s
+	top := u.hexview.ScrollTop()
+	h := u.hexview.ClientHeight()
+	if h == 0 {
+		h = 600
+	}
+	from := max(int(top/rowHeight)-overscan, 0)
+	to := min(int(math.Ceil((top+h)/rowHeight))+overscan, s.Rows())
+	if !force && from == u.rowFrom && to == u.rowTo {
+		return
+	}
+	u.rowFrom, u.rowTo = from, to
+	u.hexrows.SetStyle("transform", "translateY("+strconv.Itoa(from*rowHeight)+"px)")
+	u.hexrows.SetHTML(s.HexRows(from, to))
+	if s.ErrOffset >= 0 {
+		u.hexrows.Query(`.hb[data-o="` + strconv.Itoa(s.ErrOffset) + `"]`).Toggle("errat", true)
+	}
+	u.highlightBytes()
+}
+
+// hover lights node n (or, for -1, the selected node).
+func (u *ui) hover(n int) {
+	if n == u.hovered {
+		return
+	}
+	u.hovered = n
+	u.highlight()
+}
+
+func (u *ui) lit() int {
+	if u.hovered >= 0 {
+		return u.hovered
+	}
+	return u.selected
+}
+
+// highlight lights the bytes and the tree line of the lit node.
+func (u *ui) highlight() {
+	u.highlightBytes()
+	u.hlTree.Toggle("hl", false)
+	u.hlTree = dom.Element{}
+	n := u.lit()
+	if n < 0 {
+		return
+	}
+	if shown := u.s.Shown(n); shown >= 0 {
+		u.hlTree = u.tree.Query(`.tn[data-n="` + strconv.Itoa(shown) + `"]`)
+		u.hlTree.Toggle("hl", true)
+	}
+	for _, e := range u.tree.QueryAll(".tn.sel") {
+		e.Toggle("sel", false)
+	}
+	if u.selected >= 0 {
+		u.tree.Query(`.tn[data-n="` + strconv.Itoa(u.s.Shown(u.selected)) + `"]`).Toggle("sel", true)
+	}
+}
+
+// highlightBytes marks the drawn bytes of the lit node.
+func (u *ui) highlightBytes() {
+	lo, hi := 0, 0
+	if n := u.lit(); n >= 0 {
+		lo, hi = u.s.Span(n)
+	}
+	first, last := u.rowFrom*16, u.rowTo*16
+	for _, e := range u.hexrows.QueryAll(".hl") {
+		e.Toggle("hl", false)
+	}
+	if hi <= first || lo >= last || lo >= hi {
+		return
+	}
+	for _, row := range u.hexrows.QueryAll(".hrow") {
+		r, _ := row.Int("data-row")
+		if (r+1)*16 <= lo || r*16 >= hi {
+			continue
+		}
+		for _, b := range row.QueryAll("[data-o]") {
+			o, _ := b.Int("data-o")
+			if o >= lo && o < hi {
+				b.Toggle("hl", true)
+			}
+		}
+	}
+}
+
+// selectNode selects node n, scrolls the byte view to it and, with focus,
+// focuses its form field.
+func (u *ui) selectNode(n int, focus bool) {
+	u.selected = n
+	u.highlight()
+	lo, hi := u.s.Span(n)
+	if hi > lo {
+		top, h := u.hexview.ScrollTop(), u.hexview.ClientHeight()
+		y := float64(lo/16*rowHeight) + rowHeight // below the sticky header
+		if y < top+rowHeight || y > top+h-rowHeight {
+			u.hexview.SetScrollTop(max(y-2*rowHeight, 0))
+			u.drawRows(false)
+		}
+	}
+	if focus {
+		u.focusField(u.s.FieldKey(n))
+	}
+}
+
+// focusField focuses the form control of a field key, unfolding its
+// enclosing structs and arrays.
+func (u *ui) focusField(key string) {
+	if key == "" {
+		return
+	}
+	el := dom.ByID("k-" + key)
+	if !el.Valid() {
+		el = u.form.Query(`[data-key="` + strings.ReplaceAll(key, `"`, "") + `"]`)
+		if el.Tag() == "details" {
+			el.SetProp("open", true)
+			el = el.Query("summary")
+		}
+	}
+	if !el.Valid() {
+		return
+	}
+	for p := el.Closest("details"); p.Valid(); p = p.Closest("details:not([open])") {
+		p.SetProp("open", true)
+	}
+	el.Focus()
+	el.ScrollIntoView()
+}
+
+// openState records which form structs and arrays are unfolded.
+func (u *ui) openState() map[string]bool {
+	m := map[string]bool{}
+	for _, d := range u.form.QueryAll("details[data-key]") {
+		m[d.Attr("data-key")] = d.Prop("open")
+	}
+	return m
+}
+
+// drawForm redraws the form, keeping folding and focus.
+func (u *ui) drawForm() {
+	open := u.openState()
+	act := dom.Active()
+	focusKey, focusAttr := "", ""
+	for _, a := range []string{"data-key", "data-null"} {
+		if k := act.Attr(a); k != "" && act.Closest("#form").Valid() {
+			focusKey, focusAttr = k, a
+			break
+		}
+	}
+	actKind := act.Attr("data-act")
+	u.form.SetHTML(u.s.Form(func(key string) (bool, bool) {
+		o, ok := open[key]
+		return o, ok
+	}))
+	if focusKey != "" {
+		sel := "[" + focusAttr + `="` + focusKey + `"]`
+		if actKind != "" {
+			sel = `[data-act="` + actKind + `"]` + sel
+		}
+		if e := u.form.Query(sel); e.Valid() {
+			e.Focus()
+		}
+	}
+}
+
+// pickerSets fills the schema set picker.
+func (u *ui) pickerSets() {
+	var b strings.Builder
+	for _, n := range app.SetNames() {
+		fmt.Fprintf(&b, `<option value="%s">%s</option>`, html.EscapeString(n), html.EscapeString(n))
+	}
+	dom.ByID("set").SetHTML(b.String())
+}
+
+// pickers shows the selection in the pickers.
+func (u *ui) pickers() {
+	s := u.s
+	dom.ByID("set").SetValue(s.Set.Name)
+	var b strings.Builder
+	for _, a := range s.Set.APIs {
+		fmt.Fprintf(&b, `<option value="%s">%d %s</option>`, html.EscapeString(a.Name), a.Key, html.EscapeString(a.Name))
+	}
+	dom.ByID("apis").SetHTML(b.String())
+	if dom.Active().ID() != "api" {
+		dom.ByID("api").SetValue(s.API.Name)
+	}
+	b.Reset()
+	vs := s.Versions()
+	for v := vs.Lo; v <= vs.Hi && v >= 0; v++ {
+		fmt.Fprintf(&b, `<option value="%d">v%d</option>`, v, v)
+		if v == math.MaxInt16 {
+			break
+		}
+	}
+	dom.ByID("version").SetHTML(b.String())
+	dom.ByID("version").SetValue(strconv.Itoa(int(s.Version)))
+	dom.ByID("dir").SetValue(s.Dir.String())
+}
+
+func direction(s string) codec.Direction {
+	if s == "response" {
+		return codec.Response
+	}
+	return codec.Request
+}
+
+// pick applies the pickers: a new API, set or direction starts from the
+// smallest message (at the same version when it has it).
+func (u *ui) pick(id string) {
+	s := u.s
+	var err error
+	switch id {
+	case "version":
+		v, _ := strconv.Atoi(dom.ByID("version").Value())
+		err = s.SetVersion(int16(v))
+	case "api":
+		text := dom.ByID("api").Value()
+		err = errors.New("no API " + strconv.Quote(text) + " in set " + s.Set.Name)
+		for _, w := range strings.Fields(text) {
+			if a, e := s.Set.LookupAPI(w); e == nil {
+				err = s.Select(s.Set.Name, a.Name, -1, s.Dir)
+				break
+			}
+		}
+	default:
+		set, dir := dom.ByID("set").Value(), direction(dom.ByID("dir").Value())
+		v := int(s.Version)
+		if sel, e := codec.NewFrame(s.Set, s.API, s.Version, dir); e != nil || sel == nil {
+			v = -1
+		}
+		err = s.Select(set, s.API.Name, v, dir)
+		if err != nil {
+			err = s.Select(set, s.API.Name, -1, dir)
+		}
+	}
+	u.selected = -1
+	u.refresh(true)
+	if err != nil {
+		u.status(err.Error(), true)
+	}
+}
+
+func (u *ui) onInput(ev dom.Event) {
+	t := ev.Target()
+	key := t.Attr("data-key")
+	if key == "" || t.Attr("type") == "checkbox" || !t.Closest("#form").Valid() {
+		return
+	}
+	u.fieldResult(key, u.s.SetField(key, t.Value()))
+}
+
+// fieldResult shows an edit's error next to its field, or the new bytes.
+func (u *ui) fieldResult(key string, err error) {
+	e := dom.ByID("e-" + key)
+	in := dom.ByID("k-" + key)
+	if err != nil {
+		e.SetText(err.Error())
+		in.Toggle("invalid", true)
+		in.SetAttr("aria-invalid", "true")
+		return
+	}
+	e.SetText("")
+	in.Toggle("invalid", false)
+	in.RemoveAttr("aria-invalid")
+	u.refresh(false)
+}
+
+func (u *ui) onChange(ev dom.Event) {
+	t := ev.Target()
+	switch id := t.ID(); id {
+	case "set", "dir", "version", "api":
+		u.pick(id)
+		return
+	}
+	if k := t.Attr("data-null"); k != "" {
+		if err := u.s.SetNull(k, t.Checked()); err != nil {
+			u.status(err.Error(), true)
+			return
+		}
+		u.refresh(true)
+		return
+	}
+	if k := t.Attr("data-key"); k != "" && t.Attr("data-kind") == "bool" {
+		u.fieldResult(k, u.s.SetField(k, strconv.FormatBool(t.Checked())))
+	}
+}
+
+func (u *ui) onClick(ev dom.Event) {
+	t := ev.Target()
+	if b := t.Closest("button"); b.Valid() {
+		u.button(b)
+		return
+	}
+	if b := t.Closest("[data-o]"); b.Valid() && b.Closest("#hexrows").Valid() {
+		if n, ok := b.Int("data-n"); ok && n >= 0 {
+			u.selectNode(n, true)
+		}
+		return
+	}
+	line := t.Closest(".tn")
+	if !line.Valid() || !line.Closest("#tree").Valid() {
+		return
+	}
+	n, _ := line.Int("data-n")
+	if line.Has("fold") || (line.Has("parent") && t.Closest(".g").Valid()) {
+		u.s.ToggleFold(n)
+		u.refresh(false)
+		return
+	}
+	u.selectNode(n, true)
+}
+
+func (u *ui) button(b dom.Element) {
+	s := u.s
+	key := b.Attr("data-key")
+	switch act := b.Attr("data-act"); act {
+	case "add", "rm":
+		var err error
+		if act == "add" {
+			err = s.AddElem(key)
+		} else {
+			err = s.RemoveElem(key)
+		}
+		if err != nil {
+			u.status(err.Error(), true)
+			return
+		}
+		u.refresh(true)
+		if act == "rm" {
+			// The removed element's button is gone; keep focus nearby.
+			u.form.Query(`[data-act="add"][data-key="` + key[:strings.LastIndexByte(key, '[')] + `"]`).Focus()
+		}
+	case "decode":
+		u.decode(dom.ByID("paste").Value())
+	case "json-apply":
+		u.applyJSON()
+	case "copy-hex":
+		dom.CopyText(s.HexString())
+		u.flash(b)
+	case "copy-json":
+		dom.CopyText(s.JSON())
+		u.flash(b)
+	case "copy-link":
+		dom.CopyText(dom.Href())
+		u.flash(b)
+	case "reset":
+		_ = s.Select(s.Set.Name, s.API.Name, int(s.Version), s.Dir)
+		u.selected = -1
+		u.refresh(true)
+	}
+}
+
+func (u *ui) flash(b dom.Element) {
+	b.Toggle("done", true)
+	dom.ByID("status").SetText("copied")
+}
+
+// decode reads pasted text as the message.
+func (u *ui) decode(text string) {
+	err := u.s.Paste(text)
+	u.selected = -1
+	u.refresh(true)
+	if err != nil {
+		u.status(u.s.ErrorText(), true)
+		if u.s.ErrOffset >= 0 {
+			u.selectError()
+		}
+	}
+}
+
+// selectError scrolls the byte view and the tree to the error.
+func (u *ui) selectError() {
+	for i, n := range u.s.Layout.Nodes {
+		if n.Err != "" {
+			u.selected = i
+		}
+	}
+	if u.selected >= 0 {
+		u.selectNode(u.selected, false)
+		u.tree.Query(".tn.err").ScrollIntoView()
+	}
+}
+
+func (u *ui) applyJSON() {
+	ta := dom.ByID("json")
+	err := u.s.SetJSON(ta.Value())
+	msg := dom.ByID("jsonerr")
+	if err == nil {
+		msg.SetText("")
+		u.refresh(true)
+		return
+	}
+	var je *codec.JSONError
+	if errors.As(err, &je) && je.Line > 0 {
+		msg.SetText(err.Error())
+		// Select the line at fault.
+		text := ta.Value()
+		start, line := 0, 1
+		for i := 0; i < len(text) && line < je.Line; i++ {
+			if text[i] == '\n' {
+				line, start = line+1, i+1
+			}
+		}
+		end := strings.IndexByte(text[start:], '\n')
+		if end < 0 {
+			end = len(text) - start
+		}
+		ta.Focus()
+		ta.SetSelection(utf16Len(text[:start]), utf16Len(text[:start+end]))
+		return
+	}
+	msg.SetText(err.Error())
+}
+
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
+}
+
+func (u *ui) onKey(ev dom.Event) {
+	t := ev.Target()
+	switch {
+	case t.ID() == "json" && ev.Key() == "Enter" && ev.Mod():
+		ev.PreventDefault()
+		u.applyJSON()
+	case t.ID() == "paste" && ev.Key() == "Enter" && ev.Mod():
+		ev.PreventDefault()
+		u.decode(t.Value())
+	case t.ID() == "tree":
+		u.treeKey(ev)
+	}
+}
+
+// treeKey moves the selection through the tree's visible lines.
+func (u *ui) treeKey(ev dom.Event) {
+	lines := u.tree.QueryAll(".tn:not(.fold)")
+	if len(lines) == 0 {
+		return
+	}
+	cur := -1
+	shown := u.s.Shown(u.selected)
+	for i, l := range lines {
+		if n, _ := l.Int("data-n"); n == shown {
+			cur = i
+		}
+	}
+	switch ev.Key() {
+	case "ArrowDown", "ArrowUp":
+		ev.PreventDefault()
+		next := cur + 1
+		if ev.Key() == "ArrowUp" {
+			next = cur - 1
+		}
+		next = min(max(next, 0), len(lines)-1)
+		n, _ := lines[next].Int("data-n")
+		u.selectNode(n, false)
+		u.tree.Query(".tn.sel").ScrollIntoView()
+	case "ArrowLeft", "ArrowRight", " ":
+		if cur >= 0 {
+			ev.PreventDefault()
+			if folded := u.s.Folded(shown); folded == (ev.Key() != "ArrowLeft") {
+				u.s.ToggleFold(shown)
+				u.refresh(false)
+			}
+		}
+	case "Enter":
+		if u.selected >= 0 {
+			ev.PreventDefault()
+			u.focusField(u.s.FieldKey(u.selected))
+		}
+	}
+}
+
+func (u *ui) onPaste(ev dom.Event) {
+	t := ev.Target()
+	switch t.Tag() {
+	case "input", "textarea", "select":
+		return
+	}
+	text := ev.ClipboardText()
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	ev.PreventDefault()
+	dom.ByID("paste").SetValue(text)
+	u.decode(text)
+}
+
+func (u *ui) onDrop(ev dom.Event) {
+	if !ev.HasFiles() {
+		return
+	}
+	ev.PreventDefault()
+	ev.ReadDroppedFile(func(b []byte, msg string) {
+		if msg != "" {
+			u.status("could not read the file: "+msg, true)
+			return
+		}
+		err := u.s.Load(b)
+		u.selected = -1
+		u.refresh(true)
+		if err != nil {
+			u.status(u.s.ErrorText(), true)
+			if u.s.ErrOffset >= 0 {
+				u.selectError()
+			}
+		}
+	})
+}

@@ -1,0 +1,37 @@
+// The explorer's service worker: network first, so a deploy is seen at
+// once, falling back to the last copy when offline. It caches only the
+// explorer's own files, on first load and on every successful fetch.
+"use strict";
+var CACHE = "kwire-explorer-v1";
+var CORE = ["index.html", "kwire.css", "theme.js", "app.js", "wasm_exec.js", "kwire.wasm", "icon.svg"];
+
+self.addEventListener("install", function (e) {
+  e.waitUntil(caches.open(CACHE).then(function (c) { return c.addAll(CORE); }).then(function () { return self.skipWaiting(); }));
+});
+
+self.addEventListener("activate", function (e) {
+  e.waitUntil(caches.keys().then(function (keys) {
+    return Promise.all(keys.filter(function (k) { return k !== CACHE; }).map(function (k) { return caches.delete(k); }));
+  }).then(function () { return self.clients.claim(); }));
+});
+
+self.addEventListener("fetch", function (e) {
+  var req = e.request;
+  var url = new URL(req.url);
+  if (req.method !== "GET" || url.origin !== location.origin) return;
+  var scope = new URL(self.registration.scope);
+  var name = url.pathname.slice(scope.pathname.length);
+  var isCore = name === "" || CORE.indexOf(name) >= 0;
+  if (!isCore) return;
+  e.respondWith(fetch(req).then(function (resp) {
+    if (resp.ok) {
+      var copy = resp.clone();
+      caches.open(CACHE).then(function (c) { c.put(name === "" ? "index.html" : name, copy); });
+    }
+    return resp;
+  }).catch(function () {
+    return caches.match(name === "" ? "index.html" : name).then(function (hit) {
+      return hit || new Response("offline, and this file was never loaded", { status: 503 });
+    });
+  }));
+});
