@@ -182,7 +182,7 @@ func (u *ui) drawRows(force bool) {
 	u.hexrows.SetStyle("transform", "translateY("+strconv.Itoa(from*rowHeight)+"px)")
 	u.hexrows.SetHTML(s.HexRows(from, to))
 	if s.ErrOffset >= 0 {
-		u.hexrows.Query(`.hb[data-o="` + strconv.Itoa(s.ErrOffset) + `"]`).Toggle("errat", true)
+		u.hexrows.Query(`.hb[data-o="`+strconv.Itoa(s.ErrOffset)+`"]`).Toggle("errat", true)
 	}
 	u.highlightBytes()
 }
@@ -220,7 +220,7 @@ func (u *ui) highlight() {
 		e.Toggle("sel", false)
 	}
 	if u.selected >= 0 {
-		u.tree.Query(`.tn[data-n="` + strconv.Itoa(u.s.Shown(u.selected)) + `"]`).Toggle("sel", true)
+		u.tree.Query(`.tn[data-n="`+strconv.Itoa(u.s.Shown(u.selected))+`"]`).Toggle("sel", true)
 	}
 }
 
