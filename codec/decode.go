@@ -262,7 +262,7 @@ func (d *decoder) field(fp *FieldPlan, parent string, sec tree.Section) (Value, 
 	default:
 		v, err = d.primitive(fp.Kind, fp.Nullable, fp.Compact, node)
 		if err == nil && node != nil && fp.Kind == schemas.KindRecords && !v.Null {
-			node.Add(records.Nodes([]byte(v.Str), d.off-len(v.Str)+d.base, false)...)
+			node.Add(records.Nodes([]byte(v.Str), d.off-len(v.Str)+d.base, recordOptions(d.set, path))...)
 		}
 		if err == nil && node != nil && fp.Kind == schemas.KindInt16 && d.set != nil && isErrorCode(fp.Field.Name) {
 			if e, ok := d.set.ErrorCode(int16(v.Int)); ok && v.Int != 0 {

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"kwire/codec/records"
 	"kwire/schemas"
 )
 
@@ -18,8 +19,9 @@ import (
 // tests: an object per struct with the fields the version has, named as in
 // the schema and in schema order; integers as exact JSON numbers (int64
 // too); float64 as a number or "NaN", "Infinity", "-Infinity"; uuids in the
-// canonical 8-4-4-4-12 form; bytes as hex; records as hex of the record
-// bytes (see package records for batches); null for null. Tagged fields the
+// canonical 8-4-4-4-12 form; bytes as hex; records as a list of batches
+// with their records (records.AppendJSON says how), or hex when the bytes
+// hold no readable batch; null for null. Tagged fields the
 // schema does not know are kept under "_unknownTags".
 
 // UnknownTagsKey is the JSON key of tagged fields the schema does not know.
@@ -118,7 +120,9 @@ func appendPrimitiveJSON(dst []byte, k schemas.Kind, v Value) []byte {
 		return append(dst, b...)
 	case schemas.KindUUID:
 		return strconv.AppendQuote(dst, FormatUUID(v.Str))
-	case schemas.KindBytes, schemas.KindRecords:
+	case schemas.KindRecords:
+		return records.AppendJSON(dst, []byte(v.Str))
+	case schemas.KindBytes:
 		dst = append(dst, '"')
 		dst = hex.AppendEncode(dst, []byte(v.Str))
 		return append(dst, '"')
@@ -319,7 +323,13 @@ func primitiveFromJSON(k schemas.Kind, raw any, path string) (Value, error) {
 			return Value{}, jsonErr(path, "%v", err)
 		}
 		return String(u), nil
-	case schemas.KindBytes, schemas.KindRecords:
+	case schemas.KindRecords:
+		b, err := records.FromJSON(raw)
+		if je, ok := err.(*records.JSONError); ok {
+			return Value{}, jsonErr(path+je.Path, "%s", je.Msg)
+		}
+		return String(string(b)), err
+	case schemas.KindBytes:
 		b, err := hexFromJSON(raw)
 		if err != nil {
 			return Value{}, jsonErr(path, "%v", err)

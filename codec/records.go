@@ -1,0 +1,45 @@
+package codec
+
+import (
+	"kwire/codec/records"
+	"kwire/schemas"
+	"kwire/tree"
+)
+
+// recordOptions are the options of the tree of a records field at path:
+// control records are decoded with the set's schemas.
+func recordOptions(set *schemas.Set, path string) records.Options {
+	o := records.Options{Path: path}
+	if set != nil {
+		o.Control = ControlDecoder(set)
+	}
+	return o
+}
+
+// ControlDecoder returns the records.ControlFunc that decodes control
+// record keys and values with the schemas of set (ControlRecordType,
+// EndTxnMarker, LeaderChangeMessage, ...). A version newer than the
+// schema's is read as the newest it knows, as Kafka's ControlRecordType
+// does; the fields of the newer version are left over.
+func ControlDecoder(set *schemas.Set) records.ControlFunc {
+	return func(schema string, version int16, b []byte, base int, relative bool) ([]*tree.Node, int, error) {
+		msg := set.Message(schema)
+		if msg == nil {
+			return nil, 0, records.ErrNoSchema
+		}
+		version = max(min(version, msg.ValidVersions.Hi), msg.ValidVersions.Lo)
+		p, err := PlanFor(msg, version)
+		if err != nil {
+			return nil, 0, err
+		}
+		root := &tree.Node{}
+		_, used, err := p.DecodeTree(b, root, TreeOptions{Base: base, Section: tree.Record, Set: set})
+		if relative {
+			root.Walk(func(n *tree.Node, _ int) bool {
+				n.Relative = true
+				return true
+			})
+		}
+		return root.Children, used, err
+	}
+}

@@ -1,0 +1,344 @@
+package records
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math/bits"
+	"sync"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/s2"
+	"github.com/klauspost/compress/zstd"
+	"github.com/pierrec/lz4/v4"
+)
+
+// Codec is a compression codec: bits 0-2 of a batch's or message's
+// attributes. gzip and snappy date from Kafka 0.8, lz4 from 0.8.2
+// (KAFKA-1493), zstd from 2.1 and magic 2 only (KIP-110).
+type Codec int8
+
+// The codecs Kafka defines.
+const (
+	None Codec = iota
+	Gzip
+	Snappy
+	LZ4
+	Zstd
+)
+
+var codecNames = [...]string{"none", "gzip", "snappy", "lz4", "zstd"}
+
+// String is the codec's name as Kafka's compression.type spells it, or
+// "codec N" for values Kafka does not define.
+func (c Codec) String() string {
+	if c >= 0 && int(c) < len(codecNames) {
+		return codecNames[c]
+	}
+	return fmt.Sprintf("codec %d", c)
+}
+
+// ParseCodec reads a codec name (as String writes it).
+func ParseCodec(s string) (Codec, bool) {
+	for i, n := range codecNames {
+		if n == s {
+			return Codec(i), true
+		}
+	}
+	return 0, false
+}
+
+// ErrLimit is wrapped by decompression errors when the output would exceed
+// the limit set by Options.MaxRatio and Options.MaxBytes.
+var ErrLimit = errors.New("decompressed size limit reached")
+
+// limitError says which limit was reached and how it was computed.
+func (d *decoder) limitError(c Codec) error {
+	return fmt.Errorf("%w: %s output would exceed the %d bytes left of the limit for this records field "+
+		"(%d bytes: %d× its %d bytes, at least %d, at most %d; records.Options MaxRatio and MaxBytes)",
+		ErrLimit, c, d.budget, d.limit, d.o.MaxRatio, d.inputLen, minLimit, d.o.MaxBytes)
+}
+
+// xerialMagic starts a snappy stream framed the way Java's
+// snappy-java SnappyOutputStream writes it: the magic, a version and a
+// compatible version (both int32 1), then blocks of int32 length and raw
+// snappy data.
+var xerialMagic = []byte{0x82, 'S', 'N', 'A', 'P', 'P', 'Y', 0}
+
+const xerialHeaderSize = 16
+
+// xerialBlock is the block size snappy-java writes.
+const xerialBlock = 32 << 10
+
+// decompress returns the decompressed payload, counting it against the
+// field's budget; magic says which message format holds it (magic 0 lz4
+// frames carry Kafka 0.8's header checksum, KAFKA-3160). note describes the
+// framing when there is something to say ("xerial framing").
+func (d *decoder) decompress(c Codec, src []byte, magic int8) (out []byte, note string, err error) {
+	limit := d.budget
+	switch c {
+	case Gzip:
+		out, err = gunzip(src, limit)
+	case Snappy:
+		if bytes.HasPrefix(src, xerialMagic) {
+			note = "xerial framing"
+			out, err = xerialDecode(src, limit)
+		} else {
+			note = "raw snappy"
+			out, err = snappyDecode(src, limit)
+		}
+	case LZ4:
+		if magic == 0 {
+			var fixed bool
+			if src, fixed = fixKafka08LZ4(src); fixed {
+				note = "Kafka 0.8 header checksum (KAFKA-3160)"
+			}
+		}
+		r := lz4Pool.Get().(*lz4.Reader)
+		r.Reset(bytes.NewReader(src))
+		out, err = readLimited(r, limit)
+		r.Reset(nil)
+		lz4Pool.Put(r)
+	case Zstd:
+		out, err = zstdDecode(src, limit)
+	default:
+		return nil, "", fmt.Errorf("unknown compression codec %d (Kafka defines 0-4)", c)
+	}
+	if errors.Is(err, ErrLimit) {
+		return nil, note, d.limitError(c)
+	}
+	if err != nil {
+		return nil, note, fmt.Errorf("%s: %w", c, err)
+	}
+	d.budget -= len(out)
+	return out, note, nil
+}
+
+var errTooBig = fmt.Errorf("%w", ErrLimit)
+
+// readLimited reads r to the end, failing with ErrLimit past limit bytes.
+func readLimited(r io.Reader, limit int) ([]byte, error) {
+	var buf bytes.Buffer
+	n, err := buf.ReadFrom(io.LimitReader(r, int64(limit)+1))
+	if err != nil {
+		return nil, err
+	}
+	if n > int64(limit) {
+		return nil, errTooBig
+	}
+	return buf.Bytes(), nil
+}
+
+var (
+	gzipPool = sync.Pool{New: func() any { return new(gzip.Reader) }}
+	lz4Pool  = sync.Pool{New: func() any { return lz4.NewReader(nil) }}
+)
+
+// gunzip decodes every gzip member of src.
+func gunzip(src []byte, limit int) ([]byte, error) {
+	r := gzipPool.Get().(*gzip.Reader)
+	defer gzipPool.Put(r)
+	if err := r.Reset(bytes.NewReader(src)); err != nil {
+		return nil, err
+	}
+	return readLimited(r, limit)
+}
+
+// snappyDecode decodes one raw snappy block, checking its declared size
+// before allocating.
+func snappyDecode(src []byte, limit int) ([]byte, error) {
+	n, err := s2.DecodedLen(src)
+	if err != nil {
+		return nil, err
+	}
+	if n > limit {
+		return nil, errTooBig
+	}
+	return s2.Decode(nil, src)
+}
+
+// xerialDecode decodes snappy-java's framing: the 16-byte header, then
+// blocks of a big-endian int32 length and a raw snappy block. The declared
+// sizes are summed and checked before anything is allocated.
+func xerialDecode(src []byte, limit int) ([]byte, error) {
+	if len(src) < xerialHeaderSize {
+		return nil, fmt.Errorf("xerial header is %d bytes, want 16", len(src))
+	}
+	total := 0
+	for rest := src[xerialHeaderSize:]; len(rest) > 0; {
+		if len(rest) < 4 {
+			return nil, fmt.Errorf("xerial framing: %d bytes left, too few for a block length", len(rest))
+		}
+		size := binary.BigEndian.Uint32(rest)
+		rest = rest[4:]
+		if int64(size) > int64(len(rest)) {
+			return nil, fmt.Errorf("xerial block of %d bytes but only %d are left", size, len(rest))
+		}
+		n, err := s2.DecodedLen(rest[:size])
+		if err != nil {
+			return nil, err
+		}
+		if total += n; total > limit {
+			return nil, errTooBig
+		}
+		rest = rest[size:]
+	}
+	out := make([]byte, 0, total)
+	for rest := src[xerialHeaderSize:]; len(rest) > 0; {
+		size := binary.BigEndian.Uint32(rest)
+		block := rest[4 : 4+size]
+		n, _ := s2.DecodedLen(block)
+		dec, err := s2.Decode(out[len(out):len(out)+n], block)
+		if err != nil {
+			return nil, err
+		}
+		out = out[:len(out)+len(dec)]
+		rest = rest[4+size:]
+	}
+	return out, nil
+}
+
+// zstdDecoders are pooled by the power of two that bounds their output:
+// WithDecoderMaxMemory makes a decoder refuse frames that declare or
+// decode to more, before allocating that much (KIP-110).
+var zstdDecoders [40]sync.Pool
+
+func zstdDecode(src []byte, limit int) ([]byte, error) {
+	// 1<<class >= limit, and at least 8 MiB: the decoder also refuses
+	// windows larger than its bound, and Java's zstd streams declare
+	// windows of 2 MiB and more (level 3 and up).
+	class := max(bits.Len(uint(max(limit, 1)-1)), 23)
+	if class >= len(zstdDecoders) {
+		class = len(zstdDecoders) - 1
+	}
+	pool := &zstdDecoders[class]
+	dec, _ := pool.Get().(*zstd.Decoder)
+	if dec == nil {
+		var err error
+		dec, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+			zstd.WithDecoderMaxMemory(uint64(1)<<class))
+		if err != nil {
+			return nil, err
+		}
+	}
+	out, err := dec.DecodeAll(src, nil)
+	pool.Put(dec)
+	if errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) || len(out) > limit {
+		return nil, errTooBig
+	}
+	return out, err
+}
+
+// fixKafka08LZ4 returns an lz4 frame whose header checksum is the one the
+// frame format defines, when src carries the checksum Kafka 0.8 computed
+// over the magic number as well (KAFKA-3160; magic 0 messages only).
+func fixKafka08LZ4(src []byte) ([]byte, bool) {
+	if len(src) < 7 || binary.LittleEndian.Uint32(src) != 0x184d2204 {
+		return src, false
+	}
+	descLen := 2
+	if src[4]&0x08 != 0 { // content size
+		descLen += 8
+	}
+	if src[4]&0x01 != 0 { // dictionary id
+		descLen += 4
+	}
+	if len(src) < 4+descLen+1 {
+		return src, false
+	}
+	hc := src[4+descLen]
+	if byte(xxh32(src[4:4+descLen])>>8) == hc || byte(xxh32(src[:4+descLen])>>8) != hc {
+		return src, false
+	}
+	fixed := bytes.Clone(src)
+	fixed[4+descLen] = byte(xxh32(src[4:4+descLen]) >> 8)
+	return fixed, true
+}
+
+// xxh32 is XXH32 with seed 0 of fewer than 16 bytes, which is all an lz4
+// frame descriptor needs.
+func xxh32(b []byte) uint32 {
+	const (
+		p1 = 2654435761
+		p2 = 2246822519
+		p3 = 3266489917
+		p4 = 668265263
+		p5 = 374761393
+	)
+	h := uint32(p5) + uint32(len(b))
+	for ; len(b) >= 4; b = b[4:] {
+		h += binary.LittleEndian.Uint32(b) * p3
+		h = bits.RotateLeft32(h, 17) * p4
+	}
+	for _, c := range b {
+		h += uint32(c) * p5
+		h = bits.RotateLeft32(h, 11) * p1
+	}
+	h ^= h >> 15
+	h *= p2
+	h ^= h >> 13
+	h *= p3
+	h ^= h >> 16
+	return h
+}
+
+// Compression, for encoding.
+
+var (
+	zstdEncOnce sync.Once
+	zstdEnc     *zstd.Encoder
+	zstdEncErr  error
+)
+
+// compress returns src compressed with c: gzip at the default level,
+// snappy in snappy-java's xerial framing (which Java consumers of every
+// version read), an lz4 frame, a zstd frame.
+func compress(c Codec, src []byte) ([]byte, error) {
+	switch c {
+	case None:
+		return src, nil
+	case Gzip:
+		var buf bytes.Buffer
+		w := gzip.NewWriter(&buf)
+		if _, err := w.Write(src); err != nil {
+			return nil, err
+		}
+		if err := w.Close(); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	case Snappy:
+		out := append([]byte(nil), xerialMagic...)
+		out = binary.BigEndian.AppendUint32(out, 1)
+		out = binary.BigEndian.AppendUint32(out, 1)
+		for rest := src; len(rest) > 0; {
+			n := min(len(rest), xerialBlock)
+			block := s2.EncodeSnappy(nil, rest[:n])
+			out = binary.BigEndian.AppendUint32(out, uint32(len(block)))
+			out = append(out, block...)
+			rest = rest[n:]
+		}
+		return out, nil
+	case LZ4:
+		var buf bytes.Buffer
+		w := lz4.NewWriter(&buf)
+		if _, err := w.Write(src); err != nil {
+			return nil, err
+		}
+		if err := w.Close(); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	case Zstd:
+		zstdEncOnce.Do(func() {
+			zstdEnc, zstdEncErr = zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1))
+		})
+		if zstdEncErr != nil {
+			return nil, zstdEncErr
+		}
+		return zstdEnc.EncodeAll(src, nil), nil
+	}
+	return nil, fmt.Errorf("cannot compress with %s", c)
+}

@@ -1,0 +1,615 @@
+package records
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The JSON form of a records field is a list with one object per batch
+// (and per legacy message):
+//
+//	[{"baseOffset": 0, "partitionLeaderEpoch": -1, "magic": 2,
+//	  "compression": "gzip", "timestampType": "CreateTime",
+//	  "transactional": false, "control": false,
+//	  "baseTimestamp": 1700000000000,
+//	  "producerId": -1, "producerEpoch": -1, "baseSequence": -1,
+//	  "records": [
+//	    {"key": "user-1", "value": "hello", "headers": [{"key": "h", "value": "v"}]},
+//	    {"offsetDelta": 5, "timestampDelta": 12, "key": null, "valueHex": "00ff"}]}]
+//
+// Keys, values and header keys and values are written as a JSON string
+// when they are text (valid UTF-8 without control characters other than
+// tab, newline and carriage return) and under the same name plus "Hex"
+// otherwise: "key": "abc" and "keyHex": "00ff" say which. null is null.
+//
+// What encoding computes is left out when it matches: a record's
+// offsetDelta (its index), timestampDelta and attributes (0), headers
+// (none), a batch's lastOffsetDelta (the last record's offsetDelta),
+// maxTimestamp (the largest record timestamp), deleteHorizon (false),
+// attribute bits Kafka does not define ("otherAttributes", 0) and the CRC
+// ("crc", written only when the bytes carry a wrong one, to keep it). The
+// batch length, record lengths and count are always computed. Written by
+// hand, a batch may leave out anything: producerId, producerEpoch,
+// baseSequence and partitionLeaderEpoch default to -1 as producers write
+// them, the rest to 0, "none", "CreateTime" and false.
+//
+// A legacy message (magic 0 or 1) is {"offset", "magic", "compression",
+// "timestampType" and "timestamp" (magic 1), "key", "value"}; a
+// compressed one holds its inner messages in "messages" instead of a
+// value.
+//
+// The form is lossless: an uncompressed entry is written this way only
+// when it encodes back to the same bytes, a compressed one when it
+// decompresses to the same bytes (the compressor's own output may differ).
+// An entry that is not (a partial batch at the end of a Fetch response, a
+// corrupt record) is {"rawHex": "...", "note": "why"}, written back as is;
+// bytes that hold no readable entry at all are a plain hex string.
+
+// JSONError is an error in the JSON form of a records field: the path
+// inside the field ("[0].records[2].key") and what is wrong.
+type JSONError struct {
+	Path string
+	Msg  string
+}
+
+func (e *JSONError) Error() string {
+	if e.Path == "" {
+		return e.Msg
+	}
+	return e.Path + ": " + e.Msg
+}
+
+// AppendJSON appends the JSON form of the records field b.
+func AppendJSON(dst, b []byte) []byte {
+	d := newDecoder(len(b), Options{})
+	entries := d.parseEntries(b)
+	readable := false
+	for i := range entries {
+		if entries[i].exact() {
+			readable = true
+			break
+		}
+	}
+	if !readable {
+		dst = append(dst, '"')
+		dst = hex.AppendEncode(dst, b)
+		return append(dst, '"')
+	}
+	dst = append(dst, '[')
+	for i := range entries {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		e := &entries[i]
+		if !e.exact() {
+			dst = append(dst, `{"rawHex":"`...)
+			dst = hex.AppendEncode(dst, e.raw)
+			dst = append(dst, `","note":`...)
+			note := "does not encode back to the same bytes"
+			if e.err != nil {
+				note = e.err.Error()
+			}
+			dst = appendString(dst, note)
+			dst = append(dst, '}')
+			continue
+		}
+		dst = appendEntryJSON(dst, &e.batch)
+	}
+	return append(dst, ']')
+}
+
+func appendEntryJSON(dst []byte, b *Batch) []byte {
+	if b.Magic != 2 {
+		return appendMessageJSON(dst, b)
+	}
+	dst = fmt.Appendf(dst, `{"baseOffset":%d,"partitionLeaderEpoch":%d,"magic":2,`, b.BaseOffset, b.PartitionLeaderEpoch)
+	dst = appendAttributesJSON(dst, b.Attributes, 2)
+	if b.KeepCRC {
+		dst = fmt.Appendf(dst, `,"crc":%d`, b.CRC)
+	}
+	if b.LastOffsetDelta != b.lastOffsetDelta() {
+		dst = fmt.Appendf(dst, `,"lastOffsetDelta":%d`, b.LastOffsetDelta)
+	}
+	dst = fmt.Appendf(dst, `,"baseTimestamp":%d`, b.BaseTimestamp)
+	if b.MaxTimestamp != b.maxTimestamp() {
+		dst = fmt.Appendf(dst, `,"maxTimestamp":%d`, b.MaxTimestamp)
+	}
+	dst = fmt.Appendf(dst, `,"producerId":%d,"producerEpoch":%d,"baseSequence":%d,"records":[`, b.ProducerID, b.ProducerEpoch, b.BaseSequence)
+	for i := range b.Records {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		r := &b.Records[i]
+		dst = append(dst, '{')
+		if r.OffsetDelta != int32(i) {
+			dst = fmt.Appendf(dst, `"offsetDelta":%d,`, r.OffsetDelta)
+		}
+		if r.TimestampDelta != 0 {
+			dst = fmt.Appendf(dst, `"timestampDelta":%d,`, r.TimestampDelta)
+		}
+		if r.Attributes != 0 {
+			dst = fmt.Appendf(dst, `"attributes":%d,`, r.Attributes)
+		}
+		dst = appendBytesJSON(dst, "key", r.Key)
+		dst = append(dst, ',')
+		dst = appendBytesJSON(dst, "value", r.Value)
+		if len(r.Headers) > 0 {
+			dst = append(dst, `,"headers":[`...)
+			for j, h := range r.Headers {
+				if j > 0 {
+					dst = append(dst, ',')
+				}
+				dst = append(dst, '{')
+				dst = appendBytesJSON(dst, "key", h.Key)
+				dst = append(dst, ',')
+				dst = appendBytesJSON(dst, "value", h.Value)
+				dst = append(dst, '}')
+			}
+			dst = append(dst, ']')
+		}
+		dst = append(dst, '}')
+	}
+	return append(dst, "]}"...)
+}
+
+// appendAttributesJSON writes the named attribute bits, and the others
+// when set.
+func appendAttributesJSON(dst []byte, a int16, magic int8) []byte {
+	dst = append(dst, `"compression":`...)
+	dst = appendString(dst, Codec(a&AttrCodec).String())
+	known := int16(AttrCodec)
+	if magic >= 1 {
+		ts := "CreateTime"
+		if a&AttrLogAppendTime != 0 {
+			ts = "LogAppendTime"
+		}
+		dst = append(dst, `,"timestampType":`...)
+		dst = appendString(dst, ts)
+		known |= AttrLogAppendTime
+	}
+	if magic == 2 {
+		dst = fmt.Appendf(dst, `,"transactional":%t,"control":%t`, a&AttrTransactional != 0, a&AttrControl != 0)
+		if a&AttrDeleteHorizon != 0 {
+			dst = append(dst, `,"deleteHorizon":true`...)
+		}
+		known = attrKnown
+	}
+	if other := a &^ known; other != 0 {
+		dst = fmt.Appendf(dst, `,"otherAttributes":%d`, other)
+	}
+	return dst
+}
+
+func appendMessageJSON(dst []byte, m *Batch) []byte {
+	dst = fmt.Appendf(dst, `{"offset":%d,"magic":%d,`, m.BaseOffset, m.Magic)
+	dst = appendAttributesJSON(dst, m.Attributes, m.Magic)
+	if m.KeepCRC {
+		dst = fmt.Appendf(dst, `,"crc":%d`, m.CRC)
+	}
+	if m.Magic == 1 {
+		dst = fmt.Appendf(dst, `,"timestamp":%d`, m.BaseTimestamp)
+	}
+	dst = append(dst, ',')
+	dst = appendBytesJSON(dst, "key", m.Key)
+	if m.Codec() == None {
+		dst = append(dst, ',')
+		dst = appendBytesJSON(dst, "value", m.Value)
+		return append(dst, '}')
+	}
+	dst = append(dst, `,"messages":[`...)
+	for i := range m.Messages {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendMessageJSON(dst, &m.Messages[i])
+	}
+	return append(dst, "]}"...)
+}
+
+// appendBytesJSON writes "name": "text", "nameHex": "hex" or "name": null.
+func appendBytesJSON(dst []byte, name string, b []byte) []byte {
+	switch {
+	case b == nil:
+		dst = appendString(dst, name)
+		return append(dst, ":null"...)
+	case isText(b):
+		dst = appendString(dst, name)
+		dst = append(dst, ':')
+		return appendStringBytes(dst, b)
+	}
+	dst = appendString(dst, name+"Hex")
+	dst = append(dst, `:"`...)
+	dst = hex.AppendEncode(dst, b)
+	return append(dst, '"')
+}
+
+func appendString(dst []byte, s string) []byte {
+	return appendStringBytes(dst, []byte(s))
+}
+
+// appendStringBytes writes valid UTF-8 as a JSON string.
+func appendStringBytes(dst, b []byte) []byte {
+	dst = append(dst, '"')
+	for _, c := range b {
+		switch {
+		case c == '"' || c == '\\':
+			dst = append(dst, '\\', c)
+		case c == '\n':
+			dst = append(dst, '\\', 'n')
+		case c == '\r':
+			dst = append(dst, '\\', 'r')
+		case c == '\t':
+			dst = append(dst, '\\', 't')
+		case c < 0x20:
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return append(dst, '"')
+}
+
+// FromJSON encodes the JSON form of a records field, as decoded by
+// encoding/json (numbers as json.Number or float64): a list of batches
+// and messages, or a hex string.
+func FromJSON(raw any) ([]byte, error) {
+	switch x := raw.(type) {
+	case string:
+		b, err := hex.DecodeString(strings.TrimPrefix(x, "0x"))
+		if err != nil {
+			return nil, &JSONError{Msg: fmt.Sprintf("%q is not hex: %v", x, err)}
+		}
+		return b, nil
+	case []any:
+		var out []byte
+		for i, e := range x {
+			path := "[" + strconv.Itoa(i) + "]"
+			obj, ok := e.(map[string]any)
+			if !ok {
+				return nil, &JSONError{path, "want an object (a batch or message), got " + kindOf(e)}
+			}
+			var err error
+			if out, err = appendEntryFromJSON(out, obj, path); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	return nil, &JSONError{Msg: "want a list of batches or a hex string, got " + kindOf(raw)}
+}
+
+// reader takes fields out of a JSON object, remembering errors.
+type reader struct {
+	obj  map[string]any
+	path string
+	err  error
+}
+
+func (r *reader) fail(key, format string, args ...any) {
+	if r.err == nil {
+		p := r.path
+		if key != "" {
+			p += "." + key
+		}
+		r.err = &JSONError{p, fmt.Sprintf(format, args...)}
+	}
+}
+
+// check fails on keys other than those allowed.
+func (r *reader) check(allowed ...string) {
+	var extra []string
+	for k := range r.obj {
+		if !slices.Contains(allowed, k) {
+			extra = append(extra, k)
+		}
+	}
+	if len(extra) > 0 {
+		slices.Sort(extra)
+		r.fail(extra[0], "unknown key %q (keys: %s)", extra[0], strings.Join(allowed, ", "))
+	}
+}
+
+func (r *reader) int(key string, def, lo, hi int64) int64 {
+	v, ok := r.obj[key]
+	if !ok {
+		return def
+	}
+	var s string
+	switch x := v.(type) {
+	case json.Number:
+		s = string(x)
+	case string:
+		s = x
+	case float64:
+		if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
+			r.fail(key, "%v is not an integer", x)
+			return def
+		}
+		s = strconv.FormatFloat(x, 'f', -1, 64)
+	default:
+		r.fail(key, "want an integer, got %s", kindOf(v))
+		return def
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < lo || n > hi {
+		r.fail(key, "%s is not an integer in [%d, %d]", s, lo, hi)
+		return def
+	}
+	return n
+}
+
+func (r *reader) bool(key string) bool {
+	v, ok := r.obj[key]
+	if !ok {
+		return false
+	}
+	b, isBool := v.(bool)
+	if !isBool {
+		r.fail(key, "want true or false, got %s", kindOf(v))
+	}
+	return b
+}
+
+func (r *reader) str(key, def string) string {
+	v, ok := r.obj[key]
+	if !ok {
+		return def
+	}
+	s, isStr := v.(string)
+	if !isStr {
+		r.fail(key, "want a string, got %s", kindOf(v))
+	}
+	return s
+}
+
+// bytes reads "name" (text) or "nameHex"; absent or null is null.
+func (r *reader) bytes(name string) []byte {
+	text, hasText := r.obj[name]
+	hexv, hasHex := r.obj[name+"Hex"]
+	switch {
+	case hasText && hasHex:
+		r.fail(name, "give %s or %sHex, not both", name, name)
+	case hasHex:
+		if hexv == nil {
+			return nil
+		}
+		s, ok := hexv.(string)
+		b, err := hex.DecodeString(s)
+		if !ok || err != nil {
+			r.fail(name+"Hex", "want a hex string, got %s", kindOf(hexv))
+		}
+		if b == nil {
+			b = []byte{}
+		}
+		return b
+	case hasText:
+		if text == nil {
+			return nil
+		}
+		s, ok := text.(string)
+		if !ok {
+			r.fail(name, "want a string (or %sHex with hex), got %s", name, kindOf(text))
+		}
+		if !utf8.ValidString(s) {
+			r.fail(name, "not valid UTF-8; use %sHex", name)
+		}
+		return []byte(s)
+	}
+	return nil
+}
+
+// attributes reads the named attribute bits.
+func (r *reader) attributes(magic int8) int16 {
+	name := r.str("compression", "none")
+	c, ok := ParseCodec(name)
+	if !ok {
+		r.fail("compression", "unknown compression %q (none, gzip, snappy, lz4, zstd)", name)
+	}
+	a := int16(c)
+	if magic >= 1 {
+		switch ts := r.str("timestampType", "CreateTime"); ts {
+		case "CreateTime":
+		case "LogAppendTime":
+			a |= AttrLogAppendTime
+		default:
+			r.fail("timestampType", "want CreateTime or LogAppendTime, not %q", ts)
+		}
+	}
+	if magic == 2 {
+		if r.bool("transactional") {
+			a |= AttrTransactional
+		}
+		if r.bool("control") {
+			a |= AttrControl
+		}
+		if r.bool("deleteHorizon") {
+			a |= AttrDeleteHorizon
+		}
+	}
+	lo, hi := int64(math.MinInt16), int64(math.MaxInt16)
+	known := int64(AttrCodec | AttrLogAppendTime)
+	switch magic {
+	case 0:
+		lo, hi, known = 0, math.MaxUint8, AttrCodec
+	case 1:
+		lo, hi = 0, math.MaxUint8
+	case 2:
+		known = attrKnown
+	}
+	other := r.int("otherAttributes", 0, lo, hi)
+	if other&known != 0 {
+		r.fail("otherAttributes", "%d sets bits that have names (%#x); use the named keys", other, other&known)
+	}
+	return a | int16(other)
+}
+
+func (r *reader) list(key string) []any {
+	v, ok := r.obj[key]
+	if !ok || v == nil {
+		return nil
+	}
+	l, isList := v.([]any)
+	if !isList {
+		r.fail(key, "want a list, got %s", kindOf(v))
+	}
+	return l
+}
+
+func (r *reader) object(v any, path string) *reader {
+	obj, ok := v.(map[string]any)
+	sub := &reader{obj: obj, path: path}
+	if !ok {
+		sub.err = &JSONError{path, "want an object, got " + kindOf(v)}
+	}
+	return sub
+}
+
+func appendEntryFromJSON(dst []byte, obj map[string]any, path string) ([]byte, error) {
+	r := &reader{obj: obj, path: path}
+	if _, ok := obj["rawHex"]; ok {
+		r.check("rawHex", "note")
+		s, _ := obj["rawHex"].(string)
+		b, err := hex.DecodeString(s)
+		if err != nil {
+			r.fail("rawHex", "want a hex string")
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
+		return append(dst, b...), nil
+	}
+	b, err := batchFromJSON(r)
+	if err != nil {
+		return nil, err
+	}
+	out, err := AppendBatch(dst, &b)
+	if err != nil {
+		return nil, &JSONError{path, err.Error()}
+	}
+	return out, nil
+}
+
+func batchFromJSON(r *reader) (Batch, error) {
+	magic := int8(r.int("magic", 2, 0, 2))
+	if r.err != nil {
+		return Batch{}, r.err
+	}
+	if magic < 2 {
+		return messageFromJSON(r, magic)
+	}
+	r.check("baseOffset", "partitionLeaderEpoch", "magic", "compression", "timestampType", "transactional", "control",
+		"deleteHorizon", "otherAttributes", "crc", "lastOffsetDelta", "baseTimestamp", "maxTimestamp", "producerId",
+		"producerEpoch", "baseSequence", "records")
+	b := Batch{Magic: 2}
+	b.BaseOffset = r.int("baseOffset", 0, math.MinInt64, math.MaxInt64)
+	b.PartitionLeaderEpoch = int32(r.int("partitionLeaderEpoch", -1, math.MinInt32, math.MaxInt32))
+	b.Attributes = r.attributes(2)
+	if _, ok := r.obj["crc"]; ok {
+		b.CRC, b.KeepCRC = uint32(r.int("crc", 0, 0, math.MaxUint32)), true
+	}
+	b.BaseTimestamp = r.int("baseTimestamp", 0, math.MinInt64, math.MaxInt64)
+	b.ProducerID = r.int("producerId", -1, math.MinInt64, math.MaxInt64)
+	b.ProducerEpoch = int16(r.int("producerEpoch", -1, math.MinInt16, math.MaxInt16))
+	b.BaseSequence = int32(r.int("baseSequence", -1, math.MinInt32, math.MaxInt32))
+	list := r.list("records")
+	b.Records = make([]Record, 0, len(list))
+	for i, e := range list {
+		rr := r.object(e, r.path+".records["+strconv.Itoa(i)+"]")
+		rr.check("offsetDelta", "timestampDelta", "attributes", "key", "keyHex", "value", "valueHex", "headers")
+		rec := Record{
+			OffsetDelta:    int32(rr.int("offsetDelta", int64(i), math.MinInt32, math.MaxInt32)),
+			TimestampDelta: rr.int("timestampDelta", 0, math.MinInt64, math.MaxInt64),
+			Attributes:     int8(rr.int("attributes", 0, math.MinInt8, math.MaxInt8)),
+			Key:            rr.bytes("key"),
+			Value:          rr.bytes("value"),
+		}
+		for j, he := range rr.list("headers") {
+			hr := rr.object(he, rr.path+".headers["+strconv.Itoa(j)+"]")
+			hr.check("key", "keyHex", "value", "valueHex")
+			rec.Headers = append(rec.Headers, Header{Key: hr.bytes("key"), Value: hr.bytes("value")})
+			if hr.err != nil {
+				return b, hr.err
+			}
+		}
+		if rr.err != nil {
+			return b, rr.err
+		}
+		b.Records = append(b.Records, rec)
+	}
+	b.Fill()
+	b.LastOffsetDelta = int32(r.int("lastOffsetDelta", int64(b.LastOffsetDelta), math.MinInt32, math.MaxInt32))
+	b.MaxTimestamp = r.int("maxTimestamp", b.MaxTimestamp, math.MinInt64, math.MaxInt64)
+	return b, r.err
+}
+
+func messageFromJSON(r *reader, magic int8) (Batch, error) {
+	keys := []string{"offset", "magic", "compression", "otherAttributes", "crc", "key", "keyHex", "value", "valueHex", "messages"}
+	if magic == 1 {
+		keys = append(keys, "timestampType", "timestamp")
+	}
+	r.check(keys...)
+	m := Batch{Magic: magic}
+	m.BaseOffset = r.int("offset", 0, math.MinInt64, math.MaxInt64)
+	m.Attributes = r.attributes(magic)
+	if _, ok := r.obj["crc"]; ok {
+		m.CRC, m.KeepCRC = uint32(r.int("crc", 0, 0, math.MaxUint32)), true
+	}
+	if magic == 1 {
+		m.BaseTimestamp = r.int("timestamp", -1, math.MinInt64, math.MaxInt64)
+	}
+	m.Key = r.bytes("key")
+	_, hasMessages := r.obj["messages"]
+	if m.Codec() == None {
+		if hasMessages {
+			r.fail("messages", "only a compressed message holds messages")
+		}
+		m.Value = r.bytes("value")
+		return m, r.err
+	}
+	if _, v := r.obj["value"]; v {
+		r.fail("value", "a compressed message holds \"messages\"; its value is computed from them")
+	}
+	if _, v := r.obj["valueHex"]; v {
+		r.fail("valueHex", "a compressed message holds \"messages\"; its value is computed from them")
+	}
+	m.Messages = []Batch{}
+	for i, e := range r.list("messages") {
+		sub := r.object(e, r.path+".messages["+strconv.Itoa(i)+"]")
+		if sub.err != nil {
+			return m, sub.err
+		}
+		inner, err := batchFromJSON(sub)
+		if err != nil {
+			return m, err
+		}
+		if inner.Magic == 2 {
+			return m, &JSONError{sub.path, "a RecordBatch cannot sit inside a legacy message"}
+		}
+		m.Messages = append(m.Messages, inner)
+	}
+	return m, r.err
+}
+
+func kindOf(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case json.Number, float64:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}

@@ -1,0 +1,220 @@
+package records
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"kwire/tree"
+)
+
+// sampleBatch is a batch of three records with keys, values (one null,
+// one binary) and headers.
+func sampleBatch(c Codec) Batch {
+	b := Batch{
+		BaseOffset: 100, PartitionLeaderEpoch: 7, Magic: 2, Attributes: int16(c),
+		BaseTimestamp: 1700000000000, ProducerID: 42, ProducerEpoch: 3, BaseSequence: 9,
+		Records: []Record{
+			{OffsetDelta: 0, Key: []byte("user-1"), Value: []byte("hello"), Headers: []Header{{Key: []byte("trace"), Value: []byte("abc")}}},
+			{OffsetDelta: 1, TimestampDelta: 12, Key: nil, Value: []byte{0, 1, 2, 0xff}},
+			{OffsetDelta: 2, TimestampDelta: 30, Key: []byte("ключ"), Value: nil, Headers: []Header{{Key: []byte("h1"), Value: nil}, {Key: []byte("h2"), Value: []byte{}}}},
+		},
+	}
+	b.Fill()
+	return b
+}
+
+var codecs = []Codec{None, Gzip, Snappy, LZ4, Zstd}
+
+// walk returns every node under the given nodes, depth first.
+func walk(nodes []*tree.Node) []*tree.Node {
+	var out []*tree.Node
+	for _, n := range nodes {
+		n.Walk(func(x *tree.Node, _ int) bool {
+			out = append(out, x)
+			return true
+		})
+	}
+	return out
+}
+
+func errs(nodes []*tree.Node) []string {
+	var out []string
+	for _, n := range walk(nodes) {
+		if n.Err != "" {
+			out = append(out, fmt.Sprintf("%s [%d,+%d]: %s", n.Name, n.Offset, n.Size, n.Err))
+		}
+	}
+	return out
+}
+
+func find(nodes []*tree.Node, name string) []*tree.Node {
+	var out []*tree.Node
+	for _, n := range walk(nodes) {
+		if n.Name == name {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// checkSpans asserts that every node in the original buffer lies inside
+// [base, base+size) and inside its parent, and that relative nodes have
+// only relative descendants.
+func checkSpans(t *testing.T, nodes []*tree.Node, base, size int) {
+	t.Helper()
+	var check func(n, parent *tree.Node)
+	check = func(n, parent *tree.Node) {
+		if n.Size < 0 {
+			t.Errorf("%s: negative size %d", n.Name, n.Size)
+		}
+		if parent != nil && parent.Relative && !n.Relative {
+			t.Errorf("%s: not relative under relative %s", n.Name, parent.Name)
+		}
+		if !n.Relative {
+			if n.Offset < base || n.End() > base+size {
+				t.Errorf("%s [%d,+%d] outside the field [%d,+%d]", n.Name, n.Offset, n.Size, base, size)
+			}
+			if parent != nil && (n.Offset < parent.Offset || n.End() > parent.End()) {
+				t.Errorf("%s [%d,+%d] outside its parent %s [%d,+%d]", n.Name, n.Offset, n.Size, parent.Name, parent.Offset, parent.Size)
+			}
+		}
+		for _, c := range n.Children {
+			check(c, n)
+		}
+	}
+	for _, n := range nodes {
+		check(n, nil)
+	}
+}
+
+func TestEmptyBatch(t *testing.T) {
+	b := EmptyBatch()
+	if len(b) != BatchHeaderSize {
+		t.Fatalf("%d bytes", len(b))
+	}
+	nodes := Nodes(b, 10, Options{})
+	if len(nodes) != 1 || nodes[0].Type != "v2" || nodes[0].Size != 61 {
+		t.Fatalf("nodes: %+v", nodes)
+	}
+	if e := errs(nodes); e != nil {
+		t.Fatal(e)
+	}
+	checkSpans(t, nodes, 10, len(b))
+	got, err := Parse(b)
+	if err != nil || len(got) != 1 || len(got[0].Records) != 0 {
+		t.Fatalf("Parse: %v %+v", err, got)
+	}
+	enc, err := Encode(got)
+	if err != nil || !bytes.Equal(enc, b) {
+		t.Fatalf("re-encode: %v\n%x\n%x", err, enc, b)
+	}
+}
+
+func TestCodecsRoundTrip(t *testing.T) {
+	for _, c := range codecs {
+		t.Run(c.String(), func(t *testing.T) {
+			want := sampleBatch(c)
+			b, err := Encode([]Batch{want, sampleBatch(c)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Parse(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 2 {
+				t.Fatalf("%d batches", len(got))
+			}
+			got[0].CRC, want.CRC = 0, 0
+			if !reflect.DeepEqual(got[0], want) {
+				t.Errorf("got %+v\nwant %+v", got[0], want)
+			}
+			nodes := Nodes(b, 4, Options{Path: "Records"})
+			if e := errs(nodes); e != nil {
+				t.Fatal(e)
+			}
+			checkSpans(t, nodes, 4, len(b))
+			if n := len(find(nodes, "Record[2]")); n != 2 {
+				t.Errorf("%d Record[2] nodes, want 2", n)
+			}
+			for _, r := range find(nodes, "Record[1]") {
+				if r.Relative != (c != None) {
+					t.Errorf("Record[1].Relative = %v", r.Relative)
+				}
+				if r.Path != "Records[0].records[1]" && r.Path != "Records[1].records[1]" {
+					t.Errorf("path %q", r.Path)
+				}
+			}
+			if c == None {
+				if v := find(nodes, "value")[0]; v.Value != `"hello"` || v.Detail != "(varint len=5)" {
+					t.Errorf("value node %+v", v)
+				}
+			}
+			if od := find(nodes, "offsetDelta")[2]; od.Value != "2 (offset 102)" {
+				t.Errorf("offsetDelta %q", od.Value)
+			}
+			if ts := find(nodes, "timestampDelta")[1]; ts.Value != "12 (timestamp 1700000000012)" {
+				t.Errorf("timestampDelta %q", ts.Value)
+			}
+		})
+	}
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	for _, c := range codecs {
+		t.Run(c.String(), func(t *testing.T) {
+			b, err := Encode([]Batch{sampleBatch(c)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			j := AppendJSON(nil, b)
+			if !json.Valid(j) {
+				t.Fatalf("invalid JSON %s", j)
+			}
+			if bytes.Contains(j, []byte("rawHex")) || j[0] != '[' {
+				t.Fatalf("not readable: %s", j)
+			}
+			var raw any
+			dec := json.NewDecoder(bytes.NewReader(j))
+			dec.UseNumber()
+			if err := dec.Decode(&raw); err != nil {
+				t.Fatal(err)
+			}
+			back, err := FromJSON(raw)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, j)
+			}
+			if c == None && !bytes.Equal(back, b) {
+				t.Fatalf("uncompressed batch re-encodes differently\n%x\n%x", back, b)
+			}
+			if j2 := AppendJSON(nil, back); !bytes.Equal(j, j2) {
+				t.Fatalf("JSON differs after a round trip\n%s\n%s", j, j2)
+			}
+		})
+	}
+}
+
+func TestDecompressionLimit(t *testing.T) {
+	big := Batch{Magic: 2, Attributes: int16(Zstd), Records: []Record{{Value: make([]byte, 3<<20)}}}
+	big.Fill()
+	b, err := Encode([]Batch{big})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := Nodes(b, 0, Options{})
+	e := errs(nodes)
+	if len(e) != 1 || !strings.Contains(e[0], "limit") || !strings.Contains(e[0], "MaxRatio") {
+		t.Fatalf("errors %q", e)
+	}
+	if _, err := Parse(b); !errors.Is(err, ErrLimit) {
+		t.Fatalf("Parse: %v", err)
+	}
+	if e := errs(Nodes(b, 0, Options{MaxRatio: 1 << 20, MaxBytes: 8 << 20})); e != nil {
+		t.Fatalf("with a larger limit: %q", e)
+	}
+}
