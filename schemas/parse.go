@@ -3,6 +3,7 @@ package schemas
 import (
 	"bytes"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -47,22 +48,103 @@ func Parse(file string, src []byte) (*Message, error) {
 	return m, nil
 }
 
+// Partial is what ParsePartial read from one schema.
+type Partial struct {
+	// Message is the schema without the fields in Skipped; nil when the
+	// text is not a JSON object.
+	Message *Message
+	// Errors are the errors Parse reports, in file order.
+	Errors ErrorList
+	// Warnings are what Parse reports as errors but ParsePartial could use
+	// as written: an inline struct defined twice the same way.
+	Warnings ErrorList
+	// Skipped are the fields left out of Message, each with the error that
+	// made it unusable.
+	Skipped []SkippedField
+}
+
+// SkippedField is a field ParsePartial left out.
+type SkippedField struct {
+	Field *Field // as far as it was read; its Type may be zero
+	Path  string // dotted from the message or common struct: "Topology.Subtopologies.SourceTopics"
+	In    string // the struct it was in: the message's name for its own fields
+	Err   *Error
+}
+
+// ParsePartial reads a schema as far as it can, for drafts: a field with
+// an error of its own (an unknown type, a version range that does not
+// parse or lies outside its parent's, a tag without taggedVersions, a bad
+// default, a duplicate name or tag) is reported and left out, and the rest
+// is validated and kept, so that it can still be encoded. An inline struct
+// defined twice identically is a warning; defined twice differently, each
+// field keeps its own definition and the second is an error.
+func ParsePartial(file string, src []byte) *Partial {
+	p := &parser{file: file, src: src, partial: true, bad: map[*Field]*Error{}, inline: map[*Field]*Struct{}}
+	root, err := hujson.Parse(src)
+	if err != nil {
+		return &Partial{Errors: ErrorList{p.syntaxError(err)}}
+	}
+	obj, ok := root.Value.(*hujson.Object)
+	if !ok {
+		return &Partial{Errors: ErrorList{p.errAt(root.StartOffset, "a schema must be a JSON object")}}
+	}
+	m := p.message(obj)
+	m.Source = src
+	p.validate(m)
+	out := &Partial{Message: m, Warnings: p.warns, Skipped: p.prune(m)}
+	sort.SliceStable(p.errs, func(i, j int) bool { return p.errs[i].Pos.Offset < p.errs[j].Pos.Offset })
+	out.Errors = p.errs
+	return out
+}
+
 type parser struct {
-	file string
-	src  []byte
-	errs ErrorList
+	file  string
+	src   []byte
+	errs  ErrorList
+	lines []int // offsets of line starts, built on first use
+
+	// ParsePartial only.
+	partial bool
+	bad     map[*Field]*Error  // fields to leave out, with their first error
+	inline  map[*Field]*Struct // the struct each field with inline fields defines
+	warns   ErrorList
 }
 
 func (p *parser) pos(off int) Pos {
-	line, col := 1, 1
-	for i := 0; i < off && i < len(p.src); i++ {
-		if p.src[i] == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
+	if p.lines == nil {
+		p.lines = []int{0}
+		for i, c := range p.src {
+			if c == '\n' {
+				p.lines = append(p.lines, i+1)
+			}
 		}
 	}
-	return Pos{File: p.file, Line: line, Col: col, Offset: off}
+	off = max(0, min(off, len(p.src)))
+	l := sort.SearchInts(p.lines, off+1) - 1 // the last line start <= off
+	return Pos{File: p.file, Line: l + 1, Col: off - p.lines[l] + 1, Offset: off}
+}
+
+// mark leaves f out (ParsePartial only) for the last error recorded.
+func (p *parser) mark(f *Field) {
+	if p.partial && len(p.errs) > 0 && p.bad[f] == nil {
+		p.bad[f] = p.errs[len(p.errs)-1]
+	}
+}
+
+// failField records an error that makes the field unusable.
+func (p *parser) failField(f *Field, off int, format string, args ...any) {
+	p.fail(off, format, args...)
+	p.mark(f)
+}
+
+// unusable is what field returns for a field that cannot be used: nil for
+// Parse, the field marked to be left out for ParsePartial.
+func (p *parser) unusable(f *Field) *Field {
+	p.mark(f)
+	if p.partial {
+		return f
+	}
+	return nil
 }
 
 func (p *parser) errAt(off int, format string, args ...any) *Error {
@@ -302,7 +384,8 @@ func (p *parser) fields(v *hujson.Value) []*Field {
 }
 
 // field reads one field; it returns nil for a field that cannot be used
-// (its error is recorded).
+// (its error is recorded), or with ParsePartial the field marked to be
+// left out.
 func (p *parser) field(v *hujson.Value) *Field {
 	obj, ok := v.Value.(*hujson.Object)
 	if !ok {
@@ -314,6 +397,7 @@ func (p *parser) field(v *hujson.Value) *Field {
 	typOff := v.StartOffset
 	hasVersions, hasTag := false, false
 	for _, mem := range p.members(obj) {
+		n := len(p.errs)
 		switch mem.name {
 		case "name":
 			f.Name = p.str(mem)
@@ -354,36 +438,45 @@ func (p *parser) field(v *hujson.Value) *Field {
 			f.EntityType = p.str(mem)
 		case "fields":
 			f.Fields = p.fields(mem.value)
+			continue // errors of the inline fields are theirs
 		default:
 			p.fail(mem.off, "field %q: unknown key %q", f.Name, mem.name)
+			continue // the key is ignored, the field is usable
+		}
+		switch mem.name {
+		case "versions", "nullableVersions", "taggedVersions", "flexibleVersions", "tag", "default":
+			if len(p.errs) > n {
+				p.mark(f)
+			}
 		}
 	}
 	if f.Name == "" {
 		p.fail(v.StartOffset, `field has no "name"`)
-		return nil
+		return p.unusable(f)
 	}
 	if !hasVersions {
 		// Kafka's FieldSpec takes taggedVersions when versions is absent.
 		if hasTag && !f.TaggedVersions.None {
 			f.Versions = f.TaggedVersions
 		} else {
-			p.fail(v.StartOffset, `field %q has no "versions"`, f.Name)
+			p.failField(f, v.StartOffset, `field %q has no "versions"`, f.Name)
 		}
 	}
 	if hasTag && f.TaggedVersions.None {
-		p.fail(v.StartOffset, `field %q has a tag but no "taggedVersions"`, f.Name)
+		p.failField(f, v.StartOffset, `field %q has a tag but no "taggedVersions"`, f.Name)
 	}
 	if !hasTag && !f.TaggedVersions.None {
-		p.fail(v.StartOffset, `field %q has "taggedVersions" but no "tag"`, f.Name)
+		p.failField(f, v.StartOffset, `field %q has "taggedVersions" but no "tag"`, f.Name)
 	}
 	if typ == "" {
 		p.fail(v.StartOffset, `field %q has no "type"`, f.Name)
-		return nil
+		return p.unusable(f)
 	}
 	t, err := ParseType(typ)
 	if err != nil {
 		p.fail(typOff, "field %q: %v", f.Name, err)
-		return nil
+		f.Type = Type{Name: typ} // kind invalid: kept for ParsePartial's report
+		return p.unusable(f)
 	}
 	f.Type = t
 	if t.StructName() == "" && len(f.Fields) > 0 {
@@ -396,7 +489,11 @@ func (p *parser) field(v *hujson.Value) *Field {
 // definitions and common structs) and resolves each struct field to one.
 func (p *parser) collectStructs(m *Message) {
 	for _, s := range m.CommonStructs {
-		if _, dup := m.Structs[s.Name]; dup {
+		if prev, dup := m.Structs[s.Name]; dup {
+			if p.partial {
+				p.twice(s.Name, s.Pos.Offset, prev.Fields, s.Fields, "the first definition is used")
+				continue
+			}
 			p.fail(s.Pos.Offset, "struct %q is defined twice", s.Name)
 		}
 		m.Structs[s.Name] = s
@@ -405,13 +502,23 @@ func (p *parser) collectStructs(m *Message) {
 	define = func(fields []*Field) {
 		for _, f := range fields {
 			name := f.Type.StructName()
-			if name == "" || len(f.Fields) == 0 {
+			if name == "" || len(f.Fields) == 0 || p.bad[f] != nil {
 				continue
 			}
-			if _, dup := m.Structs[name]; dup {
+			st := &Struct{Name: name, Fields: f.Fields, Versions: f.Versions, Pos: f.Pos}
+			prev, dup := m.Structs[name]
+			switch {
+			case dup && p.partial:
+				p.twice(name, f.Pos.Offset, prev.Fields, f.Fields, "this field keeps its own")
+			case dup:
 				p.fail(f.Pos.Offset, "struct %q is defined twice", name)
 			}
-			m.Structs[name] = &Struct{Name: name, Fields: f.Fields, Versions: f.Versions, Pos: f.Pos}
+			if p.partial {
+				p.inline[f] = st
+			}
+			if !dup || !p.partial {
+				m.Structs[name] = st
+			}
 			define(f.Fields)
 		}
 	}
@@ -423,12 +530,15 @@ func (p *parser) collectStructs(m *Message) {
 	resolve = func(fields []*Field) {
 		for _, f := range fields {
 			name := f.Type.StructName()
-			if name == "" {
+			if name == "" || p.bad[f] != nil {
 				continue
 			}
-			s, ok := m.Structs[name]
+			s, ok := p.inline[f], true
+			if s == nil {
+				s, ok = m.Structs[name]
+			}
 			if !ok {
-				p.fail(f.Pos.Offset, "field %q: unknown type %q (no struct of that name)", f.Name, name)
+				p.failField(f, f.Pos.Offset, "field %q: unknown type %q (no struct of that name)", f.Name, name)
 				continue
 			}
 			f.Struct = s
@@ -441,4 +551,70 @@ func (p *parser) collectStructs(m *Message) {
 	for _, s := range m.CommonStructs {
 		resolve(s.Fields)
 	}
+}
+
+// twice reports a struct defined a second time (ParsePartial): a warning
+// when both definitions agree, as Kafka's generator rejects it all the
+// same, an error when they differ.
+func (p *parser) twice(name string, off int, first, again []*Field, which string) {
+	if SameFields(first, again) {
+		p.warns = append(p.warns, p.errAt(off, "struct %q is defined twice (the same way)", name))
+		return
+	}
+	p.fail(off, "struct %q is defined twice, differently; %s", name, which)
+}
+
+// SameFields reports whether two field lists define the same wire format:
+// names, types, versions, tags, defaults and inline fields, ignoring about
+// texts and comments.
+func SameFields(a, b []*Field) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i, f := range a {
+		g := b[i]
+		if f.Name != g.Name || f.Type.Name != g.Type.Name || f.Versions != g.Versions ||
+			f.NullableVersions != g.NullableVersions || f.TaggedVersions != g.TaggedVersions ||
+			f.Tag != g.Tag || f.Default != g.Default || f.HasDefault != g.HasDefault ||
+			(f.FlexibleVersions == nil) != (g.FlexibleVersions == nil) ||
+			(f.FlexibleVersions != nil && *f.FlexibleVersions != *g.FlexibleVersions) ||
+			!SameFields(f.Fields, g.Fields) {
+			return false
+		}
+	}
+	return true
+}
+
+// prune removes the fields marked unusable (ParsePartial) from the
+// message, its common structs and its inline structs, and lists them.
+func (p *parser) prune(m *Message) []SkippedField {
+	var out []SkippedField
+	var walk func(fields []*Field, path, in string) []*Field
+	walk = func(fields []*Field, path, in string) []*Field {
+		kept := make([]*Field, 0, len(fields))
+		for _, f := range fields {
+			fp := f.Name
+			if path != "" {
+				fp = path + "." + f.Name
+			}
+			if err := p.bad[f]; err != nil {
+				out = append(out, SkippedField{Field: f, Path: fp, In: in, Err: err})
+				continue
+			}
+			if len(f.Fields) > 0 {
+				f.Fields = walk(f.Fields, fp, f.Type.StructName())
+				if st := p.inline[f]; st != nil {
+					st.Fields = f.Fields
+				}
+			}
+			kept = append(kept, f)
+		}
+		return kept
+	}
+	m.Fields = walk(m.Fields, "", m.Name)
+	m.Body.Fields = m.Fields
+	for _, s := range m.CommonStructs {
+		s.Fields = walk(s.Fields, s.Name, s.Name)
+	}
+	return out
 }

@@ -30,29 +30,32 @@ func (p *parser) validateStruct(m *Message, fields []*Field, parent Versions) {
 	names := map[string]bool{}
 	tags := map[int]string{}
 	for _, f := range fields {
+		if p.bad[f] != nil {
+			continue // ParsePartial leaves it out
+		}
 		if names[f.Name] {
-			p.fail(f.Pos.Offset, "duplicate field name %q", f.Name)
+			p.failField(f, f.Pos.Offset, "duplicate field name %q", f.Name)
 		}
 		names[f.Name] = true
 		if f.Versions.Intersect(parent).None && !parent.None && m.Type != "header" {
-			p.fail(f.Pos.Offset, "field %q: versions %s are outside the versions %s it can appear in", f.Name, f.Versions, parent)
+			p.failField(f, f.Pos.Offset, "field %q: versions %s are outside the versions %s it can appear in", f.Name, f.Versions, parent)
 		}
 		if !f.NullableVersions.None && !f.Type.Kind.NullableKind() {
-			p.fail(f.Pos.Offset, "field %q: type %s cannot be nullable", f.Name, f.Type.Name)
+			p.failField(f, f.Pos.Offset, "field %q: type %s cannot be nullable", f.Name, f.Type.Name)
 		}
 		if f.Tagged() {
 			if prev, dup := tags[f.Tag]; dup {
-				p.fail(f.Pos.Offset, "field %q: tag %d is already used by %q", f.Name, f.Tag, prev)
+				p.failField(f, f.Pos.Offset, "field %q: tag %d is already used by %q", f.Name, f.Tag, prev)
 			}
 			tags[f.Tag] = f.Name
 			if !f.TaggedVersions.Open() {
-				p.fail(f.Pos.Offset, "field %q: taggedVersions %s must be open-ended", f.Name, f.TaggedVersions)
+				p.failField(f, f.Pos.Offset, "field %q: taggedVersions %s must be open-ended", f.Name, f.TaggedVersions)
 			}
 			if !f.TaggedVersions.Within(f.Versions) {
-				p.fail(f.Pos.Offset, "field %q: taggedVersions %s are not within versions %s", f.Name, f.TaggedVersions, f.Versions)
+				p.failField(f, f.Pos.Offset, "field %q: taggedVersions %s are not within versions %s", f.Name, f.TaggedVersions, f.Versions)
 			}
 			if !f.TaggedVersions.Within(m.FlexibleVersions) {
-				p.fail(f.Pos.Offset, "field %q: tagged versions %s must be flexible versions (%s)", f.Name, f.TaggedVersions, m.FlexibleVersions)
+				p.failField(f, f.Pos.Offset, "field %q: tagged versions %s must be flexible versions (%s)", f.Name, f.TaggedVersions, m.FlexibleVersions)
 			}
 		}
 		if f.HasDefault {
@@ -66,7 +69,7 @@ func (p *parser) validateStruct(m *Message, fields []*Field, parent Versions) {
 
 func (p *parser) validateDefault(f *Field) {
 	d := f.Default
-	bad := func(why string) { p.fail(f.Pos.Offset, "field %q: default %q %s", f.Name, d, why) }
+	bad := func(why string) { p.failField(f, f.Pos.Offset, "field %q: default %q %s", f.Name, d, why) }
 	switch k := f.Type.Kind; k {
 	case KindBool:
 		if d != "true" && d != "false" {
