@@ -13,6 +13,7 @@ import (
 	"kwire/codec"
 	"kwire/codec/hexin"
 	"kwire/schemas"
+	"kwire/schemas/draft"
 	"kwire/schemas/sets"
 )
 
@@ -25,16 +26,19 @@ func init() {
 // target is the message a command works on.
 type target struct {
 	set      string
+	schema   string // a draft schema file (--schema): its APIs replace the set's
 	api      string
 	version  int
 	request  bool
 	response bool
 	body     bool
+	stderr   io.Writer // where a draft's diagnostics are summed up
 }
 
 func (t *target) flags(fs *flag.FlagSet) {
 	fs.StringVar(&t.set, "set", sets.Default, "schema set: "+fmt.Sprint(sets.Names()))
-	fs.StringVar(&t.api, "api", "", "API name or key")
+	fs.StringVar(&t.schema, "schema", "", "a draft schema FILE (see kwire schema lint): use its APIs, framed with the set's headers")
+	fs.StringVar(&t.api, "api", "", "API name or key (with --schema, default: the draft's API when it has one)")
 	fs.IntVar(&t.version, "version", -1, "API version (default: the latest)")
 	fs.BoolVar(&t.request, "request", false, "the message is a request")
 	fs.BoolVar(&t.response, "response", false, "the message is a response")
@@ -54,8 +58,17 @@ func (t *target) dir() (codec.Direction, error) {
 // resolve finds the set, API and version; the API may be left out when
 // optional (a request frame names it).
 func (t *target) resolve(optional bool) (*schemas.Set, *schemas.API, int16, error) {
-	set, err := sets.Load(t.set)
-	if err != nil {
+	var set *schemas.Set
+	var err error
+	if t.schema != "" {
+		var d *draft.Draft
+		if set, d, err = loadSchemaFile(t.schema, t.set, t.stderr); err != nil {
+			return nil, nil, 0, err
+		}
+		if t.api == "" && len(d.APIs()) == 1 {
+			t.api = d.APIs()[0].Name
+		}
+	} else if set, err = sets.Load(t.set); err != nil {
 		return nil, nil, 0, err
 	}
 	if t.api == "" {
@@ -107,9 +120,9 @@ func cmdAPIs(args []string, _ io.Reader, stdout, _ io.Writer) error {
 	return tw.Flush()
 }
 
-func cmdEncode(args []string, stdin io.Reader, stdout, _ io.Writer) error {
+func cmdEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("kwire encode", flag.ContinueOnError)
-	var t target
+	t := target{stderr: stderr}
 	t.flags(fs)
 	jsonFile := fs.String("json", "", "JSON value to encode: a file, or - for stdin (default: the smallest instance)")
 	pos, err := parseFlags(fs, args)
@@ -159,7 +172,7 @@ func readInput(name string, stdin io.Reader) ([]byte, error) {
 
 func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("kwire decode", flag.ContinueOnError)
-	var t target
+	t := target{stderr: stderr}
 	t.flags(fs)
 	format := fs.String("format", "tree", "output: tree or json")
 	file := fs.String("file", "", "read raw bytes from this file")
