@@ -41,6 +41,9 @@ func (p *page) head(title string, counterpart func(o *schemas.Set) string) {
 	if b.sharedCSS {
 		fmt.Fprintf(p, "<link rel=\"stylesheet\" href=\"%s\"/>\n", p.href("kwire.css"))
 	}
+	if b.themeJS {
+		fmt.Fprintf(p, "<script src=\"%s\"></script>\n", p.href("theme.js"))
+	}
 	fmt.Fprintf(p, "<link rel=\"stylesheet\" href=\"%s\"/>\n<script src=\"%s\" defer=\"defer\"></script>\n</head>\n",
 		p.href(Root+"/docs.css"), p.href(Root+"/docs.js"))
 	fmt.Fprintf(p, "<body class=\"docs\">\n<header class=\"top\">\n<a class=\"brand\" href=\"%s\">kwire docs</a>\n<nav>", p.href(setDir+"/index.html"))

@@ -18,13 +18,13 @@ import (
 //go:embed assets
 var assets embed.FS
 
-// css is docs.css, with the section colours of kwire.css appended when the
-// explorer's shared stylesheet is not there to provide them.
+// css is docs.css, with fallback.css (section colours, byte view and tree)
+// appended when the explorer's kwire.css is not there to provide them.
 func (b *builder) css() []byte {
 	css, _ := assets.ReadFile("assets/docs.css")
 	if !b.sharedCSS {
-		sections, _ := assets.ReadFile("assets/sections.css")
-		css = append(css, sections...)
+		fallback, _ := assets.ReadFile("assets/fallback.css")
+		css = append(css, fallback...)
 	}
 	return css
 }

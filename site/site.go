@@ -2,8 +2,11 @@
 // of every API, one page per version of every API (the smallest legal
 // request and response, their byte layout, object tree and schema), the
 // error codes and a page on the primitive types and framing, for every
-// embedded schema set. The default set is at docs/, the others at
-// docs/NAME/. Links are relative, so the site works under any path.
+// embedded schema set. The default set is at apis/ (apis/index.html,
+// apis/JoinGroup/index.html for the latest version, apis/JoinGroup/v8.html,
+// apis/errors.html, apis/types.html), the others at apis/NAME/ (apis/3.9/).
+// The explorer's files go to the top. Links are relative, so the site
+// works under any path and from file://.
 package site
 
 import (
@@ -31,7 +34,7 @@ type Options struct {
 	// Out is the directory the site is written into (created if missing).
 	Out string
 	// Sets are the schema sets to document; nil means every embedded set.
-	// Default (sets.Default when empty) is at docs/, the others at docs/NAME/.
+	// Default (sets.Default when empty) is at apis/, the others at apis/NAME/.
 	Sets    []*schemas.Set
 	Default string
 	// Explorer holds the explorer's static files (index.html, kwire.css,
@@ -50,8 +53,9 @@ type Stats struct {
 	GzipBytes int64 // total size of the .gz files
 }
 
-// Root is the folder of the docs inside Out.
-const Root = "docs"
+// Root is the folder of the docs inside Out (the explorer links to
+// apis/index.html).
+const Root = "apis"
 
 // Build writes the site into o.Out.
 func Build(o Options) (Stats, error) {
@@ -91,6 +95,9 @@ func Build(o Options) (Stats, error) {
 		}
 		if _, err := fs.Stat(o.Explorer, "kwire.css"); err == nil {
 			b.sharedCSS = true
+		}
+		if _, err := fs.Stat(o.Explorer, "theme.js"); err == nil {
+			b.themeJS = true
 		}
 	}
 	jobs, err := b.jobs()
@@ -138,6 +145,7 @@ type builder struct {
 	sets      []*schemas.Set
 	explorer  bool // the explorer's index.html is at the top of Out
 	sharedCSS bool // the explorer's kwire.css is at the top of Out
+	themeJS   bool // the explorer's theme.js (saved light/dark choice) is there
 	pages     atomic.Int64
 }
 
