@@ -39,12 +39,23 @@ func repairObject(src []byte, start int, idx lineIndex) *region {
 		rn, _ := utf8.DecodeRune(src[off:])
 		what := fmt.Sprintf("U+%04X space", rn)
 		if rn == '\u00a0' {
-			what = "no-break space (U+00A0)"
+			what = "no-break space"
+		}
+		msg := fmt.Sprintf("%s (U+%04X) read as a plain space", what, rn)
+		if rn != '\u00a0' {
+			msg = fmt.Sprintf("%s read as a plain space", what)
 		}
 		if n > 1 {
-			what = fmt.Sprintf("%d of them", n) + ": " + what
+			msg = fmt.Sprintf("%d %ss (U+%04X) read as plain spaces", n, what, rn)
+			if rn != '\u00a0' {
+				msg = fmt.Sprintf("%d %ss read as plain spaces", n, what)
+			}
 		}
-		r.warnf(off, "non-ASCII space read as a plain space ("+what+")", "replace it with a plain space: JSON allows no other")
+		fix := "replace it with a plain space: JSON allows no other"
+		if n > 1 {
+			fix = "replace them with plain spaces: JSON allows no other"
+		}
+		r.warnf(off, msg, fix)
 	})
 	r.perLine(idx, r.curlies, func(off, _ int) {
 		r.warnf(off, "curly quotes read as straight quotes", `use straight quotes (")`)
@@ -118,6 +129,10 @@ func (p *repairer) object(depth int) {
 	for {
 		switch p.tok.kind {
 		case tRBrace:
+			if depth == 1 {
+				p.prev = p.tok // the end: what follows is not read here
+				return
+			}
 			p.advance()
 			return
 		case tEOF:
