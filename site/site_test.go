@@ -133,21 +133,48 @@ func hasAttr(e xml.StartElement, name string) bool {
 	return false
 }
 
+var shared struct {
+	once sync.Once
+	dir  string
+	st   Stats
+	err  error
+}
+
+// builtSite builds the whole site once for the package's tests, as
+// build.sh does: the explorer's files from package web, with stand-ins for
+// the WebAssembly build and Go's loader that build.sh puts there first.
+func builtSite(t *testing.T) (string, Stats) {
+	t.Helper()
+	shared.once.Do(func() {
+		shared.dir, shared.err = os.MkdirTemp("", "kwire-site-")
+		if shared.err != nil {
+			return
+		}
+		for _, f := range []string{"kwire.wasm", "wasm_exec.js"} {
+			if shared.err = os.WriteFile(filepath.Join(shared.dir, f), bytes.Repeat([]byte("/* build.sh */\n"), 100), 0o644); shared.err != nil {
+				return
+			}
+		}
+		shared.st, shared.err = Build(Options{Out: shared.dir, Explorer: web.Files()})
+	})
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	return shared.dir, shared.st
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.dir != "" {
+		os.RemoveAll(shared.dir)
+	}
+	os.Exit(code)
+}
+
 // The whole site builds, every page is well-formed and every link and
 // asset resolves, anchors included, through relative URLs only.
 func TestBuildSite(t *testing.T) {
-	out := t.TempDir()
-	// build.sh puts the WebAssembly build and Go's loader in Out before
-	// `kwire site` runs; stand-ins here.
-	for _, f := range []string{"kwire.wasm", "wasm_exec.js"} {
-		if err := os.WriteFile(filepath.Join(out, f), bytes.Repeat([]byte("/* build.sh */\n"), 100), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	st, err := Build(Options{Out: out, Explorer: web.Files()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	out, st := builtSite(t)
 	// One page per version of every API, plus index, errors and types, in
 	// every set.
 	want := 0
@@ -169,7 +196,7 @@ func TestBuildSite(t *testing.T) {
 		t.Errorf("only %d pages: are both schema sets embedded?", want)
 	}
 	var all []job
-	err = filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			all = append(all, job{path: p})
 		}
