@@ -38,8 +38,8 @@ func ControlTypeName(t int16) string {
 // for schema sets that lack them: one int16 Type, one int32
 // CoordinatorEpoch.
 var builtinControl = map[string]headerField{
-	"ControlRecordType": {"Type", "int16", 0, 2, "The type of the control record, such as commit or abort"},
-	"EndTxnMarker":      {"CoordinatorEpoch", "int32", 0, 4, "The coordinator epoch when appending the record"},
+	"ControlRecordType": {"Type", "int16", 0, 2, "control record type: 0 ABORT, 1 COMMIT, 2-6 KRaft records (built-in layout)"},
+	"EndTxnMarker":      {"CoordinatorEpoch", "int32", 0, 4, "epoch of the transaction coordinator that wrote the marker (built-in layout)"},
 }
 
 // control decodes the key and value of a control record into children of
