@@ -1,0 +1,37 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// kwire site writes the explorer's files at the top and the docs under
+// apis/, and says what it wrote.
+func TestSiteCommand(t *testing.T) {
+	dir := t.TempDir()
+	out, errs, code := kwire(t, "", "site", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "docs pages") || !strings.Contains(out, dir) {
+		t.Errorf("output %q", out)
+	}
+	for _, f := range []string{"index.html", "kwire.css", "apis/index.html", "apis/JoinGroup/index.html",
+		"apis/JoinGroup/index.html.gz", "apis/3.9/JoinGroup/v0.html", "apis/errors.html", "apis/types.html", "apis/docs.css", "apis/docs.js"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("missing %s", f)
+		}
+	}
+	if _, errs, code := kwire(t, "", "site"); code != 1 || !strings.Contains(errs, "--out DIR") {
+		t.Errorf("without --out: exit %d, %q", code, errs)
+	}
+}
+
+func TestServeMissingDir(t *testing.T) {
+	_, errs, code := kwire(t, "", "serve", filepath.Join(t.TempDir(), "none"))
+	if code != 1 || !strings.Contains(errs, "run ./build.sh first") {
+		t.Errorf("exit %d, %q", code, errs)
+	}
+}
