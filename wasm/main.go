@@ -10,10 +10,12 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
 	"kwire/codec"
+	"kwire/schemas/sets"
 	"kwire/wasm/app"
 	"kwire/wasm/dom"
 )
@@ -43,6 +45,12 @@ func main() {
 	u := &ui{selected: -1, hovered: -1}
 	u.hexview, u.hexspace, u.hexrows = dom.ByID("hexview"), dom.ByID("hexspace"), dom.ByID("hexrows")
 	u.tree, u.form = dom.ByID("tree"), dom.ByID("form")
+	// Parsing the schema set allocates a lot and keeps little: collect
+	// less often while starting, then return to the default.
+	gc := debug.SetGCPercent(400)
+	t0 := dom.Now()
+	sets.Load("")
+	dom.Publish("loadMs", dom.Now()-t0)
 	s, err := app.New("", "JoinGroup")
 	if err != nil {
 		dom.ByID("status").SetText(err.Error())
@@ -61,6 +69,7 @@ func main() {
 	} else {
 		u.refresh(true)
 	}
+	debug.SetGCPercent(gc)
 	dom.Body().SetAttr("data-ready", "1")
 	dom.Publish("readyMs", dom.Now())
 	dom.Publish("startMs", dom.Now()-start)
@@ -528,7 +537,11 @@ func (u *ui) decode(text string) {
 	u.selected = -1
 	u.refresh(true)
 	if err != nil {
-		u.status(u.s.ErrorText(), true)
+		msg := err.Error()
+		if u.s.Err != nil {
+			msg = u.s.ErrorText()
+		}
+		u.status(msg, true)
 		if u.s.ErrOffset >= 0 {
 			u.selectError()
 		}

@@ -6,6 +6,7 @@
 package app
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -117,7 +118,10 @@ func (s *State) Encode() error {
 // with adopt, the decoded frame becomes the one edited (else the frame
 // keeps its values, including those the version leaves out).
 func (s *State) show(b []byte, adopt bool) {
-	f, root, err := codec.Decode(b, codec.DecodeOptions{Set: s.Set, API: s.API, Version: s.Version, Dir: s.Dir})
+	// The smallest message's tree calls its array elements samples, as
+	// the docs pages do.
+	sample := !adopt && s.isSmallest(b)
+	f, root, err := codec.Decode(b, codec.DecodeOptions{Set: s.Set, API: s.API, Version: s.Version, Dir: s.Dir, Sample: sample})
 	s.Bytes, s.Root, s.Err, s.ErrOffset = b, root, err, -1
 	var de *wire.DecodeError
 	if errors.As(err, &de) {
@@ -134,6 +138,16 @@ func (s *State) show(b []byte, adopt bool) {
 	default:
 		s.Frame = nil
 	}
+}
+
+// isSmallest reports whether b is the smallest message of the selection.
+func (s *State) isSmallest(b []byte) bool {
+	f, err := codec.NewFrame(s.Set, s.API, s.Version, s.Dir)
+	if err != nil {
+		return false
+	}
+	small, err := f.Encode()
+	return err == nil && bytes.Equal(small, b)
 }
 
 // Paste decodes bytes given as text (hex in any common shape, or base64):

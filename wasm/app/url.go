@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -30,15 +29,7 @@ func (s *State) LinkComplete() bool { return !s.custom() || len(s.Bytes) <= MaxL
 
 // custom reports whether the bytes differ from the smallest message.
 func (s *State) custom() bool {
-	if s.Pasted || s.Frame == nil {
-		return true
-	}
-	f, err := codec.NewFrame(s.Set, s.API, s.Version, s.Dir)
-	if err != nil {
-		return true
-	}
-	b, err := f.Encode()
-	return err != nil || !bytes.Equal(b, s.Bytes)
+	return s.Pasted || s.Frame == nil || !s.isSmallest(s.Bytes)
 }
 
 // Apply sets the state from a URL query: set (default trunk), api (name or

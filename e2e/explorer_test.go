@@ -1,0 +1,477 @@
+package e2e
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"kwire/codec"
+	"kwire/schemas/sets"
+)
+
+// The smallest JoinGroup v9 request, 33 bytes, as the seed page
+// ../shared/seeds/001_0440a39f43fe127e.txt lays it out.
+const joinGroup9 = "0000001d000b000900000000000000010000000000000000010101020101000100"
+
+// page is the browser tab the subtests share.
+type tab struct {
+	t    *testing.T
+	ctx  context.Context
+	base string
+}
+
+func (p *tab) do(actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+func eval[T any](p *tab, js string) T {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		p.t.Fatalf("%s: %v", js, err)
+	}
+	return v
+}
+
+// open loads the page with a query and waits for the app.
+func (p *tab) open(query string) {
+	p.t.Helper()
+	p.do(chromedp.Navigate(p.base+"/index.html?"+query), chromedp.WaitVisible(`body[data-ready="1"]`))
+}
+
+// hexText is the bytes the byte view shows, as hex.
+func (p *tab) hexText() string {
+	return eval[string](p, `Array.from(document.querySelectorAll('#hexrows .hb[data-o]')).map(e => e.textContent).join('')`)
+}
+
+// treeText is the tree as the user reads it.
+func (p *tab) treeText() string { return eval[string](p, `document.getElementById('tree').innerText`) }
+
+func (p *tab) status() string {
+	return eval[string](p, `document.getElementById('status').textContent`)
+}
+
+// pick sets a picker and fires its change event, as a user's choice does.
+func (p *tab) pick(id, value string) {
+	p.t.Helper()
+	eval[bool](p, fmt.Sprintf(`(() => { const e = document.getElementById(%q); e.value = %q; e.dispatchEvent(new Event('change', {bubbles: true})); return true })()`, id, value))
+}
+
+// setField sets a form input's text and fires input, as typing does.
+func (p *tab) setField(key, value string) {
+	p.t.Helper()
+	ok := eval[bool](p, fmt.Sprintf(`(() => { const e = document.getElementById('k-' + %q); if (!e) return false; e.focus(); e.value = %q; e.dispatchEvent(new Event('input', {bubbles: true})); return true })()`, key, value))
+	if !ok {
+		p.t.Fatalf("no form field %s", key)
+	}
+}
+
+// center is the middle of the first element matching a selector, in
+// viewport coordinates, after scrolling it into view.
+func (p *tab) center(sel string) (float64, float64) {
+	p.t.Helper()
+	xy := eval[[]float64](p, fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return null; e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2] })()`, sel))
+	if len(xy) != 2 {
+		p.t.Fatalf("nothing matches %s", sel)
+	}
+	return xy[0], xy[1]
+}
+
+func (p *tab) hover(sel string) {
+	p.t.Helper()
+	x, y := p.center(sel)
+	p.do(chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y))
+}
+
+func (p *tab) click(sel string) {
+	p.t.Helper()
+	x, y := p.center(sel)
+	p.do(chromedp.MouseClickXY(x, y))
+}
+
+func (p *tab) shot(name string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	b, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	dir := filepath.Join("testdata", "screenshots")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), b, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// treeLine returns the tree's line for a node name, as text.
+func treeLine(tree, name string) string {
+	for _, l := range strings.Split(tree, "\n") {
+		if strings.Contains(l, "+-- "+name+" ") {
+			return l
+		}
+	}
+	return ""
+}
+
+func encodeJoinGroup(t *testing.T, version int16, groupID string) string {
+	t.Helper()
+	set, err := sets.Load("trunk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, _ := set.LookupAPI("JoinGroup")
+	f, err := codec.NewFrame(set, api, version, codec.Request)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, bp, _ := f.Plans()
+	for _, fp := range bp.Root.Fields {
+		if fp.Field.Name == "GroupId" {
+			f.Body.List[fp.Index] = codec.String(groupID)
+		}
+	}
+	b, err := f.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(b)
+}
+
+var spaces = regexp.MustCompile(`\s+`)
+
+// seedTree is the request tree of the JoinGroup seed page, spaces folded.
+func seedTree(t *testing.T) string {
+	b, err := os.ReadFile("../../shared/seeds/001_0440a39f43fe127e.txt")
+	if err != nil {
+		t.Fatalf("the seed page: %v", err)
+	}
+	s := string(b)
+	i := strings.Index(s, "JoinGroupRequest message v9")
+	j := strings.Index(s[i:], "kafka message schema")
+	if i < 0 || j < 0 {
+		t.Fatal("no request tree in the seed page")
+	}
+	return strings.TrimSpace(spaces.ReplaceAllString(s[i:i+j], " "))
+}
+
+func TestExplorer(t *testing.T) {
+	tmp := t.TempDir()
+	srv, err := Site(filepath.Join("..", "dist"), tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ctx, cancel, err := Browser(context.Background(), 1400, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cancel()
+	ctx, stop := context.WithTimeout(ctx, 3*time.Minute)
+	defer stop()
+
+	// Any dialog (an alert from injected markup) fails the test.
+	var dialogs atomic.Int32
+	go func() {
+		for _, err := range chromedp.Events(ctx, page.JavascriptDialogOpening) {
+			if err != nil {
+				return
+			}
+			dialogs.Add(1)
+			chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true})
+		}
+	}()
+	var exceptions atomic.Int32
+	go func() {
+		for ev, err := range chromedp.Events(ctx, runtime.ExceptionThrown) {
+			if err != nil {
+				return
+			}
+			exceptions.Add(1)
+			t.Logf("page exception: %s", exceptionText(ev))
+		}
+	}()
+	p := &tab{t: t, ctx: ctx, base: srv.URL}
+
+	t.Run("pick JoinGroup v9", func(t *testing.T) {
+		p.t = t
+		p.open("")
+		p.pick("dir", "request")
+		p.pick("api", "11") // by key
+		p.pick("version", "9")
+		if got := p.hexText(); got != joinGroup9 {
+			t.Fatalf("byte view\n got %s\nwant %s", got, joinGroup9)
+		}
+		if got, want := strings.TrimSpace(spaces.ReplaceAllString(p.treeText(), " ")), seedTree(t); got != want {
+			t.Errorf("tree differs from the seed page:\n got %s\nwant %s", got, want)
+		}
+		loc := eval[string](p, `location.search`)
+		if loc != "?set=trunk&api=JoinGroup&v=9&dir=request" {
+			t.Errorf("URL state %s", loc)
+		}
+		t.Logf("load %.0f wasm start %.0f ms, ready at %.0f ms", eval[float64](p, `kwire.loadMs`), eval[float64](p, `kwire.startMs`), eval[float64](p, `kwire.readyMs`))
+		p.shot("light")
+	})
+
+	t.Run("edit GroupId", func(t *testing.T) {
+		p.t = t
+		p.do(chromedp.Click(`[id="k-b:GroupId"]`), chromedp.SendKeys(`[id="k-b:GroupId"]`, "g1"))
+		got := p.hexText()
+		if want := encodeJoinGroup(t, 9, "g1"); got != want {
+			t.Fatalf("after typing g1\n got %s\nwant %s", got, want)
+		}
+		// size 31; GroupId at 0x0f is now 03 'g' '1'; the rest moved by 2.
+		if got[:8] != "0000001f" || got[30:36] != "036731" {
+			t.Errorf("size or GroupId bytes wrong: %s", got)
+		}
+		tree := p.treeText()
+		if l := treeLine(tree, "GroupId"); !strings.Contains(l, `= "g1" (compact, len+1=3) [0x000f, 3B]`) {
+			t.Errorf("GroupId line: %q", l)
+		}
+		if l := treeLine(tree, "SessionTimeoutMs"); !strings.Contains(l, "[0x0012, 4B]") {
+			t.Errorf("SessionTimeoutMs did not move: %q", l)
+		}
+		if a := eval[string](p, `document.activeElement.id`); a != "k-b:GroupId" {
+			t.Errorf("focus moved to %q", a)
+		}
+		// Out of range numbers are refused at the field.
+		p.setField("b:SessionTimeoutMs", "2147483648")
+		if msg := eval[string](p, `document.getElementById('e-b:SessionTimeoutMs').textContent`); !strings.Contains(msg, "-2147483648 to 2147483647") {
+			t.Errorf("range error %q", msg)
+		}
+		if p.hexText() != got {
+			t.Errorf("a refused value changed the bytes")
+		}
+		p.setField("b:SessionTimeoutMs", "30000")
+		if h := p.hexText(); h[36:44] != "00007530" {
+			t.Errorf("SessionTimeoutMs bytes %s", h[36:44])
+		}
+	})
+
+	t.Run("hover", func(t *testing.T) {
+		p.t = t
+		p.hover(`#tree .tn[data-path="GroupId"]`)
+		lit := eval[[]string](p, `Array.from(document.querySelectorAll('#hexrows .hb.hl')).map(e => e.dataset.o)`)
+		if strings.Join(lit, ",") != "15,16,17" {
+			t.Errorf("hovering GroupId lit bytes %v, want 15,16,17", lit)
+		}
+		p.hover(`#hexrows .hb[data-o="20"]`) // inside RebalanceTimeoutMs? no: SessionTimeoutMs is 0x12-0x15
+		line := eval[string](p, `(document.querySelector('#tree .tn.hl .nm') || {}).textContent || ''`)
+		if line != "SessionTimeoutMs" {
+			t.Errorf("hovering byte 20 lit %q, want SessionTimeoutMs", line)
+		}
+		p.click(`#hexrows .hb[data-o="16"]`)
+		if a := eval[string](p, `document.activeElement.id`); a != "k-b:GroupId" {
+			t.Errorf("clicking a GroupId byte focused %q", a)
+		}
+		p.click(`#tree .tn[data-path="Protocols[0].Name"] .nm`)
+		if a := eval[string](p, `document.activeElement.id`); a != "k-b:Protocols[0].Name" {
+			t.Errorf("clicking the Name line focused %q", a)
+		}
+	})
+
+	t.Run("markup shows as text", func(t *testing.T) {
+		p.t = t
+		x := `<img src=x onerror=alert(1)>`
+		p.setField("b:GroupId", x)
+		time.Sleep(200 * time.Millisecond)
+		if n := eval[int](p, `document.querySelectorAll('img').length`); n != 0 {
+			t.Errorf("%d img elements on the page", n)
+		}
+		if l := treeLine(p.treeText(), "GroupId"); !strings.Contains(l, `"`+x+`"`) {
+			t.Errorf("GroupId line does not show the string: %q", l)
+		}
+		if asc := eval[string](p, `Array.from(document.querySelectorAll('#hexrows .ab')).map(e => e.textContent).join('')`); !strings.Contains(asc, x) {
+			t.Errorf("ASCII column %q", asc)
+		}
+		if dialogs.Load() != 0 {
+			t.Errorf("a dialog opened")
+		}
+		p.setField("b:GroupId", "g1")
+	})
+
+	t.Run("switch version", func(t *testing.T) {
+		p.t = t
+		p.setField("b:Reason", "rejoin")
+		p.pick("version", "5")
+		if got, want := p.hexText(), encodeJoinGroup(t, 5, "g1"); got[:28] != want[:28] || !strings.Contains(got, "000267310000753") {
+			t.Errorf("v5 bytes\n got %s\nwant GroupId g1 and SessionTimeoutMs 30000 kept", got)
+		}
+		if d := eval[string](p, `document.getElementById('dropped').textContent`); !strings.Contains(d, "Reason") {
+			t.Errorf("dropped fields not listed: %q", d)
+		}
+		if eval[bool](p, `!!document.getElementById('k-b:Reason')`) {
+			t.Errorf("v5 form shows Reason")
+		}
+		p.pick("version", "9")
+		if v := eval[string](p, `document.getElementById('k-b:Reason').value`); v != "rejoin" {
+			t.Errorf("Reason after switching back: %q", v)
+		}
+	})
+
+	t.Run("permalink", func(t *testing.T) {
+		p.t = t
+		before := p.hexText()
+		href := eval[string](p, `location.href`)
+		if !strings.Contains(href, "hex="+before) {
+			t.Fatalf("the link does not carry the bytes: %s", href)
+		}
+		p.do(chromedp.Navigate("about:blank"))
+		p.do(chromedp.Navigate(href), chromedp.WaitVisible(`body[data-ready="1"]`))
+		if got := p.hexText(); got != before {
+			t.Errorf("after reload\n got %s\nwant %s", got, before)
+		}
+		if v := eval[string](p, `document.getElementById('k-b:GroupId').value`); v != "g1" {
+			t.Errorf("GroupId after reload: %q", v)
+		}
+	})
+
+	t.Run("dark theme", func(t *testing.T) {
+		p.t = t
+		p.click("#theme")
+		if th := eval[string](p, `document.documentElement.dataset.theme`); th != "dark" {
+			t.Errorf("theme %q", th)
+		}
+		p.hover(`#tree .tn[data-path="Protocols"]`)
+		p.shot("dark")
+		p.click("#theme")
+	})
+
+	t.Run("paste a response", func(t *testing.T) {
+		p.t = t
+		p.open("set=trunk&api=JoinGroup&v=9&dir=response")
+		resp := "0000001a 00000007 00 00000000 0000 00000005 01 01 01 00 01 02 01 01 01 00 00"
+		p.do(chromedp.SetValue("#paste", resp), chromedp.Click(`button[data-act="decode"]`))
+		tree := p.treeText()
+		if !strings.HasPrefix(tree, "JoinGroupResponse message v9 [0x0000, 30B]") || !strings.Contains(tree, "correlation_id int32 = 7") ||
+			!strings.Contains(treeLine(tree, "GenerationId"), "= 5 [0x000f, 4B]") {
+			t.Errorf("decoded response tree:\n%s", tree)
+		}
+		if s := p.status(); s != "" {
+			t.Errorf("status %q", s)
+		}
+		// A decoded message can be edited.
+		p.setField("b:ErrorCode", "25")
+		if h := p.hexText(); h[26:30] != "0019" {
+			t.Errorf("ErrorCode bytes after edit: %s", h)
+		}
+		if !strings.Contains(treeLine(p.treeText(), "ErrorCode"), "25 (UNKNOWN_MEMBER_ID)") {
+			t.Errorf("ErrorCode line: %q", treeLine(p.treeText(), "ErrorCode"))
+		}
+	})
+
+	t.Run("malformed hex", func(t *testing.T) {
+		p.t = t
+		p.pick("dir", "request")
+		p.do(chromedp.SetValue("#paste", "00 00 00 0g"), chromedp.Click(`button[data-act="decode"]`))
+		if s := p.status(); !strings.Contains(s, "0g") {
+			t.Errorf("bad hex status %q", s)
+		}
+		// MemberId (at 0x18) null: a compact string of length 0 where
+		// the field is not nullable.
+		bad := joinGroup9[:48] + "00" + joinGroup9[50:]
+		p.do(chromedp.SetValue("#paste", bad), chromedp.Click(`button[data-act="decode"]`))
+		if s := p.status(); !strings.Contains(s, "at byte 24 (0x0018)") {
+			t.Errorf("error status %q", s)
+		}
+		if at := eval[string](p, `(document.querySelector('#hexrows .hb.errat') || {dataset: {}}).dataset.o || ''`); at != "24" {
+			t.Errorf("byte view marks %q, want 24", at)
+		}
+		tree := p.treeText()
+		if !strings.Contains(tree, "GroupId string") || !strings.Contains(treeLine(tree, "MemberId"), "ERROR") {
+			t.Errorf("partial tree:\n%s", tree)
+		}
+		if n := eval[int](p, `document.querySelectorAll('#tree .tn.err.sel, #tree .tn.err.hl').length`); n == 0 {
+			t.Errorf("the error node is not selected in the tree")
+		}
+		p.shot("error")
+	})
+
+	t.Run("decoded Fetch with records", func(t *testing.T) {
+		p.t = t
+		b, err := FetchResponse(64 << 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.open("set=trunk&api=Fetch&dir=response")
+		drop(p, b)
+		tree := p.treeText()
+		if !strings.HasPrefix(tree, "FetchResponse message v") || strings.Contains(tree, "ERROR") {
+			t.Fatalf("Fetch tree:\n%.2000s", tree)
+		}
+		if n := strings.Count(tree, "RecordBatch v2"); n == 0 {
+			t.Errorf("no RecordBatch in the tree")
+		}
+		if !strings.Contains(tree, "(ok)") {
+			t.Errorf("no CRC checked")
+		}
+		if rows := eval[int](p, `document.querySelectorAll('#hexrows .hrow').length`); rows > 200 {
+			t.Errorf("%d rows drawn for %d bytes: the byte view is not virtualised", rows, len(b))
+		}
+		p.hover(`#tree .tn.s-RecordBatch`)
+		p.shot("fetch")
+		// Scrolling draws the rows in view.
+		eval[bool](p, `(() => { const v = document.getElementById('hexview'); v.scrollTop = v.scrollHeight / 2; return true })()`)
+		time.Sleep(150 * time.Millisecond)
+		mid := len(b) / 2 / 16
+		if !eval[bool](p, fmt.Sprintf(`!!document.querySelector('#hexrows .hrow[data-row="%d"]')`, mid)) {
+			t.Errorf("row %d not drawn after scrolling to it", mid)
+		}
+	})
+
+	if exceptions.Load() > 0 {
+		t.Errorf("%d exceptions on the page", exceptions.Load())
+	}
+}
+
+func exceptionText(ev runtime.EventExceptionThrown) string {
+	d := ev.ExceptionDetails
+	if d == nil {
+		return "?"
+	}
+	msg := d.Text
+	if d.Exception != nil {
+		msg += " " + d.Exception.Description
+	}
+	return fmt.Sprintf("%s (%s:%d)", msg, d.URL, d.LineNumber+1)
+}
+
+// drop drops bytes on the page as a file, as a user dragging one does.
+func drop(p *tab, b []byte) {
+	p.t.Helper()
+	js := fmt.Sprintf(`(() => {
+		const hex = %q;
+		const u8 = new Uint8Array(hex.length / 2);
+		for (let i = 0; i < u8.length; i++) u8[i] = parseInt(hex.substr(2 * i, 2), 16);
+		const dt = new DataTransfer();
+		dt.items.add(new File([u8], 'fetch.bin'));
+		document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));
+		return true })()`, hex.EncodeToString(b))
+	eval[bool](p, js)
+	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`document.getElementById('msgtitle').textContent.includes('%d bytes')`, len(b)))); err != nil {
+		p.t.Fatalf("the dropped file was not decoded: %v", err)
+	}
+}
