@@ -262,3 +262,26 @@ func ExampleContentType() {
 	// text/html; charset=utf-8
 	// text/javascript; charset=utf-8
 }
+
+// cleanPath never yields a name that leaves the root, and AcceptsGzip
+// never panics, whatever the request says.
+func FuzzCleanPath(f *testing.F) {
+	for _, s := range []string{"/", "/a/../b", "/..", "//x", "/a\\b", "/.git", "/a/./b", "/%2e%2e"} {
+		f.Add(s, "gzip;q=0.5, *;q=0")
+	}
+	f.Fuzz(func(t *testing.T, p, accept string) {
+		AcceptsGzip([]string{accept})
+		name, ok := cleanPath(p)
+		if !ok {
+			return
+		}
+		if name == "" || strings.HasPrefix(name, "/") || strings.ContainsAny(name, "\\\x00") {
+			t.Fatalf("%q -> %q", p, name)
+		}
+		for _, seg := range strings.Split(name, "/") {
+			if seg == ".." || (seg != "." && strings.HasPrefix(seg, ".")) || seg == "" {
+				t.Fatalf("%q -> %q", p, name)
+			}
+		}
+	})
+}
