@@ -210,7 +210,7 @@ func TestSeedPages(t *testing.T) {
 }
 
 // testBuilder is a builder over both sets, as Build makes it.
-func testBuilder(t *testing.T, explorer bool) *builder {
+func testBuilder(t testing.TB, explorer bool) *builder {
 	t.Helper()
 	var all []*schemas.Set
 	for _, n := range sets.Names() {

@@ -536,3 +536,26 @@ func BenchmarkBuildNoGzip(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAPIPage renders the largest page of the trunk set (Fetch at its
+// latest version) against a small one (ApiVersions v0) as the baseline.
+func BenchmarkAPIPage(b *testing.B) {
+	bl := testBuilder(b, true)
+	s, _ := sets.Load("trunk")
+	for _, name := range []string{"ApiVersions", "Fetch"} {
+		api, _ := s.LookupAPI(name)
+		v := latest(api)
+		if name == "ApiVersions" {
+			v = 0
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				page, err := bl.apiPage(s, api, v)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.SetBytes(int64(len(page)))
+			}
+		})
+	}
+}
