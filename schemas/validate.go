@@ -24,6 +24,36 @@ func (p *parser) validate(m *Message) {
 	for _, s := range m.CommonStructs {
 		p.validateStruct(m, s.Fields, m.ValidVersions)
 	}
+	p.cycles(m)
+}
+
+// cycles reports a field through which a struct holds itself: no
+// instance of it could end (and encoding one would never stop).
+func (p *parser) cycles(m *Message) {
+	const onPath, done = 1, 2
+	state := map[*Struct]int{}
+	var visit func(s *Struct)
+	visit = func(s *Struct) {
+		state[s] = onPath
+		for _, f := range s.Fields {
+			if f.Struct == nil || p.bad[f] != nil {
+				continue
+			}
+			switch state[f.Struct] {
+			case onPath:
+				p.failField(f, f.Pos.Offset, "field %q: struct %s holds itself through it", f.Name, f.Struct.Name)
+			case 0:
+				visit(f.Struct)
+			}
+		}
+		state[s] = done
+	}
+	visit(m.Body)
+	for _, s := range m.CommonStructs {
+		if state[s] == 0 {
+			visit(s)
+		}
+	}
 }
 
 func (p *parser) validateStruct(m *Message, fields []*Field, parent Versions) {

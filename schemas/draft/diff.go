@@ -158,14 +158,19 @@ func bodyBytes(m *schemas.Message, v int16) ([]byte, error) {
 	return p.Encode(p.Smallest())
 }
 
-// maxDiffDepth bounds the walk into structs.
-const maxDiffDepth = 32
+// maxDiffDepth and maxDiffRows bound the walk into structs (a struct is
+// shown again wherever it is used).
+const (
+	maxDiffDepth = 32
+	maxDiffRows  = 5000
+)
 
 // comparer matches fields; it knows the draft's fields that were left out,
 // by struct and name, to show them against the released ones.
 type comparer struct {
 	skipped map[[2]string]*schemas.SkippedField
 	byIn    map[string][]*schemas.SkippedField
+	rows    int // rows made, against maxDiffRows
 }
 
 // fields matches two field lists by name, in the draft's order; a
@@ -251,6 +256,10 @@ func (c *comparer) side(d, r *schemas.Field, path string, depth int, sf *schemas
 		row.Kind, row.Detail = compareField(d, r)
 	}
 	rows := []Row{row}
+	c.rows++
+	if c.rows > maxDiffRows {
+		return rows
+	}
 	var df, rf []*schemas.Field
 	if d != nil && d.Struct != nil {
 		df = d.Struct.Fields

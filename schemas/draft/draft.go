@@ -130,8 +130,9 @@ type Draft struct {
 	// Diagnostics are sorted by position.
 	Diagnostics []Diagnostic
 
-	base *schemas.Set
-	idx  lineIndex
+	base   *schemas.Set
+	idx    lineIndex
+	counts [2]int // by severity
 }
 
 // SetName is the name of a draft's set.
@@ -149,24 +150,30 @@ func Load(src []byte, o Options) *Draft {
 	d.buildSet()
 	d.checkEncode()
 	sort.SliceStable(d.Diagnostics, func(i, j int) bool { return d.Diagnostics[i].Offset < d.Diagnostics[j].Offset })
+	for _, g := range d.Diagnostics {
+		d.counts[g.Severity]++
+	}
+	if n := len(d.Diagnostics); n > MaxDiagnostics {
+		more := d.Diagnostics[MaxDiagnostics]
+		sev := Warning
+		for _, g := range d.Diagnostics[MaxDiagnostics:] {
+			sev = max(sev, g.Severity)
+		}
+		d.Diagnostics = d.Diagnostics[:MaxDiagnostics]
+		d.diag(sev, more.Offset, "", fmt.Sprintf("%d more diagnostics are not listed", n-MaxDiagnostics), "")
+	}
 	return d
 }
 
-// Errors counts the diagnostics of severity Error.
-func (d *Draft) Errors() int { return d.count(Error) }
+// MaxDiagnostics is how many diagnostics a draft lists; one more says how
+// many were left out.
+const MaxDiagnostics = 1000
 
-// Warnings counts the diagnostics of severity Warning.
-func (d *Draft) Warnings() int { return d.count(Warning) }
+// Errors counts the diagnostics of severity Error, listed or not.
+func (d *Draft) Errors() int { return d.counts[Error] }
 
-func (d *Draft) count(s Severity) int {
-	n := 0
-	for _, g := range d.Diagnostics {
-		if g.Severity == s {
-			n++
-		}
-	}
-	return n
-}
+// Warnings counts the diagnostics of severity Warning, listed or not.
+func (d *Draft) Warnings() int { return d.counts[Warning] }
 
 // APIs are the draft's request/response pairs, by key.
 func (d *Draft) APIs() []*schemas.API {

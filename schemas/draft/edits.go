@@ -11,6 +11,7 @@ type edit struct {
 	off, end int
 	text     string
 	seq      int // creation order, to keep insertions at one offset in order
+	owner    int // the offset of the string token whose repair it is, or -1
 }
 
 // region is one JSON object of the paste (a schema, or an object that
@@ -23,6 +24,9 @@ type region struct {
 	top        map[string]topMember
 	spaces     []int // offsets of the odd spaces replaced
 	curlies    []int // offsets of the curly quotes replaced
+	owner      int   // the string token being read, for its edits
+	seq        int   // the next edit's seq
+	slot       int   // the seq of the key slot, or -1
 
 	// Set by the key pass.
 	name, typ, api string
@@ -39,11 +43,41 @@ type topMember struct {
 }
 
 func newRegion(start int) *region {
-	return &region{start: start, top: map[string]topMember{}}
+	return &region{start: start, top: map[string]topMember{}, owner: -1, slot: -1}
 }
 
 func (r *region) replace(off, end int, text string) {
-	r.edits = append(r.edits, edit{off: off, end: end, text: text, seq: len(r.edits)})
+	r.edits = append(r.edits, edit{off: off, end: end, text: text, seq: r.seq, owner: r.owner})
+	r.seq++
+}
+
+// keySlot makes an empty insertion for the key pass to fill: the value of
+// an apiKey that has none.
+func (r *region) keySlot(off int) {
+	r.slot = r.seq
+	r.insert(off, "")
+}
+
+// fillSlot writes the key into the slot.
+func (r *region) fillSlot(text string) {
+	for i := range r.edits {
+		if r.edits[i].seq == r.slot {
+			r.edits[i].text = text
+		}
+	}
+}
+
+// replaceToken replaces a whole token, and drops the repairs made inside it.
+func (r *region) replaceToken(t token, text string) {
+	kept := r.edits[:0]
+	for _, e := range r.edits {
+		if e.owner != t.off {
+			kept = append(kept, e)
+		}
+	}
+	r.edits = kept
+	r.owner = -1
+	r.replace(t.off, t.end, text)
 }
 
 func (r *region) insert(off int, text string) { r.replace(off, off, text) }

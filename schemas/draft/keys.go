@@ -34,6 +34,12 @@ func (d *Draft) keys(regions []*region, o Options) {
 		return n, err == nil && n >= 0 && n <= math.MaxInt16
 	}
 	for _, r := range regions {
+		if tm, ok := r.top["apiKey"]; ok && tm.val.kind == tWord && !number.MatchString(tm.text) {
+			if n, err := strconv.Atoi(tm.text); err == nil { // 007, +7: JSON has no such numbers
+				r.warnf(tm.val.off, fmt.Sprintf("apiKey %s is not a JSON number; read as %d", tm.text, n), fmt.Sprintf(`write "apiKey": %d`, n))
+				r.replaceToken(tm.val, strconv.Itoa(n))
+			}
+		}
 		r.name, r.typ = r.top["name"].text, r.top["type"].text
 		if r.top["name"].val.kind != tString {
 			r.name = ""
@@ -41,10 +47,15 @@ func (d *Draft) keys(regions []*region, o Options) {
 		r.api = apiName(r.name, r.typ)
 		r.keySrc = KeyNone
 		if r.typ != "request" && r.typ != "response" {
-			if tm, ok := r.top["apiKey"]; ok && tm.val.kind != tEOF {
+			if tm, ok := r.top["apiKey"]; ok {
 				if _, ok := written(r); !ok {
-					r.warnf(tm.val.off, fmt.Sprintf("apiKey %s of a %s schema: left unset", tm.text, orNone(r.typ)), "write a number or remove it")
-					r.replace(tm.val.off, tm.val.end, "-1")
+					switch tm.val.kind {
+					case tEOF: // reported as missing
+						r.fillSlot("-1")
+					case tWord, tString:
+						r.warnf(tm.val.off, fmt.Sprintf("apiKey %s of a %s schema: left unset", tm.text, orNone(r.typ)), "write a number or remove it")
+						r.replaceToken(tm.val, "-1")
+					}
 				}
 			}
 			continue
@@ -138,7 +149,7 @@ func (d *Draft) settle(r *region, api string, key int16, src KeySource, from *re
 		// Written; when it disagrees with its partner's or clashes with
 		// another API's (both reported), the key settled on replaces it.
 		if int16(n) != key {
-			r.replace(tm.val.off, tm.val.end, strconv.Itoa(int(key)))
+			r.replaceToken(tm.val, strconv.Itoa(int(key)))
 			if src == KeyWritten {
 				r.keySrc = KeyPartner
 			}
@@ -154,9 +165,11 @@ func (d *Draft) settle(r *region, api string, key int16, src KeySource, from *re
 	case !has:
 		what = fmt.Sprintf("%s %s has no apiKey", r.typ, r.name)
 		r.insert(r.start+1, fmt.Sprintf(` "apiKey": %d,`, key))
-	case tm.val.kind == tEOF || tm.text == "":
+	case tm.val.kind == tEOF: // reported as missing
 		off = tm.keyOff
-		r.replace(tm.val.off, tm.val.end, strconv.Itoa(int(key)))
+		r.fillSlot(strconv.Itoa(int(key)))
+	case tm.val.kind != tWord && tm.val.kind != tString:
+		return // an object or array: the parser says it is no integer
 	default:
 		off = tm.val.off
 		if _, err := strconv.Atoi(tm.text); err == nil {
@@ -164,7 +177,7 @@ func (d *Draft) settle(r *region, api string, key int16, src KeySource, from *re
 		} else if tm.text != "TBD" {
 			what = fmt.Sprintf("apiKey is %s, not a number", jsonQuote(tm.text))
 		}
-		r.replace(tm.val.off, tm.val.end, strconv.Itoa(int(key)))
+		r.replaceToken(tm.val, strconv.Itoa(int(key)))
 	}
 	switch src {
 	case KeyPartner:

@@ -162,6 +162,8 @@ func (lx *lexer) comment(start, end int, line bool) {
 func (lx *lexer) str(curly bool) {
 	src := lx.src
 	open := lx.pos
+	lx.r.owner = open
+	defer func() { lx.r.owner = -1 }()
 	i := open + 1
 	if curly {
 		i = open + len(leftCurly)

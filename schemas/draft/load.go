@@ -128,6 +128,11 @@ func (d *Draft) buildSet() {
 			d.diag(Error, s.Start, s.Name, fmt.Sprintf("a second schema named %s (the first is on line %d): ignored", m.Name, prev.Line), "paste each schema once")
 			continue
 		}
+		if n := instanceValues(m); n > maxValues {
+			d.diag(Error, s.Start, s.Name, fmt.Sprintf("%s is not loaded: its smallest instance would hold more than %d values (structs holding structs)", m.Name, maxValues),
+				"nest fewer structs, or use fewer fields of struct types")
+			continue
+		}
 		byName[m.Name] = s
 		s.InSet = true
 		msgs = append(msgs, m)
@@ -151,6 +156,38 @@ func (d *Draft) buildSet() {
 		return
 	}
 	d.Set = set
+}
+
+// maxValues bounds the values of a draft's smallest instance (every array
+// holds one element, so common structs that hold each other several times
+// over multiply): a paste must not make the page build a huge message.
+// Kafka's largest released message is far below it (TestInstanceValues).
+const maxValues = 20000
+
+// instanceValues counts the values of a message's smallest instance, all
+// versions' fields together, up to just over maxValues.
+func instanceValues(m *schemas.Message) int {
+	memo := map[*schemas.Struct]int{}
+	var count func(s *schemas.Struct) int
+	count = func(s *schemas.Struct) int {
+		if n, ok := memo[s]; ok {
+			return n
+		}
+		memo[s] = maxValues + 1 // a cycle (reported by the parser) counts as too many
+		n := 0
+		for _, f := range s.Fields {
+			n++
+			if f.Struct != nil {
+				n += count(f.Struct)
+			}
+			if n > maxValues {
+				break
+			}
+		}
+		memo[s] = min(n, maxValues+1)
+		return memo[s]
+	}
+	return count(m.Body)
 }
 
 // checkEncode encodes the smallest instance of each schema at its latest

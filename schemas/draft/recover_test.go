@@ -1,6 +1,7 @@
 package draft
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -235,5 +236,61 @@ func TestNoSchema(t *testing.T) {
 		if d.Set != nil || len(d.Schemas) != 0 || d.Errors() != 1 || !strings.Contains(diagList(d), "no schema found") {
 			t.Errorf("%q:\n%s", src, diagList(d))
 		}
+	}
+}
+
+// Pastes built to hurt: a struct that holds itself (its field is left
+// out, the rest encodes), structs that hold each other so often that the
+// smallest instance would be astronomic (not loaded), and thousands of
+// nameless values (dropped, one by one).
+func TestHostile(t *testing.T) {
+	base := trunk(t)
+	self := head + `    { "name": "A", "type": "[]Node", "versions": "0+", "fields": [
+      { "name": "Kids", "type": "[]Node", "versions": "0+" },
+      { "name": "V", "type": "int8", "versions": "0+" } ]}
+  ]
+}`
+	d := Load([]byte(self), Options{Base: base})
+	if got := diagList(d); !strings.Contains(got, `4:7: error: field "Kids": struct Node holds itself through it; the field is left out`) || d.Errors() != 1 {
+		t.Errorf("self:\n%s", got)
+	}
+	if s := d.Schema("FooRequest"); s == nil || fieldNames(s.Message.Fields, "") != "A A.V" {
+		t.Fatalf("self: %+v", s)
+	}
+	if f, err := d.NewFrame("Foo", codec.Request); err != nil {
+		t.Fatal(err)
+	} else if _, err := f.Encode(); err != nil {
+		t.Fatal(err)
+	}
+
+	var b strings.Builder
+	b.WriteString(`{ "apiKey": 1000, "type": "request", "name": "FooRequest", "validVersions": "0", "fields": [ { "name": "F", "type": "S0", "versions": "0+" } ], "commonStructs": [`)
+	for i := range 30 {
+		fmt.Fprintf(&b, `{ "name": "S%d", "versions": "0+", "fields": [`, i)
+		for j := range 4 {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			if i < 29 {
+				fmt.Fprintf(&b, `{ "name": "F%d", "type": "S%d", "versions": "0+" }`, j, i+1)
+			} else {
+				fmt.Fprintf(&b, `{ "name": "F%d", "type": "int8", "versions": "0+" }`, j)
+			}
+		}
+		b.WriteString("]},\n")
+	}
+	b.WriteString("]}")
+	d = Load([]byte(b.String()), Options{Base: base})
+	if d.Set != nil || !strings.Contains(diagList(d), "FooRequest is not loaded: its smallest instance would hold more than 20000 values") {
+		t.Errorf("exponential:\n%s", diagList(d))
+	}
+
+	many := `{ "apiKey": 1000, "type": "request", "name": "FooRequest", "validVersions": "0", "fields": [] ` + strings.Repeat("{} ", 20000) + "}"
+	d = Load([]byte(many), Options{Base: base})
+	if d.Schema("FooRequest") == nil || d.Errors() != 20000 || len(d.Diagnostics) != MaxDiagnostics+1 || !strings.Contains(diagList(d), "1:95: error: a value without a member name: dropped") {
+		t.Errorf("nameless values: %d errors, want 20000; %d diagnostics listed", d.Errors(), len(d.Diagnostics))
+	}
+	if last := d.Diagnostics[len(d.Diagnostics)-1]; last.String() != "1:3095: error: 19000 more diagnostics are not listed" {
+		t.Errorf("last: %s", last)
 	}
 }

@@ -32,7 +32,7 @@ func repairObject(src []byte, start int, idx lineIndex) *region {
 	p.tok = p.lx.next()
 	p.object(1)
 	r.end = p.prev.end
-	if p.prev.kind == tEOF || r.end < start {
+	if p.tok.kind == tEOF || r.end < start { // left open: it runs to the end
 		r.end = len(src)
 	}
 	r.perLine(idx, r.spaces, func(off, n int) {
@@ -70,18 +70,18 @@ func (p *repairer) advance() {
 
 func (p *repairer) text(t token) string { return string(p.lx.src[t.off:t.end]) }
 
-// where describes the place just after the previous token, for a
-// suggestion: "at the end of line 58" or "before \"{\" on line 60".
-func (p *repairer) where(off int) string {
+// where describes the place just after token t, for a suggestion: "at
+// the end of line 58" or "after \"A\" on line 3".
+func (p *repairer) where(t token) string {
 	src := p.lx.src
-	j := off
+	j := t.end
 	for j < len(src) && (src[j] == ' ' || src[j] == '\t' || src[j] == '\r') {
 		j++
 	}
 	if j == len(src) || src[j] == '\n' {
-		return fmt.Sprintf("at the end of line %d", p.idx.line(off))
+		return fmt.Sprintf("at the end of line %d", p.idx.line(t.end))
 	}
-	return fmt.Sprintf("after %s on line %d", p.disp(p.prev), p.idx.line(off))
+	return fmt.Sprintf("after %s on line %d", p.disp(t), p.idx.line(t.end))
 }
 
 // disp shows a token in a message: punctuation and short strings as
@@ -107,6 +107,51 @@ func (p *repairer) inside(k tokKind) bool {
 	return false
 }
 
+// seps tracks the commas of one object or array: a comma is needed
+// between two members or elements, and none may come before the first or
+// after the last (Kafka's reader takes neither).
+type seps struct {
+	p       *repairer
+	between string // for messages: "between two fields"
+	need    bool   // a member was read and no comma has followed it
+	last    token  // the last token of that member
+	pending *token // a comma after the last member, not yet followed by one
+}
+
+// comma reads a comma: the separator, or an extra one that is dropped.
+func (s *seps) comma() {
+	p := s.p
+	if !s.need {
+		p.extra()
+		return
+	}
+	t := p.tok
+	s.pending, s.need = &t, false
+	p.advance()
+}
+
+// member is called before a member or element: it adds a missing comma.
+func (s *seps) member() {
+	p := s.p
+	if s.need {
+		p.r.warnf(s.last.end, `missing "," `+s.between, `add "," `+p.where(s.last))
+		p.r.insert(s.last.end, ",")
+	}
+	s.pending = nil
+}
+
+// read is called after a member or element.
+func (s *seps) read() { s.need, s.last = true, s.p.prev }
+
+// close is called when the object or array ends: a comma after the last
+// member is dropped.
+func (s *seps) close(closer string) {
+	if c := s.pending; c != nil {
+		s.p.r.warnf(c.off, fmt.Sprintf("trailing comma before %q", closer), `remove the ","`)
+		s.p.r.remove(*c)
+	}
+}
+
 // object reads an object; p.tok is its '{'.
 func (p *repairer) object(depth int) {
 	open := p.tok
@@ -125,10 +170,11 @@ func (p *repairer) object(depth int) {
 			p.r.replace(nullDefault.off, nullDefault.end, `"null"`)
 		}
 	}()
-	last := "" // the name of the last member
+	sep := &seps{p: p}
 	for {
 		switch p.tok.kind {
 		case tRBrace:
+			sep.close("}")
 			if depth == 1 {
 				p.prev = p.tok // the end: what follows is not read here
 				return
@@ -136,27 +182,33 @@ func (p *repairer) object(depth int) {
 			p.advance()
 			return
 		case tEOF:
+			sep.close("}")
 			line, col := p.idx.pos(open.off)
 			p.r.errorf(open.off, fmt.Sprintf("{ opened here (%d:%d) is never closed", line, col), `add the missing "}"`)
 			p.r.insert(len(p.lx.src), "\n}")
 			return
 		case tRBrack:
 			if p.inside(tLBrack) {
-				p.r.warnf(p.tok.off, `missing "}" before "]"`, `add "}" `+p.where(p.prev.end))
+				sep.close("}")
+				p.r.warnf(p.tok.off, `missing "}" before "]"`, `add "}" `+p.where(p.prev))
 				p.r.insert(p.tok.off, "}")
 				return
 			}
 			p.stray()
 			continue
-		case tComma, tColon:
+		case tComma:
+			sep.comma()
+			continue
+		case tColon:
 			p.extra()
 			continue
 		case tLBrace, tLBrack:
 			p.r.errorf(p.tok.off, "a value without a member name: dropped", `give it a name ("name": ...) or remove it`)
-			p.skipValue()
+			p.skipValue("")
 			continue
 		}
 		// The member name.
+		sep.member()
 		key := p.tok
 		name := p.text(key)
 		if key.kind == tString {
@@ -166,20 +218,24 @@ func (p *repairer) object(depth int) {
 			p.r.replace(key.off, key.end, jsonQuote(name))
 		}
 		p.advance()
-		val := token{kind: tEOF, off: p.prev.end, end: p.prev.end}
+		var val token // the value's span; kind tEOF when it is missing
 		switch p.tok.kind {
 		case tColon:
 			p.advance()
-			val = p.tok
-			p.value(name, depth)
+			val = p.value(name, depth)
 		case tString, tWord, tLBrace, tLBrack:
-			p.r.warnf(p.prev.end, fmt.Sprintf(`missing ":" after %s`, jsonQuote(name)), `add ":" `+p.where(p.prev.end))
+			p.r.warnf(p.prev.end, fmt.Sprintf(`missing ":" after %s`, jsonQuote(name)), `add ":" `+p.where(p.prev))
 			p.r.insert(p.prev.end, ":")
-			val = p.tok
-			p.value(name, depth)
+			val = p.value(name, depth)
 		default:
 			p.r.errorf(p.prev.end, fmt.Sprintf("member %s has no value", jsonQuote(name)), "give it a value or remove it")
-			p.r.insert(p.prev.end, ": null")
+			val = token{kind: tEOF, off: p.prev.end, end: p.prev.end}
+			if depth == 1 && name == "apiKey" {
+				p.r.insert(p.prev.end, ":")
+				p.r.keySlot(p.prev.end) // the key pass writes the key
+			} else {
+				p.r.insert(p.prev.end, ": null")
+			}
 		}
 		if depth == 1 {
 			p.r.top[name] = topMember{keyOff: key.off, val: val, text: p.valueText(val)}
@@ -190,8 +246,8 @@ func (p *repairer) object(depth int) {
 		case name == "default" && val.kind == tWord && p.text(val) == "null":
 			nullDefault = &val
 		}
-		last = name
-		p.separator(fmt.Sprintf("after the %s member", jsonQuote(last)), tRBrace)
+		sep.read()
+		sep.between = fmt.Sprintf("after the %s member", jsonQuote(name))
 	}
 }
 
@@ -202,56 +258,44 @@ func (p *repairer) array(key string, depth int) {
 	p.advance()
 	p.stack = append(p.stack, tLBrack)
 	defer func() { p.stack = p.stack[:len(p.stack)-1] }()
-	between := fmt.Sprintf("between two elements of %s", jsonQuote(key))
+	sep := &seps{p: p, between: fmt.Sprintf("between two elements of %s", jsonQuote(key))}
 	switch key {
 	case "fields":
-		between = "between two fields"
+		sep.between = "between two fields"
 	case "commonStructs":
-		between = "between two common structs"
+		sep.between = "between two common structs"
 	}
 	for {
 		switch p.tok.kind {
 		case tRBrack:
+			sep.close("]")
 			p.advance()
 			return
 		case tEOF:
+			sep.close("]")
 			line, col := p.idx.pos(open.off)
 			p.r.errorf(open.off, fmt.Sprintf("[ opened here (%d:%d) is never closed", line, col), `add the missing "]"`)
 			p.r.insert(len(p.lx.src), "\n]")
 			return
 		case tRBrace:
 			if p.inside(tLBrace) {
-				p.r.warnf(p.tok.off, `missing "]" before "}"`, `add "]" `+p.where(p.prev.end))
+				sep.close("]")
+				p.r.warnf(p.tok.off, `missing "]" before "}"`, `add "]" `+p.where(p.prev))
 				p.r.insert(p.tok.off, "]")
 				return
 			}
 			p.stray()
 			continue
-		case tComma, tColon:
+		case tComma:
+			sep.comma()
+			continue
+		case tColon:
 			p.extra()
 			continue
 		}
+		sep.member()
 		p.value(key+"[]", depth)
-		p.separator(between, tRBrack)
-	}
-}
-
-// separator reads what follows a member or an element: a comma, the
-// closing bracket, or something that needs a comma before it.
-func (p *repairer) separator(between string, closer tokKind) {
-	switch p.tok.kind {
-	case tComma:
-		comma := p.tok
-		p.advance()
-		if p.tok.kind == closer {
-			p.r.warnf(comma.off, fmt.Sprintf("trailing comma before %q", tokNames[closer]), `remove the ","`)
-			p.r.remove(comma)
-		}
-	case tRBrace, tRBrack, tEOF, tColon:
-		// the loop deals with them
-	default:
-		p.r.warnf(p.prev.end, `missing "," `+between, `add "," `+p.where(p.prev.end))
-		p.r.insert(p.prev.end, ",")
+		sep.read()
 	}
 }
 
@@ -274,21 +318,22 @@ func (p *repairer) extra() {
 }
 
 // value reads the value of member key at object depth depth.
-func (p *repairer) value(key string, depth int) {
+func (p *repairer) value(key string, depth int) token {
 	for p.tok.kind == tColon {
 		p.extra()
 	}
+	t := p.tok
 	switch p.tok.kind {
 	case tLBrace:
 		if depth >= maxDepth {
 			p.tooDeep()
-			return
+			break
 		}
 		p.object(depth + 1)
 	case tLBrack:
 		if depth >= maxDepth {
 			p.tooDeep()
-			return
+			break
 		}
 		p.array(key, depth+1)
 	case tString:
@@ -298,8 +343,16 @@ func (p *repairer) value(key string, depth int) {
 		p.advance()
 	default:
 		p.r.errorf(p.prev.end, fmt.Sprintf("member %s has no value", jsonQuote(key)), "give it a value or remove it")
-		p.r.insert(p.prev.end, " null")
+		t = token{kind: tEOF, off: p.prev.end, end: p.prev.end}
+		if key == "apiKey" && depth == 1 {
+			p.r.keySlot(p.prev.end) // the key pass writes the key
+		} else {
+			p.r.insert(p.prev.end, " null")
+		}
+		return t
 	}
+	t.end = max(t.end, p.prev.end)
+	return t
 }
 
 var number = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$`)
@@ -321,13 +374,14 @@ func (p *repairer) word(key string, depth int) {
 // tooDeep drops a value nested deeper than maxDepth.
 func (p *repairer) tooDeep() {
 	p.r.errorf(p.tok.off, fmt.Sprintf("nested more than %d deep: dropped", maxDepth), "flatten it")
-	p.skipValue()
+	p.skipValue("null")
 }
 
-// skipValue drops the value at p.tok (with what it holds) and puts null in
+// skipValue drops the value at p.tok (with what it holds) and puts with in
 // its place; repairs made inside it go with it.
-func (p *repairer) skipValue() {
+func (p *repairer) skipValue(with string) {
 	start := p.tok.off
+	firstEdit, firstDiag := len(p.r.edits), len(p.r.diags) // what the skip adds
 	depth := 0
 	for p.tok.kind != tEOF {
 		switch p.tok.kind {
@@ -345,21 +399,21 @@ func (p *repairer) skipValue() {
 	if p.tok.kind == tEOF {
 		end = len(p.lx.src)
 	}
-	kept := p.r.edits[:0]
-	for _, e := range p.r.edits {
-		if e.off < start || e.off >= end && !(e.off == end && end == len(p.lx.src)) {
-			kept = append(kept, e)
+	kept := p.r.edits[:firstEdit]
+	for _, e := range p.r.edits[firstEdit:] {
+		if e.off >= end && !(e.off == end && end == len(p.lx.src)) {
+			kept = append(kept, e) // the next token's
 		}
 	}
 	p.r.edits = kept
-	diags := p.r.diags[:0]
-	for _, d := range p.r.diags {
-		if d.Offset < start || d.Offset >= end || d.Offset == start {
+	diags := p.r.diags[:firstDiag]
+	for _, d := range p.r.diags[firstDiag:] {
+		if d.Offset >= end {
 			diags = append(diags, d)
 		}
 	}
 	p.r.diags = diags
-	p.r.replace(start, end, "null")
+	p.r.replace(start, end, with)
 }
 
 // valueText is a value as the key pass reads it: a string unquoted, else

@@ -54,7 +54,8 @@ func dump(m *schemas.Message) string {
 }
 
 // Every schema of both released sets reads through the tolerant reader
-// with no diagnostic, into the very message schemas.Parse reads.
+// with no diagnostic, into the very message schemas.Parse reads; and its
+// smallest instance is far below the drafts' limit (TestInstanceValues).
 func TestReleasedSetsLoadClean(t *testing.T) {
 	files := 0
 	for _, name := range []string{"3.9", "trunk"} {
@@ -96,6 +97,9 @@ func TestReleasedSetsLoadClean(t *testing.T) {
 				}
 				if string(s.Repaired) != string(src[s.Start:s.End]) {
 					t.Errorf("%s/%s: a clean schema was changed by repairs", name, file)
+				}
+				if n := instanceValues(s.Message); n > maxValues/20 {
+					t.Errorf("%s/%s: smallest instance of %d values, near the draft limit %d", name, file, n, maxValues)
 				}
 				if s.Type == "request" || s.Type == "response" {
 					if s.KeySource != KeyWritten || int(s.Key) != want.APIKey {

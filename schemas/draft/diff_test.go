@@ -1,0 +1,129 @@
+package draft
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"kwire/codec"
+)
+
+func diffText(diffs []*Diff) string {
+	var b strings.Builder
+	for _, df := range diffs {
+		fmt.Fprintf(&b, "== %s: draft v%d %d bytes, released v%d %d bytes (%+d)\n", df.Name, df.DraftVersion, len(df.DraftBytes), df.ReleasedVersion, len(df.ReleasedBytes), df.SizeDelta())
+		for _, r := range df.Rows {
+			fmt.Fprintf(&b, "%-8s %s%s", r.Kind, strings.Repeat("  ", r.Depth), r.Path)
+			if r.Detail != "" {
+				fmt.Fprintf(&b, ": %s", r.Detail)
+			}
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+func TestDiffGolden(t *testing.T) {
+	var b strings.Builder
+	for _, seed := range []string{seedStreams, seedConsumer} {
+		d, _ := loadSeed(t, seed)
+		b.WriteString(diffText(Compare(d, trunk(t))))
+	}
+	golden(t, "diff.golden", b.String())
+}
+
+// KIP-1071's draft against trunk's StreamsGroupHeartbeat: what changed,
+// and by how many bytes the smallest frames differ.
+func TestDiffStreamsGroupHeartbeat(t *testing.T) {
+	d, _ := loadSeed(t, seedStreams)
+	base := trunk(t)
+	diffs := Compare(d, base)
+	if len(diffs) != 2 {
+		t.Fatalf("%d diffs", len(diffs))
+	}
+	req, resp := diffs[0], diffs[1]
+	if req.Name != "StreamsGroupHeartbeatRequest" || resp.Name != "StreamsGroupHeartbeatResponse" || req.Err != nil || resp.Err != nil {
+		t.Fatalf("%s %v, %s %v", req.Name, req.Err, resp.Name, resp.Err)
+	}
+	row := func(df *Diff, path string) Row {
+		for _, r := range df.Rows {
+			if r.Path == path {
+				return r
+			}
+		}
+		t.Fatalf("%s: no row %s", df.Name, path)
+		return Row{}
+	}
+	for _, c := range []struct {
+		df     *Diff
+		path   string
+		kind   ChangeKind
+		detail string
+	}{
+		{req, "GroupId", Same, ""},
+		{req, "Topology.TopologyId", Added, "added: string 0+"},
+		{req, "Topology.Epoch", Removed, "removed: int32 0+"},
+		{req, "Topology.Subtopologies.StateChangelogTopics.ReplicationFactor", Removed, "removed: int16 0+"},
+		{req, "Topology.Subtopologies.StateChangelogTopics.TopicConfigs", Versions, `nullable 0+ → none; default null → ""`},
+		{req, "Topology.Subtopologies.CopartitionGroups.SourceTopics", Retyped, `left out of the draft: unknown type "[]int32int16"; type []int32int16 → []int16`},
+		{req, "Topology.Subtopologies.CopartitionGroups.RepartitionSourceTopics", Retyped, "type []int32 → []int16"},
+		{req, "UserEndpoint.Port", Retyped, "type int32 → uint16"},
+		{resp, "GroupTopologyId", Added, "added: string 0+ nullable 0+"},
+		{resp, "MemberId", Versions, `nullable 0+ → none; default null → ""`},
+		{resp, "PartitionsByUserEndpoint.UserEndpoint.Port", Retyped, "type int32 → uint16"},
+	} {
+		if r := row(c.df, c.path); r.Kind != c.kind || r.Detail != c.detail {
+			t.Errorf("%s %s: %s %q, want %s %q", c.df.Name, c.path, r.Kind, r.Detail, c.kind, c.detail)
+		}
+	}
+	// The sizes, field by field: the request loses Epoch for TopologyId
+	// (4 bytes for 1), two ReplicationFactors (2 bytes each) and the two
+	// []int16 of CopartitionGroups that the draft got wrong (3 bytes
+	// each: a compact length and one element), and gains 2 bytes in
+	// RepartitionSourceTopics (int32 elements) and 2 in Port (int32):
+	// -3 -4 -6 +2 +2 = -9. The response gains GroupTopologyId (1 byte)
+	// and 2 bytes of Port: +3.
+	if req.SizeDelta() != -9 || resp.SizeDelta() != +3 {
+		t.Errorf("size deltas %+d, %+d; want -9, +3", req.SizeDelta(), resp.SizeDelta())
+	}
+	// Both instances are what the codec decodes, with their own sets.
+	for _, c := range []struct {
+		b   []byte
+		dir codec.Direction
+	}{{req.DraftBytes, codec.Request}, {resp.DraftBytes, codec.Response}} {
+		a, _ := d.LookupAPI("StreamsGroupHeartbeat")
+		if _, _, err := codec.Decode(c.b, codec.DecodeOptions{Set: d.Set, API: a, Version: 0, Dir: c.dir}); err != nil {
+			t.Error(err)
+		}
+		ra, _ := base.LookupAPI("StreamsGroupHeartbeat")
+		rb := req.ReleasedBytes
+		if c.dir == codec.Response {
+			rb = resp.ReleasedBytes
+		}
+		if _, _, err := codec.Decode(rb, codec.DecodeOptions{Set: base, API: ra, Version: 0, Dir: c.dir}); err != nil {
+			t.Error(err)
+		}
+	}
+	if req.Count(Added) != 1 || req.Count(Removed) != 3 || req.Count(Retyped) != 4 {
+		t.Errorf("request: %d added, %d removed, %d retyped", req.Count(Added), req.Count(Removed), req.Count(Retyped))
+	}
+	if len(req.Changes()) != req.Count(Added)+req.Count(Removed)+req.Count(Retyped)+req.Count(Versions)+req.Count(Changed) {
+		t.Error("Changes and Count disagree")
+	}
+}
+
+// A draft request named without its suffix is compared with the released
+// request of its API; an API trunk lacks is not compared.
+func TestDiffByAPIName(t *testing.T) {
+	d, _ := loadSeed(t, seedConsumer)
+	var names []string
+	for _, df := range Compare(d, trunk(t)) {
+		names = append(names, df.Name+"/"+df.Released.Name)
+	}
+	if got := strings.Join(names, " "); got != "ConsumerGroupDescribe/ConsumerGroupDescribeRequest ConsumerGroupDescribeResponse/ConsumerGroupDescribeResponse" {
+		t.Errorf("compared %s", got)
+	}
+	if Compare(d, nil) != nil {
+		t.Error("compared with no set")
+	}
+}
