@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"strconv"
@@ -17,7 +18,8 @@ import (
 // *wire.DecodeError whose offset counts from the start of b.
 func (p *Plan) Decode(b []byte) (Value, int, error) {
 	d := decoder{buf: b, end: len(b)}
-	v, err := d.structValue(p.Root, nil, "")
+	var v Value
+	err := d.structInto(p.Root, &v, nil, nil, "")
 	return v, d.off, err
 }
 
@@ -37,7 +39,8 @@ type TreeOptions struct {
 // root's descendants cover their children's (see coverSpans).
 func (p *Plan) DecodeTree(b []byte, root *tree.Node, o TreeOptions) (Value, int, error) {
 	d := decoder{buf: b, end: len(b), tree: true, base: o.Base, section: o.Section, set: o.Set, sample: o.Sample}
-	v, err := d.structValue(p.Root, root, "")
+	var v Value
+	err := d.structInto(p.Root, &v, nil, root, "")
 	if err != nil {
 		for _, c := range root.Children {
 			coverSpans(c)
@@ -68,16 +71,50 @@ func coverSpans(n *tree.Node) {
 
 // decoder reads values from buf[off:end]. Errors are *wire.DecodeError
 // with offsets into buf; paths are built on the way out, only on error.
+// Values are decoded in place, into the slot of their struct or array, so
+// that no 64-byte Value is copied (with its write barriers) on the way up.
 type decoder struct {
-	buf     []byte
-	off     int
-	end     int
-	tree    bool
-	base    int // added to offsets in nodes
-	section tree.Section
-	set     *schemas.Set // for error-code names, may be nil
-	sample  bool
+	buf       []byte
+	off       int
+	end       int
+	tree      bool
+	base      int // added to offsets in nodes
+	section   tree.Section
+	set       *schemas.Set // for error-code names, may be nil
+	sample    bool
+	block     []Value // zeroed values not yet handed out by alloc
+	blockSize int     // size of the last block
 }
+
+// alloc returns n zeroed values for the elements of an array of
+// primitives. Short lists are carved from blocks shared by the arrays of
+// one decode (a Metadata response has three short arrays per partition),
+// which saves most of their allocations; each list is capped at n, so an
+// append to one never writes into another. Blocks start at minBlock values
+// and double up to maxBlock, never much beyond the bytes left; a longer
+// list has its own allocation, sized by a count already checked against
+// the bytes left.
+func (d *decoder) alloc(n int) []Value {
+	if n > len(d.block) {
+		size := min(max(2*d.blockSize, minBlock), maxBlock, max(d.left(), minBlock))
+		if n > size/2 {
+			return make([]Value, n)
+		}
+		d.blockSize = size
+		d.block = make([]Value, size)
+	}
+	l := d.block[:n:n]
+	d.block = d.block[n:]
+	return l
+}
+
+// The bounds of a block of values, in values (64 bytes each), and how many
+// struct elements of an array share one allocation of field values.
+const (
+	minBlock  = 16
+	maxBlock  = 512
+	elemBlock = 32
+)
 
 func (d *decoder) fail(sentinel error, format string, args ...any) error {
 	if sentinel == nil {
@@ -107,20 +144,23 @@ func joinPath(parent, seg string) string {
 	return parent + "." + seg
 }
 
-func (d *decoder) structValue(sp *StructPlan, node *tree.Node, path string) (Value, error) {
-	v := Value{List: make([]Value, len(sp.Fields))}
-	for _, fp := range sp.Fields {
-		if !fp.Present || fp.IsTagged {
-			v.List[fp.Index] = fp.Default
-			if fp.Default.List != nil {
-				v.List[fp.Index] = fp.Default.Clone()
-			}
-		}
+// structInto reads a struct of sp into v, a zero value: v.List gets one
+// value per field, those off the wire at their defaults. list, when not
+// nil, is where they go (zeroed, one per field).
+func (d *decoder) structInto(sp *StructPlan, v *Value, list []Value, node *tree.Node, path string) error {
+	if list == nil {
+		list = make([]Value, len(sp.Fields))
+	}
+	v.List = list
+	for _, i := range sp.offWire {
+		list[i] = sp.Fields[i].Default
+	}
+	for _, i := range sp.deepDefaults {
+		list[i] = list[i].Clone()
 	}
 	for _, fp := range sp.Wire {
 		start := d.off
-		fv, child, err := d.field(fp, path, d.section)
-		v.List[fp.Index] = fv
+		child, err := d.field(fp, &list[fp.Index], path, d.section)
 		if node != nil && child != nil {
 			node.Add(child)
 		}
@@ -129,15 +169,13 @@ func (d *decoder) structValue(sp *StructPlan, node *tree.Node, path string) (Val
 				d.off = start
 				d.errorNode(node, fp.Field.Name, joinPath(path, fp.Field.Name), err)
 			}
-			return v, wire.WithPath(err, fp.Field.Name)
+			return wire.WithPath(err, fp.Field.Name)
 		}
 	}
 	if sp.Flexible {
-		if err := d.tagged(sp, &v, node, path); err != nil {
-			return v, err
-		}
+		return d.tagged(sp, v, node, path)
 	}
-	return v, nil
+	return nil
 }
 
 // tagged reads a tagged-field section (KIP-482): a uvarint count, then per
@@ -211,9 +249,10 @@ func (d *decoder) tagged(sp *StructPlan, v *Value, node *tree.Node, path string)
 		}
 		saveEnd := d.end
 		d.end = dataEnd
-		fv, child, err := d.field(fp, path, tree.Tagged)
+		slot := &v.List[fp.Index]
+		*slot = Value{} // it held the default
+		child, err := d.field(fp, slot, path, tree.Tagged)
 		d.end = saveEnd
-		v.List[fp.Index] = fv
 		if child != nil {
 			child.Offset = fieldStart + d.base
 			child.Size = d.off - fieldStart
@@ -240,27 +279,26 @@ func prefixSpace(s string) string {
 	return " " + s
 }
 
-// field reads one field's value; with a tree it returns the field's node
-// (holding an error node on failure).
-func (d *decoder) field(fp *FieldPlan, parent string, sec tree.Section) (Value, *tree.Node, error) {
-	path := joinPath(parent, fp.Field.Name)
+// field reads one field's value into v, a zero value; with a tree it
+// returns the field's node (holding an error node on failure).
+func (d *decoder) field(fp *FieldPlan, v *Value, parent string, sec tree.Section) (*tree.Node, error) {
+	var path string // built only for the tree; errors build theirs on the way out
 	var node *tree.Node
 	if d.tree {
+		path = joinPath(parent, fp.Field.Name)
 		node = &tree.Node{Name: fp.Field.Name, Type: fp.Field.Type.Name, About: fp.Field.About, Offset: d.off + d.base, Section: sec, Path: path}
 	}
 	saveSec := d.section
 	d.section = sec
-	defer func() { d.section = saveSec }()
 	start := d.off
-	var v Value
 	var err error
 	switch fp.Kind {
 	case schemas.KindArray:
-		v, err = d.array(fp, node, path)
+		err = d.array(fp, v, node, path)
 	case schemas.KindStruct:
-		v, err = d.structField(fp, node, path)
+		err = d.structField(fp, v, node, path)
 	default:
-		v, err = d.primitive(fp.Kind, fp.Nullable, fp.Compact, node)
+		err = d.primitive(fp.Kind, fp.Nullable, fp.Compact, v, node)
 		if err == nil && node != nil && fp.Kind == schemas.KindRecords && !v.Null {
 			node.Add(records.Nodes([]byte(v.Str), d.off-len(v.Str)+d.base, recordOptions(d.set, path))...)
 		}
@@ -270,6 +308,7 @@ func (d *decoder) field(fp *FieldPlan, parent string, sec tree.Section) (Value, 
 			}
 		}
 	}
+	d.section = saveSec
 	if node != nil {
 		node.Size = d.off - start
 		if err != nil && fp.Kind.Primitive() {
@@ -279,19 +318,20 @@ func (d *decoder) field(fp *FieldPlan, parent string, sec tree.Section) (Value, 
 			}
 		}
 	}
-	return v, node, err
+	return node, err
 }
 
 func isErrorCode(name string) bool {
 	return len(name) >= 9 && name[len(name)-9:] == "ErrorCode"
 }
 
-func (d *decoder) structField(fp *FieldPlan, node *tree.Node, path string) (Value, error) {
+func (d *decoder) structField(fp *FieldPlan, v *Value, node *tree.Node, path string) error {
 	if fp.Nullable {
 		start := d.off
 		marker, n := wire.ConsumeInt8(d.buf[d.off:d.end])
 		if n < 0 {
-			return Null, d.fail(wire.ParseError(n), "reading the presence byte of %s", fp.Field.Name)
+			v.Null = true
+			return d.fail(wire.ParseError(n), "reading the presence byte of %s", fp.Field.Name)
 		}
 		d.off++
 		if node != nil {
@@ -302,23 +342,24 @@ func (d *decoder) structField(fp *FieldPlan, node *tree.Node, path string) (Valu
 			if node != nil {
 				node.Value = "null"
 			}
-			return Null, nil
+			v.Null = true
+			return nil
 		}
 	}
 	if node != nil {
 		node.Value = "struct"
 	}
-	return d.structValue(fp.Struct, node, path)
+	return d.structInto(fp.Struct, v, nil, node, path)
 }
 
-func (d *decoder) array(fp *FieldPlan, node *tree.Node, path string) (Value, error) {
+func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) error {
 	start := d.off
 	count, n := wire.ConsumeLen(d.buf[d.off:d.end], 4, fp.Compact)
 	if n < 0 {
-		return Value{}, d.fail(wire.ParseError(n), "reading an array length")
+		return d.fail(wire.ParseError(n), "reading an array length")
 	}
 	if count < -1 {
-		return Value{}, d.fail(wire.ErrLength, "array length %d is negative", count)
+		return d.fail(wire.ErrLength, "array length %d is negative", count)
 	}
 	d.off += n
 	if node != nil {
@@ -347,25 +388,41 @@ func (d *decoder) array(fp *FieldPlan, node *tree.Node, path string) (Value, err
 		if node != nil {
 			node.Value = "null"
 		}
+		v.Null = true
 		if !fp.Nullable {
 			d.off = start
-			return Null, d.fail(wire.ErrNull, "array is null but %s is not nullable at this version", fp.Field.Name)
+			return d.fail(wire.ErrNull, "array is null but %s is not nullable at this version", fp.Field.Name)
 		}
-		return Null, nil
+		return nil
 	}
 	if need := count * int64(max(fp.elemMinSize(), 1)); need > int64(d.left()) {
 		d.off = start
-		return Value{}, d.fail(wire.ErrLength, "array of %d elements needs at least %d bytes but only %d are left", count, need, d.left())
+		return d.fail(wire.ErrLength, "array of %d elements needs at least %d bytes but only %d are left", count, need, d.left())
 	}
 	if node != nil {
 		node.Value = plural(int(count), "element")
 	}
-	v := Value{List: make([]Value, count)}
+	var list []Value
+	if fp.Elem == schemas.KindStruct {
+		list = make([]Value, count)
+	} else {
+		list = d.alloc(int(count))
+	}
+	v.List = list
 	elemName := fp.Field.Type.Elem.Name
-	for i := range v.List {
-		seg := "[" + strconv.Itoa(i) + "]"
+	// The field lists of struct elements share allocations of up to
+	// elemBlock elements: the count was checked against the bytes left,
+	// and no more than a chunk is allocated ahead of the bytes read.
+	var fields []Value
+	nf := 0
+	if fp.Elem == schemas.KindStruct {
+		nf = len(fp.Struct.Fields)
+	}
+	for i := range list {
+		var seg string
 		var en *tree.Node
 		if node != nil {
+			seg = "[" + strconv.Itoa(i) + "]"
 			en = &tree.Node{Name: elemName + seg, Type: elemName, Offset: d.off + d.base, Section: d.section, Path: path + seg}
 			node.Add(en)
 		}
@@ -375,9 +432,13 @@ func (d *decoder) array(fp *FieldPlan, node *tree.Node, path string) (Value, err
 			if en != nil {
 				en.Value = "struct"
 			}
-			v.List[i], err = d.structValue(fp.Struct, en, path+seg)
+			if len(fields) < nf {
+				fields = make([]Value, nf*min(len(list)-i, elemBlock))
+			}
+			err = d.structInto(fp.Struct, &list[i], fields[:nf:nf], en, path+seg)
+			fields = fields[nf:]
 		} else {
-			v.List[i], err = d.primitive(fp.Elem, false, fp.Compact, en)
+			err = d.primitive(fp.Elem, false, fp.Compact, &list[i], en)
 		}
 		if en != nil {
 			en.Size = d.off - elemStart
@@ -390,10 +451,10 @@ func (d *decoder) array(fp *FieldPlan, node *tree.Node, path string) (Value, err
 					en.Err = de.Err.Error()
 				}
 			}
-			return v, wire.WithPath(err, seg)
+			return wire.WithPath(err, "["+strconv.Itoa(i)+"]")
 		}
 	}
-	return v, nil
+	return nil
 }
 
 func plural(n int, what string) string {
@@ -403,45 +464,40 @@ func plural(n int, what string) string {
 	return strconv.Itoa(n) + " " + what + "s"
 }
 
-// primitive reads a primitive of kind k; with node it fills the node's
-// value and detail.
-func (d *decoder) primitive(k schemas.Kind, nullable, compact bool, node *tree.Node) (Value, error) {
+// primitive reads a primitive of kind k into v, a zero value; with node
+// it fills the node's value and detail.
+func (d *decoder) primitive(k schemas.Kind, nullable, compact bool, v *Value, node *tree.Node) error {
 	b := d.buf[d.off:d.end]
 	if w := k.Width(); w > 0 {
 		if len(b) < w {
-			return Value{}, d.fail(wire.ErrShort, "%s needs %d bytes, %d left", k, w, len(b))
+			return d.fail(wire.ErrShort, "%s needs %d bytes, %d left", k, w, len(b))
 		}
-		var v Value
 		switch k {
 		case schemas.KindBool:
-			v.Int = int64(b[0])
 			if b[0] > 1 {
-				return Value{}, d.fail(wire.ErrValue, "bool byte is %d, not 0 or 1", b[0])
+				return d.fail(wire.ErrValue, "bool byte is %d, not 0 or 1", b[0])
 			}
+			v.Int = int64(b[0])
 		case schemas.KindInt8:
 			v.Int = int64(int8(b[0]))
 		case schemas.KindInt16:
-			x, _ := wire.ConsumeInt16(b)
-			v.Int = int64(x)
+			v.Int = int64(int16(binary.BigEndian.Uint16(b)))
 		case schemas.KindUint16:
-			x, _ := wire.ConsumeInt16(b)
-			v.Int = int64(uint16(x))
+			v.Int = int64(binary.BigEndian.Uint16(b))
 		case schemas.KindInt32:
-			x, _ := wire.ConsumeInt32(b)
-			v.Int = int64(x)
+			v.Int = int64(int32(binary.BigEndian.Uint32(b)))
 		case schemas.KindUint32:
-			x, _ := wire.ConsumeInt32(b)
-			v.Int = int64(uint32(x))
+			v.Int = int64(binary.BigEndian.Uint32(b))
 		case schemas.KindInt64, schemas.KindFloat64:
-			v.Int, _ = wire.ConsumeInt64(b)
+			v.Int = int64(binary.BigEndian.Uint64(b))
 		case schemas.KindUUID:
 			v.Str = string(b[:16])
 		}
 		d.off += w
 		if node != nil {
-			node.Value = displayPrimitive(k, v)
+			node.Value = displayPrimitive(k, *v)
 		}
-		return v, nil
+		return nil
 	}
 	width := 4
 	if k == schemas.KindString {
@@ -449,30 +505,33 @@ func (d *decoder) primitive(k schemas.Kind, nullable, compact bool, node *tree.N
 	}
 	length, n := wire.ConsumeLen(b, width, compact)
 	if n < 0 {
-		return Value{}, d.fail(wire.ParseError(n), "reading a %s length", k)
+		return d.fail(wire.ParseError(n), "reading a %s length", k)
 	}
 	if length < -1 {
-		return Value{}, d.fail(wire.ErrLength, "%s length %d is negative", k, length)
+		return d.fail(wire.ErrLength, "%s length %d is negative", k, length)
 	}
 	if length == -1 {
 		if !nullable {
-			return Value{}, d.fail(wire.ErrNull, "%s is null but the field is not nullable at this version", k)
+			return d.fail(wire.ErrNull, "%s is null but the field is not nullable at this version", k)
 		}
 		d.off += n
+		v.Null = true
 		if node != nil {
 			node.Value, node.Detail = "null", lengthDetail(k, -1, compact)
 		}
-		return Null, nil
+		return nil
 	}
 	if length > int64(len(b)-n) {
-		return Value{}, d.fail(wire.ErrLength, "%s length %d exceeds the %d bytes left", k, length, len(b)-n)
+		return d.fail(wire.ErrLength, "%s length %d exceeds the %d bytes left", k, length, len(b)-n)
 	}
-	v := Value{Str: string(b[n : n+int(length)])}
+	if length > 0 {
+		v.Str = string(b[n : n+int(length)])
+	}
 	d.off += n + int(length)
 	if node != nil {
-		node.Value, node.Detail = displayPrimitive(k, v), lengthDetail(k, int(length), compact)
+		node.Value, node.Detail = displayPrimitive(k, *v), lengthDetail(k, int(length), compact)
 	}
-	return v, nil
+	return nil
 }
 
 func lengthDetail(k schemas.Kind, n int, compact bool) string {

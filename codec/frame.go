@@ -214,6 +214,7 @@ func decodeFrame(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
 	size, n := wire.ConsumeInt32(b)
 	if n < 0 {
 		err := wire.Errorf(0, wire.ErrShort, "a frame starts with an int32 size; only %d bytes", len(b))
+		frameNode.Size = len(b)
 		frameNode.Add(&tree.Node{Name: "size", Type: "error", Size: len(b), Section: tree.Error, Err: err.Err.Error()})
 		return f, root, err
 	}

@@ -29,6 +29,13 @@ type StructPlan struct {
 	Tagged   []*FieldPlan // tagged fields present at this version, by tag
 	Flexible bool
 	minSize  int // fewest bytes an instance takes on the wire
+
+	// offWire lists the fields a decoder does not read in order (absent
+	// or tagged), which start at their defaults; deepDefaults those of
+	// them whose defaults hold lists, which a decoded value must not
+	// share.
+	offWire      []int
+	deepDefaults []int
 }
 
 // FieldPlan is one field at one version.
@@ -114,6 +121,15 @@ func (c *compiler) structPlan(s *schemas.Struct) *StructPlan {
 		}
 	}
 	slices.SortFunc(sp.Tagged, func(a, b *FieldPlan) int { return a.Field.Tag - b.Field.Tag })
+	for i, fp := range sp.Fields {
+		if fp.Present && !fp.IsTagged {
+			continue
+		}
+		sp.offWire = append(sp.offWire, i)
+		if fp.Default.List != nil {
+			sp.deepDefaults = append(sp.deepDefaults, i)
+		}
+	}
 	for _, fp := range sp.Wire {
 		sp.minSize += fp.minSize()
 	}
