@@ -89,7 +89,7 @@ func (p *tab) setField(key, value string) {
 // viewport coordinates, after scrolling it into view.
 func (p *tab) center(sel string) (float64, float64) {
 	p.t.Helper()
-	xy := eval[[]float64](p, fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return null; e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2] })()`, sel))
+	xy := eval[[]float64](p, fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return null; e.scrollIntoView({block: 'nearest'}); const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2] })()`, sel))
 	if len(xy) != 2 {
 		p.t.Fatalf("nothing matches %s", sel)
 	}
@@ -392,7 +392,7 @@ func TestExplorer(t *testing.T) {
 		// the field is not nullable.
 		bad := joinGroup9[:48] + "00" + joinGroup9[50:]
 		p.do(chromedp.SetValue("#paste", bad), chromedp.Click(`button[data-act="decode"]`))
-		if s := p.status(); !strings.Contains(s, "at byte 24 (0x0018)") {
+		if s := p.status(); !strings.Contains(s, "decode error at offset 24 (0x0018): MemberId") {
 			t.Errorf("error status %q", s)
 		}
 		if at := eval[string](p, `(document.querySelector('#hexrows .hb.errat') || {dataset: {}}).dataset.o || ''`); at != "24" {
@@ -430,6 +430,7 @@ func TestExplorer(t *testing.T) {
 			t.Errorf("%d rows drawn for %d bytes: the byte view is not virtualised", rows, len(b))
 		}
 		p.hover(`#tree .tn.s-RecordBatch`)
+		eval[bool](p, `(() => { window.scrollTo(0, 0); return true })()`)
 		p.shot("fetch")
 		// Scrolling draws the rows in view.
 		eval[bool](p, `(() => { const v = document.getElementById('hexview'); v.scrollTop = v.scrollHeight / 2; return true })()`)

@@ -39,12 +39,6 @@ func NewLayout(root *tree.Node, size int) *Layout {
 		l.Nodes = append(l.Nodes, n)
 		l.Depth = append(l.Depth, depth)
 		l.Parent = append(l.Parent, parent)
-		if !n.Relative {
-			lo, hi := max(n.Offset, 0), min(n.End(), size)
-			for i := lo; i < hi; i++ {
-				l.owner[i] = id // children, visited later, paint over
-			}
-		}
 		for _, c := range n.Children {
 			walk(c, depth+1, id)
 		}
@@ -52,7 +46,42 @@ func NewLayout(root *tree.Node, size int) *Layout {
 	if root != nil {
 		walk(root, 0, -1)
 	}
+	l.paint()
 	return l
+}
+
+// paint gives each byte the last node in preorder that covers it (so
+// children paint over their parents). It paints in reverse preorder and
+// skips bytes already painted with a next-unpainted table (path
+// compression), so a deep tree over a large buffer costs about one step a
+// byte and a node, not one a byte per level.
+func (l *Layout) paint() {
+	size := len(l.owner)
+	next := make([]int32, size+1) // next[i] leads to the first unpainted byte >= i
+	for i := range next {
+		next[i] = int32(i)
+	}
+	find := func(i int) int {
+		r := i
+		for int(next[r]) != r {
+			r = int(next[r])
+		}
+		for int(next[i]) != r { // compress the path
+			i, next[i] = int(next[i]), int32(r)
+		}
+		return r
+	}
+	for id := len(l.Nodes) - 1; id >= 0; id-- {
+		n := l.Nodes[id]
+		if n.Relative {
+			continue
+		}
+		lo, hi := max(n.Offset, 0), min(n.End(), size)
+		for j := find(min(lo, size)); j < hi; j = find(j + 1) {
+			l.owner[j] = int32(id)
+			next[j] = int32(j + 1)
+		}
+	}
 }
 
 // Owner returns the number of the innermost node covering byte off, or -1.

@@ -126,6 +126,9 @@ func (u *ui) status(msg string, isErr bool) {
 // refresh redraws the views; with form, the pickers and the form too.
 func (u *ui) refresh(form bool) {
 	s := u.s
+	// Read the geometry before writing anything, so that the browser lays
+	// the page out once, after this handler, and not in the middle of it.
+	top, height := u.hexview.ScrollTop(), u.hexview.ClientHeight()
 	if form {
 		u.pickers()
 		u.drawForm()
@@ -138,10 +141,8 @@ func (u *ui) refresh(form bool) {
 	dom.ByID("msgtitle").SetText(title)
 	// The byte view: a spacer as tall as every row, and the visible rows.
 	u.hexspace.SetStyle("height", strconv.Itoa(s.Rows()*rowHeight)+"px")
-	u.drawRows(true)
-	top := u.tree.ScrollTop()
-	u.tree.SetHTML(s.Tree())
-	u.tree.SetScrollTop(top)
+	u.drawRowsAt(top, height, true)
+	u.tree.SetHTML(s.Tree()) // the tree keeps its scroll position
 	u.hlTree = dom.Element{}
 	if u.selected >= len(s.Layout.Nodes) {
 		u.selected = -1
@@ -165,8 +166,9 @@ func (u *ui) refresh(form bool) {
 	}
 	dom.ReplaceQuery(s.Query())
 	link := dom.ByID("copy-link")
-	link.Toggle("partial", !s.LinkComplete())
-	if s.LinkComplete() {
+	complete := s.LinkComplete()
+	link.Toggle("partial", !complete)
+	if complete {
 		link.SetAttr("title", "copy a link to this message")
 	} else {
 		link.SetAttr("title", "the message is too large for a link: the link names the API and version only")
@@ -176,9 +178,12 @@ func (u *ui) refresh(form bool) {
 // drawRows draws the byte-view rows around the scroll position; unless
 // force, only when they changed.
 func (u *ui) drawRows(force bool) {
+	u.drawRowsAt(u.hexview.ScrollTop(), u.hexview.ClientHeight(), force)
+}
+
+// drawRowsAt draws the rows for a scroll position and view height.
+func (u *ui) drawRowsAt(top, h float64, force bool) {
 	s := u.s
-	top := u.hexview.ScrollTop()
-	h := u.hexview.ClientHeight()
 	if h == 0 {
 		h = 600
 	}
@@ -422,7 +427,11 @@ func (u *ui) onInput(ev dom.Event) {
 	if key == "" || t.Attr("type") == "checkbox" || !t.Closest("#form").Valid() {
 		return
 	}
-	u.fieldResult(key, u.s.SetField(key, t.Value()))
+	t0 := dom.Now()
+	err := u.s.SetField(key, t.Value())
+	t1 := dom.Now()
+	u.fieldResult(key, err)
+	dom.Publish("editMs", []any{t1 - t0, dom.Now() - t1})
 }
 
 // fieldResult shows an edit's error next to its field, or the new bytes.

@@ -185,7 +185,8 @@ func (s *State) ErrorText() string {
 		return ""
 	}
 	if s.ErrOffset >= 0 {
-		return fmt.Sprintf("at byte %d (0x%04x): %v", s.ErrOffset, s.ErrOffset, s.Err)
+		// A wire.DecodeError says "offset N (0xNNNN): path: what".
+		return "decode error at " + s.Err.Error()
 	}
 	return s.Err.Error()
 }

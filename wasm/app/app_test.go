@@ -146,7 +146,7 @@ func TestPaste(t *testing.T) {
 	if err == nil || s.ErrOffset != 20 || s.Frame != nil {
 		t.Fatalf("short paste: %v at %d", err, s.ErrOffset)
 	}
-	if !strings.Contains(s.Root.Text(), "GroupId") || !strings.Contains(s.ErrorText(), "at byte 20 (0x0014)") {
+	if !strings.Contains(s.Root.Text(), "GroupId") || !strings.Contains(s.ErrorText(), "decode error at offset 20 (0x0014)") {
 		t.Errorf("partial tree or error text wrong: %s\n%s", s.ErrorText(), s.Root.Text())
 	}
 	if !strings.Contains(s.Form(nil), "did not decode") {

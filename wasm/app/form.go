@@ -85,9 +85,14 @@ func (w *formWriter) label(fp *codec.FieldPlan, key string, v codec.Value, forID
 	}
 	if forID {
 		w.b.WriteString(`</label>`)
-	} else {
-		w.b.WriteString(`</span>`)
+		return
 	}
+	w.b.WriteString(`</span>`)
+	w.null(fp, key, v)
+}
+
+// null writes the nullable toggle of a field that may be null.
+func (w *formWriter) null(fp *codec.FieldPlan, key string, v codec.Value) {
 	if fp.Nullable {
 		ck := ""
 		if v.Null {
@@ -136,7 +141,11 @@ func (w *formWriter) field(fp *codec.FieldPlan, v codec.Value, prefix, path stri
 	default:
 		fmt.Fprintf(&w.b, `<div class="f" data-key="%s">`, ek)
 		w.label(fp, key, v, true)
+		w.b.WriteString(`<span class="fi">`)
 		w.input(fp.Kind, key, v, readOnly[key])
+		w.null(fp, key, v)
+		w.b.WriteString(`</span>`)
+		w.errSpan(key)
 		w.about(fp)
 		w.b.WriteString(`</div>`)
 	}
@@ -179,7 +188,9 @@ func (w *formWriter) elem(fp *codec.FieldPlan, e codec.Value, prefix, path strin
 	}
 	fmt.Fprintf(&w.b, `<div class="f el" data-key="%s"><label for="k-%s"><span class="fn">[%d]</span> <span class="ft">%s</span></label>`, ek, ek, i, fp.Elem)
 	w.input(fp.Elem, key, e, false)
-	w.b.WriteString(rm + `</div>`)
+	w.b.WriteString(rm)
+	w.errSpan(key)
+	w.b.WriteString(`</div>`)
 }
 
 // input writes the input of a primitive value.
@@ -218,5 +229,9 @@ func (w *formWriter) input(k schemas.Kind, key string, v codec.Value, ro bool) {
 	default:
 		fmt.Fprintf(&w.b, `<input type="text" spellcheck="false" %s value="%s">`, attrs, html.EscapeString(text))
 	}
-	fmt.Fprintf(&w.b, `<span class="fe" id="e-%s" role="alert"></span>`, ek)
+}
+
+// errSpan is where an edit's error shows.
+func (w *formWriter) errSpan(key string) {
+	fmt.Fprintf(&w.b, `<span class="fe" id="e-%s" role="alert"></span>`, html.EscapeString(key))
 }

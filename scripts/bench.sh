@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# bench.sh: kwire against kmsg (franz-go) on the same bytes: a Metadata
+# response of 100 topics, a Fetch request, a JoinGroup request. For each
+# it runs decode to a value, decode with the object tree, and encode in
+# both codecs (codec/bench_test.go, BenchmarkCodec) and prints the median
+# ns/op of each and the kwire/kmsg ratio (the tree row is kwire's tree
+# decode over kmsg's value decode). Fails when kwire's value decode is
+# more than 3x kmsg's (override with KWIRE_DECODE_FLOOR).
+#
+#   scripts/bench.sh [-count N] [-benchtime T] [-raw FILE]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count=5
+benchtime=1s
+raw=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-count) count=$2; shift 2 ;;
+	-benchtime) benchtime=$2; shift 2 ;;
+	-raw) raw=$2; shift 2 ;;
+	*) echo "usage: scripts/bench.sh [-count N] [-benchtime T] [-raw FILE]" >&2; exit 2 ;;
+	esac
+done
+floor=${KWIRE_DECODE_FLOOR:-3}
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+go test -run '^$' -bench '^BenchmarkCodec$' -benchmem -count "$count" -benchtime "$benchtime" ./codec | tee "$out" >&2
+[ -n "$raw" ] && cp "$out" "$raw"
+
+# Lines look like:
+# BenchmarkCodec/FetchRequest/decode/kwire-2  123  4567 ns/op  89.1 MB/s  1234 B/op  56 allocs/op
+awk -v floor="$floor" '
+function median(list,    a, n, i, j, t) {
+	n = split(list, a, " ")
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+/^BenchmarkCodec\// {
+	name = $1; sub(/^BenchmarkCodec\//, "", name); sub(/-[0-9]+$/, "", name)
+	split(name, p, "/")            # case, op, codec
+	key = p[1] SUBSEP p[2] SUBSEP p[3]
+	for (i = 2; i <= NF; i++) {
+		if ($(i+1) == "ns/op") ns[key] = ns[key] " " $i
+		if ($(i+1) == "B/op") bytes[key] = $i
+		if ($(i+1) == "allocs/op") allocs[key] = $i
+	}
+	if (!(p[1] in seen)) { seen[p[1]] = 1; cases[++ncases] = p[1] }
+}
+END {
+	fail = 0
+	printf "\n%-22s %-7s %14s %14s %8s %18s %18s\n", "case", "op", "kwire ns/op", "kmsg ns/op", "ratio", "kwire B/allocs", "kmsg B/allocs"
+	for (c = 1; c <= ncases; c++) {
+		name = cases[c]
+		split("decode tree encode", ops, " ")
+		for (o = 1; o <= 3; o++) {
+			op = ops[o]
+			kw = name SUBSEP op SUBSEP "kwire"
+			km = name SUBSEP (op == "tree" ? "decode" : op) SUBSEP "kmsg"
+			if (!(kw in ns) || !(km in ns)) continue
+			a = median(ns[kw]); b = median(ns[km])
+			ratio = a / b
+			printf "%-22s %-7s %14.0f %14.0f %7.2fx %18s %18s\n", name, op, a, b, ratio, bytes[kw] "/" allocs[kw], op == "tree" ? "(decode)" : bytes[km] "/" allocs[km]
+			if (op == "decode" && ratio > floor) { fail = 1; printf "  above the floor: kwire value decode must be within %sx of kmsg\n", floor }
+		}
+	}
+	if (ncases == 0) { print "no benchmark results" > "/dev/stderr"; exit 1 }
+	exit fail
+}' "$out"

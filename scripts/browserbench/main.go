@@ -1,0 +1,237 @@
+// Command browserbench measures the explorer page in Debian's chromium, in
+// one run: navigation to the first usable render, the latency of one edit
+// for a small message (JoinGroup v9) and for a 4 MB Fetch response, loading
+// that response, and scrolling its byte view. Beside each browser figure it
+// prints the same work done by package app natively, as a baseline, and
+// the ratio. It is a benchmark to read, not a test: it asserts nothing
+// about time. Run it through scripts/browser-bench.sh, which builds dist/.
+package main
+
+import (
+	"context"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"kwire/codec"
+	"kwire/e2e"
+	"kwire/wasm/app"
+)
+
+func main() {
+	dist := flag.String("dist", "dist", "the built site (./build.sh)")
+	runs := flag.Int("n", 5, "runs of each measurement (the median is printed)")
+	size := flag.Int("size", 4<<20, "size of the Fetch response in bytes")
+	flag.Parse()
+	if err := run(*dist, *runs, *size); err != nil {
+		fmt.Fprintln(os.Stderr, "browserbench:", err)
+		os.Exit(1)
+	}
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// native times f n times and returns the median in milliseconds.
+func native(n int, f func()) float64 {
+	var xs []float64
+	for range n {
+		t := time.Now()
+		f()
+		xs = append(xs, ms(time.Since(t)))
+	}
+	return median(xs)
+}
+
+func run(dist string, n, size int) error {
+	tmp, err := os.MkdirTemp("", "kwire-bench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	srv, err := e2e.Site(dist, tmp)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	ctx, cancel, err := e2e.Browser(context.Background(), 1400, 1000)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	ctx, stop := context.WithTimeout(ctx, 10*time.Minute)
+	defer stop()
+	eval := func(js string) (float64, error) {
+		return chromedp.Run(ctx, chromedp.Evaluate[float64](js, chromedp.EvalAwaitPromise))
+	}
+
+	fetch, err := e2e.FetchResponse(size)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("kwire explorer in %s; %d runs each, median; native = package app in Go on this machine\n\n", e2e.Chromium, n)
+	fmt.Printf("%-44s %10s %10s %7s\n", "measure", "browser", "native", "ratio")
+	row := func(name string, browser, nat float64) {
+		ratio := "-"
+		if nat > 0 {
+			ratio = strconv.FormatFloat(browser/nat, 'f', 1, 64) + "x"
+		}
+		natS := "-"
+		if nat >= 0 {
+			natS = fmt.Sprintf("%.2f ms", nat)
+		}
+		fmt.Printf("%-44s %7.1f ms %10s %7s\n", name, browser, natS, ratio)
+	}
+
+	// 1. Navigation to the first usable render (the page drawn, the
+	// smallest JoinGroup v9 encoded, the form ready).
+	url := srv.URL + "/index.html?set=trunk&api=JoinGroup&v=9&dir=request"
+	var ready, start, load []float64
+	for range n {
+		if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url), chromedp.WaitVisible(`body[data-ready="1"]`)); err != nil {
+			return err
+		}
+		r, err := eval(`kwire.readyMs`)
+		if err != nil {
+			return err
+		}
+		s, _ := eval(`kwire.startMs`)
+		l, _ := eval(`kwire.loadMs`)
+		ready, start, load = append(ready, r), append(start, s), append(load, l)
+	}
+	natStart := native(n, func() {
+		if _, err := app.New("", "JoinGroup"); err != nil {
+			panic(err)
+		}
+	})
+	row("navigation -> first usable render", median(ready), -1)
+	row("  of which Go main (parse schemas, draw)", median(start), natStart)
+	row("  of which parsing the trunk schema set", median(load), -1)
+
+	// 2. One edit of a small message: the input event's handler re-encodes,
+	// re-decodes and redraws; layout is forced so that it counts.
+	edit := func(key string, values int) (float64, error) {
+		return eval(fmt.Sprintf(`(async () => {
+			const e = document.getElementById(%q);
+			const xs = [];
+			for (let i = 0; i < %d; i++) {
+				e.value = String(1000 + i);
+				const t = performance.now();
+				e.dispatchEvent(new Event('input', {bubbles: true}));
+				document.body.offsetHeight;
+				xs.push(performance.now() - t);
+				await new Promise(r => requestAnimationFrame(r));
+			}
+			xs.sort((a, b) => a - b);
+			return xs[xs.length >> 1];
+		})()`, "k-"+key, values))
+	}
+	small, err := edit("b:SessionTimeoutMs", max(n, 21))
+	if err != nil {
+		return err
+	}
+	s, err := app.New("", "JoinGroup")
+	if err != nil {
+		return err
+	}
+	i := 0
+	natSmall := native(max(n, 21), func() {
+		i++
+		if err := s.SetField("b:SessionTimeoutMs", strconv.Itoa(1000+i)); err != nil {
+			panic(err)
+		}
+		_ = s.Tree()
+		_ = s.HexRows(0, 40)
+	})
+	row("edit, JoinGroup v9 (33 bytes)", small, natSmall)
+
+	// 3. Load the Fetch response (a dropped file): decode, tree, draw.
+	loadFetch := fmt.Sprintf(`(async () => {
+		const hex = %q;
+		const u8 = new Uint8Array(hex.length / 2);
+		for (let i = 0; i < u8.length; i++) u8[i] = parseInt(hex.substr(2 * i, 2), 16);
+		const dt = new DataTransfer();
+		dt.items.add(new File([u8], 'fetch.bin'));
+		const title = document.getElementById('msgtitle');
+		const t = performance.now();
+		document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));
+		while (!title.textContent.includes('%d bytes')) await new Promise(r => setTimeout(r, 1));
+		document.body.offsetHeight;
+		return performance.now() - t;
+	})()`, hex.EncodeToString(fetch), len(fetch))
+	var loads []float64
+	for range max(n/2, 1) {
+		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/index.html?set=trunk&api=Fetch&dir=response"), chromedp.WaitVisible(`body[data-ready="1"]`)); err != nil {
+			return err
+		}
+		l, err := eval(loadFetch)
+		if err != nil {
+			return err
+		}
+		loads = append(loads, l)
+	}
+	fs, _ := app.New("", "JoinGroup")
+	if err := fs.Select("trunk", "Fetch", -1, codec.Response); err != nil {
+		return err
+	}
+	natLoad := native(max(n/2, 1), func() {
+		if err := fs.Load(fetch); err != nil {
+			panic(err)
+		}
+		_ = fs.Tree()
+		_ = fs.HexRows(0, 40)
+	})
+	row(fmt.Sprintf("load a %.1f MB Fetch response", float64(len(fetch))/1e6), median(loads), natLoad)
+
+	// 4. One edit of that response.
+	big, err := edit("b:ThrottleTimeMs", n)
+	if err != nil {
+		return err
+	}
+	natBig := native(n, func() {
+		i++
+		if err := fs.SetField("b:ThrottleTimeMs", strconv.Itoa(1000+i)); err != nil {
+			panic(err)
+		}
+		_ = fs.Tree()
+		_ = fs.HexRows(0, 40)
+	})
+	row("edit, the Fetch response", big, natBig)
+
+	// 5. Scrolling its byte view: the time to draw the rows of one
+	// scroll step, 60 steps over the whole buffer.
+	scroll, err := eval(`(async () => {
+		const v = document.getElementById('hexview');
+		const xs = [];
+		for (let i = 1; i <= 60; i++) {
+			const t = performance.now();
+			v.scrollTop = v.scrollHeight * i / 61;
+			v.dispatchEvent(new Event('scroll'));
+			await new Promise(r => requestAnimationFrame(r));
+			document.body.offsetHeight;
+			xs.push(performance.now() - t);
+		}
+		xs.sort((a, b) => a - b);
+		return xs[xs.length >> 1];
+	})()`)
+	if err != nil {
+		return err
+	}
+	row("scroll step of its byte view (to next frame)", scroll, -1)
+	rows, _ := eval(`document.querySelectorAll('#hexrows .hrow').length`)
+	wasm, _ := os.Stat(filepath.Join(dist, "kwire.wasm"))
+	fmt.Printf("\nrows in the DOM after scrolling: %.0f of %d; kwire.wasm %d bytes\n", rows, (len(fetch)+15)/16, wasm.Size())
+	return nil
+}
