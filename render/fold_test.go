@@ -1,6 +1,8 @@
 package render
 
 import (
+	"fmt"
+	"html"
 	"strings"
 	"testing"
 
@@ -104,5 +106,68 @@ func TestLayoutPaint(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// hexRowsFmt is HexRows as first written, with fmt: the reference.
+func hexRowsFmt(b *strings.Builder, buf []byte, l *Layout, from, to int) {
+	to = min(to, l.Rows())
+	for r := max(from, 0); r < to; r++ {
+		start := r * RowBytes
+		fmt.Fprintf(b, `<div class="hrow" data-row="%d"><span class="off">%04x</span>`, r, start)
+		end := min(start+RowBytes, len(buf))
+		for i := start; i < start+RowBytes; i++ {
+			if i >= end {
+				b.WriteString(`<span class="hb pad"></span>`)
+				continue
+			}
+			fmt.Fprintf(b, `<span class="hb s-%s" data-o="%d" data-n="%d">%02x</span>`, l.Section(i), i, l.Owner(i), buf[i])
+		}
+		b.WriteString(`<span class="asc">`)
+		for i := start; i < end; i++ {
+			c := buf[i]
+			ch := "."
+			if c >= 0x20 && c < 0x7f {
+				ch = html.EscapeString(string(rune(c)))
+			}
+			fmt.Fprintf(b, `<span class="ab s-%s" data-o="%d" data-n="%d">%s</span>`, l.Section(i), i, l.Owner(i), ch)
+		}
+		b.WriteString("</span></div>\n")
+	}
+}
+
+// HexRows writes what the fmt version wrote, for every byte value and for
+// rows past 0xffff.
+func TestHexRowsSame(t *testing.T) {
+	buf := make([]byte, 0x10000+300)
+	for i := range buf {
+		buf[i] = byte(i * 7)
+	}
+	root := &tree.Node{Size: len(buf), Section: tree.Frame}
+	root.Add(&tree.Node{Offset: 3, Size: 500, Section: tree.Record}, &tree.Node{Offset: 0x10010, Size: 20, Section: tree.Error})
+	l := NewLayout(root, len(buf)-5) // a node past the end of the buffer
+	for _, r := range [][2]int{{0, 40}, {4090, 5000}, {-3, 2}} {
+		var got, want strings.Builder
+		HexRows(&got, buf[:len(buf)-5], l, r[0], r[1])
+		hexRowsFmt(&want, buf[:len(buf)-5], l, r[0], r[1])
+		if got.String() != want.String() {
+			t.Fatalf("rows %v differ:\n%.600s\nwant\n%.600s", r, got.String(), want.String())
+		}
+	}
+}
+
+// BenchmarkHexRows draws the 60 rows of a scroll step; BenchmarkHexRowsFmt
+// is the fmt version, the baseline.
+func BenchmarkHexRows(b *testing.B)    { benchRows(b, HexRows) }
+func BenchmarkHexRowsFmt(b *testing.B) { benchRows(b, hexRowsFmt) }
+
+func benchRows(b *testing.B, rows func(*strings.Builder, []byte, *Layout, int, int)) {
+	buf := make([]byte, 1<<20)
+	root := &tree.Node{Size: len(buf), Section: tree.Frame}
+	l := NewLayout(root, len(buf))
+	var sb strings.Builder
+	for b.Loop() {
+		sb.Reset()
+		rows(&sb, buf, l, 1000, 1060)
 	}
 }

@@ -8,6 +8,7 @@ package render
 import (
 	"fmt"
 	"html"
+	"strconv"
 	"strings"
 
 	"kwire/tree"
@@ -117,28 +118,78 @@ func HexHead(b *strings.Builder) {
 // class, then the ASCII column.
 func HexRows(b *strings.Builder, buf []byte, l *Layout, from, to int) {
 	to = min(to, l.Rows())
+	// Written by hand rather than with fmt: the explorer draws these rows
+	// on every scroll step.
+	var w []byte
 	for r := max(from, 0); r < to; r++ {
 		start := r * RowBytes
-		fmt.Fprintf(b, `<div class="hrow" data-row="%d"><span class="off">%04x</span>`, r, start)
+		w = append(w[:0], `<div class="hrow" data-row="`...)
+		w = strconv.AppendInt(w, int64(r), 10)
+		w = append(w, `"><span class="off">`...)
+		w = appendHex(w, uint64(start), 4)
+		w = append(w, `</span>`...)
 		end := min(start+RowBytes, len(buf))
 		for i := start; i < start+RowBytes; i++ {
 			if i >= end {
-				b.WriteString(`<span class="hb pad"></span>`)
+				w = append(w, `<span class="hb pad"></span>`...)
 				continue
 			}
-			fmt.Fprintf(b, `<span class="hb s-%s" data-o="%d" data-n="%d">%02x</span>`, l.Section(i), i, l.Owner(i), buf[i])
+			w = appendByteSpan(w, "hb", l, i)
+			w = appendHex(w, uint64(buf[i]), 2)
+			w = append(w, `</span>`...)
 		}
-		b.WriteString(`<span class="asc">`)
+		w = append(w, `<span class="asc">`...)
 		for i := start; i < end; i++ {
 			c := buf[i]
-			ch := "."
-			if c >= 0x20 && c < 0x7f {
-				ch = html.EscapeString(string(rune(c)))
+			w = appendByteSpan(w, "ab", l, i)
+			switch {
+			case c < 0x20 || c >= 0x7f:
+				w = append(w, '.')
+			case c == '<':
+				w = append(w, "&lt;"...)
+			case c == '>':
+				w = append(w, "&gt;"...)
+			case c == '&':
+				w = append(w, "&amp;"...)
+			case c == '\'':
+				w = append(w, "&#39;"...)
+			case c == '"':
+				w = append(w, "&#34;"...)
+			default:
+				w = append(w, c)
 			}
-			fmt.Fprintf(b, `<span class="ab s-%s" data-o="%d" data-n="%d">%s</span>`, l.Section(i), i, l.Owner(i), ch)
+			w = append(w, `</span>`...)
 		}
-		b.WriteString("</span></div>\n")
+		w = append(w, "</span></div>\n"...)
+		b.Write(w)
 	}
+}
+
+// appendByteSpan opens the span of byte i: its class and section, offset
+// and innermost node.
+func appendByteSpan(w []byte, class string, l *Layout, i int) []byte {
+	w = append(w, `<span class="`...)
+	w = append(w, class...)
+	w = append(w, ` s-`...)
+	w = append(w, l.Section(i)...)
+	w = append(w, `" data-o="`...)
+	w = strconv.AppendInt(w, int64(i), 10)
+	w = append(w, `" data-n="`...)
+	w = strconv.AppendInt(w, int64(l.Owner(i)), 10)
+	return append(w, `">`...)
+}
+
+// appendHex appends x in lower-case hex, zero-padded to at least digits.
+func appendHex(w []byte, x uint64, digits int) []byte {
+	const hexDigits = "0123456789abcdef"
+	var tmp [16]byte
+	n := 0
+	for x > 0 || n < digits {
+		tmp[len(tmp)-1-n] = hexDigits[x&15]
+		x >>= 4
+		n++
+	}
+	return append(w, tmp[len(tmp)-n:]...)
 }
 
 // Hex writes the whole byte view.
