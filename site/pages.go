@@ -47,10 +47,10 @@ func (b *builder) indexPage(s *schemas.Set) ([]byte, error) {
 		}
 		var marks []string
 		if !rq.DeprecatedVersions.None {
-			marks = append(marks, "deprecated "+rq.DeprecatedVersions.String())
+			marks = append(marks, "deprecated v"+rq.DeprecatedVersions.String())
 		}
 		if rq.LatestVersionUnstable {
-			marks = append(marks, "unstable "+strconv.Itoa(int(rq.ValidVersions.Hi)))
+			marks = append(marks, "unstable v"+strconv.Itoa(int(rq.ValidVersions.Hi)))
 		}
 		cls := ""
 		if rq.LatestVersionUnstable {

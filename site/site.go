@@ -220,8 +220,10 @@ func (b *builder) jobs() ([]job, error) {
 }
 
 // run calls f for every job on one goroutine per CPU and returns the
-// first error.
+// first error. A panic in a job (a codec bug on one page) is returned as
+// that job's error rather than ending the build without a word.
 func run(jobs []job, f func(job) error) error {
+	f = guard(f)
 	var (
 		next  atomic.Int64
 		wg    sync.WaitGroup
@@ -248,6 +250,18 @@ func run(jobs []job, f func(job) error) error {
 	}
 	wg.Wait()
 	return first
+}
+
+// guard turns a panic in f into an error naming the job.
+func guard(f func(job) error) func(job) error {
+	return func(j job) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("site: %s: panic: %v", j.path, r)
+			}
+		}()
+		return f(j)
+	}
 }
 
 // copyFS copies every file of src into dir.

@@ -36,6 +36,12 @@ var fakeExplorer = fstest.MapFS{
 var voidElements = map[string]bool{"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true,
 	"img": true, "input": true, "link": true, "meta": true, "source": true, "track": true, "wbr": true}
 
+// blockElements may not appear inside a <p>.
+var blockElements = map[string]bool{"address": true, "article": true, "aside": true, "blockquote": true, "details": true,
+	"div": true, "dl": true, "fieldset": true, "figure": true, "footer": true, "form": true, "h1": true, "h2": true,
+	"h3": true, "h4": true, "h5": true, "h6": true, "header": true, "hr": true, "main": true, "nav": true, "ol": true,
+	"p": true, "pre": true, "section": true, "table": true, "ul": true}
+
 var selfClosed = regexp.MustCompile(`^<([a-zA-Z][a-zA-Z0-9]*)\b[^<>]*/>$`)
 
 // parsed is what the checker keeps of a page.
@@ -88,6 +94,16 @@ func checkPage(data []byte) (parsed, error) {
 				roots++
 				if name != "html" {
 					return p, fmt.Errorf("root element <%s>", name)
+				}
+			}
+			// What an HTML parser would reshape: a block inside a <p> (it
+			// closes the paragraph) and a link inside a link.
+			for _, anc := range stack {
+				if anc == "p" && blockElements[name] {
+					return p, fmt.Errorf("<%s> inside <p>", name)
+				}
+				if anc == "a" && name == "a" {
+					return p, errors.New("<a> inside <a>")
 				}
 			}
 			stack = append(stack, name)
@@ -368,6 +384,8 @@ func TestCheckPage(t *testing.T) {
 		"onclick":      "<p onclick=\"f()\">x</p>",
 		"style":        "<p style=\"color:red\">x</p>",
 		"void open":    "<br>",
+		"div in p":     "<p>a<span><div>b</div></span></p>",
+		"a in a":       "<a href=\"x\"><a href=\"y\">z</a></a>",
 	}
 	for name, body := range bad {
 		page := "<!DOCTYPE html>\n<html><head></head><body>" + body + "</body></html>\n"
@@ -557,5 +575,18 @@ func BenchmarkAPIPage(b *testing.B) {
 				b.SetBytes(int64(len(page)))
 			}
 		})
+	}
+}
+
+func TestRunReportsPanics(t *testing.T) {
+	jobs := []job{{path: "a"}, {path: "b"}, {path: "c"}}
+	err := run(jobs, func(j job) error {
+		if j.path == "b" {
+			panic("codec bug")
+		}
+		return nil
+	})
+	if err == nil || !strings.Contains(err.Error(), "b: panic") {
+		t.Errorf("run: %v", err)
 	}
 }
