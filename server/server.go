@@ -22,7 +22,7 @@ import (
 // WebAssembly compilation allowed ('wasm-unsafe-eval', which does not allow
 // JavaScript eval), no plugins, no framing.
 const CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; " +
-	"img-src 'self' data:; font-src 'self'; connect-src 'self'; worker-src 'self'; manifest-src 'self'; " +
+	"img-src 'self'; font-src 'self'; connect-src 'self'; worker-src 'self'; manifest-src 'self'; " +
 	"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // Cache-Control values. The site's file names carry no content hash, so

@@ -130,7 +130,7 @@ func TestCSP(t *testing.T) {
 			t.Errorf("CSP lacks %q", want)
 		}
 	}
-	for _, bad := range []string{"unsafe-inline", "'unsafe-eval'", "http:", "https:", "*"} {
+	for _, bad := range []string{"unsafe-inline", "'unsafe-eval'", "http:", "https:", "data:", "blob:", "*"} {
 		if strings.Contains(CSP, bad) {
 			t.Errorf("CSP allows %q", bad)
 		}
