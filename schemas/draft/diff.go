@@ -21,6 +21,7 @@ const (
 	Removed             // only in the released schema
 )
 
+// String names the kind: same, changed, versions, retyped, added, removed.
 func (k ChangeKind) String() string {
 	return [...]string{"same", "changed", "versions", "retyped", "added", "removed"}[k]
 }

@@ -9,6 +9,7 @@
 package draft
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -28,6 +29,7 @@ const (
 	Error
 )
 
+// String is "warning" or "error".
 func (s Severity) String() string {
 	if s == Error {
 		return "error"
@@ -86,6 +88,7 @@ const (
 	KeyNone                         // not a request or response
 )
 
+// String names the source: written, partner, placeholder, chosen, none.
 func (k KeySource) String() string {
 	return [...]string{"written", "partner", "placeholder", "chosen", "none"}[k]
 }
@@ -248,6 +251,7 @@ func (d *Draft) scan() []*region {
 	var text []stretch
 	var others []*region // objects that are not schemas
 	lineStart, newStretch := true, true
+	unclosed := len(src) // a "/*" from here on is not closed
 	for i := 0; i < len(src); {
 		c := src[i]
 		switch {
@@ -267,9 +271,12 @@ func (d *Draft) scan() []*region {
 				}
 				continue
 			}
-			if end := strings.Index(string(src[i+2:min(len(src), i+2+1<<16)]), "*/"); end >= 0 {
-				i += end + 4
-				continue
+			if i < unclosed { // no "*/" follows unclosed
+				if end := bytes.Index(src[i+2:], []byte("*/")); end >= 0 {
+					i += end + 4
+					continue
+				}
+				unclosed = i
 			}
 		case c == '{' && looksLikeSchema(src, i):
 			r := repairObject(src, i, d.idx)
@@ -343,6 +350,13 @@ func looksLikeSchema(src []byte, i int) bool {
 				j++
 			}
 			continue
+		case src[j] == '/' && j+1 < len(src) && src[j+1] == '*':
+			end := bytes.Index(src[min(j+2, limit):limit], []byte("*/"))
+			if end < 0 {
+				return false
+			}
+			j += end + 4
+			continue
 		}
 		break
 	}
@@ -352,12 +366,12 @@ func looksLikeSchema(src []byte, i int) bool {
 	var key string
 	switch {
 	case src[j] == '"':
-		end := strings.IndexByte(string(src[j+1:limit]), '"')
+		end := bytes.IndexByte(src[j+1:limit], '"')
 		if end < 0 {
 			return false
 		}
 		key, j = string(src[j+1:j+1+end]), j+end+2
-	case isCurly(src[j:]):
+	case isCurly(src[j:]) && j+3 <= limit:
 		rest := string(src[j+3 : limit])
 		end := strings.IndexAny(rest, "\u201c\u201d\"")
 		if end < 0 {

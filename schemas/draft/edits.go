@@ -26,7 +26,8 @@ type region struct {
 	curlies    []int // offsets of the curly quotes replaced
 	owner      int   // the string token being read, for its edits
 	seq        int   // the next edit's seq
-	slot       int   // the seq of the key slot, or -1
+	slots      []int   // the seqs of the key slots
+	keyWords   []token // apiKey values that are no JSON (TBD, 007)
 
 	// Set by the key pass.
 	name, typ, api string
@@ -43,7 +44,7 @@ type topMember struct {
 }
 
 func newRegion(start int) *region {
-	return &region{start: start, top: map[string]topMember{}, owner: -1, slot: -1}
+	return &region{start: start, top: map[string]topMember{}, owner: -1}
 }
 
 func (r *region) replace(off, end int, text string) {
@@ -54,15 +55,33 @@ func (r *region) replace(off, end int, text string) {
 // keySlot makes an empty insertion for the key pass to fill: the value of
 // an apiKey that has none.
 func (r *region) keySlot(off int) {
-	r.slot = r.seq
+	r.slots = append(r.slots, r.seq)
 	r.insert(off, "")
 }
 
-// fillSlot writes the key into the slot.
+// writeKey writes the key into the slots and over every apiKey value
+// that is no JSON, so that the repaired text is.
+func (r *region) writeKey(text string) {
+	r.fillSlot(text)
+	for _, w := range r.keyWords {
+		done := false
+		for _, e := range r.edits {
+			done = done || e.off == w.off && e.end == w.end
+		}
+		if !done {
+			r.replaceToken(w, text)
+		}
+	}
+}
+
+// fillSlot writes the key into the slots (an apiKey given twice, both
+// without a value, has two).
 func (r *region) fillSlot(text string) {
 	for i := range r.edits {
-		if r.edits[i].seq == r.slot {
-			r.edits[i].text = text
+		for _, s := range r.slots {
+			if r.edits[i].seq == s {
+				r.edits[i].text = text
+			}
 		}
 	}
 }

@@ -37,7 +37,6 @@ func (d *Draft) keys(regions []*region, o Options) {
 		if tm, ok := r.top["apiKey"]; ok && tm.val.kind == tWord && !number.MatchString(tm.text) {
 			if n, err := strconv.Atoi(tm.text); err == nil { // 007, +7: JSON has no such numbers
 				r.warnf(tm.val.off, fmt.Sprintf("apiKey %s is not a JSON number; read as %d", tm.text, n), fmt.Sprintf(`write "apiKey": %d`, n))
-				r.replaceToken(tm.val, strconv.Itoa(n))
 			}
 		}
 		r.name, r.typ = r.top["name"].text, r.top["type"].text
@@ -50,12 +49,14 @@ func (d *Draft) keys(regions []*region, o Options) {
 			if tm, ok := r.top["apiKey"]; ok {
 				if _, ok := written(r); !ok {
 					switch tm.val.kind {
-					case tEOF: // reported as missing
-						r.fillSlot("-1")
 					case tWord, tString:
 						r.warnf(tm.val.off, fmt.Sprintf("apiKey %s of a %s schema: left unset", tm.text, orNone(r.typ)), "write a number or remove it")
 						r.replaceToken(tm.val, "-1")
 					}
+					r.writeKey("-1")
+				} else {
+					n, _ := written(r)
+					r.writeKey(strconv.Itoa(n))
 				}
 			}
 			continue
@@ -73,6 +74,11 @@ func (d *Draft) keys(regions []*region, o Options) {
 		if *slot != nil {
 			r.dup = true
 			r.errorf(r.start, fmt.Sprintf("a second %s for API %s: ignored", r.typ, r.api), "paste one request and one response per API")
+			n, ok := written(r)
+			if !ok {
+				n = -1
+			}
+			r.writeKey(strconv.Itoa(n))
 			continue
 		}
 		*slot = r
@@ -123,6 +129,7 @@ func (d *Draft) keys(regions []*region, o Options) {
 		for _, r := range []*region{p.req, p.resp} {
 			if r != nil {
 				d.settle(r, p.api, key, src, from)
+				r.writeKey(strconv.Itoa(int(r.key)))
 			}
 		}
 	}
@@ -165,9 +172,8 @@ func (d *Draft) settle(r *region, api string, key int16, src KeySource, from *re
 	case !has:
 		what = fmt.Sprintf("%s %s has no apiKey", r.typ, r.name)
 		r.insert(r.start+1, fmt.Sprintf(` "apiKey": %d,`, key))
-	case tm.val.kind == tEOF: // reported as missing
+	case tm.val.kind == tEOF: // reported as missing; writeKey fills it
 		off = tm.keyOff
-		r.fillSlot(strconv.Itoa(int(key)))
 	case tm.val.kind != tWord && tm.val.kind != tString:
 		return // an object or array: the parser says it is no integer
 	default:

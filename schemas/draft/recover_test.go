@@ -27,6 +27,14 @@ func TestRecoveries(t *testing.T) {
 		{"clean", head + `    { "name": "A", "type": "int32", "versions": "0+" }
   ]
 }`, nil, "A"},
+		{"comments, as Kafka's files have them", `// Licensed to ...
+{ /* the key */ "apiKey": 1000, "type": "request", "name": "FooRequest", "validVersions": "0-1", "flexibleVersions": "1+",
+  // Version 1 is flexible.
+  "fields": [
+    { "name": "A", "type": "int32", "versions": "0+" } // one field
+  ]
+}
+// the end`, nil, "A"},
 		{"trailing commas", head + `    { "name": "A", "type": "int32", "versions": "0+", },
   ],
 }`, []string{`3:53: warning: trailing comma before "}"`, `3:56: warning: trailing comma before "]"`, `4:4: warning: trailing comma before "}"`}, "A"},

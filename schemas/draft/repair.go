@@ -365,6 +365,7 @@ func (p *repairer) word(key string, depth int) {
 	switch {
 	case w == "true" || w == "false" || w == "null" || number.MatchString(w):
 	case key == "apiKey" && depth == 1:
+		p.r.keyWords = append(p.r.keyWords, p.tok) // the key pass writes a number
 	default:
 		p.r.warnf(p.tok.off, fmt.Sprintf("value %s is not quoted", w), fmt.Sprintf("write %s", jsonQuote(w)))
 		p.r.replace(p.tok.off, p.tok.end, jsonQuote(w))
