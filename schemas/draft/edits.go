@@ -22,10 +22,10 @@ type region struct {
 	edits      []edit
 	diags      []Diagnostic
 	top        map[string]topMember
-	spaces     []int // offsets of the odd spaces replaced
-	curlies    []int // offsets of the curly quotes replaced
-	owner      int   // the string token being read, for its edits
-	seq        int   // the next edit's seq
+	spaces     []int   // offsets of the odd spaces replaced
+	curlies    []int   // offsets of the curly quotes replaced
+	owner      int     // the string token being read, for its edits
+	seq        int     // the next edit's seq
 	slots      []int   // the seqs of the key slots
 	keyWords   []token // apiKey values that are no JSON (TBD, 007)
 
