@@ -114,10 +114,8 @@ func Build(o Options) (Stats, error) {
 		return st, err
 	}
 	st.Pages = int(b.pages.Load())
-	if !o.NoGzip {
-		if err := gzipTree(o.Out); err != nil {
-			return st, err
-		}
+	if err := gzipTree(o.Out, !o.NoGzip); err != nil {
+		return st, err
 	}
 	err = filepath.WalkDir(o.Out, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -289,8 +287,9 @@ var compressible = map[string]bool{".html": true, ".css": true, ".js": true, ".w
 const MinGzip = 512
 
 // gzipTree writes NAME.gz next to every compressible file of dir (the
-// explorer's kwire.wasm and wasm_exec.js included), replacing stale ones.
-func gzipTree(dir string) error {
+// explorer's kwire.wasm and wasm_exec.js included), replacing stale ones;
+// without write it removes them, so that no stale .gz is served.
+func gzipTree(dir string, write bool) error {
 	var files []job
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !compressible[strings.ToLower(path.Ext(p))] {
@@ -304,11 +303,13 @@ func gzipTree(dir string) error {
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].path < files[j].path })
 	return run(files, func(j job) error {
-		data, err := os.ReadFile(j.path)
-		if err != nil {
-			return err
-		}
 		gzPath := j.path + ".gz"
+		var data []byte
+		if write {
+			if data, err = os.ReadFile(j.path); err != nil {
+				return err
+			}
+		}
 		if len(data) < MinGzip {
 			if err := os.Remove(gzPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err

@@ -590,3 +590,43 @@ func TestRunReportsPanics(t *testing.T) {
 		t.Errorf("run: %v", err)
 	}
 }
+
+// gzipTree compresses what is worth it, replaces stale .gz files, and
+// removes them all when asked not to compress.
+func TestGzipTree(t *testing.T) {
+	dir := t.TempDir()
+	big := strings.Repeat("<p>kwire</p>\n", 100)
+	files := map[string]string{"a.html": big, "s.css": "b{}", "x.bin": big, "d/k.wasm": big}
+	for name, data := range files {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
+		os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644)
+	}
+	os.WriteFile(filepath.Join(dir, "s.css.gz"), []byte("stale"), 0o644)
+	if err := gzipTree(dir, true); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"a.html.gz": true, "d/k.wasm.gz": true, "s.css.gz": false, "x.bin.gz": false} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if (err == nil) != want {
+			t.Errorf("%s exists: %v, want %v", name, err == nil, want)
+			continue
+		}
+		if want {
+			zr, err := gzip.NewReader(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if plain, _ := io.ReadAll(zr); string(plain) != big {
+				t.Errorf("%s does not hold its original", name)
+			}
+		}
+	}
+	if err := gzipTree(dir, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a.html.gz", "d/k.wasm.gz"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			t.Errorf("%s left behind by a build without gzip", name)
+		}
+	}
+}
