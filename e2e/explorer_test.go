@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"kwire/codec"
 	"kwire/schemas/sets"
@@ -34,7 +35,7 @@ type tab struct {
 
 func (p *tab) do(actions ...chromedp.Action[chromedp.Void]) {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(p.ctx, time.Minute)
 	defer cancel()
 	if err := chromedp.Do(ctx, actions...); err != nil {
 		p.t.Fatal(err)
@@ -43,7 +44,7 @@ func (p *tab) do(actions ...chromedp.Action[chromedp.Void]) {
 
 func eval[T any](p *tab, js string) T {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(p.ctx, time.Minute)
 	defer cancel()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
 	if err != nil {
@@ -110,7 +111,7 @@ func (p *tab) click(sel string) {
 
 func (p *tab) shot(name string) {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(p.ctx, time.Minute)
 	defer cancel()
 	b, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
@@ -188,7 +189,7 @@ func TestExplorer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cancel()
-	ctx, stop := context.WithTimeout(ctx, 3*time.Minute)
+	ctx, stop := context.WithTimeout(ctx, 5*time.Minute)
 	defer stop()
 
 	// Any dialog (an alert from injected markup) fails the test.
@@ -330,6 +331,45 @@ func TestExplorer(t *testing.T) {
 		}
 	})
 
+	t.Run("JSON", func(t *testing.T) {
+		p.t = t
+		p.click("#jsonpanel > summary")
+		if j := eval[string](p, `document.getElementById('json').value`); !strings.Contains(j, `"GroupId": "g1"`) {
+			t.Fatalf("JSON view: %s", j)
+		}
+		bad := "{\n  \"GroupId\": \"a\",\n  oops\n}"
+		p.do(chromedp.SetValue("#json", bad), chromedp.Click(`button[data-act="json-apply"]`))
+		if e := eval[string](p, `document.getElementById('jsonerr').textContent`); !strings.Contains(e, "JSON line 3") {
+			t.Errorf("JSON error %q, want it at line 3", e)
+		}
+		if sel := eval[int](p, `document.getElementById('json').selectionStart`); sel != strings.Index(bad, "  oops") {
+			t.Errorf("the selection starts at %d, not at line 3", sel)
+		}
+		before := p.hexText()
+		p.do(chromedp.SetValue("#json", `{"GroupId": "json"}`), chromedp.Click(`button[data-act="json-apply"]`))
+		if h := p.hexText(); h == before || !strings.Contains(h, "056a736f6e") {
+			t.Errorf("JSON not applied: %s", h)
+		}
+		if v := eval[string](p, `document.getElementById('k-b:GroupId').value`); v != "json" {
+			t.Errorf("the form shows GroupId %q", v)
+		}
+		p.click("#jsonpanel > summary")
+		p.setField("b:GroupId", "g1")
+	})
+
+	t.Run("keyboard", func(t *testing.T) {
+		p.t = t
+		p.click(`#tree .tn[data-path="GroupId"] .nm`)
+		p.do(chromedp.Focus("#tree"), chromedp.KeyEvent(kb.ArrowDown))
+		if sel := eval[string](p, `(document.querySelector('#tree .tn.sel') || {dataset: {}}).dataset.path || ''`); sel != "SessionTimeoutMs" {
+			t.Errorf("ArrowDown selected %q", sel)
+		}
+		p.do(chromedp.KeyEvent(kb.Enter))
+		if a := eval[string](p, `document.activeElement.id`); a != "k-b:SessionTimeoutMs" {
+			t.Errorf("Enter focused %q", a)
+		}
+	})
+
 	t.Run("permalink", func(t *testing.T) {
 		p.t = t
 		before := p.hexText()
@@ -441,6 +481,26 @@ func TestExplorer(t *testing.T) {
 		}
 	})
 
+	t.Run("offline", func(t *testing.T) {
+		p.t = t
+		p.open("set=trunk&api=JoinGroup&v=9&dir=request")
+		ctx, cancel := context.WithTimeout(p.ctx, 60*time.Second)
+		defer cancel()
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`navigator.serviceWorker.ready.then(r => !!r.active)`, chromedp.EvalAwaitPromise)); err != nil {
+			t.Fatalf("no service worker: %v", err)
+		}
+		// Let it finish caching, then take the server away.
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`caches.open('kwire-explorer-v1').then(c => c.keys()).then(k => k.length >= 7)`, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+			t.Fatalf("the service worker did not cache the explorer: %v", err)
+		}
+		srv.CloseClientConnections()
+		srv.Close()
+		p.open("set=trunk&api=JoinGroup&v=9&dir=request")
+		if got := p.hexText(); got != joinGroup9 {
+			t.Errorf("offline: %s", got)
+		}
+	})
+
 	if exceptions.Load() > 0 {
 		t.Errorf("%d exceptions on the page", exceptions.Load())
 	}
@@ -470,7 +530,7 @@ func drop(p *tab, b []byte) {
 		document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));
 		return true })()`, hex.EncodeToString(b))
 	eval[bool](p, js)
-	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(p.ctx, time.Minute)
 	defer cancel()
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`document.getElementById('msgtitle').textContent.includes('%d bytes')`, len(b)))); err != nil {
 		p.t.Fatalf("the dropped file was not decoded: %v", err)

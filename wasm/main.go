@@ -111,6 +111,13 @@ func (u *ui) listen() {
 			u.hover(n)
 		}
 	}, true)
+	// The JSON view is filled when opened (and kept up to date while open).
+	u.on.On(dom.ByID("jsonpanel"), "toggle", func(dom.Event) {
+		if dom.ByID("jsonpanel").Prop("open") {
+			dom.ByID("json").SetValue(u.s.JSON())
+			dom.ByID("jsonerr").SetText("")
+		}
+	}, true)
 	for _, e := range []dom.Element{u.hexrows, u.tree} {
 		u.on.On(e, "mouseleave", func(dom.Event) { u.hover(-1) }, true)
 	}
