@@ -20,7 +20,7 @@ type alloc struct {
 }
 
 const (
-	nodeBlock = 512
+	nodeBlock = 2048
 	ptrBlock  = 2048
 	textBlock = 32 << 10
 )
@@ -155,6 +155,22 @@ const maxPreview = 48
 func (a *alloc) preview(b []byte, null bool) string {
 	if null {
 		return "null"
+	}
+	if len(b) <= maxPreview { // the common case: short printable ASCII
+		i := 0
+		for ; i < len(b); i++ {
+			if c := b[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+				break
+			}
+		}
+		if i == len(b) {
+			a.reserve(len(b) + 2)
+			start := len(a.text)
+			a.text = append(a.text, '"')
+			a.text = append(a.text, b...)
+			a.text = append(a.text, '"')
+			return a.done(start)
+		}
 	}
 	text := isText(b)
 	shown := b

@@ -76,18 +76,22 @@ const xerialBlock = 32 << 10
 // field's budget; magic says which message format holds it (magic 0 lz4
 // frames carry Kafka 0.8's header checksum, KAFKA-3160). note describes the
 // framing when there is something to say ("xerial framing").
-func (d *decoder) decompress(c Codec, src []byte, magic int8) (out []byte, note string, err error) {
+//
+// The output is appended to dst[:0] when it has room, so that a caller
+// done with the bytes can hand them back (see getStream).
+func (d *decoder) decompress(c Codec, src []byte, magic int8, dst []byte) (out []byte, note string, err error) {
 	limit := d.budget
+	dst = dst[:0]
 	switch c {
 	case Gzip:
-		out, err = gunzip(src, limit)
+		out, err = gunzip(src, limit, dst)
 	case Snappy:
 		if bytes.HasPrefix(src, xerialMagic) {
 			note = "xerial framing"
-			out, err = xerialDecode(src, limit)
+			out, err = xerialDecode(src, limit, dst)
 		} else {
 			note = "raw snappy"
-			out, err = snappyDecode(src, limit)
+			out, err = snappyDecode(src, limit, dst)
 		}
 	case LZ4:
 		if magic == 0 {
@@ -98,11 +102,11 @@ func (d *decoder) decompress(c Codec, src []byte, magic int8) (out []byte, note 
 		}
 		r := lz4Pool.Get().(*lz4.Reader)
 		r.Reset(bytes.NewReader(src))
-		out, err = readLimited(r, limit)
+		out, err = readLimited(r, limit, dst)
 		r.Reset(nil)
 		lz4Pool.Put(r)
 	case Zstd:
-		out, err = zstdDecode(src, limit)
+		out, err = zstdDecode(src, limit, dst)
 	default:
 		return nil, "", fmt.Errorf("unknown compression codec %d (Kafka defines 0-4)", c)
 	}
@@ -118,9 +122,31 @@ func (d *decoder) decompress(c Codec, src []byte, magic int8) (out []byte, note 
 
 var errTooBig = fmt.Errorf("%w", ErrLimit)
 
-// readLimited reads r to the end, failing with ErrLimit past limit bytes.
-func readLimited(r io.Reader, limit int) ([]byte, error) {
-	var buf bytes.Buffer
+// streams holds buffers for decompressed records that the tree is done
+// with: Nodes copies what it shows, so the bytes can be reused.
+var streams sync.Pool
+
+// maxPooledStream is the largest buffer kept for reuse.
+const maxPooledStream = 4 << 20
+
+func getStream() []byte {
+	if p, ok := streams.Get().(*[]byte); ok {
+		return *p
+	}
+	return nil
+}
+
+func putStream(b []byte) {
+	if cap(b) > 0 && cap(b) <= maxPooledStream {
+		b = b[:0]
+		streams.Put(&b)
+	}
+}
+
+// readLimited reads r to the end into dst, failing with ErrLimit past
+// limit bytes.
+func readLimited(r io.Reader, limit int, dst []byte) ([]byte, error) {
+	buf := bytes.NewBuffer(dst)
 	n, err := buf.ReadFrom(io.LimitReader(r, int64(limit)+1))
 	if err != nil {
 		return nil, err
@@ -137,18 +163,18 @@ var (
 )
 
 // gunzip decodes every gzip member of src.
-func gunzip(src []byte, limit int) ([]byte, error) {
+func gunzip(src []byte, limit int, dst []byte) ([]byte, error) {
 	r := gzipPool.Get().(*gzip.Reader)
 	defer gzipPool.Put(r)
 	if err := r.Reset(bytes.NewReader(src)); err != nil {
 		return nil, err
 	}
-	return readLimited(r, limit)
+	return readLimited(r, limit, dst)
 }
 
 // snappyDecode decodes one raw snappy block, checking its declared size
 // before allocating.
-func snappyDecode(src []byte, limit int) ([]byte, error) {
+func snappyDecode(src []byte, limit int, dst []byte) ([]byte, error) {
 	n, err := s2.DecodedLen(src)
 	if err != nil {
 		return nil, err
@@ -156,13 +182,13 @@ func snappyDecode(src []byte, limit int) ([]byte, error) {
 	if n > limit {
 		return nil, errTooBig
 	}
-	return s2.Decode(nil, src)
+	return s2.Decode(dst[:cap(dst)], src)
 }
 
 // xerialDecode decodes snappy-java's framing: the 16-byte header, then
 // blocks of a big-endian int32 length and a raw snappy block. The declared
 // sizes are summed and checked before anything is allocated.
-func xerialDecode(src []byte, limit int) ([]byte, error) {
+func xerialDecode(src []byte, limit int, dst []byte) ([]byte, error) {
 	if len(src) < xerialHeaderSize {
 		return nil, fmt.Errorf("xerial header is %d bytes, want 16", len(src))
 	}
@@ -185,7 +211,10 @@ func xerialDecode(src []byte, limit int) ([]byte, error) {
 		}
 		rest = rest[size:]
 	}
-	out := make([]byte, 0, total)
+	out := dst[:0]
+	if cap(out) < total {
+		out = make([]byte, 0, total)
+	}
 	for rest := src[xerialHeaderSize:]; len(rest) > 0; {
 		size := binary.BigEndian.Uint32(rest)
 		block := rest[4 : 4+size]
@@ -205,7 +234,7 @@ func xerialDecode(src []byte, limit int) ([]byte, error) {
 // decode to more, before allocating that much (KIP-110).
 var zstdDecoders [40]sync.Pool
 
-func zstdDecode(src []byte, limit int) ([]byte, error) {
+func zstdDecode(src []byte, limit int, dst []byte) ([]byte, error) {
 	// 1<<class >= limit, and at least 8 MiB: the decoder also refuses
 	// windows larger than its bound, and Java's zstd streams declare
 	// windows of 2 MiB and more (level 3 and up).
@@ -223,7 +252,7 @@ func zstdDecode(src []byte, limit int) ([]byte, error) {
 			return nil, err
 		}
 	}
-	out, err := dec.DecodeAll(src, nil)
+	out, err := dec.DecodeAll(src, dst)
 	pool.Put(dec)
 	if errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) || len(out) > limit {
 		return nil, errTooBig

@@ -119,7 +119,8 @@ func (d *decoder) message(b []byte, pos int, sp span, path string) *tree.Node {
 		return n
 	}
 	payload := b[p+4 : end]
-	out, note, err := d.decompress(codec, payload, magic)
+	out, note, err := d.decompress(codec, payload, magic, getStream())
+	defer putStream(out)
 	if err != nil {
 		vn.Err = err.Error()
 		vn.Section = tree.Error

@@ -103,7 +103,10 @@ type span struct {
 func (d *decoder) node(sp span, name, typ, val string, pos, size int, sec tree.Section, path string) *tree.Node {
 	n := d.a.node()
 	n.Name, n.Type, n.Value = name, typ, val
-	n.Offset, n.Size, n.Section, n.Relative, n.Path = sp.base+pos, size, sec, sp.rel, path
+	n.Offset, n.Size, n.Section, n.Path = sp.base+pos, size, sec, path
+	if sp.rel {
+		n.Relative = true
+	}
 	return n
 }
 
@@ -157,6 +160,12 @@ func (d *decoder) entry(s []byte, pos int, sp span, path string) (*tree.Node, in
 		return d.partial(rest, pos, sp, path, total), -1
 	}
 	b := rest[:total]
+	if total < minEntry {
+		n := d.node(sp, "RecordBatch", "error", "", pos, total, tree.Error, path)
+		n.Err = fmt.Sprintf("length %d is too small to hold a magic byte", length)
+		d.headerNodes(n, b, pos, sp, path, 2)
+		return n, total
+	}
 	switch magic {
 	case 2:
 		return d.batch(b, pos, sp, path), total
@@ -326,7 +335,8 @@ func (d *decoder) batch(b []byte, pos int, sp span, path string) *tree.Node {
 	stream, ssp := payload, span{base: sp.base + pos + BatchHeaderSize, rel: sp.rel}
 	if codec != None {
 		rn.Type = codec.String()
-		out, note, err := d.decompress(codec, payload, 2)
+		out, note, err := d.decompress(codec, payload, 2, getStream())
+		defer putStream(out)
 		if err != nil {
 			rn.Section, rn.Err = tree.Error, err.Error()
 			rn.Value = plural(len(payload), "byte") + " compressed"
@@ -474,7 +484,7 @@ func joinValue(a, b string) string {
 // -1 when the next record cannot be found.
 func (d *decoder) record(s []byte, pos int, sp span, h Batch, i int, control bool, batchPath string) (*tree.Node, int) {
 	v := scanRecord(s, pos)
-	path := d.a.join(batchPath, d.a.indexed(".records", i))
+	path := d.a.indexed(batchPath+".records", i)
 	rec := d.node(sp, d.a.indexed("Record", i), "Record", "", pos, 0, tree.Record, path)
 	rec.About = recordAbout
 	if v.stage == stNone {
@@ -484,52 +494,51 @@ func (d *decoder) record(s []byte, pos int, sp span, h Batch, i int, control boo
 	}
 	rec.Size = v.end - pos
 	kids := d.a.children(8)
+	rec.Children = d.recordFields(kids, rec, s, sp, h, v, control, path)
+	return rec, v.end
+}
+
+// recordFields returns the nodes of the record's fields, as far as they
+// could be read, then an error node if need be.
+func (d *decoder) recordFields(kids []*tree.Node, rec *tree.Node, s []byte, sp span, h Batch, v recordView, control bool, path string) []*tree.Node {
+	pos := v.start
 	length := d.node(sp, "length", "varint", d.a.itoa(int64(v.length)), pos, v.lenSize, tree.Record, path)
 	length.About = "bytes of the record after this field"
 	kids = append(kids, length)
-	defer func() { rec.Children = kids }()
-	fail := func() (*tree.Node, int) {
-		kids = append(kids, d.errNode(sp, "error", v.errAt, v.end, v.err, path))
-		rec.Err = v.err
-		return rec, v.end
+	if v.stage >= stAttributes {
+		attrs := d.node(sp, "attributes", "int8", d.a.itoa(int64(v.attrs)), pos+v.lenSize, 1, tree.Record, path)
+		attrs.About = "unused, zero"
+		kids = append(kids, attrs)
 	}
-	if v.stage < stAttributes {
-		return fail()
+	if v.stage >= stTimestamp {
+		ts := d.node(sp, "timestampDelta", "varlong", d.a.numWith(v.tsDelta, "timestamp", h.BaseTimestamp+v.tsDelta), v.tsAt, v.tsSize, tree.Record, path)
+		ts.About = "from baseTimestamp"
+		kids = append(kids, ts)
 	}
-	attrs := d.node(sp, "attributes", "int8", d.a.itoa(int64(v.attrs)), pos+v.lenSize, 1, tree.Record, path)
-	attrs.About = "unused, zero"
-	kids = append(kids, attrs)
-	if v.stage < stTimestamp {
-		return fail()
+	if v.stage >= stOffset {
+		offset := h.BaseOffset + int64(v.offDelta)
+		od := d.node(sp, "offsetDelta", "varint", d.a.numWith(int64(v.offDelta), "offset", offset), v.offAt, v.offSize, tree.Record, path)
+		od.About = "from baseOffset"
+		kids = append(kids, od)
+		rec.Value = d.a.labeled("offset ", offset)
 	}
-	ts := d.node(sp, "timestampDelta", "varlong", d.a.numWith(v.tsDelta, "timestamp", h.BaseTimestamp+v.tsDelta), v.tsAt, v.tsSize, tree.Record, path)
-	ts.About = "from baseTimestamp"
-	kids = append(kids, ts)
-	if v.stage < stOffset {
-		return fail()
+	var key, val *tree.Node
+	if v.stage >= stKey {
+		key = d.bytesNode(s, sp, "key", "bytes", v.key, path)
+		kids = append(kids, key)
 	}
-	offset := h.BaseOffset + int64(v.offDelta)
-	od := d.node(sp, "offsetDelta", "varint", d.a.numWith(int64(v.offDelta), "offset", offset), v.offAt, v.offSize, tree.Record, path)
-	od.About = "from baseOffset"
-	kids = append(kids, od)
-	rec.Value = d.a.labeled("offset ", offset)
-	if v.stage < stKey {
-		return fail()
-	}
-	key := d.bytesNode(s, sp, "key", "bytes", v.key, path)
-	kids = append(kids, key)
-	if v.stage < stValue {
-		return fail()
-	}
-	val := d.bytesNode(s, sp, "value", "bytes", v.value, path)
-	kids = append(kids, val)
-	if control {
-		d.control(s, sp, key, val, v)
+	if v.stage >= stValue {
+		val = d.bytesNode(s, sp, "value", "bytes", v.value, path)
+		kids = append(kids, val)
+		if control {
+			d.control(s, sp, key, val, v)
+		}
 	}
 	if v.stage < stHeaderCount {
-		return fail()
+		rec.Err = v.err
+		return append(kids, d.errNode(sp, "error", v.errAt, v.end, v.err, path))
 	}
-	hn := d.node(sp, "headers", "[]Header", plural(int(v.hdrCount), "header"), v.hdrAt, v.end-v.hdrAt, tree.Record, path)
+	hn := d.node(sp, "headers", "[]Header", headerCountValue(v.hdrCount), v.hdrAt, v.end-v.hdrAt, tree.Record, path)
 	hn.Detail = headerCountDetail(v.hdrCount)
 	kids = append(kids, hn)
 	p := v.hdrAt + v.hdrSize
@@ -538,35 +547,46 @@ func (d *decoder) record(s []byte, pos int, sp span, h Batch, i int, control boo
 		hn.Children = d.a.children(int(v.hdrCount))
 	}
 	for j := 0; j < int(v.hdrCount); j++ {
-		k, val, stage, msg := scanHeader(rs, p)
+		k, hv, stage, msg := scanHeader(rs, p)
 		hd := d.node(sp, d.a.indexed("Header", j), "Header", "", p, 0, tree.Record, path)
 		hd.Children = d.a.children(2)
-		hn.Add(hd)
+		hn.Children = append(hn.Children, hd)
 		if stage >= 1 {
-			hd.Add(d.bytesNode(rs, sp, "key", "string", k, path))
+			kn := d.bytesNode(rs, sp, "key", "string", k, path)
+			hd.Value = kn.Value
+			hd.Children = append(hd.Children, kn)
 		}
 		if stage >= 2 {
-			hd.Add(d.bytesNode(rs, sp, "value", "bytes", val, path))
-			hd.Size = val.end() - p
-			hd.Value = d.a.preview(k.data(rs), false)
-			p = val.end()
+			hd.Children = append(hd.Children, d.bytesNode(rs, sp, "value", "bytes", hv, path))
+			hd.Size = hv.end() - p
+			p = hv.end()
 			continue
 		}
 		hd.Size = v.end - p
 		hd.Type, hd.Err = "error", msg
-		hd.Add(d.errNode(sp, "error", p, v.end, msg, path))
+		hd.Children = append(hd.Children, d.errNode(sp, "error", p, v.end, msg, path))
 		rec.Err = msg
-		return rec, v.end
+		return kids
 	}
 	if p < v.end {
 		msg := fmt.Sprintf("%s left in the record after its headers", plural(v.end-p, "byte"))
 		kids = append(kids, d.errNode(sp, "trailing", p, v.end, msg, path))
 		rec.Err = msg
 	}
-	return rec, v.end
+	return kids
 }
 
-var headerCountDetails = [...]string{"(varint count=0)", "(varint count=1)", "(varint count=2)", "(varint count=3)"}
+var (
+	headerCountDetails = [...]string{"(varint count=0)", "(varint count=1)", "(varint count=2)", "(varint count=3)"}
+	headerCountValues  = [...]string{"0 headers", "1 header", "2 headers", "3 headers"}
+)
+
+func headerCountValue(n int32) string {
+	if n >= 0 && int(n) < len(headerCountValues) {
+		return headerCountValues[n]
+	}
+	return plural(int(n), "header")
+}
 
 func headerCountDetail(n int32) string {
 	if n >= 0 && int(n) < len(headerCountDetails) {

@@ -57,10 +57,12 @@ func (d *decoder) parseEntries(s []byte) []parsed {
 			return append(out, e)
 		}
 		e.raw = rest[:total]
-		switch magic := int8(rest[offMagic]); magic {
-		case 2:
+		switch magic := int8(rest[offMagic]); {
+		case total < minEntry:
+			e.err = fmt.Errorf("length %d is too small to hold a magic byte", length)
+		case magic == 2:
 			e.batch, e.stream, e.err = d.parseBatch(e.raw)
-		case 0, 1:
+		case magic == 0 || magic == 1:
 			e.batch, e.stream, e.err = d.parseMessage(e.raw)
 		default:
 			e.err = fmt.Errorf("magic %d is not a record format", magic)
@@ -82,7 +84,7 @@ func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 	var stream []byte
 	if c := h.Codec(); c != None {
 		var err error
-		if s, _, err = d.decompress(c, s, 2); err != nil {
+		if s, _, err = d.decompress(c, s, 2, nil); err != nil {
 			return h, nil, err
 		}
 		stream = s
@@ -173,7 +175,7 @@ func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
 	if d.depth >= maxNesting {
 		return m, nil, errors.New("compressed message set nested too deeply")
 	}
-	stream, _, err := d.decompress(c, m.Value, magic)
+	stream, _, err := d.decompress(c, m.Value, magic, nil)
 	if err != nil {
 		return m, nil, err
 	}

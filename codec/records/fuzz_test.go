@@ -1,0 +1,127 @@
+package records
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"testing"
+
+	"github.com/klauspost/compress/s2"
+)
+
+// checkInput is what every input must satisfy: Nodes and Parse do not
+// panic, every node lies where it should (checkSpans), and the JSON form is
+// valid, reads back, and is stable: encoding it and writing the JSON again
+// gives the same JSON, and the same bytes when nothing was compressed.
+func checkInput(t *testing.T, b []byte) {
+	nodes := Nodes(b, 3, Options{Path: "R", MaxRecords: 1000})
+	checkSpans(t, nodes, 3, len(b))
+	Parse(b)
+	j := AppendJSON(nil, b)
+	var raw any
+	dec := json.NewDecoder(bytes.NewReader(j))
+	dec.UseNumber()
+	if err := dec.Decode(&raw); err != nil {
+		t.Fatalf("invalid JSON: %v\n%s", err, j)
+	}
+	back, err := FromJSON(raw)
+	if err != nil {
+		t.Fatalf("JSON does not read back: %v\n%s", err, j)
+	}
+	compressed := false
+	for _, e := range newDecoder(len(b), Options{}).parseEntries(b) {
+		if e.exact() && e.batch.Codec() != None {
+			compressed = true
+		}
+	}
+	if !compressed && !bytes.Equal(back, b) {
+		t.Fatalf("JSON round trip changed the bytes\n%x\n%x\n%s", b, back, j)
+	}
+	if j2 := AppendJSON(nil, back); !bytes.Equal(j, j2) {
+		t.Fatalf("JSON not stable:\n%s\n%s", j, j2)
+	}
+}
+
+func seeds(f *testing.F) [][]byte {
+	var out [][]byte
+	out = append(out, EmptyBatch())
+	for _, c := range codecs {
+		b, err := Encode([]Batch{sampleBatch(c)})
+		if err != nil {
+			f.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	ctl, _ := Encode([]Batch{controlBatch()})
+	out = append(out, ctl, append(bytes.Clone(ctl), ctl[:30]...))
+	out = append(out, innerSet(0), innerSet(1), legacyMsg(5, 1, 2, 7, nil, xerial(innerSet(1))))
+	return out
+}
+
+// FuzzNodes feeds arbitrary records fields.
+func FuzzNodes(f *testing.F) {
+	for _, s := range seeds(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		checkInput(t, b)
+	})
+}
+
+// FuzzCompressed puts arbitrary bytes where a batch's (or, with legacy, a
+// magic 1 wrapper's) compressed records go, with a correct header and
+// checksum, so that the decompressors and the records inside see the
+// fuzzer's bytes.
+func FuzzCompressed(f *testing.F) {
+	for _, c := range codecs[1:] {
+		rs := AppendRecords(nil, sampleBatch(c).Records)
+		p, err := compress(c, rs)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(p, byte(c), int32(3), false)
+		p, _ = compress(c, innerSet(1))
+		f.Add(p, byte(c), int32(0), true)
+	}
+	f.Add(s2Raw(AppendRecords(nil, sampleBatch(None).Records)), byte(Snappy), int32(3), false)
+	f.Fuzz(func(t *testing.T, payload []byte, codec byte, count int32, legacy bool) {
+		var b []byte
+		if legacy {
+			b = legacyMsg(2, 1, codec&7, 0, nil, payload)
+		} else {
+			b = batchAround(payload, int16(codec&7), count)
+		}
+		checkInput(t, b)
+	})
+}
+
+// FuzzRecordStream compresses arbitrary record bytes properly, so that
+// the record parser sees the fuzzer's bytes inside every codec.
+func FuzzRecordStream(f *testing.F) {
+	f.Add(AppendRecords(nil, sampleBatch(None).Records), byte(Gzip), int32(3))
+	f.Add(AppendRecords(nil, controlBatch().Records), byte(Zstd), int32(1))
+	f.Fuzz(func(t *testing.T, stream []byte, codec byte, count int32) {
+		c := Codec(codec % 5)
+		p, err := compress(c, stream)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Sometimes control records.
+		checkInput(t, batchAround(p, int16(c)|int16(codec&0x20)|AttrTransactional, count))
+	})
+}
+
+func s2Raw(b []byte) []byte { return s2.EncodeSnappy(nil, b) }
+
+// batchAround is a batch header (with a correct length and CRC-32C)
+// around payload.
+func batchAround(payload []byte, attrs int16, count int32) []byte {
+	h := sampleBatch(None)
+	h.Records = nil
+	b, _ := AppendBatch(nil, &h)
+	b = append(b[:BatchHeaderSize:BatchHeaderSize], payload...)
+	binary.BigEndian.PutUint32(b[offLength:], uint32(len(b)-12))
+	binary.BigEndian.PutUint16(b[offAttributes:], uint16(attrs))
+	binary.BigEndian.PutUint32(b[offRecordCount:], uint32(count))
+	return recrc(b)
+}
