@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"kwire/codec/records"
@@ -158,9 +159,18 @@ func (d *decoder) structInto(sp *StructPlan, v *Value, list []Value, node *tree.
 	for _, i := range sp.deepDefaults {
 		list[i] = list[i].Clone()
 	}
-	for _, fp := range sp.Wire {
+	var nodes []tree.Node // the fields' nodes, one allocation
+	if node != nil {
+		nodes = make([]tree.Node, len(sp.Wire))
+		node.Children = slices.Grow(node.Children, len(sp.Wire)+1)
+	}
+	for i, fp := range sp.Wire {
 		start := d.off
-		child, err := d.field(fp, &list[fp.Index], path, d.section)
+		var fn *tree.Node
+		if nodes != nil {
+			fn = &nodes[i]
+		}
+		child, err := d.field(fp, &list[fp.Index], fn, path, d.section)
 		if node != nil && child != nil {
 			node.Add(child)
 		}
@@ -251,7 +261,11 @@ func (d *decoder) tagged(sp *StructPlan, v *Value, node *tree.Node, path string)
 		d.end = dataEnd
 		slot := &v.List[fp.Index]
 		*slot = Value{} // it held the default
-		child, err := d.field(fp, slot, path, tree.Tagged)
+		var fn *tree.Node
+		if d.tree {
+			fn = new(tree.Node)
+		}
+		child, err := d.field(fp, slot, fn, path, tree.Tagged)
 		d.end = saveEnd
 		if child != nil {
 			child.Offset = fieldStart + d.base
@@ -279,14 +293,14 @@ func prefixSpace(s string) string {
 	return " " + s
 }
 
-// field reads one field's value into v, a zero value; with a tree it
-// returns the field's node (holding an error node on failure).
-func (d *decoder) field(fp *FieldPlan, v *Value, parent string, sec tree.Section) (*tree.Node, error) {
+// field reads one field's value into v, a zero value; with a tree, node
+// is a zero node it fills and returns as the field's node (holding an
+// error node on failure).
+func (d *decoder) field(fp *FieldPlan, v *Value, node *tree.Node, parent string, sec tree.Section) (*tree.Node, error) {
 	var path string // built only for the tree; errors build theirs on the way out
-	var node *tree.Node
-	if d.tree {
+	if node != nil {
 		path = joinPath(parent, fp.Field.Name)
-		node = &tree.Node{Name: fp.Field.Name, Type: fp.Field.Type.Name, About: fp.Field.About, Offset: d.off + d.base, Section: sec, Path: path}
+		*node = tree.Node{Name: fp.Field.Name, Type: fp.Field.Type.Name, About: fp.Field.About, Offset: d.off + d.base, Section: sec, Path: path}
 	}
 	saveSec := d.section
 	d.section = sec
@@ -418,12 +432,18 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 	if fp.Elem == schemas.KindStruct {
 		nf = len(fp.Struct.Fields)
 	}
+	var enodes []tree.Node // the elements' nodes, one allocation
+	if node != nil {
+		enodes = make([]tree.Node, count)
+		node.Children = slices.Grow(node.Children, int(count))
+	}
 	for i := range list {
 		var seg string
 		var en *tree.Node
 		if node != nil {
 			seg = "[" + strconv.Itoa(i) + "]"
-			en = &tree.Node{Name: elemName + seg, Type: elemName, Offset: d.off + d.base, Section: d.section, Path: path + seg}
+			en = &enodes[i]
+			*en = tree.Node{Name: elemName + seg, Type: elemName, Offset: d.off + d.base, Section: d.section, Path: path + seg}
 			node.Add(en)
 		}
 		elemStart := d.off
@@ -536,12 +556,12 @@ func (d *decoder) primitive(k schemas.Kind, nullable, compact bool, v *Value, no
 
 func lengthDetail(k schemas.Kind, n int, compact bool) string {
 	if compact {
-		return fmt.Sprintf("(compact, len+1=%d)", n+1)
+		return "(compact, len+1=" + strconv.Itoa(n+1) + ")"
 	}
 	if k == schemas.KindString {
-		return fmt.Sprintf("(int16 len=%d)", n)
+		return "(int16 len=" + strconv.Itoa(n) + ")"
 	}
-	return fmt.Sprintf("(int32 len=%d)", n)
+	return "(int32 len=" + strconv.Itoa(n) + ")"
 }
 
 // displayPrimitive is the text a tree shows for a primitive value.
