@@ -29,9 +29,9 @@ import (
 // Chromium is the browser the tests drive.
 const Chromium = "/usr/bin/chromium"
 
-// Site assembles the explorer in a temporary directory (everything in
-// dist, then the static files of package web over it, so that edits to
-// web/ are tested without a rebuild) and serves it with package server.
+// Site assembles the explorer in a temporary directory (the files at the
+// top of dist, then the static files of package web over them, so that
+// edits to web/ are tested without a rebuild) and serves it with package server.
 // dist must hold kwire.wasm and wasm_exec.js, as ./build.sh leaves them.
 func Site(dist, tmp string) (*httptest.Server, error) {
 	for _, f := range []string{"kwire.wasm", "wasm_exec.js"} {
@@ -40,10 +40,25 @@ func Site(dist, tmp string) (*httptest.Server, error) {
 			return nil, fmt.Errorf("%s/%s is missing: the browser tests need the built explorer; run ./build.sh first (it builds dist/)", abs, f)
 		}
 	}
-	if err := os.CopyFS(tmp, os.DirFS(dist)); err != nil {
+	// The explorer is the files at the top of dist (the docs pages below
+	// it are not needed here).
+	entries, err := os.ReadDir(dist)
+	if err != nil {
 		return nil, err
 	}
-	err := fs.WalkDir(web.Files(), ".", func(p string, d fs.DirEntry, err error) error {
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dist, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(filepath.Join(tmp, e.Name()), b, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	err = fs.WalkDir(web.Files(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -53,6 +68,10 @@ func Site(dist, tmp string) (*httptest.Server, error) {
 		}
 		dst := filepath.Join(tmp, p)
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		// A precompressed copy from the build would be served instead.
+		if err := os.Remove(dst + ".gz"); err != nil && !os.IsNotExist(err) {
 			return err
 		}
 		return os.WriteFile(dst, b, 0o644)
