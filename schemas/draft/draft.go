@@ -205,10 +205,16 @@ func (d *Draft) Schema(name string) *Schema {
 	return nil
 }
 
-// Key returns the key an API of the draft uses and where it came from.
+// Key returns the key an API of the draft uses (named as LookupAPI takes
+// it) and where the key came from: a placeholder or the user's choice is
+// what the page offers to change (Options.Keys).
 func (d *Draft) Key(api string) (int16, KeySource, bool) {
+	a, err := d.LookupAPI(api)
+	if err != nil {
+		return 0, KeyNone, false
+	}
 	for _, s := range d.Schemas {
-		if s.API == api && s.InSet {
+		if s.InSet && s.API == a.Name && s.Key == a.Key {
 			return s.Key, s.KeySource, true
 		}
 	}
@@ -305,11 +311,12 @@ func (d *Draft) scan() []*region {
 		}
 		lineStart = false
 	}
+	if len(regions) == 0 {
+		text = nil // the error below says it all
+	}
 	for _, t := range text {
 		where := "before the first schema"
 		switch {
-		case len(regions) == 0:
-			where = "and no schema"
 		case t.start > regions[len(regions)-1].start:
 			where = "after the last schema"
 		case t.start > regions[0].start:
