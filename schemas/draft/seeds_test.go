@@ -324,3 +324,21 @@ func TestChosenKey(t *testing.T) {
 		t.Errorf("repaired text: %.80s", s.Repaired)
 	}
 }
+
+// BenchmarkLoad reads the two seed drafts (repairs, pairing, parsing and
+// the encode check of each API).
+func BenchmarkLoad(b *testing.B) {
+	base := trunk(b)
+	var srcs [][]byte
+	size := 0
+	for _, seed := range []string{seedStreams, seedConsumer} {
+		srcs = append(srcs, readSeed(b, seed))
+		size += len(srcs[len(srcs)-1])
+	}
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		for _, src := range srcs {
+			Load(src, Options{Base: base})
+		}
+	}
+}
