@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	commands["schema"] = command{"lint a draft schema (schema lint FILE), or diff it with a released one (schema diff FILE)", cmdSchema}
+	commands["schema"] = command{"lint a draft schema, or diff it with the released one (kwire schema -h)", cmdSchema}
 }
 
 const schemaUsage = `Usage:
