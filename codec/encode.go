@@ -48,18 +48,19 @@ func withEncPath(err error, seg string) error {
 // Append appends the encoding of v, a struct value of the plan's message,
 // to dst.
 func (p *Plan) Append(dst []byte, v Value) ([]byte, error) {
-	return p.Root.append(dst, v)
+	return p.Root.append(dst, &v)
 }
 
 // Encode returns the encoding of v.
 func (p *Plan) Encode(v Value) ([]byte, error) { return p.Append(nil, v) }
 
-func (sp *StructPlan) append(dst []byte, v Value) ([]byte, error) {
+func (sp *StructPlan) append(dst []byte, v *Value) ([]byte, error) {
 	if len(v.List) != len(sp.Fields) {
 		return dst, encErr("struct %s has %d fields, the value has %d", sp.Name, len(sp.Fields), len(v.List))
 	}
-	for _, fp := range sp.Fields {
-		if fp.Present || fp.Field.Ignorable || fp.IsDefault(v.List[fp.Index]) {
+	for _, i := range sp.offWire {
+		fp := sp.Fields[i]
+		if fp.Present || fp.Field.Ignorable || fp.IsDefault(v.List[i]) {
 			continue
 		}
 		// Kafka's generated writers refuse to drop information silently.
@@ -67,7 +68,7 @@ func (sp *StructPlan) append(dst []byte, v Value) ([]byte, error) {
 	}
 	var err error
 	for _, fp := range sp.Wire {
-		if dst, err = fp.appendValue(dst, v.List[fp.Index]); err != nil {
+		if dst, err = fp.appendValue(dst, &v.List[fp.Index]); err != nil {
 			return dst, withEncPath(err, fp.Field.Name)
 		}
 	}
@@ -80,7 +81,7 @@ func (sp *StructPlan) append(dst []byte, v Value) ([]byte, error) {
 // appendTagged writes the tagged-field section (KIP-482): the count, then
 // each field as tag, size and data, in ascending tag order; a field equal
 // to its default is not written; unknown tags are written back.
-func (sp *StructPlan) appendTagged(dst []byte, v Value) ([]byte, error) {
+func (sp *StructPlan) appendTagged(dst []byte, v *Value) ([]byte, error) {
 	type entry struct {
 		tag  uint32
 		fp   *FieldPlan
@@ -104,7 +105,7 @@ func (sp *StructPlan) appendTagged(dst []byte, v Value) ([]byte, error) {
 		data := e.data
 		if e.fp != nil {
 			var err error
-			scratch, err = e.fp.appendValue(scratch[:0], v.List[e.fp.Index])
+			scratch, err = e.fp.appendValue(scratch[:0], &v.List[e.fp.Index])
 			if err != nil {
 				return dst, withEncPath(err, e.fp.Field.Name)
 			}
@@ -117,7 +118,7 @@ func (sp *StructPlan) appendTagged(dst []byte, v Value) ([]byte, error) {
 	return dst, nil
 }
 
-func (fp *FieldPlan) appendValue(dst []byte, v Value) ([]byte, error) {
+func (fp *FieldPlan) appendValue(dst []byte, v *Value) ([]byte, error) {
 	switch fp.Kind {
 	case schemas.KindArray:
 		if v.Null {
@@ -131,7 +132,8 @@ func (fp *FieldPlan) appendValue(dst []byte, v Value) ([]byte, error) {
 		}
 		dst = wire.AppendArrayLen(dst, len(v.List), fp.Compact)
 		var err error
-		for i, e := range v.List {
+		for i := range v.List {
+			e := &v.List[i]
 			if fp.Elem == schemas.KindStruct {
 				dst, err = fp.Struct.append(dst, e)
 			} else {
@@ -156,25 +158,22 @@ func (fp *FieldPlan) appendValue(dst []byte, v Value) ([]byte, error) {
 	return appendPrimitive(dst, fp.Kind, v, fp.Nullable, fp.Compact)
 }
 
-func appendPrimitive(dst []byte, k schemas.Kind, v Value, nullable, compact bool) ([]byte, error) {
-	if v.Null && k.NullableKind() && k != schemas.KindUUID {
-		if !nullable {
-			return dst, encErr("null in a field that is not nullable at this version")
-		}
-		if k == schemas.KindString {
-			return wire.AppendNullString(dst, compact), nil
-		}
-		return wire.AppendNullBytes(dst, compact), nil
-	}
-	if lo, hi := intRange(k); k.Width() > 0 && k != schemas.KindFloat64 && k != schemas.KindUUID && (v.Int < lo || v.Int > hi) {
-		return dst, encErr("%d is out of range for %s", v.Int, k)
-	}
+func appendPrimitive(dst []byte, k schemas.Kind, v *Value, nullable, compact bool) ([]byte, error) {
 	switch k {
 	case schemas.KindBool, schemas.KindInt8:
+		if lo, hi := intRange(k); v.Int < lo || v.Int > hi {
+			return dst, rangeErr(k, v.Int)
+		}
 		return append(dst, byte(v.Int)), nil
 	case schemas.KindInt16, schemas.KindUint16:
+		if lo, hi := intRange(k); v.Int < lo || v.Int > hi {
+			return dst, rangeErr(k, v.Int)
+		}
 		return wire.AppendInt16(dst, int16(v.Int)), nil
 	case schemas.KindInt32, schemas.KindUint32:
+		if lo, hi := intRange(k); v.Int < lo || v.Int > hi {
+			return dst, rangeErr(k, v.Int)
+		}
 		return wire.AppendInt32(dst, int32(v.Int)), nil
 	case schemas.KindInt64, schemas.KindFloat64:
 		return wire.AppendInt64(dst, v.Int), nil
@@ -184,11 +183,23 @@ func appendPrimitive(dst []byte, k schemas.Kind, v Value, nullable, compact bool
 		}
 		return append(dst, v.Str...), nil
 	case schemas.KindString:
+		if v.Null {
+			if !nullable {
+				return dst, errNotNullable()
+			}
+			return wire.AppendNullString(dst, compact), nil
+		}
 		if !compact && len(v.Str) > math.MaxInt16 {
 			return dst, encErr("string of %d bytes does not fit an int16 length", len(v.Str))
 		}
 		return wire.AppendString(dst, v.Str, compact), nil
 	case schemas.KindBytes, schemas.KindRecords:
+		if v.Null {
+			if !nullable {
+				return dst, errNotNullable()
+			}
+			return wire.AppendNullBytes(dst, compact), nil
+		}
 		if compact {
 			dst = wire.AppendUvarint(dst, uint64(len(v.Str))+1)
 		} else {
@@ -198,3 +209,7 @@ func appendPrimitive(dst []byte, k schemas.Kind, v Value, nullable, compact bool
 	}
 	return dst, encErr("cannot encode kind %s", k)
 }
+
+func rangeErr(k schemas.Kind, n int64) error { return encErr("%d is out of range for %s", n, k) }
+
+func errNotNullable() error { return encErr("null in a field that is not nullable at this version") }

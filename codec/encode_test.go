@@ -1,0 +1,93 @@
+package codec
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"kwire/codec/wire"
+)
+
+// TestEncodeErrors: a value that does not fit its schema is refused with
+// an *EncodeError naming the field and the reason, and an ignorable field
+// the version lacks is dropped.
+func TestEncodeErrors(t *testing.T) {
+	set := loadSet(t, "trunk")
+	field := func(p *Plan, v Value, name string) *Value {
+		for _, fp := range p.Root.Fields {
+			if fp.Field.Name == name {
+				return &v.List[fp.Index]
+			}
+		}
+		t.Fatalf("no field %s", name)
+		return nil
+	}
+	cases := []struct {
+		name    string
+		msg     string
+		version int16
+		edit    func(p *Plan, v Value) Value
+		path    string // "" for no error
+		want    string
+	}{
+		{"int32 out of range", "JoinGroupRequest", 9, func(p *Plan, v Value) Value {
+			*field(p, v, "SessionTimeoutMs") = Int(1 << 31)
+			return v
+		}, "SessionTimeoutMs", "2147483648 is out of range for int32"},
+		{"null string", "JoinGroupRequest", 9, func(p *Plan, v Value) Value {
+			*field(p, v, "GroupId") = Null
+			return v
+		}, "GroupId", "null in a field that is not nullable"},
+		{"null in an element", "JoinGroupRequest", 9, func(p *Plan, v Value) Value {
+			protos := field(p, v, "Protocols")
+			protos.List = append(protos.List, protos.List[0].Clone())
+			protos.List[1].List[0] = Null
+			return v
+		}, "Protocols[1].Name", "null in a field that is not nullable"},
+		{"null array", "JoinGroupRequest", 9, func(p *Plan, v Value) Value {
+			*field(p, v, "Protocols") = Null
+			return v
+		}, "Protocols", "null array"},
+		{"field the version lacks", "JoinGroupRequest", 4, func(p *Plan, v Value) Value {
+			*field(p, v, "GroupInstanceId") = String("instance-1")
+			return v
+		}, "GroupInstanceId", "cannot be written at this version"},
+		{"ignorable field the version lacks", "JoinGroupRequest", 4, func(p *Plan, v Value) Value {
+			*field(p, v, "Reason") = String("dropped")
+			return v
+		}, "", ""},
+		{"short uuid", "FetchRequest", 16, func(p *Plan, v Value) Value {
+			topics := field(p, v, "Topics")
+			topics.List[0].List[1] = String("short")
+			return v
+		}, "Topics[0].TopicId", "uuid must be 16 bytes, not 5"},
+		{"uint16 negative", "BrokerRegistrationRequest", 4, func(p *Plan, v Value) Value {
+			l := field(p, v, "Listeners")
+			l.List[0].List[2] = Int(-1)
+			return v
+		}, "Listeners[0].Port", "-1 is out of range for uint16"},
+		{"wrong field count", "JoinGroupRequest", 9, func(p *Plan, v Value) Value {
+			v.List = v.List[:2]
+			return v
+		}, "", "struct JoinGroupRequest has 8 fields, the value has 2"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := mustPlan(t, set, c.msg, c.version)
+			_, err := p.Encode(c.edit(p, p.Smallest()))
+			if c.want == "" {
+				if err != nil {
+					t.Fatalf("error %v, want none", err)
+				}
+				return
+			}
+			var ee *EncodeError
+			if !errors.As(err, &ee) || !errors.Is(err, wire.ErrValue) {
+				t.Fatalf("error %v (%T), want an *EncodeError wrapping wire.ErrValue", err, err)
+			}
+			if ee.Path != c.path || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %q at %q, want %q at %q", err, ee.Path, c.want, c.path)
+			}
+		})
+	}
+}
