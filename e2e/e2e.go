@@ -144,7 +144,7 @@ func FetchResponse(size int) ([]byte, error) {
 	topic := body["Responses"].([]any)[0].(map[string]any)
 	proto := topic["Partitions"].([]any)[0].(map[string]any)
 	const perBatch, recSize = 80, 100
-	batchSize := 61 + perBatch*(recSize+8)
+	batchSize := len(Batch(0, perBatch, recSize))
 	nBatches := max((size+batchSize-1)/batchSize, 1)
 	nParts := min(max(nBatches/64, 1), 16)
 	var parts []any
