@@ -1,6 +1,8 @@
 package codec
 
 import (
+	"unsafe"
+
 	"kwire/codec/records"
 	"kwire/schemas"
 	"kwire/tree"
@@ -42,4 +44,14 @@ func ControlDecoder(set *schemas.Set) records.ControlFunc {
 		}
 		return root.Children, used, err
 	}
+}
+
+// RecordBatches reads the batches of a records field's value (see
+// records.Parse). Keys, values and headers of uncompressed batches alias
+// the value's string: they must not be modified.
+func RecordBatches(v Value) ([]records.Batch, error) {
+	if v.Null || v.Str == "" {
+		return nil, nil
+	}
+	return records.Parse(unsafe.Slice(unsafe.StringData(v.Str), len(v.Str)))
 }
