@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 
-	"kwire/codec/records"
 	"kwire/codec/wire"
 	"kwire/schemas"
 	"kwire/tree"
@@ -314,7 +313,7 @@ func (d *decoder) field(fp *FieldPlan, v *Value, node *tree.Node, parent string,
 	default:
 		err = d.primitive(fp.Kind, fp.Nullable, fp.Compact, v, node)
 		if err == nil && node != nil && fp.Kind == schemas.KindRecords && !v.Null {
-			node.Add(records.Nodes([]byte(v.Str), d.off-len(v.Str)+d.base, recordOptions(d.set, path))...)
+			node.Add(recordNodes(v.Str, d.off-len(v.Str)+d.base, d.set, path)...)
 		}
 		if err == nil && node != nil && fp.Kind == schemas.KindInt16 && d.set != nil && isErrorCode(fp.Field.Name) {
 			if e, ok := d.set.ErrorCode(int16(v.Int)); ok && v.Int != 0 {

@@ -8,14 +8,15 @@ import (
 	"kwire/tree"
 )
 
-// recordOptions are the options of the tree of a records field at path:
-// control records are decoded with the set's schemas.
-func recordOptions(set *schemas.Set, path string) records.Options {
+// recordNodes returns the tree nodes of the records field s at offset base
+// and path: control records are decoded with the set's schemas. The nodes
+// keep no reference to s, so it is read in place.
+func recordNodes(s string, base int, set *schemas.Set, path string) []*tree.Node {
 	o := records.Options{Path: path}
 	if set != nil {
 		o.Control = ControlDecoder(set)
 	}
-	return o
+	return records.Nodes(unsafe.Slice(unsafe.StringData(s), len(s)), base, o)
 }
 
 // ControlDecoder returns the records.ControlFunc that decodes control
