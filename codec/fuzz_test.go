@@ -2,7 +2,6 @@ package codec
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"testing"
 
@@ -119,8 +118,8 @@ func checkDecoded(b []byte, o DecodeOptions, fr *Frame, root *tree.Node, err err
 		return fmt.Errorf("Decode returned no tree or frame (err %v)", err)
 	}
 	if err != nil {
-		var de *wire.DecodeError
-		if !errors.As(err, &de) {
+		de, ok := err.(*wire.DecodeError)
+		if !ok {
 			return fmt.Errorf("error of type %T, not *wire.DecodeError: %v", err, err)
 		}
 		if de.Offset < 0 || de.Offset > len(b) {
