@@ -119,3 +119,50 @@ func TestControlRecords(t *testing.T) {
 // record's length, attributes, deltas, key (length and 4 bytes), value
 // length and its int16 version.
 const epochOffset = records.BatchHeaderSize + 1 + 1 + 1 + 1 + 1 + 4 + 1 + 2
+
+// TestRecordsJSON: a records field in a frame's JSON is a list of batches;
+// setting a frame from it encodes the batches, and mistakes are reported
+// at their path.
+func TestRecordsJSON(t *testing.T) {
+	set, err := sets.Load("trunk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, _ := set.LookupAPI("Produce")
+	f, err := NewFrame(set, api, 11, Request)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := `{"TransactionalId": null, "Acks": -1, "TimeoutMs": 1000, "TopicData": [{"Name": "t", "PartitionData": [{"Index": 0,
+		"Records": [{"compression": "gzip", "baseTimestamp": 1700000000000,
+			"records": [{"key": "k", "value": "hello", "headers": [{"key": "h", "valueHex": "00ff"}]}, {"timestampDelta": 5, "value": "world"}]}]}]}]}`
+	if err := f.SetJSON([]byte(body)); err != nil {
+		t.Fatal(err)
+	}
+	b, err := f.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, root, err := Decode(b, DecodeOptions{Set: set, Dir: Request})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := treeErrors(root); e != nil {
+		t.Fatal(e)
+	}
+	val := nodeNamed(root.Children, "Record[1]")
+	if val == nil || !val.Relative || val.Path != "TopicData[0].PartitionData[0].Records[0].records[1]" {
+		t.Fatalf("Record[1] node %+v", val)
+	}
+	j, _ := g.JSON(len(b))
+	for _, want := range []string{`"compression": "gzip"`, `"key": "k"`, `"valueHex": "00ff"`, `"timestampDelta": 5`, `"producerId": -1`} {
+		if !strings.Contains(string(j), want) {
+			t.Errorf("JSON lacks %s:\n%s", want, j)
+		}
+	}
+	bad := strings.Replace(body, `"timestampDelta": 5`, `"timestampDelta": "soon"`, 1)
+	err = f.SetJSON([]byte(bad))
+	if err == nil || !strings.Contains(err.Error(), "TopicData[0].PartitionData[0].Records[0].records[1].timestampDelta") {
+		t.Errorf("error %v", err)
+	}
+}

@@ -1,6 +1,19 @@
 // Package records decodes and encodes the contents of Kafka `records`
-// fields: RecordBatch v2 (magic 2, KIP-98) and the legacy message sets
-// (magic 0 and 1).
+// fields (Produce, Fetch, ShareFetch, FetchSnapshot): RecordBatch v2
+// (magic 2, KIP-98) and the legacy message sets (magic 0, and 1 with
+// timestamps, KIP-32), compressed with gzip, snappy (xerial-framed or
+// raw), lz4 frames or zstd (KIP-110).
+//
+// Nodes builds the object tree of a field: every header field, each
+// attribute bit, every record with its varint sizes and absolute offsets
+// and timestamps, compressed records beneath their compressed bytes with
+// offsets relative to the decompressed stream, control records decoded
+// with the schema set (through Options.Control), a partial batch at the
+// end shown as such. Damage is shown where it is, not fatal.
+// Decompression is bounded (Options.MaxRatio, MaxBytes).
+//
+// Parse reads a field into Batch values, Encode writes them back, and
+// AppendJSON and FromJSON are the field's JSON form (see json.go).
 package records
 
 import (
