@@ -427,7 +427,12 @@ func (p *parser) field(v *hujson.Value) *Field {
 			f.ZeroCopy = p.boolean(mem)
 		case "default":
 			f.HasDefault = true
-			if lit, ok := mem.value.Value.(hujson.Literal); ok {
+			if lit, ok := mem.value.Value.(hujson.Literal); ok && lit.Kind() == 'n' {
+				// Kafka's FieldSpec reads a JSON null as no default at all
+				// (ConsumerGroupMemberMetadataValue writes one), unlike
+				// the string "null".
+				f.HasDefault = false
+			} else if ok {
 				f.Default = lit.String()
 			} else {
 				p.fail(mem.value.StartOffset, "field %q: default must be a literal", f.Name)

@@ -95,6 +95,16 @@ func LoadSet(fsys fs.FS, name string) (*Set, error) {
 	return s, nil
 }
 
+// SetErrors gives the set an error table (a draft set takes the one of the
+// set it was written against).
+func (s *Set) SetErrors(errs []ErrorCode) {
+	s.Errors = errs
+	s.errs = make(map[int16]ErrorCode, len(errs))
+	for _, e := range errs {
+		s.errs[e.Code] = e
+	}
+}
+
 // NewSet builds a registry from messages already parsed (drafts).
 func NewSet(name string, msgs []*Message) (*Set, error) {
 	s := &Set{Name: name, Messages: msgs}

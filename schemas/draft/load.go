@@ -155,6 +155,9 @@ func (d *Draft) buildSet() {
 		}
 		return
 	}
+	if d.base != nil {
+		set.SetErrors(d.base.Errors) // error codes in decoded drafts show their names
+	}
 	d.Set = set
 }
 
