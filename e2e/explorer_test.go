@@ -469,8 +469,22 @@ func TestExplorer(t *testing.T) {
 		if rows := eval[int](p, `document.querySelectorAll('#hexrows .hrow').length`); rows > 200 {
 			t.Errorf("%d rows drawn for %d bytes: the byte view is not virtualised", rows, len(b))
 		}
-		p.hover(`#tree .tn.s-RecordBatch`)
-		eval[bool](p, `(() => { window.scrollTo(0, 0); return true })()`)
+		// Big nodes start folded; a click on the placeholder unfolds one.
+		folds := eval[int](p, `document.querySelectorAll('#tree .tn.fold').length`)
+		lines := eval[int](p, `document.querySelectorAll('#tree .tn').length`)
+		if folds == 0 {
+			t.Errorf("no folded node in a tree of %d lines", lines)
+		} else {
+			p.click(`#tree .tn.fold .fm`)
+			if f, l := eval[int](p, `document.querySelectorAll('#tree .tn.fold').length`), eval[int](p, `document.querySelectorAll('#tree .tn').length`); f != folds-1 || l <= lines {
+				t.Errorf("unfolding: %d folds and %d lines, were %d and %d", f, l, folds, lines)
+			}
+		}
+		eval[bool](p, `(() => { window.scrollTo(0, 0); document.getElementById('tree').scrollTop = 0; return true })()`)
+		p.hover(`#hexrows .hb[data-o="176"]`) // a byte of the first record
+		if n := eval[int](p, `document.querySelectorAll('#hexrows .hb.hl').length`); n == 0 || n > 200 {
+			t.Errorf("hovering a record byte lit %d bytes", n)
+		}
 		p.shot("fetch")
 		// Scrolling draws the rows in view.
 		eval[bool](p, `(() => { const v = document.getElementById('hexview'); v.scrollTop = v.scrollHeight / 2; return true })()`)
