@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/klauspost/compress/s2"
@@ -37,9 +38,30 @@ func checkInput(t *testing.T, b []byte) {
 	if !compressed && !bytes.Equal(back, b) {
 		t.Fatalf("JSON round trip changed the bytes\n%x\n%x\n%s", b, back, j)
 	}
-	if j2 := AppendJSON(nil, back); !bytes.Equal(j, j2) {
+	if j2 := AppendJSON(nil, back); !bytes.Equal(j, j2) && !sameButCRC(j, j2) {
 		t.Fatalf("JSON not stable:\n%s\n%s", j, j2)
 	}
+}
+
+// sameButCRC reports whether two JSON forms differ only in the "crc" of
+// compressed batches: a wrong CRC is kept, but recompressing can give the
+// very bytes it was computed over, and then it is right and left out.
+func sameButCRC(j1, j2 []byte) bool {
+	var a, b any
+	if json.Unmarshal(j1, &a) != nil || json.Unmarshal(j2, &b) != nil {
+		return false
+	}
+	strip := func(v any) {
+		list, _ := v.([]any)
+		for _, e := range list {
+			if m, ok := e.(map[string]any); ok && m["compression"] != "none" {
+				delete(m, "crc")
+			}
+		}
+	}
+	strip(a)
+	strip(b)
+	return reflect.DeepEqual(a, b)
 }
 
 func seeds(f *testing.F) [][]byte {

@@ -33,7 +33,8 @@ import (
 // (none), a batch's lastOffsetDelta (the last record's offsetDelta),
 // maxTimestamp (the largest record timestamp), deleteHorizon (false),
 // attribute bits Kafka does not define ("otherAttributes", 0) and the CRC
-// ("crc", written only when the bytes carry a wrong one, to keep it). The
+// ("crc", written only when the bytes carry a wrong one, to keep it; in a
+// compressed batch it is written over the newly compressed bytes). The
 // batch length, record lengths and count are always computed. Written by
 // hand, a batch may leave out anything: producerId, producerEpoch,
 // baseSequence and partitionLeaderEpoch default to -1 as producers write
