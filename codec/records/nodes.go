@@ -460,11 +460,7 @@ func (d *decoder) records(rn *tree.Node, s []byte, sp span, h Batch, count int32
 		}
 		pos = end
 	}
-	if count == 1 {
-		rn.Value = joinValue(rn.Value, "1 record")
-	} else {
-		rn.Value = joinValue(rn.Value, plural(int(count), "record"))
-	}
+	rn.Value = joinValue(rn.Value, plural(int(count), "record"))
 	switch {
 	case i < int(count):
 		rn.Add(d.errNode(sp, "missing", pos, len(s), fmt.Sprintf("recordCount is %d but the records end after %d", count, i), path))
@@ -511,8 +507,12 @@ func (d *decoder) recordFields(kids []*tree.Node, rec *tree.Node, s []byte, sp s
 		kids = append(kids, attrs)
 	}
 	if v.stage >= stTimestamp {
-		ts := d.node(sp, "timestampDelta", "varlong", d.a.numWith(v.tsDelta, "timestamp", h.BaseTimestamp+v.tsDelta), v.tsAt, v.tsSize, tree.Record, path)
-		ts.About = "from baseTimestamp"
+		abs, about := h.BaseTimestamp+v.tsDelta, "from baseTimestamp"
+		if h.Attributes&AttrLogAppendTime != 0 {
+			abs, about = h.MaxTimestamp, "LogAppendTime: every record's timestamp is the batch's maxTimestamp (KIP-32)"
+		}
+		ts := d.node(sp, "timestampDelta", "varlong", d.a.numWith(v.tsDelta, "timestamp", abs), v.tsAt, v.tsSize, tree.Record, path)
+		ts.About = about
 		kids = append(kids, ts)
 	}
 	if v.stage >= stOffset {

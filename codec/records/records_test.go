@@ -161,6 +161,13 @@ func TestCodecsRoundTrip(t *testing.T) {
 			if ts := find(nodes, "timestampDelta")[1]; ts.Value != "12 (timestamp 1700000000012)" {
 				t.Errorf("timestampDelta %q", ts.Value)
 			}
+			// With LogAppendTime every record has the batch's maxTimestamp.
+			lat := sampleBatch(c)
+			lat.Attributes |= AttrLogAppendTime
+			lat.MaxTimestamp = 1800000000000
+			if ts := find(Nodes(mustEncode(t, lat), 0, Options{}), "timestampDelta")[1]; ts.Value != "12 (timestamp 1800000000000)" {
+				t.Errorf("LogAppendTime timestampDelta %q", ts.Value)
+			}
 		})
 	}
 }
