@@ -187,6 +187,26 @@ func BenchmarkCodec(b *testing.B) {
 				}
 			})
 		})
+		// Steady state: each side decodes into the value of its previous
+		// decode (Plan.DecodeInto; kmsg's ReadFrom into the same message
+		// reuses its slices).
+		b.Run(c.name+"/reuse/kwire", func(b *testing.B) {
+			var v Value
+			measure(b, len(in), func() {
+				if _, err := p.DecodeInto(in, &v); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+		b.Run(c.name+"/reuse/kmsg", func(b *testing.B) {
+			m := c.kmsg()
+			m.SetVersion(c.version)
+			measure(b, len(in), func() {
+				if err := m.ReadFrom(in); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
 		b.Run(c.name+"/tree/kwire", func(b *testing.B) {
 			measure(b, len(in), func() {
 				if _, _, err := p.DecodeTree(in, &tree.Node{}, TreeOptions{}); err != nil {

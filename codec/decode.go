@@ -23,6 +23,22 @@ func (p *Plan) Decode(b []byte) (Value, int, error) {
 	return v, d.off, err
 }
 
+// DecodeInto is Decode into *v, reusing the memory of the value v held
+// (from an earlier decode of the same plan) wherever it is large enough,
+// as kmsg's ReadFrom reuses a message's slices: a loop decoding a stream
+// of messages then allocates little more than their strings. v must not
+// share memory with a value still in use.
+func (p *Plan) DecodeInto(b []byte, v *Value) (int, error) {
+	d := decoder{buf: b, end: len(b), reuse: true}
+	err := d.structInto(p.Root, v, nil, nil, "")
+	return d.off, err
+}
+
+// reset empties v for a reusing decode, keeping the memory of its list.
+func reset(v *Value) {
+	*v = Value{List: v.List[:0]}
+}
+
 // TreeOptions says how DecodeTree labels its nodes.
 type TreeOptions struct {
 	Base    int          // added to every offset (where b starts in the buffer shown)
@@ -84,6 +100,7 @@ type decoder struct {
 	sample    bool
 	block     []Value // zeroed values not yet handed out by alloc
 	blockSize int     // size of the last block
+	reuse     bool    // values hold memory to reuse (DecodeInto)
 }
 
 // alloc returns n zeroed values for the elements of an array of
@@ -149,9 +166,16 @@ func joinPath(parent, seg string) string {
 // nil, is where they go (zeroed, one per field).
 func (d *decoder) structInto(sp *StructPlan, v *Value, list []Value, node *tree.Node, path string) error {
 	if list == nil {
-		list = make([]Value, len(sp.Fields))
+		if nf := len(sp.Fields); d.reuse && cap(v.List) >= nf {
+			list = v.List[:nf]
+			for i := range list {
+				reset(&list[i])
+			}
+		} else {
+			list = make([]Value, nf)
+		}
 	}
-	v.List = list
+	v.List, v.Unknown, v.Null = list, nil, false
 	for _, i := range sp.offWire {
 		list[i] = sp.Fields[i].Default
 	}
@@ -416,9 +440,15 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 		node.Value = plural(int(count), "element")
 	}
 	var list []Value
-	if fp.Elem == schemas.KindStruct {
+	switch {
+	case d.reuse && int64(cap(v.List)) >= count:
+		list = v.List[:count]
+		for i := range list {
+			reset(&list[i])
+		}
+	case fp.Elem == schemas.KindStruct:
 		list = make([]Value, count)
-	} else {
+	default:
 		list = d.alloc(int(count))
 	}
 	v.List = list
@@ -451,11 +481,15 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 			if en != nil {
 				en.Value = "struct"
 			}
-			if len(fields) < nf {
-				fields = make([]Value, nf*min(len(list)-i, elemBlock))
+			if d.reuse && cap(list[i].List) >= nf {
+				err = d.structInto(fp.Struct, &list[i], nil, en, path+seg)
+			} else {
+				if len(fields) < nf {
+					fields = make([]Value, nf*min(len(list)-i, elemBlock))
+				}
+				err = d.structInto(fp.Struct, &list[i], fields[:nf:nf], en, path+seg)
+				fields = fields[nf:]
 			}
-			err = d.structInto(fp.Struct, &list[i], fields[:nf:nf], en, path+seg)
-			fields = fields[nf:]
 		} else {
 			err = d.primitive(fp.Elem, false, fp.Compact, &list[i], en)
 		}

@@ -54,12 +54,12 @@ function median(list,    a, n, i, j, t) {
 END {
 	if (ncases == 0) { print "no benchmark results" > "/dev/stderr"; exit 1 }
 	fail = 0
-	printf "\nmedians of %s runs; ratio = kwire / kmsg (the tree row: kwire tree decode / kmsg value decode)\n", "'"$count"'"
+	printf "\nmedians of %s runs; ratio = kwire / kmsg (decode: a fresh value each time; reuse: decoding into the previous value, DecodeInto / kmsg ReadFrom on the same message; tree: kwire tree decode / kmsg value decode)\n", "'"$count"'"
 	printf "%-20s %-6s %11s %11s %7s %12s %12s %7s %16s %16s\n", "case", "op", "kwire ns", "kmsg ns", "ratio", "kwire cpu-ns", "kmsg cpu-ns", "ratio", "kwire B/allocs", "kmsg B/allocs"
 	for (c = 1; c <= ncases; c++) {
 		name = cases[c]
-		split("decode tree encode", ops, " ")
-		for (o = 1; o <= 3; o++) {
+		split("decode reuse tree encode", ops, " ")
+		for (o = 1; o <= 4; o++) {
 			op = ops[o]
 			kw = name SUBSEP op SUBSEP "kwire"
 			km = name SUBSEP (op == "tree" ? "decode" : op) SUBSEP "kmsg"
