@@ -7,13 +7,10 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"strings"
 )
 
 var (
-	dumpOffset = regexp.MustCompile(`^\s*([0-9a-fA-F]{4,8})(:|\s\s)`)
-	onlyOffset = regexp.MustCompile(`^\s*[0-9a-fA-F]{4,8}\s*$`)
 	separators = strings.NewReplacer("0x", " ", "0X", " ", `\x`, " ", ",", " ", ";", " ", "[", " ", "]", " ", "{", " ", "}", " ", `"`, " ", "'", " ")
 )
 
@@ -42,9 +39,9 @@ func parseHex(text string) ([]byte, error) {
 	dump := false
 	for ln, line := range strings.Split(text, "\n") {
 		line = strings.TrimRight(line, "\r")
-		if dumpOffset.MatchString(line) {
+		if _, _, ok := dumpOffset(line); ok {
 			dump = true
-		} else if dump && onlyOffset.MatchString(line) {
+		} else if dump && onlyOffset(line) {
 			continue // hexdump's closing line holds the length alone
 		}
 		toks, col0 := hexPart(line)
@@ -76,16 +73,16 @@ type token struct {
 // hexPart returns the tokens of a line that hold bytes: for a dump line
 // (offset first) the hex columns without the offset and the ASCII column.
 func hexPart(line string) ([]token, int) {
-	m := dumpOffset.FindStringSubmatchIndex(line)
-	if m == nil {
+	end, colon, ok := dumpOffset(line)
+	if !ok {
 		return splitTokens(line, -1), 0
 	}
-	rest := line[m[1]:]
-	col := m[1]
+	rest := line[end:]
+	col := end
 	if i := strings.IndexByte(rest, '|'); i >= 0 { // hexdump -C
 		rest = rest[:i]
 	}
-	if line[m[4]:m[5]] == ":" { // xxd: the ASCII column follows two spaces
+	if colon { // xxd: the ASCII column follows two spaces
 		if i := strings.Index(strings.TrimLeft(rest, " "), "  "); i >= 0 {
 			lead := len(rest) - len(strings.TrimLeft(rest, " "))
 			rest = rest[:lead+i]
@@ -97,6 +94,48 @@ func hexPart(line string) ([]token, int) {
 	}
 	return toks, 0
 }
+
+// dumpOffset reports whether line starts as a dump line does: optional
+// blanks, 4 to 8 hex digits, then a colon (xxd) or two blanks (hexdump -C,
+// Wireshark). end is where the bytes start.
+func dumpOffset(line string) (end int, colon, ok bool) {
+	i := len(line) - len(strings.TrimLeft(line, " \t"))
+	j := i
+	for j < len(line) && isHex(line[j]) {
+		j++
+	}
+	if n := j - i; n < 4 || n > 8 {
+		return 0, false, false
+	}
+	switch {
+	case j < len(line) && line[j] == ':':
+		return j + 1, true, true
+	case j+1 < len(line) && isBlank(line[j]) && isBlank(line[j+1]):
+		return j + 2, false, true
+	}
+	return 0, false, false
+}
+
+// onlyOffset reports whether line holds 4 to 8 hex digits alone (the
+// closing line of hexdump).
+func onlyOffset(line string) bool {
+	t := strings.TrimSpace(line)
+	if len(t) < 4 || len(t) > 8 {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if !isHex(t[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' }
 
 // splitTokens splits s into whitespace-separated fields with their columns;
 // with maxBytes >= 0 it stops at the first field that is not hex or once

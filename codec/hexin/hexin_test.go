@@ -2,6 +2,7 @@ package hexin
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -44,4 +45,23 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("Parse(%q) = %v, want an error with %q", in, err, want)
 		}
 	}
+}
+
+// FuzzParse: any text either parses or says where it stopped; hex written
+// back parses to the same bytes.
+func FuzzParse(f *testing.F) {
+	f.Add("00000000: 0000 001d  ....\n")
+	f.Add("00000000  00 01 02  |...|\n00000003\n")
+	f.Add("0x00, 0x1, 0xff")
+	f.Add("AAAAHQ==")
+	f.Fuzz(func(t *testing.T, s string) {
+		b, err := Parse(s)
+		if err != nil {
+			return
+		}
+		again, err := Parse(fmt.Sprintf("%x", b))
+		if len(b) > 0 && (err != nil || !bytes.Equal(again, b)) {
+			t.Fatalf("%q -> %x -> %x, %v", s, b, again, err)
+		}
+	})
 }
