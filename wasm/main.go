@@ -49,6 +49,16 @@ func main() {
 	// less often while starting, then return to the default.
 	gc := debug.SetGCPercent(400)
 	t0 := dom.Now()
+	// The schema sets are not in the binary (it would be 145 KB larger):
+	// they come from the site, as one bundle (sets.Bundle).
+	bundle, err := dom.Fetch(sets.BundleName)
+	if err == nil {
+		err = sets.Provide(bundle)
+	}
+	if err != nil {
+		dom.ByID("status").SetText("kwire could not load the Kafka schemas: " + err.Error())
+		return
+	}
 	sets.Load("")
 	dom.Publish("loadMs", dom.Now()-t0)
 	s, err := app.New("", "JoinGroup")

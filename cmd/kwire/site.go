@@ -1,12 +1,17 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"time"
 
+	"kwire/schemas/sets"
 	"kwire/site"
 )
 
@@ -30,7 +35,33 @@ func cmdSite(args []string, _ io.Reader, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := writeBundle(*out, !*noGzip); err != nil {
+		return err
+	}
 	fmt.Fprintf(stdout, "kwire: site in %s: %d docs pages, %d files, %.1f MB (+%.1f MB .gz) in %s\n",
 		*out, st.Pages, st.Files, float64(st.Bytes)/1e6, float64(st.GzipBytes)/1e6, time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// writeBundle writes the schema sets the explorer fetches (sets.Bundle),
+// and its gzip when asked.
+func writeBundle(dir string, gz bool) error {
+	b, err := sets.Bundle()
+	if err != nil {
+		return err
+	}
+	name := filepath.Join(dir, sets.BundleName)
+	if err := os.WriteFile(name, b, 0o644); err != nil {
+		return err
+	}
+	if !gz {
+		return nil
+	}
+	var z bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
+	w.Write(b)
+	if err := w.Close(); err != nil {
+		return err
+	}
+	return os.WriteFile(name+".gz", z.Bytes(), 0o644)
 }

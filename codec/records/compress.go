@@ -9,9 +9,6 @@ import (
 	"math/bits"
 	"sync"
 
-	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/s2"
-	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
 )
 
@@ -100,11 +97,7 @@ func (d *decoder) decompress(c Codec, src []byte, magic int8, dst []byte) (out [
 				note = "Kafka 0.8 header checksum (KAFKA-3160)"
 			}
 		}
-		r := lz4Pool.Get().(*lz4.Reader)
-		r.Reset(bytes.NewReader(src))
-		out, err = readLimited(r, limit, dst)
-		r.Reset(nil)
-		lz4Pool.Put(r)
+		out, err = lz4Decode(src, limit, dst)
 	case Zstd:
 		out, err = zstdDecode(src, limit, dst)
 	default:
@@ -157,14 +150,23 @@ func readLimited(r io.Reader, limit int, dst []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-var (
-	gzipPool = sync.Pool{New: func() any { return new(gzip.Reader) }}
-	lz4Pool  = sync.Pool{New: func() any { return lz4.NewReader(nil) }}
-)
+var gzipPool = sync.Pool{New: func() any { return new(gzipReader) }}
+
+// lz4Decode decodes an lz4 frame.
+func lz4Decode(src []byte, limit int, dst []byte) ([]byte, error) {
+	r := lz4Pool.Get().(*lz4.Reader)
+	r.Reset(bytes.NewReader(src))
+	out, err := readLimited(r, limit, dst)
+	r.Reset(nil)
+	lz4Pool.Put(r)
+	return out, err
+}
+
+var lz4Pool = sync.Pool{New: func() any { return lz4.NewReader(nil) }}
 
 // gunzip decodes every gzip member of src.
 func gunzip(src []byte, limit int, dst []byte) ([]byte, error) {
-	r := gzipPool.Get().(*gzip.Reader)
+	r := gzipPool.Get().(*gzipReader)
 	defer gzipPool.Put(r)
 	if err := r.Reset(bytes.NewReader(src)); err != nil {
 		return nil, err
@@ -175,14 +177,14 @@ func gunzip(src []byte, limit int, dst []byte) ([]byte, error) {
 // snappyDecode decodes one raw snappy block, checking its declared size
 // before allocating.
 func snappyDecode(src []byte, limit int, dst []byte) ([]byte, error) {
-	n, err := s2.DecodedLen(src)
+	n, err := snappyDecodedLen(src)
 	if err != nil {
 		return nil, err
 	}
 	if n > limit {
 		return nil, errTooBig
 	}
-	return s2.Decode(dst[:cap(dst)], src)
+	return snappyDecodeBlock(dst[:cap(dst)], src)
 }
 
 // xerialDecode decodes snappy-java's framing: the 16-byte header, then
@@ -202,7 +204,7 @@ func xerialDecode(src []byte, limit int, dst []byte) ([]byte, error) {
 		if int64(size) > int64(len(rest)) {
 			return nil, fmt.Errorf("xerial block of %d bytes but only %d are left", size, len(rest))
 		}
-		n, err := s2.DecodedLen(rest[:size])
+		n, err := snappyDecodedLen(rest[:size])
 		if err != nil {
 			return nil, err
 		}
@@ -218,8 +220,8 @@ func xerialDecode(src []byte, limit int, dst []byte) ([]byte, error) {
 	for rest := src[xerialHeaderSize:]; len(rest) > 0; {
 		size := binary.BigEndian.Uint32(rest)
 		block := rest[4 : 4+size]
-		n, _ := s2.DecodedLen(block)
-		dec, err := s2.Decode(out[len(out):len(out)+n], block)
+		n, _ := snappyDecodedLen(block)
+		dec, err := snappyDecodeBlock(out[len(out):len(out)+n], block)
 		if err != nil {
 			return nil, err
 		}
@@ -227,37 +229,6 @@ func xerialDecode(src []byte, limit int, dst []byte) ([]byte, error) {
 		rest = rest[4+size:]
 	}
 	return out, nil
-}
-
-// zstdDecoders are pooled by the power of two that bounds their output:
-// WithDecoderMaxMemory makes a decoder refuse frames that declare or
-// decode to more, before allocating that much (KIP-110).
-var zstdDecoders [40]sync.Pool
-
-func zstdDecode(src []byte, limit int, dst []byte) ([]byte, error) {
-	// 1<<class >= limit, and at least 8 MiB: the decoder also refuses
-	// windows larger than its bound, and Java's zstd streams declare
-	// windows of 2 MiB and more (level 3 and up).
-	class := max(bits.Len(uint(max(limit, 1)-1)), 23)
-	if class >= len(zstdDecoders) {
-		class = len(zstdDecoders) - 1
-	}
-	pool := &zstdDecoders[class]
-	dec, _ := pool.Get().(*zstd.Decoder)
-	if dec == nil {
-		var err error
-		dec, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
-			zstd.WithDecoderMaxMemory(uint64(1)<<class))
-		if err != nil {
-			return nil, err
-		}
-	}
-	out, err := dec.DecodeAll(src, dst)
-	pool.Put(dec)
-	if errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) || len(out) > limit {
-		return nil, errTooBig
-	}
-	return out, err
 }
 
 // fixKafka08LZ4 returns an lz4 frame whose header checksum is the one the
@@ -315,12 +286,6 @@ func xxh32(b []byte) uint32 {
 
 // Compression, for encoding.
 
-var (
-	zstdEncOnce sync.Once
-	zstdEnc     *zstd.Encoder
-	zstdEncErr  error
-)
-
 // compress returns src compressed with c: gzip at the default level,
 // snappy in snappy-java's xerial framing (which Java consumers of every
 // version read), an lz4 frame, a zstd frame.
@@ -330,7 +295,7 @@ func compress(c Codec, src []byte) ([]byte, error) {
 		return src, nil
 	case Gzip:
 		var buf bytes.Buffer
-		w := gzip.NewWriter(&buf)
+		w := newGzipWriter(&buf)
 		if _, err := w.Write(src); err != nil {
 			return nil, err
 		}
@@ -344,7 +309,7 @@ func compress(c Codec, src []byte) ([]byte, error) {
 		out = binary.BigEndian.AppendUint32(out, 1)
 		for rest := src; len(rest) > 0; {
 			n := min(len(rest), xerialBlock)
-			block := s2.EncodeSnappy(nil, rest[:n])
+			block := snappyEncodeBlock(rest[:n])
 			out = binary.BigEndian.AppendUint32(out, uint32(len(block)))
 			out = append(out, block...)
 			rest = rest[n:]
@@ -361,13 +326,7 @@ func compress(c Codec, src []byte) ([]byte, error) {
 		}
 		return buf.Bytes(), nil
 	case Zstd:
-		zstdEncOnce.Do(func() {
-			zstdEnc, zstdEncErr = zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1))
-		})
-		if zstdEncErr != nil {
-			return nil, zstdEncErr
-		}
-		return zstdEnc.EncodeAll(src, nil), nil
+		return zstdCompress(src)
 	}
 	return nil, fmt.Errorf("cannot compress with %s", c)
 }

@@ -2,6 +2,7 @@ package sets
 
 import (
 	"errors"
+	"kwire/schemas"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -54,5 +55,43 @@ func TestMissing(t *testing.T) {
 	empty := fstest.MapFS{"data/README.md": {Data: []byte("x")}}
 	if _, err := load(empty, "trunk"); !errors.Is(err, ErrMissing) || !strings.Contains(err.Error(), "run ./build.sh") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// The bundle the browser app fetches holds every file of every set, and
+// sets provided from it load as the embedded ones do.
+func TestBundle(t *testing.T) {
+	b, err := Bundle()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := Load("trunk")
+	saved := data
+	defer func() { mu.Lock(); data, loaded = saved, map[string]*schemas.Set{}; mu.Unlock() }()
+	if err := Provide(b); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(Names(), ","); got != "3.9,trunk" {
+		t.Errorf("names after Provide: %s", got)
+	}
+	after, err := Load("trunk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after == before || len(after.Messages) != len(before.Messages) || len(after.Errors) != len(before.Errors) || after.Source != before.Source {
+		t.Errorf("provided set differs: %d/%d messages", len(after.Messages), len(before.Messages))
+	}
+	for _, bad := range []string{`{"../x": ""}`, `[1]`, `{"/abs": ""}`} {
+		if err := Provide([]byte(bad)); err == nil {
+			t.Errorf("Provide(%s) accepted", bad)
+		}
+	}
+}
+
+// memFS passes the standard checks of a file system.
+func TestMemFS(t *testing.T) {
+	m := memFS{"data/a/x.json": []byte("{}"), "data/a/sub/y.json": []byte("[]"), "data/README.md": []byte("r")}
+	if err := fstest.TestFS(m, "data/a/x.json", "data/a/sub/y.json", "data/README.md"); err != nil {
+		t.Fatal(err)
 	}
 }

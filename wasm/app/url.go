@@ -2,7 +2,6 @@ package app
 
 import (
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -16,7 +15,7 @@ const MaxLinkBytes = 16 << 10
 // when the bytes are not the smallest message, hex. The docs link to
 // index.html?set=trunk&api=JoinGroup&v=9&dir=request.
 func (s *State) Query() string {
-	q := "set=" + url.QueryEscape(s.Set.Name) + "&api=" + url.QueryEscape(s.API.Name) +
+	q := "set=" + queryEscape(s.Set.Name) + "&api=" + queryEscape(s.API.Name) +
 		"&v=" + strconv.Itoa(int(s.Version)) + "&dir=" + s.Dir.String()
 	if s.custom() && len(s.Bytes) <= MaxLinkBytes {
 		q += "&hex=" + s.HexString()
@@ -37,38 +36,117 @@ func (s *State) custom() bool {
 // bytes to decode) or json (a value to encode). It returns the first
 // problem; what could be applied stays applied.
 func (s *State) Apply(query string) error {
-	q, err := url.ParseQuery(strings.TrimPrefix(query, "?"))
+	q, err := parseQuery(strings.TrimPrefix(query, "?"))
 	if err != nil {
 		return fmt.Errorf("bad link: %v", err)
 	}
 	dir := codec.Request
-	switch q.Get("dir") {
+	switch q.get("dir") {
 	case "", "request":
 	case "response":
 		dir = codec.Response
 	default:
-		return fmt.Errorf("bad link: dir is request or response, not %q", q.Get("dir"))
+		return fmt.Errorf("bad link: dir is request or response, not %q", q.get("dir"))
 	}
 	version := -1
-	if v := q.Get("v"); v != "" {
+	if v := q.get("v"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
 			return fmt.Errorf("bad link: version %q", v)
 		}
 		version = n
 	}
-	api := q.Get("api")
+	api := q.get("api")
 	if api == "" {
 		api = s.API.Name
 	}
-	if err := s.Select(q.Get("set"), api, version, dir); err != nil {
+	if err := s.Select(q.get("set"), api, version, dir); err != nil {
 		return err
 	}
-	if h := q.Get("hex"); h != "" {
+	if h := q.get("hex"); h != "" {
 		return s.Paste(h)
 	}
-	if j := q.Get("json"); j != "" {
+	if j := q.get("json"); j != "" {
 		return s.SetJSON(j)
 	}
 	return nil
+}
+
+// The page's query is small and its own: these two stand in for net/url,
+// which would add 43 KB to the browser app.
+
+// query holds the first value of each key of a URL query.
+type query map[string]string
+
+func (q query) get(k string) string { return q[k] }
+
+// parseQuery reads "a=1&b=x%20y" (also "+" for a space).
+func parseQuery(s string) (query, error) {
+	q := query{}
+	for _, part := range strings.Split(s, "&") {
+		if part == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(part, "=")
+		key, err := unescape(k)
+		if err != nil {
+			return nil, err
+		}
+		val, err := unescape(v)
+		if err != nil {
+			return nil, err
+		}
+		if _, seen := q[key]; !seen {
+			q[key] = val
+		}
+	}
+	return q, nil
+}
+
+func unescape(s string) (string, error) {
+	if !strings.ContainsAny(s, "%+") {
+		return s, nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '+':
+			b.WriteByte(' ')
+		case '%':
+			if i+2 >= len(s) || unhex(s[i+1]) < 0 || unhex(s[i+2]) < 0 {
+				return "", fmt.Errorf("bad escape %q", s[i:min(i+3, len(s))])
+			}
+			b.WriteByte(byte(unhex(s[i+1])<<4 | unhex(s[i+2])))
+			i += 2
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), nil
+}
+
+func unhex(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}
+
+// queryEscape percent-encodes all but the unreserved characters.
+func queryEscape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == '~' {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
 }

@@ -7,6 +7,7 @@
 package dom
 
 import (
+	"fmt"
 	"syscall/js"
 )
 
@@ -429,3 +430,43 @@ func (e Element) Int(attr string) (int, bool) {
 
 // Log writes to the browser console.
 func Log(args ...any) { global.Get("console").Call("log", args...) }
+
+// Fetch gets a file of the site and returns its bytes; it blocks the
+// calling goroutine (not the page) until the response has arrived.
+func Fetch(url string) ([]byte, error) {
+	type result struct {
+		b   []byte
+		err error
+	}
+	done := make(chan result, 1)
+	var onBody, onResponse, onError js.Func
+	release := func() { onBody.Release(); onResponse.Release(); onError.Release() }
+	onError = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		msg := "fetch failed"
+		if len(args) > 0 {
+			msg = args[0].Call("toString").String()
+		}
+		done <- result{err: fmt.Errorf("%s: %s", url, msg)}
+		return nil
+	})
+	onBody = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		arr := global.Get("Uint8Array").New(args[0])
+		b := make([]byte, arr.Get("length").Int())
+		js.CopyBytesToGo(b, arr)
+		done <- result{b: b}
+		return nil
+	})
+	onResponse = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		resp := args[0]
+		if !resp.Get("ok").Bool() {
+			done <- result{err: fmt.Errorf("%s: HTTP %d", url, resp.Get("status").Int())}
+			return nil
+		}
+		resp.Call("arrayBuffer").Call("then", onBody, onError)
+		return nil
+	})
+	global.Call("fetch", url).Call("then", onResponse, onError)
+	r := <-done
+	release()
+	return r.b, r.err
+}

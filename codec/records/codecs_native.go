@@ -1,0 +1,75 @@
+//go:build !js
+
+package records
+
+import (
+	"errors"
+	"math/bits"
+	"sync"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/s2"
+	"github.com/klauspost/compress/zstd"
+)
+
+// The native programs use klauspost's gzip, faster than the standard
+// library's; the browser app uses the standard library's (codecs_js.go),
+// which is smaller.
+var newGzipWriter = gzip.NewWriter
+
+type gzipReader = gzip.Reader
+
+// zstdDecoders are pooled by the power of two that bounds their output:
+// WithDecoderMaxMemory makes a decoder refuse frames that declare or
+// decode to more, before allocating that much (KIP-110).
+var zstdDecoders [40]sync.Pool
+
+func zstdDecode(src []byte, limit int, dst []byte) ([]byte, error) {
+	// 1<<class >= limit, and at least 8 MiB: the decoder also refuses
+	// windows larger than its bound, and Java's zstd streams declare
+	// windows of 2 MiB and more (level 3 and up).
+	class := max(bits.Len(uint(max(limit, 1)-1)), 23)
+	if class >= len(zstdDecoders) {
+		class = len(zstdDecoders) - 1
+	}
+	pool := &zstdDecoders[class]
+	dec, _ := pool.Get().(*zstd.Decoder)
+	if dec == nil {
+		var err error
+		dec, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+			zstd.WithDecoderMaxMemory(uint64(1)<<class))
+		if err != nil {
+			return nil, err
+		}
+	}
+	out, err := dec.DecodeAll(src, dst)
+	pool.Put(dec)
+	if errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) || len(out) > limit {
+		return nil, errTooBig
+	}
+	return out, err
+}
+
+var (
+	zstdEncOnce sync.Once
+	zstdEnc     *zstd.Encoder
+	zstdEncErr  error
+)
+
+func zstdCompress(src []byte) ([]byte, error) {
+	zstdEncOnce.Do(func() {
+		zstdEnc, zstdEncErr = zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1))
+	})
+	if zstdEncErr != nil {
+		return nil, zstdEncErr
+	}
+	return zstdEnc.EncodeAll(src, nil), nil
+}
+
+// Raw snappy blocks, by s2 (which reads and writes snappy's format).
+var (
+	snappyDecodedLen  = s2.DecodedLen
+	snappyDecodeBlock = s2.Decode
+)
+
+func snappyEncodeBlock(src []byte) []byte { return s2.EncodeSnappy(nil, src) }
