@@ -17,6 +17,7 @@ import (
 	"kwire/codec/wire"
 	"kwire/render"
 	"kwire/schemas"
+	"kwire/schemas/draft"
 	"kwire/schemas/sets"
 	"kwire/tree"
 )
@@ -50,6 +51,16 @@ type State struct {
 	// out (they come back on switching back).
 	Dropped []string
 
+	// Draft is the pasted draft schema (nil when none), read from
+	// DraftText against the released set DraftBase with the keys the
+	// user chose for TBD keys (DraftKeys, by API name). Its APIs are
+	// selected as the set named DraftSet.
+	Draft     *draft.Draft
+	DraftText string
+	DraftBase string
+	DraftKeys map[string]int16
+	draftEnc  string // EncodeDraft(DraftText), for links
+
 	fold map[string]bool // tree folding chosen by the user, by node key
 }
 
@@ -69,7 +80,7 @@ func SetNames() []string { return sets.Names() }
 // Select shows the smallest instance of api (a name or key) at version
 // (-1: the latest) and direction in the named set.
 func (s *State) Select(setName, api string, version int, dir codec.Direction) error {
-	set, err := sets.Load(setName)
+	set, err := s.loadSet(setName)
 	if err != nil {
 		return err
 	}
@@ -95,6 +106,17 @@ func (s *State) Select(setName, api string, version int, dir codec.Direction) er
 	s.Set, s.API, s.Version, s.Dir = set, a, v, dir
 	s.Frame, s.Pasted, s.Dropped = f, false, nil
 	return s.Encode()
+}
+
+// loadSet returns the named set: a released one, or the draft's.
+func (s *State) loadSet(name string) (*schemas.Set, error) {
+	if name != DraftSet {
+		return sets.Load(name)
+	}
+	if s.Draft == nil || s.Draft.Set == nil {
+		return nil, errors.New("no draft schema loaded: paste one in the schema panel")
+	}
+	return s.Draft.Set, nil
 }
 
 // Versions returns the valid versions of the selected API and direction.

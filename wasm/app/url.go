@@ -12,7 +12,8 @@ import (
 const MaxLinkBytes = 16 << 10
 
 // Query is the URL query that reproduces the view: set, api, v, dir and,
-// when the bytes are not the smallest message, hex. The docs link to
+// when the bytes are not the smallest message, hex; with a draft schema
+// pasted, base, keys and schema (see draftQuery). The docs link to
 // index.html?set=trunk&api=JoinGroup&v=9&dir=request.
 func (s *State) Query() string {
 	q := "set=" + queryEscape(s.Set.Name) + "&api=" + queryEscape(s.API.Name) +
@@ -20,11 +21,13 @@ func (s *State) Query() string {
 	if s.custom() && len(s.Bytes) <= MaxLinkBytes {
 		q += "&hex=" + s.HexString()
 	}
-	return q
+	return q + s.draftQuery()
 }
 
 // LinkComplete reports whether Query carries the bytes it needs.
-func (s *State) LinkComplete() bool { return !s.custom() || len(s.Bytes) <= MaxLinkBytes }
+func (s *State) LinkComplete() bool {
+	return (!s.custom() || len(s.Bytes) <= MaxLinkBytes) && len(s.draftQuery()) <= MaxLinkDraft
+}
 
 // custom reports whether the bytes differ from the smallest message.
 func (s *State) custom() bool {
@@ -33,7 +36,8 @@ func (s *State) custom() bool {
 
 // Apply sets the state from a URL query: set (default trunk), api (name or
 // key), v (default the latest), dir (request or response), then hex (the
-// bytes to decode) or json (a value to encode). It returns the first
+// bytes to decode) or json (a value to encode). A schema (a draft, with
+// its base and keys) is loaded first, so that set=draft selects from it. It returns the first
 // problem; what could be applied stays applied.
 func (s *State) Apply(query string) error {
 	q, err := parseQuery(strings.TrimPrefix(query, "?"))
@@ -55,6 +59,9 @@ func (s *State) Apply(query string) error {
 			return fmt.Errorf("bad link: version %q", v)
 		}
 		version = n
+	}
+	if err := s.applyDraft(q); err != nil {
+		return err
 	}
 	api := q.get("api")
 	if api == "" {
