@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf16"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
@@ -495,6 +497,11 @@ func TestExplorer(t *testing.T) {
 		}
 	})
 
+	t.Run("draft schema", func(t *testing.T) {
+		p.t = t
+		draftSchema(p)
+	})
+
 	t.Run("offline", func(t *testing.T) {
 		p.t = t
 		p.open("set=trunk&api=JoinGroup&v=9&dir=request")
@@ -549,4 +556,124 @@ func drop(p *tab, b []byte) {
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`document.getElementById('msgtitle').textContent.includes('%d bytes')`, len(b)))); err != nil {
 		p.t.Fatalf("the dropped file was not decoded: %v", err)
 	}
+}
+
+// draftSchema pastes the KIP-1071 draft (seed 000) into the schema panel,
+// reads its diagnostics, explores its StreamsGroupHeartbeat request, gives
+// its TBD key a value and reloads the permalink.
+func draftSchema(p *tab) {
+	t := p.t
+	b, err := os.ReadFile("../../shared/seeds/000_e08e1a12af25dfbb.txt")
+	if err != nil {
+		t.Fatalf("the seed: %v", err)
+	}
+	text := string(b)
+	p.open("set=trunk&api=JoinGroup&v=9&dir=request")
+	if eval[bool](p, `!document.getElementById('schemapanel').hidden`) {
+		t.Errorf("the schema panel is open before it is asked for")
+	}
+	p.click("#schema-btn")
+	if eval[string](p, `document.activeElement.id`) != "schema" {
+		t.Errorf("the panel did not focus its textarea")
+	}
+	q, _ := json.Marshal(text)
+	// A paste: the value changes and an input event follows.
+	eval[bool](p, `(() => { const e = document.getElementById('schema'); e.value = `+string(q)+`; e.dispatchEvent(new Event('input', {bubbles: true})); return true })()`)
+	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelectorAll('#diags .dg').length > 0`)); err != nil {
+		t.Fatalf("no diagnostics after the paste: %v", err)
+	}
+	errs := eval[[]string](p, `Array.from(document.querySelectorAll('#diags .dg.error')).map(e => e.textContent)`)
+	if len(errs) != 2 || !strings.HasPrefix(errs[0], `error 49:48 field "SourceTopics": unknown type "[]int32int16"`) {
+		t.Errorf("errors listed: %q", errs)
+	}
+	if n := eval[int](p, `document.querySelectorAll('#diags .dg.warning').length`); n != 14 {
+		t.Errorf("%d warnings listed, want 14", n)
+	}
+	if sum := eval[string](p, `document.getElementById('schemasum').textContent`); sum != "2 schemas loaded (StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse); 14 warnings, 2 errors" {
+		t.Errorf("summary %q", sum)
+	}
+	if c := eval[string](p, `document.querySelector('#schemaview .sl[data-line="49"]').className`); c != "sl lv-error" {
+		t.Errorf("line 49 of the rendering: class %q", c)
+	}
+	if got, want := eval[string](p, `document.querySelector('#schemaview .sl[data-line="49"] .st').textContent`), strings.Split(text, "\n")[48]; got != want {
+		t.Errorf("line 49 rendered as %q, want %q", got, want)
+	}
+	// Typing does not leave the message shown.
+	if got := p.hexText(); got != joinGroup9 {
+		t.Errorf("the paste changed the message: %s", got)
+	}
+	// A click on the diagnostic selects its line in the textarea.
+	p.click(`#diags .dg.error`)
+	start := strings.Index(text, "            { \"name\": \"SourceTopics\"")
+	start = strings.LastIndexByte(text[:start], '\n') + 1
+	if a, sel := eval[string](p, `document.activeElement.id`), eval[int](p, `document.getElementById('schema').selectionStart`); a != "schema" || sel != len(utf16.Encode([]rune(text[:start]))) {
+		t.Errorf("after a click on the error: focus %q, selection at %d, want line 49 (%d)", a, sel, len(utf16.Encode([]rune(text[:start]))))
+	}
+	if n := eval[int](p, `document.querySelectorAll('#schemaview .sl.cur[data-line="49"]').length`); n != 1 {
+		t.Errorf("line 49 is not marked in the rendering")
+	}
+
+	// The draft's API in the picker, marked.
+	opts := eval[[]string](p, `Array.from(document.querySelectorAll('#apis option')).map(o => o.value + ' / ' + o.textContent)`)
+	if len(opts) == 0 || opts[0] != "StreamsGroupHeartbeat (draft) / 90 draft" {
+		t.Errorf("API picker: %.3q", opts)
+	}
+	p.pick("api", "StreamsGroupHeartbeat (draft)")
+	p.pick("dir", "request")
+	h := p.hexText()
+	// size, api_key 90 (the placeholder), api_version 0.
+	if len(h) < 40 || h[8:16] != "005a0000" {
+		t.Fatalf("draft request bytes: %s", h)
+	}
+	tree := p.treeText()
+	if !strings.HasPrefix(tree, "StreamsGroupHeartbeatRequest message v0 [0x0000, ") || strings.Contains(tree, "ERROR") || !strings.Contains(tree, "GroupId") {
+		t.Errorf("draft request tree:\n%s", tree)
+	}
+	if title := eval[string](p, `document.getElementById('msgtitle').textContent`); !strings.Contains(title, "(draft, apiKey 90: placeholder)") {
+		t.Errorf("title %q", title)
+	}
+	if v := eval[string](p, `document.getElementById('set').value`); v != "draft" {
+		t.Errorf("set picker shows %q", v)
+	}
+	// Edit like any other API, and hover.
+	p.setField("b:GroupId", "streams-1")
+	p.hover(`#tree .tn[data-path="GroupId"]`)
+	if lit := eval[int](p, `document.querySelectorAll('#hexrows .hb.hl').length`); lit != 10 {
+		t.Errorf("hovering GroupId lit %d bytes, want 10", lit)
+	}
+	// The TBD key: the user chooses another.
+	eval[bool](p, `(() => { const e = document.getElementById('draftkey'); e.value = '200'; e.dispatchEvent(new Event('change', {bubbles: true})); return true })()`)
+	h = p.hexText()
+	if h[8:12] != "00c8" || !strings.Contains(h, hex.EncodeToString([]byte("streams-1"))) {
+		t.Errorf("after key 200: %s", h)
+	}
+	if title := eval[string](p, `document.getElementById('msgtitle').textContent`); !strings.Contains(title, "(draft, apiKey 200: chosen)") {
+		t.Errorf("title %q", title)
+	}
+
+	// The permalink brings back the draft and the bytes.
+	href := eval[string](p, `location.href`)
+	if !strings.Contains(href, "&schema=") || !strings.Contains(href, "set=draft&api=StreamsGroupHeartbeat") {
+		t.Fatalf("link %s", href)
+	}
+	p.do(chromedp.Navigate("about:blank"))
+	p.do(chromedp.Navigate(href), chromedp.WaitVisible(`body[data-ready="1"]`))
+	if got := p.hexText(); got != h {
+		t.Errorf("after reload\n got %s\nwant %s", got, h)
+	}
+	if s := p.status(); s != "" {
+		t.Errorf("status after reload %q", s)
+	}
+	if v := eval[string](p, `document.getElementById('schema').value`); v != text {
+		t.Errorf("the textarea after reload holds %d characters, not the seed", len(v))
+	}
+	if eval[bool](p, `document.getElementById('schemapanel').hidden`) || eval[int](p, `document.querySelectorAll('#diags .dg').length`) != 16 {
+		t.Errorf("the panel and its 16 diagnostics are not shown after reload")
+	}
+	eval[bool](p, `(() => { window.scrollTo(0, 0); return true })()`)
+	p.click(`#diags .dg.error`)
+	p.hover(`#tree .tn[data-path="GroupId"]`)
+	p.shot("draft")
 }

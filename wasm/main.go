@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"time"
 
 	"kwire/codec"
 	"kwire/schemas/sets"
@@ -38,7 +39,12 @@ type ui struct {
 	hovered        int // hovered node, -1 for none
 	hlTree         dom.Element
 	scrollQueued   bool
+	draftGen       int // counts edits of the draft text, for the debounce
 }
+
+// draftDelay is how long typing in the schema panel pauses before the
+// draft is read again.
+const draftDelay = 350 * time.Millisecond
 
 func main() {
 	start := dom.Now()
@@ -70,11 +76,15 @@ func main() {
 	u.pickerSets()
 	u.listen()
 	if q := dom.Search(); len(q) > 1 {
-		if err := s.Apply(q); err != nil {
-			u.refresh(true)
+		err := s.Apply(q)
+		if s.Draft != nil {
+			dom.ByID("schema").SetValue(s.DraftText)
+			u.showPanel(true)
+			u.drawDraft()
+		}
+		u.refresh(true)
+		if err != nil {
 			u.status(err.Error(), true)
-		} else {
-			u.refresh(true)
 		}
 	} else {
 		u.refresh(true)
@@ -154,6 +164,10 @@ func (u *ui) refresh(form bool) {
 	title := fmt.Sprintf("%s v%d %s, %d bytes", s.API.Name, s.Version, s.Dir, len(s.Bytes))
 	if s.Root != nil && s.Root.Type != "" {
 		title = fmt.Sprintf("%s %s, %d bytes", s.Root.Name, s.Root.Type, len(s.Bytes))
+	}
+	if s.IsDraft() {
+		key, src, _ := s.DraftKey()
+		title += fmt.Sprintf(" (draft, apiKey %d: %s)", key, src)
 	}
 	dom.ByID("msgtitle").SetText(title)
 	// The byte view: a spacer as tall as every row, and the visible rows.
@@ -361,26 +375,53 @@ func (u *ui) drawForm() {
 	}
 }
 
-// pickerSets fills the schema set picker.
+// pickerSets fills the schema set picker: the released sets, and the
+// draft once one loaded.
 func (u *ui) pickerSets() {
 	var b strings.Builder
 	for _, n := range app.SetNames() {
 		fmt.Fprintf(&b, `<option value="%s">%s</option>`, html.EscapeString(n), html.EscapeString(n))
 	}
+	if u.s != nil && len(u.s.DraftAPIs()) > 0 {
+		fmt.Fprintf(&b, `<option value="%s">draft (pasted)</option>`, app.DraftSet)
+	}
 	dom.ByID("set").SetHTML(b.String())
 }
+
+// draftMark follows a draft API's name in the API picker.
+const draftMark = " (draft)"
 
 // pickers shows the selection in the pickers.
 func (u *ui) pickers() {
 	s := u.s
+	u.pickerSets()
 	dom.ByID("set").SetValue(s.Set.Name)
 	var b strings.Builder
-	for _, a := range s.Set.APIs {
-		fmt.Fprintf(&b, `<option value="%s">%d %s</option>`, html.EscapeString(a.Name), a.Key, html.EscapeString(a.Name))
+	// The draft's APIs first, marked, then the released set's.
+	for _, a := range s.DraftAPIs() {
+		fmt.Fprintf(&b, `<option value="%s">%d draft</option>`, html.EscapeString(a.Name+draftMark), a.Key)
+	}
+	released := s.Set
+	if s.IsDraft() {
+		released, _ = sets.Load(s.DraftBase)
+	}
+	if released != nil {
+		for _, a := range released.APIs {
+			fmt.Fprintf(&b, `<option value="%s">%d %s</option>`, html.EscapeString(a.Name), a.Key, html.EscapeString(a.Name))
+		}
 	}
 	dom.ByID("apis").SetHTML(b.String())
 	if dom.Active().ID() != "api" {
-		dom.ByID("api").SetValue(s.API.Name)
+		name := s.API.Name
+		if s.IsDraft() {
+			name += draftMark
+		}
+		dom.ByID("api").SetValue(name)
+	}
+	key, _, changeable := s.DraftKey()
+	dom.ByID("draftkey-l").SetProp("hidden", !changeable)
+	if changeable && dom.Active().ID() != "draftkey" {
+		dom.ByID("draftkey").SetValue(strconv.Itoa(int(key)))
 	}
 	b.Reset()
 	vs := s.Versions()
@@ -413,13 +454,35 @@ func (u *ui) pick(id string) {
 		err = s.SetVersion(int16(v))
 	case "api":
 		text := dom.ByID("api").Value()
-		err = errors.New("no API " + strconv.Quote(text) + " in set " + s.Set.Name)
-		for _, w := range strings.Fields(text) {
-			if a, e := s.Set.LookupAPI(w); e == nil {
-				err = s.Select(s.Set.Name, a.Name, -1, s.Dir)
+		setName := s.Set.Name
+		if s.IsDraft() {
+			setName = s.DraftBase
+		}
+		name, isDraft := strings.CutSuffix(strings.TrimSpace(text), strings.TrimSpace(draftMark))
+		if s.Draft != nil && (isDraft || s.IsDraft()) {
+			if a, e := s.Draft.LookupAPI(strings.TrimSpace(name)); e == nil {
+				err = s.SelectDraft(a.Name, -1, s.Dir)
 				break
 			}
 		}
+		err = errors.New("no API " + strconv.Quote(text) + " in set " + setName)
+		released, e := sets.Load(setName)
+		if e != nil {
+			err = e
+			break
+		}
+		for _, w := range strings.Fields(text) {
+			if a, e := released.LookupAPI(w); e == nil {
+				err = s.Select(setName, a.Name, -1, s.Dir)
+				break
+			}
+		}
+	case "set":
+		if set := dom.ByID("set").Value(); set == app.DraftSet {
+			err = s.SelectDraft(s.API.Name, int(s.Version), s.Dir)
+			break
+		}
+		fallthrough
 	default:
 		set, dir := dom.ByID("set").Value(), direction(dom.ByID("dir").Value())
 		v := int(s.Version)
@@ -440,6 +503,17 @@ func (u *ui) pick(id string) {
 
 func (u *ui) onInput(ev dom.Event) {
 	t := ev.Target()
+	if t.ID() == "schema" {
+		// Read the draft again once typing pauses.
+		u.draftGen++
+		gen := u.draftGen
+		time.AfterFunc(draftDelay, func() {
+			if gen == u.draftGen {
+				u.loadDraft(false)
+			}
+		})
+		return
+	}
 	key := t.Attr("data-key")
 	if key == "" || t.Attr("type") == "checkbox" || !t.Closest("#form").Valid() {
 		return
@@ -473,6 +547,13 @@ func (u *ui) onChange(ev dom.Event) {
 	case "set", "dir", "version", "api":
 		u.pick(id)
 		return
+	case "draftkey":
+		err := u.s.SetDraftKey(t.Value())
+		u.refresh(true)
+		if err != nil {
+			u.status(err.Error(), true)
+		}
+		return
 	}
 	if k := t.Attr("data-null"); k != "" {
 		if err := u.s.SetNull(k, t.Checked()); err != nil {
@@ -491,6 +572,11 @@ func (u *ui) onClick(ev dom.Event) {
 	t := ev.Target()
 	if b := t.Closest("button"); b.Valid() {
 		u.button(b)
+		return
+	}
+	if d := t.Closest("[data-line]"); d.Valid() && (d.Closest("#diags").Valid() || d.Closest("#schemaview").Valid()) {
+		n, _ := d.Int("data-line")
+		u.selectLine(n)
 		return
 	}
 	if b := t.Closest("[data-o]"); b.Valid() && b.Closest("#hexrows").Valid() {
@@ -534,6 +620,18 @@ func (u *ui) button(b dom.Element) {
 		}
 	case "decode":
 		u.decode(dom.ByID("paste").Value())
+	case "schema-toggle":
+		u.showPanel(dom.ByID("schemapanel").Prop("hidden"))
+		if !dom.ByID("schemapanel").Prop("hidden") {
+			dom.ByID("schema").Focus()
+		}
+	case "schema-load":
+		u.draftGen++ // a pending debounced read is not needed
+		u.loadDraft(true)
+	case "schema-clear":
+		u.draftGen++
+		dom.ByID("schema").SetValue("")
+		u.loadDraft(false)
 	case "json-apply":
 		u.applyJSON()
 	case "copy-hex":
@@ -638,6 +736,13 @@ func (u *ui) onKey(ev dom.Event) {
 	case t.ID() == "paste" && ev.Key() == "Enter" && ev.Mod():
 		ev.PreventDefault()
 		u.decode(t.Value())
+	case t.ID() == "schema" && ev.Key() == "Enter" && ev.Mod():
+		ev.PreventDefault()
+		u.draftGen++
+		u.loadDraft(true)
+	case ev.Key() == "Enter" && t.Closest("#diags").Valid():
+		n, _ := t.Int("data-line")
+		u.selectLine(n)
 	case t.ID() == "tree":
 		u.treeKey(ev)
 	}
@@ -718,4 +823,64 @@ func (u *ui) onDrop(ev dom.Event) {
 			}
 		}
 	})
+}
+
+// showPanel shows or hides the schema panel.
+func (u *ui) showPanel(show bool) {
+	dom.ByID("schemapanel").SetProp("hidden", !show)
+	dom.ByID("schema-btn").SetAttr("aria-expanded", strconv.FormatBool(show))
+}
+
+// loadDraft reads the schema panel's text as a draft; with explore, a
+// draft API is then shown (the first, unless one is shown already).
+func (u *ui) loadDraft(explore bool) {
+	s := u.s
+	text := dom.ByID("schema").Value()
+	var err error
+	if strings.TrimSpace(text) == "" {
+		err = s.ClearDraft()
+	} else {
+		err = s.LoadDraft(text)
+		if apis := s.DraftAPIs(); err == nil && explore && !s.IsDraft() && len(apis) > 0 {
+			err = s.SelectDraft(apis[0].Name, -1, s.Dir)
+		}
+	}
+	u.selected = -1
+	u.drawDraft()
+	u.refresh(true)
+	if err != nil {
+		u.status(err.Error(), true)
+	}
+}
+
+// drawDraft shows the draft's summary, diagnostics and numbered text.
+func (u *ui) drawDraft() {
+	s := u.s
+	dom.ByID("schemasum").SetText(s.DraftSummary())
+	dom.ByID("diags").SetHTML(s.DiagnosticsHTML())
+	dom.ByID("schemaview").SetHTML(s.SourceHTML())
+}
+
+// selectLine selects line n of the draft in the textarea and marks it in
+// the numbered view.
+func (u *ui) selectLine(n int) {
+	lo, hi := u.s.LineSpan(n)
+	text := u.s.DraftText
+	ta := dom.ByID("schema")
+	if ta.Value() == text {
+		ta.Focus()
+		ta.SetSelection(utf16Len(text[:lo]), utf16Len(text[:hi]))
+		// Scroll the line to the top third (18.125px: kwire.css's
+		// 12.5px font at line-height 1.45).
+		ta.SetScrollTop(max(float64(n-1)*18.125-ta.ClientHeight()/3, 0))
+	}
+	view := dom.ByID("schemaview")
+	for _, e := range view.QueryAll(".sl.cur") {
+		e.Toggle("cur", false)
+	}
+	line := view.Query(`.sl[data-line="` + strconv.Itoa(n) + `"]`)
+	line.Toggle("cur", true)
+	if line.Valid() {
+		view.SetScrollTop(max(line.OffsetTop()-view.ClientHeight()/3, 0))
+	}
 }

@@ -52,6 +52,7 @@ func (s *State) loadDraft(text, base string, keys map[string]int16, reselect boo
 	if err != nil {
 		return err
 	}
+	old := *s // the message shown, carried over below
 	d := draft.Load([]byte(text), draft.Options{File: "draft", Base: bset, Keys: keys})
 	s.Draft, s.DraftText, s.DraftBase, s.DraftKeys = d, text, bset.Name, keys
 	s.draftEnc = EncodeDraft(text)
@@ -62,7 +63,40 @@ func (s *State) loadDraft(text, base string, keys map[string]int16, reselect boo
 	if d.Set == nil || len(d.APIs()) == 0 {
 		return s.Select(s.DraftBase, s.API.Name, -1, s.Dir)
 	}
-	return s.SelectDraft(s.API.Name, int(s.Version), s.Dir)
+	if err := s.SelectDraft(s.API.Name, int(s.Version), s.Dir); err != nil {
+		return err
+	}
+	s.carry(&old)
+	return nil
+}
+
+// carry gives the message just selected the values of the one shown
+// before, when it is the same API, direction and version and the values
+// still fit (a new key, or an edit of the text elsewhere); else the
+// message stays the smallest.
+func (s *State) carry(old *State) {
+	if old.Frame == nil || old.Pasted || old.API == nil || old.API.Name != s.API.Name || old.Dir != s.Dir || old.Version != s.Version {
+		return
+	}
+	oh, ob, err := old.Frame.Plans()
+	if err != nil {
+		return
+	}
+	nh, _, err := s.Frame.Plans()
+	if err != nil || nh != oh && string(nh.JSON(nh.Smallest())) != string(oh.JSON(oh.Smallest())) {
+		return
+	}
+	f := *s.Frame
+	f.Header, f.Body = old.Frame.Header.Clone(), f.Body.Clone()
+	if f.SetJSON(ob.JSON(old.Frame.Body)) != nil {
+		return
+	}
+	smallest := s.Frame
+	s.Frame = &f
+	if s.Encode() != nil {
+		s.Frame = smallest
+		_ = s.Encode()
+	}
 }
 
 // SelectDraft selects api of the draft (its first API when the draft has

@@ -69,11 +69,21 @@ func TestDraftPanel(t *testing.T) {
 	if k := int16(s.Bytes[4])<<8 | int16(s.Bytes[5]); k != 90 {
 		t.Errorf("the header's api_key is %d", k)
 	}
+	if err := s.SetField("b:GroupId", "streams-1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetField("h:CorrelationId", "9"); err != nil {
+		t.Fatal(err)
+	}
 	if err := s.SetDraftKey("200"); err != nil {
 		t.Fatal(err)
 	}
 	if k := int16(s.Bytes[4])<<8 | int16(s.Bytes[5]); k != 200 || !s.IsDraft() || s.API.Name != "StreamsGroupHeartbeat" {
 		t.Errorf("after choosing 200: api_key %d, %s", k, s.API.Name)
+	}
+	// The message keeps its values under the new key.
+	if !bytes.Contains(s.Bytes, []byte("streams-1")) || s.Bytes[11] != 9 {
+		t.Errorf("the values were lost with the new key: %x", s.Bytes)
 	}
 	if _, src1, _ := s.DraftKey(); src1 != draft.KeyChosen {
 		t.Errorf("key source %s", src1)

@@ -204,6 +204,14 @@ func (e Element) ClientHeight() float64 {
 	return e.v.Get("clientHeight").Float()
 }
 
+// OffsetTop is the element's top edge below its offset parent's.
+func (e Element) OffsetTop() float64 {
+	if !e.Valid() {
+		return 0
+	}
+	return e.v.Get("offsetTop").Float()
+}
+
 // SetStyle sets one CSS property.
 func (e Element) SetStyle(prop, value string) {
 	if e.Valid() {
