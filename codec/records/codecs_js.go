@@ -8,7 +8,8 @@ import (
 )
 
 // The browser app keeps its binary within budget: the standard library's
-// gzip, snappy written out here, no zstd (left to the command line).
+// gzip, snappy and lz4 written out here (snappy.go, lz4.go), no zstd (left
+// to the command line).
 var newGzipWriter = gzip.NewWriter
 
 type gzipReader = gzip.Reader
@@ -24,6 +25,12 @@ var errNoZstd = errors.New("zstd decompression is not built into the browser app
 var errNoZstdEncoder = errors.New("compressing with zstd is not built into the browser app (it would not fit its size budget); `kwire encode` on the command line does it")
 
 func zstdCompress([]byte) ([]byte, error) { return nil, errNoZstdEncoder }
+
+// lz4 frames by lz4.go's own code: pierrec's reader and writer are about
+// 40 KB gzip of the browser app.
+var lz4Decode = lz4DecodeFrames
+
+func lz4Compress(src []byte) ([]byte, error) { return lz4EncodeFrame(src), nil }
 
 // Snappy blocks by snappy.go's own code: s2 would bring crypto/rand and
 // math/big into the browser app.

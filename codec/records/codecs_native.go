@@ -3,6 +3,7 @@
 package records
 
 import (
+	"bytes"
 	"errors"
 	"math/bits"
 	"sync"
@@ -10,7 +11,33 @@ import (
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
+	"github.com/pierrec/lz4/v4"
 )
+
+// lz4Decode decodes an lz4 frame with pierrec's reader.
+func lz4Decode(src []byte, limit int, dst []byte) ([]byte, error) {
+	r := lz4Pool.Get().(*lz4.Reader)
+	r.Reset(bytes.NewReader(src))
+	out, err := readLimited(r, limit, dst)
+	r.Reset(nil)
+	lz4Pool.Put(r)
+	return out, err
+}
+
+var lz4Pool = sync.Pool{New: func() any { return lz4.NewReader(nil) }}
+
+// lz4Compress writes an lz4 frame with pierrec's writer.
+func lz4Compress(src []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	w := lz4.NewWriter(&buf)
+	if _, err := w.Write(src); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
 
 // The native programs use klauspost's gzip, faster than the standard
 // library's; the browser app uses the standard library's (codecs_js.go),

@@ -8,8 +8,6 @@ import (
 	"io"
 	"math/bits"
 	"sync"
-
-	"github.com/pierrec/lz4/v4"
 )
 
 // Codec is a compression codec: bits 0-2 of a batch's or message's
@@ -151,18 +149,6 @@ func readLimited(r io.Reader, limit int, dst []byte) ([]byte, error) {
 }
 
 var gzipPool = sync.Pool{New: func() any { return new(gzipReader) }}
-
-// lz4Decode decodes an lz4 frame.
-func lz4Decode(src []byte, limit int, dst []byte) ([]byte, error) {
-	r := lz4Pool.Get().(*lz4.Reader)
-	r.Reset(bytes.NewReader(src))
-	out, err := readLimited(r, limit, dst)
-	r.Reset(nil)
-	lz4Pool.Put(r)
-	return out, err
-}
-
-var lz4Pool = sync.Pool{New: func() any { return lz4.NewReader(nil) }}
 
 // gunzip decodes every gzip member of src.
 func gunzip(src []byte, limit int, dst []byte) ([]byte, error) {
@@ -316,15 +302,7 @@ func compress(c Codec, src []byte) ([]byte, error) {
 		}
 		return out, nil
 	case LZ4:
-		var buf bytes.Buffer
-		w := lz4.NewWriter(&buf)
-		if _, err := w.Write(src); err != nil {
-			return nil, err
-		}
-		if err := w.Close(); err != nil {
-			return nil, err
-		}
-		return buf.Bytes(), nil
+		return lz4Compress(src)
 	case Zstd:
 		return zstdCompress(src)
 	}
