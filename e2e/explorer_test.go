@@ -672,8 +672,10 @@ func draftSchema(p *tab) {
 	if eval[bool](p, `document.getElementById('schemapanel').hidden`) || eval[int](p, `document.querySelectorAll('#diags .dg').length`) != 16 {
 		t.Errorf("the panel and its 16 diagnostics are not shown after reload")
 	}
-	eval[bool](p, `(() => { window.scrollTo(0, 0); return true })()`)
+	// The screenshot: a taller window, the panel, the bytes and the tree.
+	p.do(chromedp.EmulateViewport(1400, 1400))
 	p.click(`#diags .dg.error`)
-	p.hover(`#tree .tn[data-path="GroupId"]`)
+	eval[bool](p, `(() => { window.scrollTo(0, 0); return true })()`)
 	p.shot("draft")
+	p.do(chromedp.EmulateViewport(1400, 1000))
 }

@@ -418,6 +418,7 @@ func (u *ui) pickers() {
 		}
 		dom.ByID("api").SetValue(name)
 	}
+	dom.ByID("api").Toggle("draft", s.IsDraft())
 	key, _, changeable := s.DraftKey()
 	dom.ByID("draftkey-l").SetProp("hidden", !changeable)
 	if changeable && dom.Active().ID() != "draftkey" {
