@@ -653,6 +653,20 @@ func draftSchema(p *tab) {
 		t.Errorf("title %q", title)
 	}
 
+	// Side by side with trunk's StreamsGroupHeartbeat.
+	eval[bool](p, `(() => { window.scrollTo(0, 0); return true })()`)
+	p.click("#comparepanel > summary")
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelectorAll('#compare table.cmp tr').length > 0`)); err != nil {
+		t.Errorf("no comparison table: %v", err)
+	}
+	if c := eval[string](p, `document.getElementById('compare').innerText`); !strings.Contains(c, "smallest frame 136 bytes, trunk’s 145 (-9)") ||
+		!strings.Contains(c, "retyped\tTopology.Subtopologies.CopartitionGroups.SourceTopics") {
+		t.Errorf("comparison:\n%s", c)
+	}
+	eval[bool](p, `(() => { document.getElementById('comparepanel').scrollIntoView(); window.scrollBy(0, -80); return true })()`)
+	p.shot("draft-compare")
+	p.click("#comparepanel > summary")
+
 	// The permalink brings back the draft and the bytes.
 	href := eval[string](p, `location.href`)
 	if !strings.Contains(href, "&schema=") || !strings.Contains(href, "set=draft&api=StreamsGroupHeartbeat") {

@@ -131,6 +131,9 @@ func (u *ui) listen() {
 			u.hover(n)
 		}
 	}, true)
+	// The comparison is filled when opened (and when another API is
+	// picked while open).
+	u.on.On(dom.ByID("comparepanel"), "toggle", func(dom.Event) { u.drawCompare() }, true)
 	// The JSON view is filled when opened (and kept up to date while open).
 	u.on.On(dom.ByID("jsonpanel"), "toggle", func(dom.Event) {
 		if dom.ByID("jsonpanel").Prop("open") {
@@ -159,6 +162,7 @@ func (u *ui) refresh(form bool) {
 	if form {
 		u.pickers()
 		u.drawForm()
+		u.drawCompare()
 	}
 	dom.ByID("legend").SetHTML(s.Legend())
 	title := fmt.Sprintf("%s v%d %s, %d bytes", s.API.Name, s.Version, s.Dir, len(s.Bytes))
@@ -884,4 +888,17 @@ func (u *ui) selectLine(n int) {
 	if line.Valid() {
 		view.SetScrollTop(max(line.OffsetTop()-view.ClientHeight()/3, 0))
 	}
+}
+
+// drawCompare fills the comparison with the released schema when it is
+// open.
+func (u *ui) drawCompare() {
+	if !dom.ByID("comparepanel").Prop("open") {
+		return
+	}
+	h := u.s.CompareHTML()
+	if h == "" {
+		h = `<p class="note">Pick a draft API to compare it with the released schema of the same name.</p>`
+	}
+	dom.ByID("compare").SetHTML(h)
 }

@@ -359,3 +359,56 @@ func (s *State) applyDraft(q query) error {
 	// Apply selects what the link says next.
 	return s.loadDraft(text, base, keys, false)
 }
+
+// CompareHTML compares the draft message shown with the released schema
+// of the same name in the draft's base set (draft.Compare): the fields
+// added, removed, retyped or otherwise changed, and the sizes of the two
+// smallest frames. Every name and detail is escaped. "" when no draft
+// API is shown.
+func (s *State) CompareHTML() string {
+	if !s.IsDraft() || s.Draft == nil {
+		return ""
+	}
+	base, err := sets.Load(s.DraftBase)
+	if err != nil {
+		return `<p class="err">` + html.EscapeString(err.Error()) + `</p>`
+	}
+	name := s.Dir.Schema(s.API).Name
+	var b strings.Builder
+	for _, df := range draft.Compare(s.Draft, base) {
+		if df.Name != name {
+			continue
+		}
+		fmt.Fprintf(&b, `<p class="cmpsum">%s: the draft&#x2019;s v%d against %s&#x2019;s v%d`,
+			html.EscapeString(df.Name), df.DraftVersion, html.EscapeString(base.Name), df.ReleasedVersion)
+		if df.Err == nil {
+			fmt.Fprintf(&b, `; smallest frame %d bytes, %s&#x2019;s %d (%+d)`, len(df.DraftBytes), html.EscapeString(base.Name), len(df.ReleasedBytes), df.SizeDelta())
+		}
+		var counts []string
+		for k := draft.Changed; k <= draft.Removed; k++ {
+			if n := df.Count(k); n > 0 {
+				counts = append(counts, strconv.Itoa(n)+" "+k.String())
+			}
+		}
+		if len(counts) > 0 {
+			b.WriteString("; fields: " + strings.Join(counts, ", "))
+		}
+		b.WriteString("</p>")
+		if df.Err != nil {
+			fmt.Fprintf(&b, `<p class="err">%s</p>`, html.EscapeString(df.Err.Error()))
+		}
+		changes := df.Changes()
+		if len(changes) == 0 {
+			b.WriteString(`<p class="note">No field differs.</p>`)
+			return b.String()
+		}
+		b.WriteString(`<table class="cmp"><thead><tr><th>change</th><th>field</th><th>what</th></tr></thead><tbody>`)
+		for _, r := range changes {
+			fmt.Fprintf(&b, `<tr class="ck-%s"><td>%s</td><td>%s</td><td>%s</td></tr>`,
+				r.Kind, r.Kind, html.EscapeString(r.Path), html.EscapeString(r.Detail))
+		}
+		b.WriteString("</tbody></table>")
+		return b.String()
+	}
+	return `<p class="note">` + html.EscapeString(base.Name) + ` has no schema named ` + html.EscapeString(name) + `.</p>`
+}

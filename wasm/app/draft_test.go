@@ -215,3 +215,37 @@ func TestEncodeDraft(t *testing.T) {
 		t.Errorf("the seed encodes to %d characters of %d", n, full)
 	}
 }
+
+// The draft against the released schema of the same name.
+func TestDraftCompare(t *testing.T) {
+	s := newState(t)
+	if s.CompareHTML() != "" {
+		t.Errorf("a comparison without a draft shown")
+	}
+	if err := s.LoadDraft(seed(t, seedKIP1071)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SelectDraft("StreamsGroupHeartbeat", -1, codec.Request); err != nil {
+		t.Fatal(err)
+	}
+	h := s.CompareHTML()
+	for _, want := range []string{
+		`<p class="cmpsum">StreamsGroupHeartbeatRequest: the draft&#x2019;s v0 against trunk&#x2019;s v`,
+		`; smallest frame 136 bytes, trunk&#x2019;s 145 (-9); fields: 2 versions, 4 retyped, 1 added, 3 removed</p>`,
+		`<tr class="ck-retyped"><td>retyped</td><td>Topology.Subtopologies.CopartitionGroups.SourceTopics</td><td>left out of the draft: unknown type &#34;[]int32int16&#34;; type []int32int16 → []int16</td></tr>`,
+		`<tr class="ck-added"><td>added</td><td>Topology.TopologyId</td><td>added: string 0+</td></tr>`,
+	} {
+		if !strings.Contains(h, want) {
+			t.Errorf("comparison lacks %q", want)
+		}
+	}
+	if err := s.LoadDraft(seed(t, seedKIP848)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SelectDraft("ConsumerGroupInstallAssignment", -1, codec.Request); err != nil {
+		t.Fatal(err)
+	}
+	if h := s.CompareHTML(); h != `<p class="note">trunk has no schema named ConsumerGroupInstallAssignmentRequest.</p>` {
+		t.Errorf("a draft API trunk lacks: %s", h)
+	}
+}
