@@ -336,6 +336,10 @@ func TestExplorer(t *testing.T) {
 	t.Run("JSON", func(t *testing.T) {
 		p.t = t
 		p.click("#jsonpanel > summary")
+		// The view is filled on the toggle event, which follows the click.
+		ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+		defer cancel()
+		chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById('json').value !== ''`))
 		if j := eval[string](p, `document.getElementById('json').value`); !strings.Contains(j, `"GroupId": "g1"`) {
 			t.Fatalf("JSON view: %s", j)
 		}
