@@ -61,7 +61,12 @@ func (s *State) loadDraft(text, base string, keys map[string]int16, reselect boo
 	}
 	// The draft is shown: show the same API in the new draft, or its first.
 	if d.Set == nil || len(d.APIs()) == 0 {
-		return s.Select(s.DraftBase, s.API.Name, -1, s.Dir)
+		// Nothing to show in the draft now: the base set, with the same
+		// API when it has one.
+		if err := s.Select(s.DraftBase, s.API.Name, -1, s.Dir); err != nil {
+			return s.Select(s.DraftBase, "JoinGroup", -1, codec.Request)
+		}
+		return nil
 	}
 	if err := s.SelectDraft(s.API.Name, int(s.Version), s.Dir); err != nil {
 		return err

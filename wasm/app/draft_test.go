@@ -103,6 +103,20 @@ func TestDraftPanel(t *testing.T) {
 	if err := s.SetDraftKey("7"); err == nil {
 		t.Errorf("a released API took a key")
 	}
+	// Text with no schema in it (mid-edit): the base set is shown, with
+	// JoinGroup when it has no API of the draft's name.
+	if err := s.LoadDraft(seed(t, seedKIP848)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SelectDraft("ConsumerGroupInstallAssignment", -1, codec.Request); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.LoadDraft("not a schema"); err != nil || s.IsDraft() || s.Set.Name != "trunk" || s.API.Name != "JoinGroup" {
+		t.Errorf("a draft without schemas: %v, showing %s %s", err, s.Set.Name, s.API.Name)
+	}
+	if s.Draft.Errors() != 1 || !strings.Contains(s.DiagnosticsHTML(), "no schema found") {
+		t.Errorf("diagnostics %s", s.DiagnosticsHTML())
+	}
 	if err := s.ClearDraft(); err != nil || s.Draft != nil || strings.Contains(s.Query(), "schema=") {
 		t.Errorf("clear: %v, %s", err, s.Query())
 	}
