@@ -161,17 +161,17 @@ func (fp *FieldPlan) appendValue(dst []byte, v *Value) ([]byte, error) {
 func appendPrimitive(dst []byte, k schemas.Kind, v *Value, nullable, compact bool) ([]byte, error) {
 	switch k {
 	case schemas.KindBool, schemas.KindInt8:
-		if lo, hi := intRange(k); v.Int < lo || v.Int > hi {
+		if lo, hi := IntRange(k); v.Int < lo || v.Int > hi {
 			return dst, rangeErr(k, v.Int)
 		}
 		return append(dst, byte(v.Int)), nil
 	case schemas.KindInt16, schemas.KindUint16:
-		if lo, hi := intRange(k); v.Int < lo || v.Int > hi {
+		if lo, hi := IntRange(k); v.Int < lo || v.Int > hi {
 			return dst, rangeErr(k, v.Int)
 		}
 		return wire.AppendInt16(dst, int16(v.Int)), nil
 	case schemas.KindInt32, schemas.KindUint32:
-		if lo, hi := intRange(k); v.Int < lo || v.Int > hi {
+		if lo, hi := IntRange(k); v.Int < lo || v.Int > hi {
 			return dst, rangeErr(k, v.Int)
 		}
 		return wire.AppendInt32(dst, int32(v.Int)), nil

@@ -336,7 +336,7 @@ func primitiveFromJSON(k schemas.Kind, raw any, path string) (Value, error) {
 		}
 		return String(string(b)), nil
 	}
-	lo, hi := intRange(k)
+	lo, hi := IntRange(k)
 	n, err := intFromJSON(raw, lo, hi)
 	if err != nil {
 		return Value{}, jsonErr(path, "%s: %v", k, err)

@@ -280,8 +280,8 @@ func smallestPrimitive(k schemas.Kind) Value {
 	return Value{}
 }
 
-// intRange is the range of an integer kind.
-func intRange(k schemas.Kind) (lo, hi int64) {
+// IntRange is the range of values of an integer kind (bool is 0 to 1).
+func IntRange(k schemas.Kind) (lo, hi int64) {
 	switch k {
 	case schemas.KindInt8:
 		return math.MinInt8, math.MaxInt8

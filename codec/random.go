@@ -147,7 +147,7 @@ func (g *randomizer) primitive(k schemas.Kind, nullable bool) Value {
 		}
 		return String(string(b))
 	}
-	lo, hi := intRange(k)
+	lo, hi := IntRange(k)
 	switch g.r.IntN(6) {
 	case 0:
 		return Int(0)

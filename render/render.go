@@ -204,40 +204,7 @@ func Hex(b *strings.Builder, buf []byte, l *Layout) {
 // guides of the text tree, so that the page's text reads as Node.Text.
 // Each line carries its node number (data-n), span (data-o, data-s), depth
 // (data-d), field path (data-path) and section.
-func Tree(b *strings.Builder, l *Layout) {
-	b.WriteString(`<div class="tree">`)
-	if len(l.Nodes) > 0 {
-		// A node is the last child of its parent when no later node has
-		// the same parent.
-		lastChild := make([]bool, len(l.Nodes))
-		seen := map[int32]bool{}
-		for i := len(l.Nodes) - 1; i > 0; i-- {
-			p := l.Parent[i]
-			if !seen[p] {
-				lastChild[i], seen[p] = true, true
-			}
-		}
-		var guides []bool // per depth: does the ancestor at that depth have later siblings
-		for i, n := range l.Nodes {
-			d := l.Depth[i]
-			guides = guides[:max(d-1, 0)]
-			prefix := ""
-			for _, more := range guides {
-				if more {
-					prefix += "|   "
-				} else {
-					prefix += "    "
-				}
-			}
-			if d > 0 {
-				prefix += "+-- "
-				guides = append(guides, !lastChild[i])
-			}
-			line(b, i, d, prefix, n)
-		}
-	}
-	b.WriteString("</div>\n")
-}
+func Tree(b *strings.Builder, l *Layout) { TreeView(b, l, nil) }
 
 func line(b *strings.Builder, id, depth int, prefix string, n *tree.Node) {
 	cls := "tn s-" + string(n.Section)

@@ -4,7 +4,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -298,20 +297,4 @@ func formatText(k schemas.Kind, v codec.Value) string {
 }
 
 // IntRange is the range of an integer kind.
-func IntRange(k schemas.Kind) (lo, hi int64) {
-	switch k {
-	case schemas.KindInt8:
-		return math.MinInt8, math.MaxInt8
-	case schemas.KindInt16:
-		return math.MinInt16, math.MaxInt16
-	case schemas.KindUint16:
-		return 0, math.MaxUint16
-	case schemas.KindInt32:
-		return math.MinInt32, math.MaxInt32
-	case schemas.KindUint32:
-		return 0, math.MaxUint32
-	case schemas.KindBool:
-		return 0, 1
-	}
-	return math.MinInt64, math.MaxInt64
-}
+var IntRange = codec.IntRange
