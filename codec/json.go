@@ -180,7 +180,7 @@ func jsonErr(path, format string, args ...any) error {
 func (sp *StructPlan) fromJSON(raw any, path string) (Value, error) {
 	obj, ok := raw.(map[string]any)
 	if !ok {
-		return Value{}, jsonErr(orRoot(path), "want an object for struct %s, got %s", sp.Name, jsonKind(raw))
+		return Value{}, jsonErr(orRoot(path), "want an object for struct %s, got %s", sp.Name, records.JSONKind(raw))
 	}
 	v := sp.Defaults()
 	names := map[string]*FieldPlan{}
@@ -258,7 +258,7 @@ func (fp *FieldPlan) fromJSON(raw any, path string) (Value, error) {
 	case schemas.KindArray:
 		list, ok := raw.([]any)
 		if !ok {
-			return Value{}, jsonErr(path, "want a list for %s, got %s", fp.Field.Type.Name, jsonKind(raw))
+			return Value{}, jsonErr(path, "want a list for %s, got %s", fp.Field.Type.Name, records.JSONKind(raw))
 		}
 		v := Value{List: make([]Value, len(list))}
 		for i, e := range list {
@@ -285,7 +285,7 @@ func primitiveFromJSON(k schemas.Kind, raw any, path string) (Value, error) {
 	case schemas.KindBool:
 		b, ok := raw.(bool)
 		if !ok {
-			return Value{}, jsonErr(path, "want true or false, got %s", jsonKind(raw))
+			return Value{}, jsonErr(path, "want true or false, got %s", records.JSONKind(raw))
 		}
 		return Bool(b), nil
 	case schemas.KindFloat64:
@@ -306,17 +306,17 @@ func primitiveFromJSON(k schemas.Kind, raw any, path string) (Value, error) {
 				return Float(math.Inf(-1)), nil
 			}
 		}
-		return Value{}, jsonErr(path, "want a number, got %s", jsonKind(raw))
+		return Value{}, jsonErr(path, "want a number, got %s", records.JSONKind(raw))
 	case schemas.KindString:
 		s, ok := raw.(string)
 		if !ok {
-			return Value{}, jsonErr(path, "want a string, got %s", jsonKind(raw))
+			return Value{}, jsonErr(path, "want a string, got %s", records.JSONKind(raw))
 		}
 		return String(s), nil
 	case schemas.KindUUID:
 		s, ok := raw.(string)
 		if !ok {
-			return Value{}, jsonErr(path, "want a uuid string, got %s", jsonKind(raw))
+			return Value{}, jsonErr(path, "want a uuid string, got %s", records.JSONKind(raw))
 		}
 		u, err := ParseUUID(s)
 		if err != nil {
@@ -350,7 +350,7 @@ func intFromJSON(raw any, lo, hi int64) (int64, error) {
 		if s, isStr := raw.(string); isStr {
 			num = json.Number(s) // accept "123" for int64s written by JavaScript
 		} else {
-			return 0, fmt.Errorf("want an integer, got %s", jsonKind(raw))
+			return 0, fmt.Errorf("want an integer, got %s", records.JSONKind(raw))
 		}
 	}
 	if hi == math.MaxUint32 {
@@ -370,31 +370,13 @@ func intFromJSON(raw any, lo, hi int64) (int64, error) {
 func hexFromJSON(raw any) ([]byte, error) {
 	s, ok := raw.(string)
 	if !ok {
-		return nil, fmt.Errorf("want a hex string, got %s", jsonKind(raw))
+		return nil, fmt.Errorf("want a hex string, got %s", records.JSONKind(raw))
 	}
 	b, err := hex.DecodeString(strings.TrimPrefix(s, "0x"))
 	if err != nil {
 		return nil, fmt.Errorf("%q is not hex: %v", s, err)
 	}
 	return b, nil
-}
-
-func jsonKind(raw any) string {
-	switch raw.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case json.Number:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "a list"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("%T", raw)
 }
 
 // ParseUUID reads a uuid in the canonical form, as 32 hex digits, or as

@@ -273,7 +273,7 @@ func FromJSON(raw any) ([]byte, error) {
 			path := "[" + strconv.Itoa(i) + "]"
 			obj, ok := e.(map[string]any)
 			if !ok {
-				return nil, &JSONError{path, "want an object (a batch or message), got " + kindOf(e)}
+				return nil, &JSONError{path, "want an object (a batch or message), got " + JSONKind(e)}
 			}
 			var err error
 			if out, err = appendEntryFromJSON(out, obj, path); err != nil {
@@ -282,7 +282,7 @@ func FromJSON(raw any) ([]byte, error) {
 		}
 		return out, nil
 	}
-	return nil, &JSONError{Msg: "want a list of batches or a hex string, got " + kindOf(raw)}
+	return nil, &JSONError{Msg: "want a list of batches or a hex string, got " + JSONKind(raw)}
 }
 
 // reader takes fields out of a JSON object, remembering errors.
@@ -334,7 +334,7 @@ func (r *reader) int(key string, def, lo, hi int64) int64 {
 		}
 		s = strconv.FormatFloat(x, 'f', -1, 64)
 	default:
-		r.fail(key, "want an integer, got %s", kindOf(v))
+		r.fail(key, "want an integer, got %s", JSONKind(v))
 		return def
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
@@ -352,7 +352,7 @@ func (r *reader) bool(key string) bool {
 	}
 	b, isBool := v.(bool)
 	if !isBool {
-		r.fail(key, "want true or false, got %s", kindOf(v))
+		r.fail(key, "want true or false, got %s", JSONKind(v))
 	}
 	return b
 }
@@ -364,7 +364,7 @@ func (r *reader) str(key, def string) string {
 	}
 	s, isStr := v.(string)
 	if !isStr {
-		r.fail(key, "want a string, got %s", kindOf(v))
+		r.fail(key, "want a string, got %s", JSONKind(v))
 	}
 	return s
 }
@@ -383,7 +383,7 @@ func (r *reader) bytes(name string) []byte {
 		s, ok := hexv.(string)
 		b, err := hex.DecodeString(s)
 		if !ok || err != nil {
-			r.fail(name+"Hex", "want a hex string, got %s", kindOf(hexv))
+			r.fail(name+"Hex", "want a hex string, got %s", JSONKind(hexv))
 		}
 		if b == nil {
 			b = []byte{}
@@ -395,7 +395,7 @@ func (r *reader) bytes(name string) []byte {
 		}
 		s, ok := text.(string)
 		if !ok {
-			r.fail(name, "want a string (or %sHex with hex), got %s", name, kindOf(text))
+			r.fail(name, "want a string (or %sHex with hex), got %s", name, JSONKind(text))
 		}
 		if !utf8.ValidString(s) {
 			r.fail(name, "not valid UTF-8; use %sHex", name)
@@ -457,7 +457,7 @@ func (r *reader) list(key string) []any {
 	}
 	l, isList := v.([]any)
 	if !isList {
-		r.fail(key, "want a list, got %s", kindOf(v))
+		r.fail(key, "want a list, got %s", JSONKind(v))
 	}
 	return l
 }
@@ -466,7 +466,7 @@ func (r *reader) object(v any, path string) *reader {
 	obj, ok := v.(map[string]any)
 	sub := &reader{obj: obj, path: path}
 	if !ok {
-		sub.err = &JSONError{path, "want an object, got " + kindOf(v)}
+		sub.err = &JSONError{path, "want an object, got " + JSONKind(v)}
 	}
 	return sub
 }
@@ -597,7 +597,9 @@ func messageFromJSON(r *reader, magic int8) (Batch, error) {
 	return m, r.err
 }
 
-func kindOf(v any) string {
+// JSONKind names the kind of a value decoded by encoding/json ("a list",
+// "a number"), for errors that say what was found; codec uses it too.
+func JSONKind(v any) string {
 	switch v.(type) {
 	case nil:
 		return "null"
