@@ -142,8 +142,8 @@ func TestBenchInputs(t *testing.T) {
 		if c.name == "MetadataResponse100" {
 			p := mustPlan(t, loadSet(t, "trunk"), c.msg, c.version)
 			for _, fp := range p.Root.Fields {
-				if fp.Field.Name == "Topics" && len(v.List[fp.Index].List) != 100 {
-					t.Errorf("%d topics", len(v.List[fp.Index].List))
+				if fp.Field.Name == "Topics" && len(v.List()[fp.Index].List()) != 100 {
+					t.Errorf("%d topics", len(v.List()[fp.Index].List()))
 				}
 			}
 		}

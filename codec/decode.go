@@ -34,11 +34,6 @@ func (p *Plan) DecodeInto(b []byte, v *Value) (int, error) {
 	return d.off, err
 }
 
-// reset empties v for a reusing decode, keeping the memory of its list.
-func reset(v *Value) {
-	*v = Value{List: v.List[:0]}
-}
-
 // TreeOptions says how DecodeTree labels its nodes.
 type TreeOptions struct {
 	Base    int          // added to every offset (where b starts in the buffer shown)
@@ -88,7 +83,7 @@ func coverSpans(n *tree.Node) {
 // decoder reads values from buf[off:end]. Errors are *wire.DecodeError
 // with offsets into buf; paths are built on the way out, only on error.
 // Values are decoded in place, into the slot of their struct or array, so
-// that no 64-byte Value is copied (with its write barriers) on the way up.
+// that no Value is copied (with its write barriers) on the way up.
 type decoder struct {
 	buf       []byte
 	off       int
@@ -125,7 +120,7 @@ func (d *decoder) alloc(n int) []Value {
 	return l
 }
 
-// The bounds of a block of values, in values (64 bytes each), and how many
+// The bounds of a block of values, in values (24 bytes each), and how many
 // struct elements of an array share one allocation of field values.
 const (
 	minBlock  = 16
@@ -161,21 +156,20 @@ func joinPath(parent, seg string) string {
 	return parent + "." + seg
 }
 
-// structInto reads a struct of sp into v, a zero value: v.List gets one
-// value per field, those off the wire at their defaults. list, when not
-// nil, is where they go (zeroed, one per field).
+// structInto reads a struct of sp into v: v gets a list of one value per
+// field, those off the wire at their defaults. list, when not nil, is
+// where they go (zeroed, one per field); when nil, a reusing decode
+// reuses v's old list (whose values the fields overwrite, reusing their
+// memory in turn).
 func (d *decoder) structInto(sp *StructPlan, v *Value, list []Value, node *tree.Node, path string) error {
 	if list == nil {
-		if nf := len(sp.Fields); d.reuse && cap(v.List) >= nf {
-			list = v.List[:nf]
-			for i := range list {
-				reset(&list[i])
-			}
+		if nf := len(sp.Fields); d.reuse && len(v.list()) >= nf {
+			list = v.list()[:nf]
 		} else {
 			list = make([]Value, nf)
 		}
 	}
-	v.List, v.Unknown, v.Null = list, nil, false
+	*v = List(list)
 	for _, i := range sp.offWire {
 		list[i] = sp.Fields[i].Default
 	}
@@ -201,6 +195,14 @@ func (d *decoder) structInto(sp *StructPlan, v *Value, list []Value, node *tree.
 			if node != nil && child == nil {
 				d.off = start
 				d.errorNode(node, fp.Field.Name, joinPath(path, fp.Field.Name), err)
+			}
+			if d.reuse { // the fields not reached still hold the last decode's values
+				if fp.Kind.Primitive() {
+					list[fp.Index] = Value{}
+				}
+				for _, rest := range sp.Wire[i+1:] {
+					list[rest.Index] = Value{}
+				}
 			}
 			return wire.WithPath(err, fp.Field.Name)
 		}
@@ -269,10 +271,7 @@ func (d *decoder) tagged(sp *StructPlan, v *Value, node *tree.Node, path string)
 		}
 		if fp == nil {
 			raw := append([]byte(nil), d.buf[dataStart:dataEnd]...)
-			if v.Unknown == nil {
-				v.Unknown = &[]RawTag{}
-			}
-			*v.Unknown = append(*v.Unknown, RawTag{Tag: tag, Data: raw})
+			*v = v.WithUnknown(append(v.Unknown(), RawTag{Tag: tag, Data: raw}))
 			if tn != nil {
 				tn.Add(&tree.Node{Name: fmt.Sprintf("tag %d", tag), Type: "unknown", Value: bytesPreview(raw), Detail: fmt.Sprintf("(tag=%d, size=%d)", tag, size),
 					Offset: fieldStart + d.base, Size: dataEnd - fieldStart, Section: tree.Tagged, About: "a tagged field this schema does not define; kept and written back", Path: path})
@@ -282,7 +281,7 @@ func (d *decoder) tagged(sp *StructPlan, v *Value, node *tree.Node, path string)
 		}
 		saveEnd := d.end
 		d.end = dataEnd
-		slot := &v.List[fp.Index]
+		slot := &v.list()[fp.Index]
 		*slot = Value{} // it held the default
 		var fn *tree.Node
 		if d.tree {
@@ -336,11 +335,11 @@ func (d *decoder) field(fp *FieldPlan, v *Value, node *tree.Node, parent string,
 		err = d.structField(fp, v, node, path)
 	default:
 		err = d.primitive(fp.Kind, fp.Nullable, fp.Compact, v, node)
-		if err == nil && node != nil && fp.Kind == schemas.KindRecords && !v.Null {
-			node.Add(recordNodes(v.Str, d.off-len(v.Str)+d.base, d.set, path)...)
+		if err == nil && node != nil && fp.Kind == schemas.KindRecords && !v.IsNull() {
+			node.Add(recordNodes(v.str(), d.off-len(v.str())+d.base, d.set, path)...)
 		}
 		if err == nil && node != nil && fp.Kind == schemas.KindInt16 && d.set != nil && isErrorCode(fp.Field.Name) {
-			if e, ok := d.set.ErrorCode(int16(v.Int)); ok && v.Int != 0 {
+			if e, ok := d.set.ErrorCode(int16(v.Int())); ok && v.Int() != 0 {
 				node.Value += " (" + e.Name + ")"
 			}
 		}
@@ -367,7 +366,7 @@ func (d *decoder) structField(fp *FieldPlan, v *Value, node *tree.Node, path str
 		start := d.off
 		marker, n := wire.ConsumeInt8(d.buf[d.off:d.end])
 		if n < 0 {
-			v.Null = true
+			*v = Null
 			return d.fail(wire.ParseError(n), "reading the presence byte of %s", fp.Field.Name)
 		}
 		d.off++
@@ -379,7 +378,7 @@ func (d *decoder) structField(fp *FieldPlan, v *Value, node *tree.Node, path str
 			if node != nil {
 				node.Value = "null"
 			}
-			v.Null = true
+			*v = Null
 			return nil
 		}
 	}
@@ -391,6 +390,11 @@ func (d *decoder) structField(fp *FieldPlan, v *Value, node *tree.Node, path str
 
 func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) error {
 	start := d.off
+	var old []Value // a reusing decode's last elements
+	if d.reuse {
+		old = v.list()
+	}
+	*v = Value{}
 	count, n := wire.ConsumeLen(d.buf[d.off:d.end], 4, fp.Compact)
 	if n < 0 {
 		return d.fail(wire.ParseError(n), "reading an array length")
@@ -425,7 +429,7 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 		if node != nil {
 			node.Value = "null"
 		}
-		v.Null = true
+		*v = Null
 		if !fp.Nullable {
 			d.off = start
 			return d.fail(wire.ErrNull, "array is null but %s is not nullable at this version", fp.Field.Name)
@@ -441,17 +445,14 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 	}
 	var list []Value
 	switch {
-	case d.reuse && int64(cap(v.List)) >= count:
-		list = v.List[:count]
-		for i := range list {
-			reset(&list[i])
-		}
+	case d.reuse && int64(len(old)) >= count:
+		list = old[:count] // the elements overwrite the old values, reusing their memory
 	case fp.Elem == schemas.KindStruct:
 		list = make([]Value, count)
 	default:
 		list = d.alloc(int(count))
 	}
-	v.List = list
+	*v = List(list)
 	elemName := fp.Field.Type.Elem.Name
 	// The field lists of struct elements share allocations of up to
 	// elemBlock elements: the count was checked against the bytes left,
@@ -481,7 +482,7 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 			if en != nil {
 				en.Value = "struct"
 			}
-			if d.reuse && cap(list[i].List) >= nf {
+			if d.reuse && len(list[i].list()) >= nf {
 				err = d.structInto(fp.Struct, &list[i], nil, en, path+seg)
 			} else {
 				if len(fields) < nf {
@@ -497,7 +498,10 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 			en.Size = d.off - elemStart
 		}
 		if err != nil {
-			v.List = v.List[:i+1]
+			if fp.Elem != schemas.KindStruct {
+				list[i] = Value{} // a reusing decode left the old value there
+			}
+			*v = List(list[:i+1])
 			if en != nil && fp.Elem != schemas.KindStruct {
 				en.Type, en.Section, en.Size = "error", tree.Error, d.end-elemStart
 				if de, ok := err.(*wire.DecodeError); ok {
@@ -517,8 +521,8 @@ func plural(n int, what string) string {
 	return strconv.Itoa(n) + " " + what + "s"
 }
 
-// primitive reads a primitive of kind k into v, a zero value; with node
-// it fills the node's value and detail.
+// primitive reads a primitive of kind k into v (which it leaves alone on
+// error); with node it fills the node's value and detail.
 func (d *decoder) primitive(k schemas.Kind, nullable, compact bool, v *Value, node *tree.Node) error {
 	b := d.buf[d.off:d.end]
 	if w := k.Width(); w > 0 {
@@ -530,21 +534,21 @@ func (d *decoder) primitive(k schemas.Kind, nullable, compact bool, v *Value, no
 			if b[0] > 1 {
 				return d.fail(wire.ErrValue, "bool byte is %d, not 0 or 1", b[0])
 			}
-			v.Int = int64(b[0])
+			*v = Int(int64(b[0]))
 		case schemas.KindInt8:
-			v.Int = int64(int8(b[0]))
+			*v = Int(int64(int8(b[0])))
 		case schemas.KindInt16:
-			v.Int = int64(int16(binary.BigEndian.Uint16(b)))
+			*v = Int(int64(int16(binary.BigEndian.Uint16(b))))
 		case schemas.KindUint16:
-			v.Int = int64(binary.BigEndian.Uint16(b))
+			*v = Int(int64(binary.BigEndian.Uint16(b)))
 		case schemas.KindInt32:
-			v.Int = int64(int32(binary.BigEndian.Uint32(b)))
+			*v = Int(int64(int32(binary.BigEndian.Uint32(b))))
 		case schemas.KindUint32:
-			v.Int = int64(binary.BigEndian.Uint32(b))
+			*v = Int(int64(binary.BigEndian.Uint32(b)))
 		case schemas.KindInt64, schemas.KindFloat64:
-			v.Int = int64(binary.BigEndian.Uint64(b))
+			*v = Int(int64(binary.BigEndian.Uint64(b)))
 		case schemas.KindUUID:
-			v.Str = string(b[:16])
+			*v = String(string(b[:16]))
 		}
 		d.off += w
 		if node != nil {
@@ -568,7 +572,7 @@ func (d *decoder) primitive(k schemas.Kind, nullable, compact bool, v *Value, no
 			return d.fail(wire.ErrNull, "%s is null but the field is not nullable at this version", k)
 		}
 		d.off += n
-		v.Null = true
+		*v = Null
 		if node != nil {
 			node.Value, node.Detail = "null", lengthDetail(k, -1, compact)
 		}
@@ -577,9 +581,7 @@ func (d *decoder) primitive(k schemas.Kind, nullable, compact bool, v *Value, no
 	if length > int64(len(b)-n) {
 		return d.fail(wire.ErrLength, "%s length %d exceeds the %d bytes left", k, length, len(b)-n)
 	}
-	if length > 0 {
-		v.Str = string(b[n : n+int(length)])
-	}
+	*v = String(string(b[n : n+int(length)]))
 	d.off += n + int(length)
 	if node != nil {
 		node.Value, node.Detail = displayPrimitive(k, *v), lengthDetail(k, int(length), compact)
@@ -599,22 +601,22 @@ func lengthDetail(k schemas.Kind, n int, compact bool) string {
 
 // displayPrimitive is the text a tree shows for a primitive value.
 func displayPrimitive(k schemas.Kind, v Value) string {
-	if v.Null {
+	if v.IsNull() {
 		return "null"
 	}
 	switch k {
 	case schemas.KindBool:
-		return strconv.FormatBool(v.Int != 0)
+		return strconv.FormatBool(v.Bool())
 	case schemas.KindFloat64:
 		return strconv.FormatFloat(v.Float64(), 'g', -1, 64)
 	case schemas.KindUUID:
-		return FormatUUID(v.Str)
+		return FormatUUID(v.str())
 	case schemas.KindString:
-		return strconv.Quote(v.Str)
+		return strconv.Quote(v.str())
 	case schemas.KindBytes, schemas.KindRecords:
-		return bytesPreview([]byte(v.Str))
+		return bytesPreview([]byte(v.str()))
 	}
-	return strconv.FormatInt(v.Int, 10)
+	return strconv.FormatInt(v.Int(), 10)
 }
 
 func bytesPreview(b []byte) string {

@@ -55,12 +55,13 @@ func (p *Plan) Append(dst []byte, v Value) ([]byte, error) {
 func (p *Plan) Encode(v Value) ([]byte, error) { return p.Append(nil, v) }
 
 func (sp *StructPlan) append(dst []byte, v *Value) ([]byte, error) {
-	if len(v.List) != len(sp.Fields) {
-		return dst, encErr("struct %s has %d fields, the value has %d", sp.Name, len(sp.Fields), len(v.List))
+	list := v.list()
+	if len(list) != len(sp.Fields) {
+		return dst, encErr("struct %s has %d fields, the value has %d", sp.Name, len(sp.Fields), len(list))
 	}
 	for _, i := range sp.offWire {
 		fp := sp.Fields[i]
-		if fp.Present || fp.Field.Ignorable || fp.IsDefault(v.List[i]) {
+		if fp.Present || fp.Field.Ignorable || fp.IsDefault(list[i]) {
 			continue
 		}
 		// Kafka's generated writers refuse to drop information silently.
@@ -68,7 +69,7 @@ func (sp *StructPlan) append(dst []byte, v *Value) ([]byte, error) {
 	}
 	var err error
 	for _, fp := range sp.Wire {
-		if dst, err = fp.appendValue(dst, &v.List[fp.Index]); err != nil {
+		if dst, err = fp.appendValue(dst, &list[fp.Index]); err != nil {
 			return dst, withEncPath(err, fp.Field.Name)
 		}
 	}
@@ -88,15 +89,16 @@ func (sp *StructPlan) appendTagged(dst []byte, v *Value) ([]byte, error) {
 		data []byte
 	}
 	var entries []entry
+	list, unknown := v.list(), v.Unknown()
 	for _, fp := range sp.Tagged {
-		if !fp.IsDefault(v.List[fp.Index]) {
+		if !fp.IsDefault(list[fp.Index]) {
 			entries = append(entries, entry{tag: uint32(fp.Field.Tag), fp: fp})
 		}
 	}
-	for _, u := range v.unknown() {
+	for _, u := range unknown {
 		entries = append(entries, entry{tag: u.Tag, data: u.Data})
 	}
-	if len(v.unknown()) > 0 {
+	if len(unknown) > 0 {
 		slices.SortStableFunc(entries, func(a, b entry) int { return int(a.tag) - int(b.tag) })
 	}
 	dst = wire.AppendUvarint(dst, uint64(len(entries)))
@@ -105,7 +107,7 @@ func (sp *StructPlan) appendTagged(dst []byte, v *Value) ([]byte, error) {
 		data := e.data
 		if e.fp != nil {
 			var err error
-			scratch, err = e.fp.appendValue(scratch[:0], &v.List[e.fp.Index])
+			scratch, err = e.fp.appendValue(scratch[:0], &list[e.fp.Index])
 			if err != nil {
 				return dst, withEncPath(err, e.fp.Field.Name)
 			}
@@ -121,19 +123,20 @@ func (sp *StructPlan) appendTagged(dst []byte, v *Value) ([]byte, error) {
 func (fp *FieldPlan) appendValue(dst []byte, v *Value) ([]byte, error) {
 	switch fp.Kind {
 	case schemas.KindArray:
-		if v.Null {
+		if v.IsNull() {
 			if !fp.Nullable {
 				return dst, encErr("null array in a field that is not nullable at this version")
 			}
 			return wire.AppendArrayLen(dst, -1, fp.Compact), nil
 		}
-		if len(v.List) > math.MaxInt32-1 {
+		list := v.list()
+		if len(list) > math.MaxInt32-1 {
 			return dst, encErr("array too long")
 		}
-		dst = wire.AppendArrayLen(dst, len(v.List), fp.Compact)
+		dst = wire.AppendArrayLen(dst, len(list), fp.Compact)
 		var err error
-		for i := range v.List {
-			e := &v.List[i]
+		for i := range list {
+			e := &list[i]
 			if fp.Elem == schemas.KindStruct {
 				dst, err = fp.Struct.append(dst, e)
 			} else {
@@ -146,11 +149,11 @@ func (fp *FieldPlan) appendValue(dst []byte, v *Value) ([]byte, error) {
 		return dst, nil
 	case schemas.KindStruct:
 		if fp.Nullable {
-			if v.Null {
+			if v.IsNull() {
 				return append(dst, 0xff), nil
 			}
 			dst = append(dst, 1)
-		} else if v.Null {
+		} else if v.IsNull() {
 			return dst, encErr("null struct in a field that is not nullable at this version")
 		}
 		return fp.Struct.append(dst, v)
@@ -161,51 +164,57 @@ func (fp *FieldPlan) appendValue(dst []byte, v *Value) ([]byte, error) {
 func appendPrimitive(dst []byte, k schemas.Kind, v *Value, nullable, compact bool) ([]byte, error) {
 	switch k {
 	case schemas.KindBool, schemas.KindInt8:
-		if lo, hi := IntRange(k); v.Int < lo || v.Int > hi {
-			return dst, rangeErr(k, v.Int)
+		n := v.Int()
+		if lo, hi := IntRange(k); n < lo || n > hi {
+			return dst, rangeErr(k, n)
 		}
-		return append(dst, byte(v.Int)), nil
+		return append(dst, byte(n)), nil
 	case schemas.KindInt16, schemas.KindUint16:
-		if lo, hi := IntRange(k); v.Int < lo || v.Int > hi {
-			return dst, rangeErr(k, v.Int)
+		n := v.Int()
+		if lo, hi := IntRange(k); n < lo || n > hi {
+			return dst, rangeErr(k, n)
 		}
-		return wire.AppendInt16(dst, int16(v.Int)), nil
+		return wire.AppendInt16(dst, int16(n)), nil
 	case schemas.KindInt32, schemas.KindUint32:
-		if lo, hi := IntRange(k); v.Int < lo || v.Int > hi {
-			return dst, rangeErr(k, v.Int)
+		n := v.Int()
+		if lo, hi := IntRange(k); n < lo || n > hi {
+			return dst, rangeErr(k, n)
 		}
-		return wire.AppendInt32(dst, int32(v.Int)), nil
+		return wire.AppendInt32(dst, int32(n)), nil
 	case schemas.KindInt64, schemas.KindFloat64:
-		return wire.AppendInt64(dst, v.Int), nil
+		return wire.AppendInt64(dst, v.Int()), nil
+	}
+	s := v.str()
+	switch k {
 	case schemas.KindUUID:
-		if len(v.Str) != 16 {
-			return dst, encErr("uuid must be 16 bytes, not %d", len(v.Str))
+		if len(s) != 16 {
+			return dst, encErr("uuid must be 16 bytes, not %d", len(s))
 		}
-		return append(dst, v.Str...), nil
+		return append(dst, s...), nil
 	case schemas.KindString:
-		if v.Null {
+		if v.IsNull() {
 			if !nullable {
 				return dst, errNotNullable()
 			}
 			return wire.AppendNullString(dst, compact), nil
 		}
-		if !compact && len(v.Str) > math.MaxInt16 {
-			return dst, encErr("string of %d bytes does not fit an int16 length", len(v.Str))
+		if !compact && len(s) > math.MaxInt16 {
+			return dst, encErr("string of %d bytes does not fit an int16 length", len(s))
 		}
-		return wire.AppendString(dst, v.Str, compact), nil
+		return wire.AppendString(dst, s, compact), nil
 	case schemas.KindBytes, schemas.KindRecords:
-		if v.Null {
+		if v.IsNull() {
 			if !nullable {
 				return dst, errNotNullable()
 			}
 			return wire.AppendNullBytes(dst, compact), nil
 		}
 		if compact {
-			dst = wire.AppendUvarint(dst, uint64(len(v.Str))+1)
+			dst = wire.AppendUvarint(dst, uint64(len(s))+1)
 		} else {
-			dst = wire.AppendInt32(dst, int32(len(v.Str)))
+			dst = wire.AppendInt32(dst, int32(len(s)))
 		}
-		return append(dst, v.Str...), nil
+		return append(dst, s...), nil
 	}
 	return dst, encErr("cannot encode kind %s", k)
 }

@@ -16,7 +16,7 @@ func TestEncodeErrors(t *testing.T) {
 	field := func(p *Plan, v Value, name string) *Value {
 		for _, fp := range p.Root.Fields {
 			if fp.Field.Name == name {
-				return &v.List[fp.Index]
+				return &v.List()[fp.Index]
 			}
 		}
 		t.Fatalf("no field %s", name)
@@ -40,8 +40,8 @@ func TestEncodeErrors(t *testing.T) {
 		}, "GroupId", "null in a field that is not nullable"},
 		{"null in an element", "JoinGroupRequest", 9, func(p *Plan, v Value) Value {
 			protos := field(p, v, "Protocols")
-			protos.List = append(protos.List, protos.List[0].Clone())
-			protos.List[1].List[0] = Null
+			*protos = List(append(protos.List(), protos.List()[0].Clone()))
+			protos.List()[1].List()[0] = Null
 			return v
 		}, "Protocols[1].Name", "null in a field that is not nullable"},
 		{"null array", "JoinGroupRequest", 9, func(p *Plan, v Value) Value {
@@ -58,17 +58,16 @@ func TestEncodeErrors(t *testing.T) {
 		}, "", ""},
 		{"short uuid", "FetchRequest", 16, func(p *Plan, v Value) Value {
 			topics := field(p, v, "Topics")
-			topics.List[0].List[1] = String("short")
+			topics.List()[0].List()[1] = String("short")
 			return v
 		}, "Topics[0].TopicId", "uuid must be 16 bytes, not 5"},
 		{"uint16 negative", "BrokerRegistrationRequest", 4, func(p *Plan, v Value) Value {
 			l := field(p, v, "Listeners")
-			l.List[0].List[2] = Int(-1)
+			l.List()[0].List()[2] = Int(-1)
 			return v
 		}, "Listeners[0].Port", "-1 is out of range for uint16"},
 		{"wrong field count", "JoinGroupRequest", 9, func(p *Plan, v Value) Value {
-			v.List = v.List[:2]
-			return v
+			return List(v.List()[:2])
 		}, "", "struct JoinGroupRequest has 8 fields, the value has 2"},
 	}
 	for _, c := range cases {

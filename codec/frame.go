@@ -117,9 +117,9 @@ func (f *Frame) fillHeader(hp *Plan) {
 	for _, fp := range hp.Root.Fields {
 		switch fp.Field.Name {
 		case "RequestApiKey":
-			f.Header.List[fp.Index] = Int(int64(f.API.Key))
+			f.Header.List()[fp.Index] = Int(int64(f.API.Key))
 		case "RequestApiVersion":
-			f.Header.List[fp.Index] = Int(int64(f.Version))
+			f.Header.List()[fp.Index] = Int(int64(f.Version))
 		}
 	}
 }
@@ -131,8 +131,8 @@ func (f *Frame) HeaderField(name string) (Value, bool) {
 		return Value{}, false
 	}
 	for _, fp := range hp.Root.Fields {
-		if fp.Field.Name == name && fp.Index < len(f.Header.List) {
-			return f.Header.List[fp.Index], true
+		if fp.Field.Name == name && fp.Index < len(f.Header.List()) {
+			return f.Header.List()[fp.Index], true
 		}
 	}
 	return Value{}, false

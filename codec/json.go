@@ -45,8 +45,9 @@ func (p *Plan) JSON(v Value) []byte {
 func (sp *StructPlan) appendJSON(dst []byte, v Value) []byte {
 	dst = append(dst, '{')
 	first := true
+	list := v.List()
 	for _, fp := range sp.Fields {
-		if !fp.Present || fp.Index >= len(v.List) {
+		if !fp.Present || fp.Index >= len(list) {
 			continue
 		}
 		if !first {
@@ -55,9 +56,9 @@ func (sp *StructPlan) appendJSON(dst []byte, v Value) []byte {
 		first = false
 		dst = strconv.AppendQuote(dst, fp.Field.Name)
 		dst = append(dst, ':')
-		dst = fp.appendJSON(dst, v.List[fp.Index])
+		dst = fp.appendJSON(dst, list[fp.Index])
 	}
-	if u := v.unknown(); len(u) > 0 {
+	if u := v.Unknown(); len(u) > 0 {
 		if !first {
 			dst = append(dst, ',')
 		}
@@ -74,13 +75,13 @@ func (sp *StructPlan) appendJSON(dst []byte, v Value) []byte {
 }
 
 func (fp *FieldPlan) appendJSON(dst []byte, v Value) []byte {
-	if v.Null {
+	if v.IsNull() {
 		return append(dst, "null"...)
 	}
 	switch fp.Kind {
 	case schemas.KindArray:
 		dst = append(dst, '[')
-		for i, e := range v.List {
+		for i, e := range v.List() {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
@@ -98,12 +99,12 @@ func (fp *FieldPlan) appendJSON(dst []byte, v Value) []byte {
 }
 
 func appendPrimitiveJSON(dst []byte, k schemas.Kind, v Value) []byte {
-	if v.Null {
+	if v.IsNull() {
 		return append(dst, "null"...)
 	}
 	switch k {
 	case schemas.KindBool:
-		return strconv.AppendBool(dst, v.Int != 0)
+		return strconv.AppendBool(dst, v.Int() != 0)
 	case schemas.KindFloat64:
 		f := v.Float64()
 		switch {
@@ -116,18 +117,18 @@ func appendPrimitiveJSON(dst []byte, k schemas.Kind, v Value) []byte {
 		}
 		return strconv.AppendFloat(dst, f, 'g', -1, 64)
 	case schemas.KindString:
-		b, _ := json.Marshal(v.Str)
+		b, _ := json.Marshal(v.Str())
 		return append(dst, b...)
 	case schemas.KindUUID:
-		return strconv.AppendQuote(dst, FormatUUID(v.Str))
+		return strconv.AppendQuote(dst, FormatUUID(v.Str()))
 	case schemas.KindRecords:
-		return records.AppendJSON(dst, []byte(v.Str))
+		return records.AppendJSON(dst, []byte(v.Str()))
 	case schemas.KindBytes:
 		dst = append(dst, '"')
-		dst = hex.AppendEncode(dst, []byte(v.Str))
+		dst = hex.AppendEncode(dst, []byte(v.Str()))
 		return append(dst, '"')
 	}
-	return strconv.AppendInt(dst, v.Int, 10)
+	return strconv.AppendInt(dst, v.Int(), 10)
 }
 
 // JSONError is an error in a JSON value: where (line and column, or the
@@ -199,7 +200,7 @@ func (sp *StructPlan) fromJSON(raw any, path string) (Value, error) {
 			if err != nil {
 				return v, err
 			}
-			v.Unknown = &tags
+			v = v.WithUnknown(tags)
 			continue
 		}
 		fp := names[k]
@@ -216,7 +217,7 @@ func (sp *StructPlan) fromJSON(raw any, path string) (Value, error) {
 		if err != nil {
 			return v, err
 		}
-		v.List[fp.Index] = fv
+		v.List()[fp.Index] = fv
 	}
 	return v, nil
 }
@@ -260,20 +261,20 @@ func (fp *FieldPlan) fromJSON(raw any, path string) (Value, error) {
 		if !ok {
 			return Value{}, jsonErr(path, "want a list for %s, got %s", fp.Field.Type.Name, records.JSONKind(raw))
 		}
-		v := Value{List: make([]Value, len(list))}
+		elems := make([]Value, len(list))
 		for i, e := range list {
 			p := fmt.Sprintf("%s[%d]", path, i)
 			var err error
 			if fp.Elem == schemas.KindStruct {
-				v.List[i], err = fp.Struct.fromJSON(e, p)
+				elems[i], err = fp.Struct.fromJSON(e, p)
 			} else {
-				v.List[i], err = primitiveFromJSON(fp.Elem, e, p)
+				elems[i], err = primitiveFromJSON(fp.Elem, e, p)
 			}
 			if err != nil {
-				return v, err
+				return List(elems[:i+1]), err
 			}
 		}
-		return v, nil
+		return List(elems), nil
 	case schemas.KindStruct:
 		return fp.Struct.fromJSON(raw, path)
 	}

@@ -120,17 +120,18 @@ func kmsgFromKwire(p *Plan, key int16, dir Direction, r *rand.Rand) error {
 // example) and read it as its own field. Kafka's tags are all small, so
 // tags above 100 are unknown to both.
 func shiftUnknownTags(sp *StructPlan, v Value) {
-	for i := range v.unknown() {
-		(*v.Unknown)[i].Tag += 100
+	tags := v.Unknown()
+	for i := range tags {
+		tags[i].Tag += 100
 	}
 	for _, fp := range sp.Fields {
-		fv := v.List[fp.Index]
+		fv := v.List()[fp.Index]
 		switch {
-		case fp.Struct == nil || fv.Null:
+		case fp.Struct == nil || fv.IsNull():
 		case fp.Kind == schemas.KindStruct:
 			shiftUnknownTags(fp.Struct, fv)
 		default:
-			for _, e := range fv.List {
+			for _, e := range fv.List() {
 				shiftUnknownTags(fp.Struct, e)
 			}
 		}

@@ -126,7 +126,7 @@ func (c *compiler) structPlan(s *schemas.Struct) *StructPlan {
 			continue
 		}
 		sp.offWire = append(sp.offWire, i)
-		if fp.Default.List != nil {
+		if fp.Default.IsList() {
 			sp.deepDefaults = append(sp.deepDefaults, i)
 		}
 	}
@@ -202,7 +202,10 @@ func defaultValue(fp *FieldPlan) (Value, error) {
 		if d == "null" {
 			return Null, nil
 		}
-		return Value{}, nil
+		if fp.Kind == schemas.KindArray {
+			return List(nil), nil
+		}
+		return String(""), nil
 	case schemas.KindRecords:
 		return Null, nil
 	case schemas.KindStruct:
@@ -218,11 +221,11 @@ const zeroUUID = "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x
 
 // Defaults returns a struct value with every field at its default.
 func (sp *StructPlan) Defaults() Value {
-	v := Value{List: make([]Value, len(sp.Fields))}
+	list := make([]Value, len(sp.Fields))
 	for i, fp := range sp.Fields {
-		v.List[i] = fp.Default.Clone()
+		list[i] = fp.Default.Clone()
 	}
-	return v
+	return List(list)
 }
 
 // IsDefault reports whether v equals the field's default; Kafka omits such
@@ -240,21 +243,21 @@ func (fp *FieldPlan) IsDefault(v Value) bool {
 func (p *Plan) Smallest() Value { return p.Root.smallest() }
 
 func (sp *StructPlan) smallest() Value {
-	v := Value{List: make([]Value, len(sp.Fields))}
+	list := make([]Value, len(sp.Fields))
 	for i, fp := range sp.Fields {
 		if !fp.Present || fp.IsTagged {
-			v.List[i] = fp.Default.Clone()
+			list[i] = fp.Default.Clone()
 			continue
 		}
-		v.List[i] = fp.smallest()
+		list[i] = fp.smallest()
 	}
-	return v
+	return List(list)
 }
 
 func (fp *FieldPlan) smallest() Value {
 	switch fp.Kind {
 	case schemas.KindArray:
-		return Value{List: []Value{fp.smallestElem()}}
+		return List([]Value{fp.smallestElem()})
 	case schemas.KindStruct:
 		return fp.Struct.smallest()
 	}

@@ -34,19 +34,20 @@ const maxRandomDepth = 4
 func (g *randomizer) oneIn(n int) bool { return g.r.IntN(n) == 0 }
 
 func (g *randomizer) structValue(sp *StructPlan, depth int) Value {
-	v := Value{List: make([]Value, len(sp.Fields))}
+	list := make([]Value, len(sp.Fields))
 	maxTag := -1
 	for _, fp := range sp.Fields {
 		maxTag = max(maxTag, fp.Field.Tag)
 		switch {
 		case !fp.Present:
-			v.List[fp.Index] = fp.Default.Clone()
+			list[fp.Index] = fp.Default.Clone()
 		case fp.IsTagged && g.oneIn(2):
-			v.List[fp.Index] = fp.Default.Clone()
+			list[fp.Index] = fp.Default.Clone()
 		default:
-			v.List[fp.Index] = g.field(fp, depth)
+			list[fp.Index] = g.field(fp, depth)
 		}
 	}
+	v := List(list)
 	if sp.Flexible && g.oneIn(8) {
 		n := 1 + g.r.IntN(2)
 		tags := make([]RawTag, n)
@@ -59,7 +60,7 @@ func (g *randomizer) structValue(sp *StructPlan, depth int) Value {
 			tags[i] = RawTag{Tag: tag, Data: data}
 			tag += 1 + uint32(g.r.IntN(200))
 		}
-		v.Unknown = &tags
+		v = v.WithUnknown(tags)
 	}
 	return v
 }
@@ -79,15 +80,15 @@ func (g *randomizer) field(fp *FieldPlan, depth int) Value {
 		default:
 			n = 2 + g.r.IntN(3)
 		}
-		v := Value{List: make([]Value, n)}
-		for i := range v.List {
+		elems := make([]Value, n)
+		for i := range elems {
 			if fp.Elem == schemas.KindStruct {
-				v.List[i] = g.structValue(fp.Struct, depth+1)
+				elems[i] = g.structValue(fp.Struct, depth+1)
 			} else {
-				v.List[i] = g.primitive(fp.Elem, false)
+				elems[i] = g.primitive(fp.Elem, false)
 			}
 		}
-		return v
+		return List(elems)
 	case schemas.KindStruct:
 		if fp.Nullable && g.oneIn(4) {
 			return Null

@@ -165,31 +165,31 @@ func checkTree(n *tree.Node, lo, hi int, errorsAllowed bool) error {
 // countShapes tallies the shapes in a random value, to show the generator
 // reaches them.
 func countShapes(sp *StructPlan, v Value, nulls, empties, multi, tagged, unknown *int) {
-	if len(v.unknown()) > 0 {
+	if len(v.Unknown()) > 0 {
 		*unknown++
 	}
 	for _, fp := range sp.Fields {
 		if !fp.Present {
 			continue
 		}
-		fv := v.List[fp.Index]
+		fv := v.List()[fp.Index]
 		if fp.IsTagged && !fp.IsDefault(fv) {
 			*tagged++
 		}
-		if fv.Null {
+		if fv.IsNull() {
 			*nulls++
 			continue
 		}
 		switch fp.Kind {
 		case schemas.KindArray:
 			switch {
-			case len(fv.List) == 0:
+			case len(fv.List()) == 0:
 				*empties++
-			case len(fv.List) > 1:
+			case len(fv.List()) > 1:
 				*multi++
 			}
 			if fp.Elem == schemas.KindStruct {
-				for _, e := range fv.List {
+				for _, e := range fv.List() {
 					countShapes(fp.Struct, e, nulls, empties, multi, tagged, unknown)
 				}
 			}

@@ -51,8 +51,9 @@ func ControlDecoder(set *schemas.Set) records.ControlFunc {
 // records.Parse). Keys, values and headers of uncompressed batches alias
 // the value's string: they must not be modified.
 func RecordBatches(v Value) ([]records.Batch, error) {
-	if v.Null || v.Str == "" {
+	s := v.Str()
+	if s == "" {
 		return nil, nil
 	}
-	return records.Parse(unsafe.Slice(unsafe.StringData(v.Str), len(v.Str)))
+	return records.Parse(unsafe.Slice(unsafe.StringData(s), len(s)))
 }

@@ -163,18 +163,18 @@ func kwireValueDecode(frame []byte, p *Plan) (int, error) {
 // eachRecords calls f with every records field of a struct value.
 func eachRecords(sp *StructPlan, v Value, f func(Value) error) error {
 	for _, fp := range sp.Wire {
-		fv := v.List[fp.Index]
+		fv := v.List()[fp.Index]
 		switch {
 		case fp.Kind == schemas.KindRecords:
 			if err := f(fv); err != nil {
 				return err
 			}
-		case fp.Kind == schemas.KindStruct && !fv.Null:
+		case fp.Kind == schemas.KindStruct && !fv.IsNull():
 			if err := eachRecords(fp.Struct, fv, f); err != nil {
 				return err
 			}
 		case fp.Kind == schemas.KindArray && fp.Elem == schemas.KindStruct:
-			for _, e := range fv.List {
+			for _, e := range fv.List() {
 				if err := eachRecords(fp.Struct, e, f); err != nil {
 					return err
 				}

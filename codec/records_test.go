@@ -54,7 +54,7 @@ func TestControlRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := lcm.Smallest()
-	v.List[1] = Int(3) // LeaderId
+	v.List()[1] = Int(3) // LeaderId
 	value, err := lcm.Encode(v)
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,8 @@ import (
 )
 
 // DecodeInto, reusing a value from earlier decodes of other messages of
-// the same plan, gives what Decode gives.
+// the same plan, gives what Decode gives, for whole messages and for
+// messages cut short.
 func TestDecodeIntoReuses(t *testing.T) {
 	forEachVersion(t, func(t *testing.T, set *schemas.Set, api *schemas.API, v int16, dir Direction) {
 		p, err := PlanFor(dir.Schema(api), v)
@@ -38,6 +39,17 @@ func TestDecodeIntoReuses(t *testing.T) {
 			if err != nil || !bytes.Equal(again, b) {
 				t.Fatalf("%s %s v%d: re-encode of the reused value differs: %v", set.Name, p.Msg.Name, v, err)
 			}
+			// Cut short, the reused value holds what Decode's does: the
+			// fields not reached are not left from the last message.
+			cut := b[:len(b)*(i+1)/5]
+			want, _, werr := p.Decode(cut)
+			_, gerr := p.DecodeInto(cut, &reused)
+			if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+				t.Fatalf("%s %s v%d: %d bytes: DecodeInto says %v, Decode %v", set.Name, p.Msg.Name, v, len(cut), gerr, werr)
+			}
+			if !reused.Equal(want) {
+				t.Fatalf("%s %s v%d: %d bytes: DecodeInto's partial value differs from Decode's", set.Name, p.Msg.Name, v, len(cut))
+			}
 		}
 	})
 }
@@ -58,10 +70,10 @@ func TestDecodeIntoAllocs(t *testing.T) {
 	strs := 0
 	var count func(v Value)
 	count = func(v Value) {
-		if v.Str != "" {
+		if v.Str() != "" {
 			strs++
 		}
-		for _, e := range v.List {
+		for _, e := range v.List() {
 			count(e)
 		}
 	}

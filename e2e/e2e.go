@@ -173,7 +173,7 @@ func FetchResponse(size int) ([]byte, error) {
 	if err := f.SetJSON(data); err != nil {
 		return nil, err
 	}
-	f.Header.List[0] = codec.Int(7)
+	f.Header.List()[0] = codec.Int(7)
 	return f.Encode()
 }
 

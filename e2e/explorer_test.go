@@ -152,7 +152,7 @@ func encodeJoinGroup(t *testing.T, version int16, groupID string) string {
 	_, bp, _ := f.Plans()
 	for _, fp := range bp.Root.Fields {
 		if fp.Field.Name == "GroupId" {
-			f.Body.List[fp.Index] = codec.String(groupID)
+			f.Body.List()[fp.Index] = codec.String(groupID)
 		}
 	}
 	b, err := f.Encode()

@@ -276,8 +276,8 @@ func TestSeedsEncode(t *testing.T) {
 				t.Errorf("%s: the body did not come back", s.Name)
 			}
 			if dir == codec.Request {
-				if k, ok := back.HeaderField("RequestApiKey"); !ok || k.Int != int64(w.key) {
-					t.Errorf("%s: the header's api key is %d, want %d", s.Name, k.Int, w.key)
+				if k, ok := back.HeaderField("RequestApiKey"); !ok || k.Int() != int64(w.key) {
+					t.Errorf("%s: the header's api key is %d, want %d", s.Name, k.Int(), w.key)
 				}
 			}
 		}

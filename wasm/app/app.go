@@ -283,12 +283,12 @@ func (s *State) SetVersion(v int16) error {
 // smallest, and fields present before but not now with a value other than
 // their default are listed in dropped.
 func carry(from, to *codec.StructPlan, v *codec.Value, smallest codec.Value, path string, dropped *[]string) {
-	if v.Null || len(v.List) != len(to.Fields) {
+	if v.IsNull() || len(v.List()) != len(to.Fields) {
 		return
 	}
 	for i, tf := range to.Fields {
 		ff := from.Fields[i]
-		fv := &v.List[i]
+		fv := &v.List()[i]
 		name := path + tf.Field.Name
 		if ff.Present && !tf.Present {
 			if !ff.IsDefault(*fv) {
@@ -300,10 +300,10 @@ func carry(from, to *codec.StructPlan, v *codec.Value, smallest codec.Value, pat
 			continue
 		}
 		var small codec.Value
-		if i < len(smallest.List) {
-			small = smallest.List[i]
+		if i < len(smallest.List()) {
+			small = smallest.List()[i]
 		}
-		if fv.Null && !tf.Nullable {
+		if fv.IsNull() && !tf.Nullable {
 			*fv = small.Clone()
 			if ff.Present {
 				*dropped = append(*dropped, name+" (null is not allowed now)")
@@ -319,13 +319,13 @@ func carry(from, to *codec.StructPlan, v *codec.Value, smallest codec.Value, pat
 		switch {
 		case tf.Kind == schemas.KindStruct && tf.Struct != nil && ff.Struct != nil:
 			carry(ff.Struct, tf.Struct, fv, small, name+".", dropped)
-		case tf.Kind == schemas.KindArray && tf.Elem == schemas.KindStruct && !fv.Null:
+		case tf.Kind == schemas.KindArray && tf.Elem == schemas.KindStruct && !fv.IsNull():
 			var es codec.Value
-			if len(small.List) > 0 {
-				es = small.List[0]
+			if len(small.List()) > 0 {
+				es = small.List()[0]
 			}
-			for j := range fv.List {
-				carry(ff.Struct, tf.Struct, &fv.List[j], es, name+"["+strconv.Itoa(j)+"].", dropped)
+			for j := range fv.List() {
+				carry(ff.Struct, tf.Struct, &fv.List()[j], es, name+"["+strconv.Itoa(j)+"].", dropped)
 			}
 		}
 	}

@@ -96,14 +96,14 @@ func (s *State) find(key string) (slot, error) {
 			if i == 0 || cur.fp.Kind != schemas.KindArray || cur.elem {
 				return slot{}, fmt.Errorf("%s: not an array", key)
 			}
-			if v.Null || sg.index >= len(v.List) {
+			if v.IsNull() || sg.index >= len(v.List()) {
 				return slot{}, fmt.Errorf("%s: no element %d", key, sg.index)
 			}
 			es := codec.Value{}
-			if len(small.List) > 0 {
-				es = small.List[0]
+			if len(small.List()) > 0 {
+				es = small.List()[0]
 			}
-			cur = slot{fp: cur.fp, v: &v.List[sg.index], elem: true, index: sg.index, list: v, small: es}
+			cur = slot{fp: cur.fp, v: &v.List()[sg.index], elem: true, index: sg.index, list: v, small: es}
 			v, small = cur.v, es
 			if cur.fp.Elem == schemas.KindStruct {
 				sp = cur.fp.Struct
@@ -113,7 +113,7 @@ func (s *State) find(key string) (slot, error) {
 		if i > 0 && (cur.kind() != schemas.KindStruct) {
 			return slot{}, fmt.Errorf("%s: %s is not a struct", key, cur.fp.Field.Name)
 		}
-		if v.Null {
+		if v.IsNull() {
 			return slot{}, fmt.Errorf("%s: the struct is null", key)
 		}
 		var fp *codec.FieldPlan
@@ -123,14 +123,14 @@ func (s *State) find(key string) (slot, error) {
 				break
 			}
 		}
-		if fp == nil || !fp.Present || fp.Index >= len(v.List) {
+		if fp == nil || !fp.Present || fp.Index >= len(v.List()) {
 			return slot{}, fmt.Errorf("%s: no field %s at this version", key, sg.name)
 		}
 		var fs codec.Value
-		if fp.Index < len(small.List) {
-			fs = small.List[fp.Index]
+		if fp.Index < len(small.List()) {
+			fs = small.List()[fp.Index]
 		}
-		cur = slot{fp: fp, v: &v.List[fp.Index], small: fs}
+		cur = slot{fp: fp, v: &v.List()[fp.Index], small: fs}
 		v, small = cur.v, fs
 		if fp.Kind == schemas.KindStruct {
 			sp = fp.Struct
@@ -182,9 +182,9 @@ func (s *State) SetNull(key string, null bool) error {
 		}
 		if null {
 			*sl.v = codec.Null
-		} else if sl.v.Null {
+		} else if sl.v.IsNull() {
 			*sl.v = sl.small.Clone()
-			if sl.v.Null {
+			if sl.v.IsNull() {
 				*sl.v = codec.Value{}
 			}
 		}
@@ -199,11 +199,10 @@ func (s *State) AddElem(key string) error {
 			return fmt.Errorf("%s is not an array", key)
 		}
 		e := codec.Value{}
-		if len(sl.small.List) > 0 {
-			e = sl.small.List[0].Clone()
+		if len(sl.small.List()) > 0 {
+			e = sl.small.List()[0].Clone()
 		}
-		sl.v.Null = false
-		sl.v.List = append(sl.v.List, e)
+		*sl.v = codec.List(append(sl.v.List(), e))
 		return nil
 	})
 }
@@ -214,8 +213,8 @@ func (s *State) RemoveElem(key string) error {
 		if !sl.elem {
 			return fmt.Errorf("%s is not an array element", key)
 		}
-		l := sl.list.List
-		sl.list.List = append(l[:sl.index:sl.index], l[sl.index+1:]...)
+		l := sl.list.List()
+		*sl.list = codec.List(append(l[:sl.index:sl.index], l[sl.index+1:]...))
 		return nil
 	})
 }
@@ -283,17 +282,17 @@ func strictHex(text string) ([]byte, error) {
 func formatText(k schemas.Kind, v codec.Value) string {
 	switch k {
 	case schemas.KindBool:
-		return strconv.FormatBool(v.Int != 0)
+		return strconv.FormatBool(v.Int() != 0)
 	case schemas.KindFloat64:
 		return strconv.FormatFloat(v.Float64(), 'g', -1, 64)
 	case schemas.KindString:
-		return v.Str
+		return v.Str()
 	case schemas.KindBytes, schemas.KindRecords:
-		return hex.EncodeToString([]byte(v.Str))
+		return hex.EncodeToString([]byte(v.Str()))
 	case schemas.KindUUID:
-		return codec.FormatUUID(v.Str)
+		return codec.FormatUUID(v.Str())
 	}
-	return strconv.FormatInt(v.Int, 10)
+	return strconv.FormatInt(v.Int(), 10)
 }
 
 // IntRange is the range of an integer kind.

@@ -65,10 +65,10 @@ var readOnly = map[string]bool{"h:RequestApiKey": true, "h:RequestApiVersion": t
 
 func (w *formWriter) fields(sp *codec.StructPlan, v codec.Value, prefix, path string, depth int) {
 	for _, fp := range sp.Fields {
-		if !fp.Present || fp.Index >= len(v.List) {
+		if !fp.Present || fp.Index >= len(v.List()) {
 			continue
 		}
-		w.field(fp, v.List[fp.Index], prefix, join(path, fp.Field.Name), depth)
+		w.field(fp, v.List()[fp.Index], prefix, join(path, fp.Field.Name), depth)
 	}
 }
 
@@ -95,7 +95,7 @@ func (w *formWriter) label(fp *codec.FieldPlan, key string, v codec.Value, forID
 func (w *formWriter) null(fp *codec.FieldPlan, key string, v codec.Value) {
 	if fp.Nullable {
 		ck := ""
-		if v.Null {
+		if v.IsNull() {
 			ck = " checked"
 		}
 		fmt.Fprintf(&w.b, ` <label class="nl"><input type="checkbox" data-null="%s"%s> null</label>`, html.EscapeString(key), ck)
@@ -117,18 +117,18 @@ func (w *formWriter) field(fp *codec.FieldPlan, v codec.Value, prefix, path stri
 		w.label(fp, key, v, false)
 		w.b.WriteString(`</summary>`)
 		w.about(fp)
-		if !v.Null {
+		if !v.IsNull() {
 			w.fields(fp.Struct, v, prefix, path, depth+1)
 		}
 		w.b.WriteString(`</details>`)
 	case schemas.KindArray:
-		n := len(v.List)
+		n := len(v.List())
 		fmt.Fprintf(&w.b, `<details class="ar" data-key="%s"%s><summary>`, ek, openAttr(w.isOpen(key, n <= 10 && depth < 4)))
 		w.label(fp, key, v, false)
-		fmt.Fprintf(&w.b, ` <span class="cnt">%s</span></summary>`, count(n, v.Null))
+		fmt.Fprintf(&w.b, ` <span class="cnt">%s</span></summary>`, count(n, v.IsNull()))
 		w.about(fp)
-		if !v.Null {
-			for i, e := range v.List {
+		if !v.IsNull() {
+			for i, e := range v.List() {
 				if i == MaxFormElems {
 					fmt.Fprintf(&w.b, `<p class="note">%d more elements are not shown here; edit them as JSON.</p>`, n-i)
 					break
@@ -197,17 +197,17 @@ func (w *formWriter) elem(fp *codec.FieldPlan, e codec.Value, prefix, path strin
 func (w *formWriter) input(k schemas.Kind, key string, v codec.Value, ro bool) {
 	ek := html.EscapeString(key)
 	attrs := fmt.Sprintf(`id="k-%s" data-key="%s" data-kind="%s"`, ek, ek, k)
-	if v.Null || ro {
+	if v.IsNull() || ro {
 		attrs += " disabled"
 	}
 	text := ""
-	if !v.Null {
+	if !v.IsNull() {
 		text = formatText(k, v)
 	}
 	switch k {
 	case schemas.KindBool:
 		ck := ""
-		if v.Int != 0 {
+		if v.Int() != 0 {
 			ck = " checked"
 		}
 		fmt.Fprintf(&w.b, `<input type="checkbox" %s%s>`, attrs, ck)
@@ -221,8 +221,8 @@ func (w *formWriter) input(k schemas.Kind, key string, v codec.Value, ro bool) {
 	case schemas.KindUUID:
 		fmt.Fprintf(&w.b, `<input type="text" class="mono" spellcheck="false" %s value="%s" placeholder="8-4-4-4-12 hex or base64">`, attrs, text)
 	case schemas.KindBytes, schemas.KindRecords:
-		if len(v.Str) > MaxFormBytes {
-			fmt.Fprintf(&w.b, `<span class="note">%d bytes (shown in the byte view; edit them as JSON)</span>`, len(v.Str))
+		if len(v.Str()) > MaxFormBytes {
+			fmt.Fprintf(&w.b, `<span class="note">%d bytes (shown in the byte view; edit them as JSON)</span>`, len(v.Str()))
 			return
 		}
 		fmt.Fprintf(&w.b, `<textarea class="mono" rows="%d" spellcheck="false" %s placeholder="hex">%s</textarea>`, min(1+len(text)/64, 6), attrs, html.EscapeString(text))
