@@ -102,7 +102,38 @@ func FuzzDecodeBody(f *testing.F) {
 		if err := checkDecoded(b, o, fr, root, err); err != nil {
 			t.Fatalf("as a %s v%d %s body: %v", api.Name, v, dir, err)
 		}
+		if err := checkValueDecodes(fr, b); err != nil {
+			t.Fatalf("as a %s v%d %s body: %v", api.Name, v, dir, err)
+		}
 	})
+}
+
+// checkValueDecodes checks the decodes without a tree against the tree
+// decode that made fr from b: Plan.Decode gives the same value, and so
+// does DecodeInto reusing a value decoded from all of b, for b and for b
+// cut short (where the fields not reached must not keep the old values).
+func checkValueDecodes(fr *Frame, b []byte) error {
+	_, p, err := fr.Plans()
+	if err != nil {
+		return nil
+	}
+	v, n, err := p.Decode(b)
+	if !v.Equal(fr.Body) {
+		return fmt.Errorf("Plan.Decode's value differs from the tree decode's (err %v)", err)
+	}
+	var reused Value
+	p.DecodeInto(b, &reused)
+	for _, cut := range [][]byte{b, b[:n/2]} {
+		want, wn, werr := p.Decode(cut)
+		gn, gerr := p.DecodeInto(cut, &reused)
+		if wn != gn || (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+			return fmt.Errorf("%d bytes: DecodeInto read %d (%v), Decode %d (%v)", len(cut), gn, gerr, wn, werr)
+		}
+		if !reused.Equal(want) {
+			return fmt.Errorf("%d bytes: DecodeInto's value differs from Decode's", len(cut))
+		}
+	}
+	return nil
 }
 
 // checkDecoded checks what Decode returned for b: an error is a
