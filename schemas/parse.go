@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tailscale/hujson"
 )
@@ -216,21 +217,33 @@ type member struct {
 
 func (p *parser) members(obj *hujson.Object) []member {
 	out := make([]member, 0, len(obj.Members))
-	seen := map[string]string{}
+	raw := func(m member) []byte { return p.src[m.value.StartOffset:m.value.EndOffset] }
 	for i := range obj.Members {
 		m := &obj.Members[i]
 		lit, _ := m.Name.Value.(hujson.Literal)
-		name := lit.String()
-		raw := string(p.src[m.Value.StartOffset:m.Value.EndOffset])
+		mem := member{name: text(lit), off: m.Name.StartOffset, value: &m.Value, extra: m.Name.BeforeExtra}
 		// Kafka's own files repeat a key with the same value now and then
 		// (DescribeTopicPartitionsRequest); Jackson keeps the last one.
-		if prev, dup := seen[name]; dup && prev != raw {
-			p.fail(m.Name.StartOffset, "key %q is given twice with different values", name)
+		for _, prev := range out {
+			if prev.name == mem.name && !bytes.Equal(raw(prev), raw(mem)) {
+				p.fail(mem.off, "key %q is given twice with different values", mem.name)
+			}
 		}
-		seen[name] = raw
-		out = append(out, member{name: name, off: m.Name.StartOffset, value: &m.Value, extra: m.Name.BeforeExtra})
+		out = append(out, mem)
 	}
 	return out
+}
+
+// text is a literal's text: a string unquoted, anything else as written.
+// Most schema strings hold no escape and are cut from their quotes;
+// hujson's Literal.String, which unquotes through encoding/json's
+// reflection, is left to the rest (in the browser it took most of the
+// time spent loading a set).
+func text(lit hujson.Literal) string {
+	if len(lit) >= 2 && lit[0] == '"' && bytes.IndexByte(lit, '\\') < 0 && utf8.Valid(lit) {
+		return string(lit[1 : len(lit)-1])
+	}
+	return lit.String()
 }
 
 func (p *parser) str(m member) string {
@@ -239,7 +252,7 @@ func (p *parser) str(m member) string {
 		p.fail(m.value.StartOffset, "%q must be a string", m.name)
 		return ""
 	}
-	return lit.String()
+	return text(lit)
 }
 
 func (p *parser) boolean(m member) bool {
@@ -248,7 +261,7 @@ func (p *parser) boolean(m member) bool {
 		return lit.Bool()
 	}
 	if ok && lit.Kind() == '"' { // a few drafts quote booleans
-		if b, err := strconv.ParseBool(lit.String()); err == nil {
+		if b, err := strconv.ParseBool(text(lit)); err == nil {
 			return b
 		}
 	}
@@ -265,7 +278,7 @@ func (p *parser) integer(m member) (int, bool) {
 		}
 	}
 	if ok && lit.Kind() == '"' {
-		if n, err := strconv.Atoi(lit.String()); err == nil {
+		if n, err := strconv.Atoi(text(lit)); err == nil {
 			return n, true
 		}
 	}
@@ -446,7 +459,7 @@ func (p *parser) field(v *hujson.Value) *Field {
 				// the string "null".
 				f.HasDefault = false
 			} else if ok {
-				f.Default = lit.String()
+				f.Default = text(lit)
 			} else {
 				p.fail(mem.value.StartOffset, "field %q: default must be a literal", f.Name)
 			}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/tailscale/hujson"
 )
 
 const goodSchema = `// a comment before
@@ -73,6 +75,8 @@ func TestParseErrors(t *testing.T) {
 		{"null default not nullable", `"default": "null"`, `"default": "null", "ignorable": true`, ``},
 		{"unknown key", `"mapKey": true`, `"mapkey": true`, `field "Id": unknown key "mapkey"`},
 		{"no struct", `"type": "Shared"`, `"type": "Missing"`, `field "Extra": unknown type "Missing" (no struct of that name)`},
+		{"key twice, same value", `"about": "A name." }`, `"about": "A name.", "versions": "0+" }`, ``},
+		{"key twice, another value", `"about": "A name." }`, `"about": "A name.", "versions": "1+" }`, `Test.json:10:79: key "versions" is given twice with different values`},
 		{"duplicate tag", `{ "name": "Name", "type": "string", "versions": "0+", "about": "A name." },`,
 			`{ "name": "Name", "type": "string", "versions": "2+", "taggedVersions": "2+", "tag": 0 },`, `field "T": tag 0 is already used by "Name"`},
 	}
@@ -135,6 +139,16 @@ func TestParseIntDefault(t *testing.T) {
 		n, err := ParseIntDefault(c.s, c.k)
 		if (err == nil) != c.ok || (c.ok && n != c.want) {
 			t.Errorf("ParseIntDefault(%q, %s) = %d, %v", c.s, c.k, n, err)
+		}
+	}
+}
+
+// text, the fast unquote, reads every literal as hujson's Literal.String
+// does.
+func TestText(t *testing.T) {
+	for _, lit := range []string{`""`, `"JoinGroupRequest"`, `"0+"`, `"a \"quoted\" word"`, `"tab\there"`, `"\u00e9t\u00e9"`, `"été"`, "\"bad \xff utf-8\"", `12`, `-1`, `true`, `null`} {
+		if got, want := text(hujson.Literal(lit)), hujson.Literal(lit).String(); got != want {
+			t.Errorf("text(%s) = %q, want %q", lit, got, want)
 		}
 	}
 }
