@@ -81,10 +81,23 @@ func TestBundle(t *testing.T) {
 	if after == before || len(after.Messages) != len(before.Messages) || len(after.Errors) != len(before.Errors) || after.Source != before.Source {
 		t.Errorf("provided set differs: %d/%d messages", len(after.Messages), len(before.Messages))
 	}
-	for _, bad := range []string{`{"../x": ""}`, `[1]`, `{"/abs": ""}`} {
-		if err := Provide([]byte(bad)); err == nil {
-			t.Errorf("Provide(%s) accepted", bad)
+	for _, c := range []struct{ bundle, want string }{
+		{`{"trunk/message/X.json": "{}"}`, `it does not start with "kwire schema bundle 1"`},
+		{bundleMagic + "../x 2\n{}\n", `at byte 22: bad file name "../x"`},
+		{bundleMagic + "/abs 2\n{}\n", `at byte 22: bad file name "/abs"`},
+		{bundleMagic + "a/b.json 2\n{}\nc/d.json -1\n", `at byte 36: want a line "path size"`},
+		{bundleMagic + "a/b.json 3\n{}\n", `at byte 22: a/b.json should have 3 bytes and a newline; 3 bytes are left`},
+		{bundleMagic + "a/b.json 2\n{}x", `a/b.json should have 2 bytes and a newline`},
+		{bundleMagic + "a/b.json", `at byte 22: want a line "path size"`},
+		{bundleMagic + "a/b.json 99999999999999999999\n", `want a line "path size"`},
+	} {
+		err := Provide([]byte(c.bundle))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Provide(%q): %v, want %q", c.bundle, err, c.want)
 		}
+	}
+	if err := Provide([]byte(bundleMagic + "t/message/a.json 2\n{}\nt/b c.json 0\n\n")); err == nil {
+		t.Error("a name with a space was accepted")
 	}
 }
 
