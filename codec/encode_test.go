@@ -14,13 +14,11 @@ import (
 func TestEncodeErrors(t *testing.T) {
 	set := loadSet(t, "trunk")
 	field := func(p *Plan, v Value, name string) *Value {
-		for _, fp := range p.Root.Fields {
-			if fp.Field.Name == name {
-				return &v.List()[fp.Index]
-			}
+		fp := p.Root.Field(name)
+		if fp == nil {
+			t.Fatalf("no field %s", name)
 		}
-		t.Fatalf("no field %s", name)
-		return nil
+		return &v.List()[fp.Index]
 	}
 	cases := []struct {
 		name    string

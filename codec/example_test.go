@@ -148,3 +148,43 @@ func ExampleDecode_response() {
 	//   "size": 23
 	// }
 }
+
+// A struct value's List holds one value per schema field, at the index
+// its plan gives; List shares the value's memory, so setting an element
+// changes the value.
+func ExampleValue() {
+	set, err := sets.Load("trunk")
+	if err != nil {
+		panic(err)
+	}
+	api, err := set.LookupAPI("JoinGroup")
+	if err != nil {
+		panic(err)
+	}
+	p, err := codec.PlanFor(api.Request, 9)
+	if err != nil {
+		panic(err)
+	}
+	v := p.Smallest()
+	fields := v.List()
+	fields[p.Root.Field("GroupId").Index] = codec.String("payments")
+	fields[p.Root.Field("SessionTimeoutMs").Index] = codec.Int(45000)
+	protocols := p.Root.Field("Protocols")
+	fields[protocols.Index] = codec.List(nil) // no protocols
+	b, err := p.Encode(v)
+	if err != nil {
+		panic(err)
+	}
+	back, n, err := p.Decode(b)
+	if err != nil {
+		panic(err)
+	}
+	got := back.List()
+	fmt.Printf("%d bytes: %x\n", n, b)
+	fmt.Println(got[p.Root.Field("GroupId").Index].Str(), got[p.Root.Field("SessionTimeoutMs").Index].Int(), len(got[protocols.Index].List()))
+	fmt.Println(back.Equal(v), got[p.Root.Field("GroupInstanceId").Index].IsNull())
+	// Output:
+	// 23 bytes: 097061796d656e74730000afc800000000010101010100
+	// payments 45000 0
+	// true false
+}

@@ -130,10 +130,8 @@ func (f *Frame) HeaderField(name string) (Value, bool) {
 	if err != nil {
 		return Value{}, false
 	}
-	for _, fp := range hp.Root.Fields {
-		if fp.Field.Name == name && fp.Index < len(f.Header.List()) {
-			return f.Header.List()[fp.Index], true
-		}
+	if fp := hp.Root.Field(name); fp != nil && fp.Index < len(f.Header.List()) {
+		return f.Header.List()[fp.Index], true
 	}
 	return Value{}, false
 }

@@ -219,6 +219,17 @@ func defaultValue(fp *FieldPlan) (Value, error) {
 
 const zeroUUID = "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
 
+// Field returns the plan of the struct's field with that schema name, or
+// nil. Its Index is where the field's value is in the struct value's List.
+func (sp *StructPlan) Field(name string) *FieldPlan {
+	for _, fp := range sp.Fields {
+		if fp.Field.Name == name {
+			return fp
+		}
+	}
+	return nil
+}
+
 // Defaults returns a struct value with every field at its default.
 func (sp *StructPlan) Defaults() Value {
 	list := make([]Value, len(sp.Fields))

@@ -150,11 +150,7 @@ func encodeJoinGroup(t *testing.T, version int16, groupID string) string {
 		t.Fatal(err)
 	}
 	_, bp, _ := f.Plans()
-	for _, fp := range bp.Root.Fields {
-		if fp.Field.Name == "GroupId" {
-			f.Body.List()[fp.Index] = codec.String(groupID)
-		}
-	}
+	f.Body.List()[bp.Root.Field("GroupId").Index] = codec.String(groupID)
 	b, err := f.Encode()
 	if err != nil {
 		t.Fatal(err)

@@ -116,13 +116,7 @@ func (s *State) find(key string) (slot, error) {
 		if v.IsNull() {
 			return slot{}, fmt.Errorf("%s: the struct is null", key)
 		}
-		var fp *codec.FieldPlan
-		for _, f := range sp.Fields {
-			if f.Field.Name == sg.name {
-				fp = f
-				break
-			}
-		}
+		fp := sp.Field(sg.name)
 		if fp == nil || !fp.Present || fp.Index >= len(v.List()) {
 			return slot{}, fmt.Errorf("%s: no field %s at this version", key, sg.name)
 		}
