@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"slices"
 	"strconv"
 
 	"kwire/codec/wire"
@@ -49,7 +48,7 @@ type TreeOptions struct {
 // failure and an error node spanning the bytes left, and the spans of
 // root's descendants cover their children's (see coverSpans).
 func (p *Plan) DecodeTree(b []byte, root *tree.Node, o TreeOptions) (Value, int, error) {
-	d := decoder{buf: b, end: len(b), tree: true, base: o.Base, section: o.Section, set: o.Set, sample: o.Sample}
+	d := decoder{buf: b, end: len(b), tree: true, base: o.Base, section: o.Section, set: o.Set, sample: o.Sample, a: new(tree.Alloc)}
 	var v Value
 	err := d.structInto(p.Root, &v, nil, root, "")
 	if err != nil {
@@ -93,9 +92,10 @@ type decoder struct {
 	section   tree.Section
 	set       *schemas.Set // for error-code names, may be nil
 	sample    bool
-	block     []Value // zeroed values not yet handed out by alloc
-	blockSize int     // size of the last block
-	reuse     bool    // values hold memory to reuse (DecodeInto)
+	block     []Value     // zeroed values not yet handed out by alloc
+	blockSize int         // size of the last block
+	reuse     bool        // values hold memory to reuse (DecodeInto)
+	a         *tree.Alloc // the tree's nodes, child lists and strings
 }
 
 // alloc returns n zeroed values for the elements of an array of
@@ -146,14 +146,25 @@ func (d *decoder) errorNode(parent *tree.Node, name, path string, err error) {
 	if de, ok := err.(*wire.DecodeError); ok {
 		msg = de.Err.Error()
 	}
-	parent.Add(&tree.Node{Name: name, Type: "error", Offset: d.off + d.base, Size: d.left(), Section: tree.Error, Path: path, Err: msg})
+	d.add(parent, tree.Node{Name: name, Type: "error", Offset: d.off + d.base, Size: d.left(), Section: tree.Error, Path: path, Err: msg})
 }
 
-func joinPath(parent, seg string) string {
+// add adds a copy of n, from the tree's blocks, to parent's children and
+// returns it.
+func (d *decoder) add(parent *tree.Node, n tree.Node) *tree.Node {
+	c := d.a.Node()
+	*c = n
+	parent.Add(c)
+	return c
+}
+
+// joinPath returns the path of seg (a field name or "[i]") in parent,
+// built by a (which may be nil).
+func joinPath(a *tree.Alloc, parent, seg string) string {
 	if parent == "" || seg[0] == '[' {
-		return parent + seg
+		return a.Concat(parent, "", seg)
 	}
-	return parent + "." + seg
+	return a.Concat(parent, ".", seg)
 }
 
 // structInto reads a struct of sp into v: v gets a list of one value per
@@ -176,10 +187,14 @@ func (d *decoder) structInto(sp *StructPlan, v *Value, list []Value, node *tree.
 	for _, i := range sp.deepDefaults {
 		list[i] = list[i].Clone()
 	}
-	var nodes []tree.Node // the fields' nodes, one allocation
+	var nodes []tree.Node // the fields' nodes, side by side
 	if node != nil {
-		nodes = make([]tree.Node, len(sp.Wire))
-		node.Children = slices.Grow(node.Children, len(sp.Wire)+1)
+		nodes = d.a.Nodes(len(sp.Wire))
+		extra := 0
+		if sp.Flexible {
+			extra = 1 // tagged_fields
+		}
+		d.a.Room(node, len(sp.Wire)+extra)
 	}
 	for i, fp := range sp.Wire {
 		start := d.off
@@ -194,7 +209,7 @@ func (d *decoder) structInto(sp *StructPlan, v *Value, list []Value, node *tree.
 		if err != nil {
 			if node != nil && child == nil {
 				d.off = start
-				d.errorNode(node, fp.Field.Name, joinPath(path, fp.Field.Name), err)
+				d.errorNode(node, fp.Field.Name, joinPath(d.a, path, fp.Field.Name), err)
 			}
 			if d.reuse { // the fields not reached still hold the last decode's values
 				if fp.Kind.Primitive() {
@@ -220,8 +235,7 @@ func (d *decoder) tagged(sp *StructPlan, v *Value, node *tree.Node, path string)
 	count, n := wire.ConsumeUvarint32(d.buf[d.off:d.end])
 	var tn *tree.Node
 	if d.tree {
-		tn = &tree.Node{Name: "tagged_fields", Type: "uvarint", Offset: start + d.base, Section: tree.Tagged, About: "number of tagged fields in this struct", Path: path}
-		node.Add(tn)
+		tn = d.add(node, tree.Node{Name: "tagged_fields", Type: "uvarint", Offset: start + d.base, Section: tree.Tagged, About: "number of tagged fields in this struct", Path: path})
 	}
 	if n < 0 {
 		err := d.fail(wire.ParseError(n), "reading the tagged-field count")
@@ -232,7 +246,7 @@ func (d *decoder) tagged(sp *StructPlan, v *Value, node *tree.Node, path string)
 	}
 	d.off += n
 	if tn != nil {
-		tn.Value = strconv.FormatUint(uint64(count), 10)
+		tn.Value = d.a.Itoa(int64(count))
 		tn.Size = n
 	}
 	if int(count) > d.left()/2 { // each takes at least a tag and a size byte
@@ -285,7 +299,7 @@ func (d *decoder) tagged(sp *StructPlan, v *Value, node *tree.Node, path string)
 		*slot = Value{} // it held the default
 		var fn *tree.Node
 		if d.tree {
-			fn = new(tree.Node)
+			fn = d.a.Node()
 		}
 		child, err := d.field(fp, slot, fn, path, tree.Tagged)
 		d.end = saveEnd
@@ -321,7 +335,7 @@ func prefixSpace(s string) string {
 func (d *decoder) field(fp *FieldPlan, v *Value, node *tree.Node, parent string, sec tree.Section) (*tree.Node, error) {
 	var path string // built only for the tree; errors build theirs on the way out
 	if node != nil {
-		path = joinPath(parent, fp.Field.Name)
+		path = joinPath(d.a, parent, fp.Field.Name)
 		*node = tree.Node{Name: fp.Field.Name, Type: fp.Field.Type.Name, About: fp.Field.About, Offset: d.off + d.base, Section: sec, Path: path}
 	}
 	saveSec := d.section
@@ -336,7 +350,7 @@ func (d *decoder) field(fp *FieldPlan, v *Value, node *tree.Node, parent string,
 	default:
 		err = d.primitive(fp.Kind, fp.Nullable, fp.Compact, v, node)
 		if err == nil && node != nil && fp.Kind == schemas.KindRecords && !v.IsNull() {
-			node.Add(recordNodes(v.str(), d.off-len(v.str())+d.base, d.set, path)...)
+			node.Add(recordNodes(v.str(), d.off-len(v.str())+d.base, d.set, path, d.a)...)
 		}
 		if err == nil && node != nil && fp.Kind == schemas.KindInt16 && d.set != nil && isErrorCode(fp.Field.Name) {
 			if e, ok := d.set.ErrorCode(int16(v.Int())); ok && v.Int() != 0 {
@@ -371,7 +385,7 @@ func (d *decoder) structField(fp *FieldPlan, v *Value, node *tree.Node, path str
 		}
 		d.off++
 		if node != nil {
-			node.Add(&tree.Node{Name: "present", Type: "int8", Value: strconv.Itoa(int(marker)), Offset: start + d.base, Size: 1, Section: d.section,
+			d.add(node, tree.Node{Name: "present", Type: "int8", Value: strconv.Itoa(int(marker)), Offset: start + d.base, Size: 1, Section: d.section,
 				About: "-1 for null, 1 when the struct follows", Path: path})
 		}
 		if marker < 0 {
@@ -403,30 +417,15 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 		return d.fail(wire.ErrLength, "array length %d is negative", count)
 	}
 	d.off += n
+	// The length node and, once the count is checked against the bytes
+	// left, the elements' nodes: side by side, in a list sized once.
+	var ln tree.Node
 	if node != nil {
-		ln := &tree.Node{Name: "length", Offset: start + d.base, Size: n, Section: d.section, Path: path}
-		if fp.Compact {
-			ln.Type, ln.Value, ln.Detail = "uvarint", strconv.FormatInt(count+1, 10), "(compact, n+1)"
-		} else {
-			ln.Type, ln.Value = "int32", strconv.FormatInt(count, 10)
-		}
-		switch count {
-		case -1:
-			ln.About = "null array"
-		case 0:
-			ln.About = "no elements follow"
-		case 1:
-			ln.About = "one element follows"
-			if d.sample {
-				ln.About = "one sample element follows"
-			}
-		default:
-			ln.About = strconv.FormatInt(count, 10) + " elements follow"
-		}
-		node.Add(ln)
+		ln = d.lengthNode(fp, count, start, n, path)
 	}
 	if count == -1 {
 		if node != nil {
+			d.add(node, ln)
 			node.Value = "null"
 		}
 		*v = Null
@@ -437,11 +436,20 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 		return nil
 	}
 	if need := count * int64(max(fp.elemMinSize(), 1)); need > int64(d.left()) {
+		if node != nil {
+			d.add(node, ln)
+		}
 		d.off = start
 		return d.fail(wire.ErrLength, "array of %d elements needs at least %d bytes but only %d are left", count, need, d.left())
 	}
+	var enodes []tree.Node // the elements' nodes
 	if node != nil {
-		node.Value = plural(int(count), "element")
+		block := d.a.Nodes(int(count) + 1)
+		block[0] = ln
+		enodes = block[1:]
+		d.a.Room(node, int(count)+1)
+		node.Add(&block[0])
+		node.Value = d.plural(int(count), "element")
 	}
 	var list []Value
 	switch {
@@ -462,18 +470,13 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 	if fp.Elem == schemas.KindStruct {
 		nf = len(fp.Struct.Fields)
 	}
-	var enodes []tree.Node // the elements' nodes, one allocation
-	if node != nil {
-		enodes = make([]tree.Node, count)
-		node.Children = slices.Grow(node.Children, int(count))
-	}
 	for i := range list {
-		var seg string
 		var en *tree.Node
+		var epath string
 		if node != nil {
-			seg = "[" + strconv.Itoa(i) + "]"
 			en = &enodes[i]
-			*en = tree.Node{Name: elemName + seg, Type: elemName, Offset: d.off + d.base, Section: d.section, Path: path + seg}
+			epath = d.a.Indexed(path, i)
+			*en = tree.Node{Name: d.a.Indexed(elemName, i), Type: elemName, Offset: d.off + d.base, Section: d.section, Path: epath}
 			node.Add(en)
 		}
 		elemStart := d.off
@@ -483,12 +486,12 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 				en.Value = "struct"
 			}
 			if d.reuse && len(list[i].list()) >= nf {
-				err = d.structInto(fp.Struct, &list[i], nil, en, path+seg)
+				err = d.structInto(fp.Struct, &list[i], nil, en, epath)
 			} else {
 				if len(fields) < nf {
 					fields = make([]Value, nf*min(len(list)-i, elemBlock))
 				}
-				err = d.structInto(fp.Struct, &list[i], fields[:nf:nf], en, path+seg)
+				err = d.structInto(fp.Struct, &list[i], fields[:nf:nf], en, epath)
 				fields = fields[nf:]
 			}
 		} else {
@@ -515,10 +518,35 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 }
 
 func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
+	return (*tree.Alloc)(nil).Plural(n, what)
+}
+
+// plural is plural with the tree's strings.
+func (d *decoder) plural(n int, what string) string { return d.a.Plural(n, what) }
+
+// lengthNode is the node of an array's length: count read from n bytes
+// at start.
+func (d *decoder) lengthNode(fp *FieldPlan, count int64, start, n int, path string) tree.Node {
+	ln := tree.Node{Name: "length", Offset: start + d.base, Size: n, Section: d.section, Path: path}
+	if fp.Compact {
+		ln.Type, ln.Value, ln.Detail = "uvarint", d.a.Itoa(count+1), "(compact, n+1)"
+	} else {
+		ln.Type, ln.Value = "int32", d.a.Itoa(count)
 	}
-	return strconv.Itoa(n) + " " + what + "s"
+	switch count {
+	case -1:
+		ln.About = "null array"
+	case 0:
+		ln.About = "no elements follow"
+	case 1:
+		ln.About = "one element follows"
+		if d.sample {
+			ln.About = "one sample element follows"
+		}
+	default:
+		ln.About = d.a.Concat(d.a.Itoa(count), " elements follow", "")
+	}
+	return ln
 }
 
 // primitive reads a primitive of kind k into v (which it leaves alone on
@@ -552,7 +580,7 @@ func (d *decoder) primitive(k schemas.Kind, nullable, compact bool, v *Value, no
 		}
 		d.off += w
 		if node != nil {
-			node.Value = displayPrimitive(k, *v)
+			node.Value = d.display(k, *v)
 		}
 		return nil
 	}
@@ -574,7 +602,7 @@ func (d *decoder) primitive(k schemas.Kind, nullable, compact bool, v *Value, no
 		d.off += n
 		*v = Null
 		if node != nil {
-			node.Value, node.Detail = "null", lengthDetail(k, -1, compact)
+			node.Value, node.Detail = "null", d.lengthDetail(k, -1, compact)
 		}
 		return nil
 	}
@@ -584,23 +612,30 @@ func (d *decoder) primitive(k schemas.Kind, nullable, compact bool, v *Value, no
 	*v = String(string(b[n : n+int(length)]))
 	d.off += n + int(length)
 	if node != nil {
-		node.Value, node.Detail = displayPrimitive(k, *v), lengthDetail(k, int(length), compact)
+		node.Value, node.Detail = d.display(k, *v), d.lengthDetail(k, int(length), compact)
 	}
 	return nil
 }
 
-func lengthDetail(k schemas.Kind, n int, compact bool) string {
-	if compact {
-		return "(compact, len+1=" + strconv.Itoa(n+1) + ")"
+// lengthDetail is the detail of a string or bytes node: how its length
+// of n was written.
+func (d *decoder) lengthDetail(k schemas.Kind, n int, compact bool) string {
+	prefix := "(int32 len="
+	switch {
+	case compact:
+		prefix, n = "(compact, len+1=", n+1
+	case k == schemas.KindString:
+		prefix = "(int16 len="
 	}
-	if k == schemas.KindString {
-		return "(int16 len=" + strconv.Itoa(n) + ")"
-	}
-	return "(int32 len=" + strconv.Itoa(n) + ")"
+	b := d.a.Text(len(prefix) + 21)
+	b = append(b, prefix...)
+	b = strconv.AppendInt(b, int64(n), 10)
+	b = append(b, ')')
+	return d.a.String(b)
 }
 
-// displayPrimitive is the text a tree shows for a primitive value.
-func displayPrimitive(k schemas.Kind, v Value) string {
+// display is the text a tree shows for a primitive value.
+func (d *decoder) display(k schemas.Kind, v Value) string {
 	if v.IsNull() {
 		return "null"
 	}
@@ -610,30 +645,48 @@ func displayPrimitive(k schemas.Kind, v Value) string {
 	case schemas.KindFloat64:
 		return strconv.FormatFloat(v.Float64(), 'g', -1, 64)
 	case schemas.KindUUID:
-		return FormatUUID(v.str())
+		return d.a.String(appendUUID(d.a.Text(36), v.str()))
 	case schemas.KindString:
-		return strconv.Quote(v.str())
+		return d.a.String(strconv.AppendQuote(d.a.Text(len(v.str())+2), v.str()))
 	case schemas.KindBytes, schemas.KindRecords:
-		return bytesPreview([]byte(v.str()))
+		return d.a.String(appendPreview(d.a.Text(60), v.str()))
 	}
-	return strconv.FormatInt(v.Int(), 10)
+	return d.a.Itoa(v.Int())
 }
 
-func bytesPreview(b []byte) string {
-	if len(b) == 0 {
-		return "empty"
+// bytesPreview is how a tree shows bytes: "empty", or hex of at most 16
+// bytes and then the size.
+func bytesPreview(b []byte) string { return string(appendPreview(nil, string(b))) }
+
+func appendPreview(dst []byte, s string) []byte {
+	if len(s) == 0 {
+		return append(dst, "empty"...)
 	}
-	if len(b) <= 16 {
-		return "0x" + hex.EncodeToString(b)
+	dst = append(dst, "0x"...)
+	dst = hex.AppendEncode(dst, []byte(s[:min(len(s), 16)]))
+	if len(s) > 16 {
+		dst = append(dst, "... ("...)
+		dst = strconv.AppendInt(dst, int64(len(s)), 10)
+		dst = append(dst, " bytes)"...)
 	}
-	return "0x" + hex.EncodeToString(b[:16]) + fmt.Sprintf("... (%d bytes)", len(b))
+	return dst
 }
 
 // FormatUUID writes 16 bytes in the canonical 8-4-4-4-12 form.
-func FormatUUID(s string) string {
-	h := hex.EncodeToString([]byte(s))
-	if len(h) != 32 {
-		return h
+func FormatUUID(s string) string { return string(appendUUID(make([]byte, 0, 36), s)) }
+
+// appendUUID appends FormatUUID(s) (plain hex unless s has 16 bytes).
+func appendUUID(dst []byte, s string) []byte {
+	if len(s) != 16 {
+		return hex.AppendEncode(dst, []byte(s))
 	}
-	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+	for i := range 16 {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			dst = append(dst, '-')
+		}
+		dst = append(dst, hexDigits[s[i]>>4], hexDigits[s[i]&15])
+	}
+	return dst
 }
+
+const hexDigits = "0123456789abcdef"

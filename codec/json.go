@@ -196,7 +196,7 @@ func (sp *StructPlan) fromJSON(raw any, path string) (Value, error) {
 	for _, k := range keys {
 		val := obj[k]
 		if k == UnknownTagsKey {
-			tags, err := unknownTagsFromJSON(val, joinPath(path, k))
+			tags, err := unknownTagsFromJSON(val, joinPath(nil, path, k))
 			if err != nil {
 				return v, err
 			}
@@ -211,9 +211,9 @@ func (sp *StructPlan) fromJSON(raw any, path string) (Value, error) {
 					known = append(known, f.Field.Name)
 				}
 			}
-			return v, jsonErr(joinPath(path, k), "%s has no field %q (fields: %s)", sp.Name, k, strings.Join(known, ", "))
+			return v, jsonErr(joinPath(nil, path, k), "%s has no field %q (fields: %s)", sp.Name, k, strings.Join(known, ", "))
 		}
-		fv, err := fp.fromJSON(val, joinPath(path, k))
+		fv, err := fp.fromJSON(val, joinPath(nil, path, k))
 		if err != nil {
 			return v, err
 		}

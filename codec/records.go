@@ -11,8 +11,8 @@ import (
 // recordNodes returns the tree nodes of the records field s at offset base
 // and path: control records are decoded with the set's schemas. The nodes
 // keep no reference to s, so it is read in place.
-func recordNodes(s string, base int, set *schemas.Set, path string) []*tree.Node {
-	o := records.Options{Path: path}
+func recordNodes(s string, base int, set *schemas.Set, path string, a *tree.Alloc) []*tree.Node {
+	o := records.Options{Path: path, Alloc: a}
 	if set != nil {
 		o.Control = ControlDecoder(set)
 	}

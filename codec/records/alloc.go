@@ -4,126 +4,36 @@ import (
 	"strconv"
 	"unicode"
 	"unicode/utf8"
-	"unsafe"
 
 	"kwire/tree"
 )
 
-// alloc hands out tree nodes, child slices and strings from large blocks,
-// so that a tree of ten thousand records costs a few hundred allocations
-// rather than a few hundred thousand. Strings are written once into a text
-// block and never touched again, which is what makes unsafe.String safe.
+// alloc is the tree's allocator (tree.Alloc: nodes, child lists and
+// strings from shared blocks, so that a tree of ten thousand records costs
+// a few hundred allocations rather than a few hundred thousand) with the
+// record formats written into its text blocks.
 type alloc struct {
-	nodes []tree.Node
-	ptrs  []*tree.Node
-	text  []byte
-}
-
-const (
-	nodeBlock = 2048
-	ptrBlock  = 2048
-	textBlock = 32 << 10
-)
-
-func (a *alloc) node() *tree.Node {
-	if len(a.nodes) == 0 {
-		a.nodes = make([]tree.Node, nodeBlock)
-	}
-	n := &a.nodes[0]
-	a.nodes = a.nodes[1:]
-	return n
-}
-
-// children returns an empty slice with room for k children; appending more
-// than k reallocates it, as any slice would.
-func (a *alloc) children(k int) []*tree.Node {
-	if k > ptrBlock/4 {
-		return make([]*tree.Node, 0, k)
-	}
-	if len(a.ptrs) < k {
-		a.ptrs = make([]*tree.Node, ptrBlock)
-	}
-	s := a.ptrs[:0:k]
-	a.ptrs = a.ptrs[k:]
-	return s
-}
-
-// reserve makes room for n more bytes of text without moving the block.
-func (a *alloc) reserve(n int) {
-	if cap(a.text)-len(a.text) < n {
-		a.text = make([]byte, 0, max(textBlock, n))
-	}
-}
-
-// done returns the text written since start as a string.
-func (a *alloc) done(start int) string {
-	if len(a.text) == start {
-		return ""
-	}
-	return unsafe.String(&a.text[start], len(a.text)-start)
-}
-
-// small holds the decimal strings of 0..smallMax.
-const smallMax = 1023
-
-var small = func() (s [smallMax + 1]string) {
-	for i := range s {
-		s[i] = strconv.Itoa(i)
-	}
-	return s
-}()
-
-// itoa is strconv.FormatInt from the block.
-func (a *alloc) itoa(v int64) string {
-	if v >= 0 && v <= smallMax {
-		return small[v]
-	}
-	a.reserve(20)
-	start := len(a.text)
-	a.text = strconv.AppendInt(a.text, v, 10)
-	return a.done(start)
-}
-
-// indexed returns prefix + "[" + i + "]".
-func (a *alloc) indexed(prefix string, i int) string {
-	a.reserve(len(prefix) + 22)
-	start := len(a.text)
-	a.text = append(a.text, prefix...)
-	a.text = append(a.text, '[')
-	a.text = strconv.AppendInt(a.text, int64(i), 10)
-	a.text = append(a.text, ']')
-	return a.done(start)
-}
-
-// join returns a + b.
-func (a *alloc) join(x, y string) string {
-	a.reserve(len(x) + len(y))
-	start := len(a.text)
-	a.text = append(a.text, x...)
-	a.text = append(a.text, y...)
-	return a.done(start)
+	*tree.Alloc
 }
 
 // numWith returns "v (what w)", as in "3 (offset 103)".
-func (a *alloc) numWith(v int64, what string, w int64) string {
-	a.reserve(len(what) + 44)
-	start := len(a.text)
-	a.text = strconv.AppendInt(a.text, v, 10)
-	a.text = append(a.text, " ("...)
-	a.text = append(a.text, what...)
-	a.text = append(a.text, ' ')
-	a.text = strconv.AppendInt(a.text, w, 10)
-	a.text = append(a.text, ')')
-	return a.done(start)
+func (a alloc) numWith(v int64, what string, w int64) string {
+	b := a.Text(len(what) + 44)
+	b = strconv.AppendInt(b, v, 10)
+	b = append(b, " ("...)
+	b = append(b, what...)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, w, 10)
+	b = append(b, ')')
+	return a.String(b)
 }
 
 // labeled returns prefix + v.
-func (a *alloc) labeled(prefix string, v int64) string {
-	a.reserve(len(prefix) + 20)
-	start := len(a.text)
-	a.text = append(a.text, prefix...)
-	a.text = strconv.AppendInt(a.text, v, 10)
-	return a.done(start)
+func (a alloc) labeled(prefix string, v int64) string {
+	b := a.Text(len(prefix) + 20)
+	b = append(b, prefix...)
+	b = strconv.AppendInt(b, v, 10)
+	return a.String(b)
 }
 
 // lenDetails holds "(varint len=n)" for small n.
@@ -134,16 +44,15 @@ var lenDetails = func() (s [256]string) {
 	return s
 }()
 
-func (a *alloc) lenDetail(n int64) string {
+func (a alloc) lenDetail(n int64) string {
 	if n >= -1 && n < int64(len(lenDetails))-1 {
 		return lenDetails[n+1]
 	}
-	a.reserve(40)
-	start := len(a.text)
-	a.text = append(a.text, "(varint len="...)
-	a.text = strconv.AppendInt(a.text, n, 10)
-	a.text = append(a.text, ')')
-	return a.done(start)
+	b := a.Text(40)
+	b = append(b, "(varint len="...)
+	b = strconv.AppendInt(b, n, 10)
+	b = append(b, ')')
+	return a.String(b)
 }
 
 // maxPreview is how many bytes of a key or value the tree shows.
@@ -152,7 +61,7 @@ const maxPreview = 48
 // preview is the tree's text for a key, value or header: null, a quoted
 // string when the bytes are text (see isText), else hex; at most
 // maxPreview bytes (cut at a rune boundary), then the size.
-func (a *alloc) preview(b []byte, null bool) string {
+func (a alloc) preview(b []byte, null bool) string {
 	if null {
 		return "null"
 	}
@@ -164,12 +73,11 @@ func (a *alloc) preview(b []byte, null bool) string {
 			}
 		}
 		if i == len(b) {
-			a.reserve(len(b) + 2)
-			start := len(a.text)
-			a.text = append(a.text, '"')
-			a.text = append(a.text, b...)
-			a.text = append(a.text, '"')
-			return a.done(start)
+			t := a.Text(len(b) + 2)
+			t = append(t, '"')
+			t = append(t, b...)
+			t = append(t, '"')
+			return a.String(t)
 		}
 	}
 	text := isText(b)
@@ -181,20 +89,19 @@ func (a *alloc) preview(b []byte, null bool) string {
 		}
 		shown = b[:cut]
 	}
-	a.reserve(len(shown)*10 + 40)
-	start := len(a.text)
+	t := a.Text(len(shown)*10 + 40)
 	if text {
-		a.text = appendQuoted(a.text, shown)
+		t = appendQuoted(t, shown)
 	} else {
-		a.text = append(a.text, "0x"...)
-		a.text = appendHex(a.text, shown)
+		t = append(t, "0x"...)
+		t = appendHex(t, shown)
 	}
 	if len(shown) < len(b) {
-		a.text = append(a.text, "... ("...)
-		a.text = strconv.AppendInt(a.text, int64(len(b)), 10)
-		a.text = append(a.text, " bytes)"...)
+		t = append(t, "... ("...)
+		t = strconv.AppendInt(t, int64(len(b)), 10)
+		t = append(t, " bytes)"...)
 	}
-	return a.done(start)
+	return a.String(t)
 }
 
 const hexDigits = "0123456789abcdef"

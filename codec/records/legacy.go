@@ -134,7 +134,7 @@ func (d *decoder) message(b []byte, pos int, sp span, path string) *tree.Node {
 	saveOuter := d.outer
 	d.outer = &outer{magic: magic, offset: offset, lastInner: lastOffset(out)}
 	d.depth++
-	inner := d.entries(out, span{rel: true}, d.a.join(path, ".messages"))
+	inner := d.entries(out, span{rel: true}, d.a.Concat(path, ".messages", ""))
 	d.depth--
 	d.outer = saveOuter
 	vn.Children = inner

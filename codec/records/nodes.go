@@ -45,6 +45,9 @@ type Options struct {
 	// MaxRecords bounds the records the tree shows (default
 	// DefaultMaxRecords); past it, batches show their headers only.
 	MaxRecords int
+	// Alloc, when set, is the allocator of the tree the nodes join (they
+	// then share its blocks); nil gives the call one of its own.
+	Alloc *tree.Alloc
 }
 
 // Defaults of Options.
@@ -79,7 +82,7 @@ func newDecoder(inputLen int, o Options) *decoder {
 		o.MaxRecords = DefaultMaxRecords
 	}
 	limit := min(o.MaxBytes, max(minLimit, o.MaxRatio*inputLen))
-	return &decoder{o: o, inputLen: inputLen, limit: limit, budget: limit}
+	return &decoder{o: o, a: alloc{o.Alloc}, inputLen: inputLen, limit: limit, budget: limit}
 }
 
 // Nodes returns the tree nodes of the contents of a records field whose
@@ -88,6 +91,9 @@ func newDecoder(inputLen int, o Options) *decoder {
 // inside a batch (a CRC mismatch, a bad record, a failed decompression)
 // are nodes with Err set; the batches around them are still shown.
 func Nodes(b []byte, base int, o Options) []*tree.Node {
+	if o.Alloc == nil {
+		o.Alloc = new(tree.Alloc)
+	}
 	d := newDecoder(len(b), o)
 	return d.entries(b, span{base: base, rel: o.Relative}, o.Path)
 }
@@ -101,7 +107,7 @@ type span struct {
 
 // node returns a node with the common fields set.
 func (d *decoder) node(sp span, name, typ, val string, pos, size int, sec tree.Section, path string) *tree.Node {
-	n := d.a.node()
+	n := d.a.Node()
 	n.Name, n.Type, n.Value = name, typ, val
 	n.Offset, n.Size, n.Section, n.Path = sp.base+pos, size, sec, path
 	if sp.rel {
@@ -119,9 +125,9 @@ func (d *decoder) errNode(sp span, name string, pos, end int, msg, path string) 
 
 // entries returns the nodes of the batches and messages in s.
 func (d *decoder) entries(s []byte, sp span, path string) []*tree.Node {
-	out := d.a.children(min(len(s)/BatchHeaderSize+1, 16))
+	out := d.a.Children(min(len(s)/BatchHeaderSize+1, 16))
 	for pos, i := 0, 0; pos < len(s); i++ {
-		n, size := d.entry(s, pos, sp, d.a.indexed(path, i))
+		n, size := d.entry(s, pos, sp, d.a.Indexed(path, i))
 		out = append(out, n)
 		if size <= 0 {
 			break
@@ -287,17 +293,17 @@ func (d *decoder) batch(b []byte, pos int, sp span, path string) *tree.Node {
 	}
 	h, count := readHeader(b)
 	codec := h.Codec()
-	kids := d.a.children(len(batchFields) + 2)
+	kids := d.a.Children(len(batchFields) + 2)
 	for _, f := range batchFields {
 		c := d.node(sp, f.name, f.typ, "", pos+f.at, f.size, tree.RecordBatch, path)
 		c.About = f.about
 		switch f.name {
 		case "baseOffset":
-			c.Value = d.a.itoa(h.BaseOffset)
+			c.Value = d.a.Itoa(h.BaseOffset)
 		case "batchLength":
-			c.Value = d.a.itoa(int64(len(b) - 12))
+			c.Value = d.a.Itoa(int64(len(b) - 12))
 		case "partitionLeaderEpoch":
-			c.Value = d.a.itoa(int64(h.PartitionLeaderEpoch))
+			c.Value = d.a.Itoa(int64(h.PartitionLeaderEpoch))
 		case "magic":
 			c.Value = "2"
 		case "crc":
@@ -317,13 +323,13 @@ func (d *decoder) batch(b []byte, pos int, sp span, path string) *tree.Node {
 		case "maxTimestamp":
 			c.Value = timestamp(h.MaxTimestamp)
 		case "producerId":
-			c.Value = d.a.itoa(h.ProducerID)
+			c.Value = d.a.Itoa(h.ProducerID)
 		case "producerEpoch":
-			c.Value = d.a.itoa(int64(h.ProducerEpoch))
+			c.Value = d.a.Itoa(int64(h.ProducerEpoch))
 		case "baseSequence":
-			c.Value = d.a.itoa(int64(h.BaseSequence))
+			c.Value = d.a.Itoa(int64(h.BaseSequence))
 		case "recordCount":
-			c.Value = d.a.itoa(int64(count))
+			c.Value = d.a.Itoa(int64(count))
 		}
 		kids = append(kids, c)
 	}
@@ -405,7 +411,7 @@ func (d *decoder) attributes(c *tree.Node, a int16, pos int, sp span, path strin
 		k.About = about
 		return k
 	}
-	kids := d.a.children(6)
+	kids := d.a.Children(6)
 	kids = append(kids,
 		bit("compression", "bits 0-2", strconv.Itoa(int(codec))+" ("+codec.String()+")", "0 none, 1 gzip, 2 snappy, 3 lz4, 4 zstd (KIP-110)"),
 		bit("timestampType", "bit 3", boolBit(a&AttrLogAppendTime)+" ("+tsType+")", "0 CreateTime, 1 LogAppendTime (KIP-32)"),
@@ -443,7 +449,7 @@ func (d *decoder) records(rn *tree.Node, s []byte, sp span, h Batch, count int32
 	if d.shown+expect > d.o.MaxRecords {
 		expect = max(d.o.MaxRecords-d.shown, 0)
 	}
-	rn.Children = d.a.children(expect + 1)
+	rn.Children = d.a.Children(expect + 1)
 	pos, i := 0, 0
 	for ; i < int(count) && pos < len(s); i++ {
 		if d.shown >= d.o.MaxRecords {
@@ -480,8 +486,8 @@ func joinValue(a, b string) string {
 // -1 when the next record cannot be found.
 func (d *decoder) record(s []byte, pos int, sp span, h Batch, i int, control bool, batchPath string) (*tree.Node, int) {
 	v := scanRecord(s, pos)
-	path := d.a.indexed(batchPath+".records", i)
-	rec := d.node(sp, d.a.indexed("Record", i), "Record", "", pos, 0, tree.Record, path)
+	path := d.a.Indexed(batchPath+".records", i)
+	rec := d.node(sp, d.a.Indexed("Record", i), "Record", "", pos, 0, tree.Record, path)
 	rec.About = recordAbout
 	if v.stage == stNone {
 		rec.Size = len(s) - pos
@@ -489,7 +495,7 @@ func (d *decoder) record(s []byte, pos int, sp span, h Batch, i int, control boo
 		return rec, -1
 	}
 	rec.Size = v.end - pos
-	kids := d.a.children(8)
+	kids := d.a.Children(8)
 	rec.Children = d.recordFields(kids, rec, s, sp, h, v, control, path)
 	return rec, v.end
 }
@@ -498,11 +504,11 @@ func (d *decoder) record(s []byte, pos int, sp span, h Batch, i int, control boo
 // could be read, then an error node if need be.
 func (d *decoder) recordFields(kids []*tree.Node, rec *tree.Node, s []byte, sp span, h Batch, v recordView, control bool, path string) []*tree.Node {
 	pos := v.start
-	length := d.node(sp, "length", "varint", d.a.itoa(int64(v.length)), pos, v.lenSize, tree.Record, path)
+	length := d.node(sp, "length", "varint", d.a.Itoa(int64(v.length)), pos, v.lenSize, tree.Record, path)
 	length.About = "bytes of the record after this field"
 	kids = append(kids, length)
 	if v.stage >= stAttributes {
-		attrs := d.node(sp, "attributes", "int8", d.a.itoa(int64(v.attrs)), pos+v.lenSize, 1, tree.Record, path)
+		attrs := d.node(sp, "attributes", "int8", d.a.Itoa(int64(v.attrs)), pos+v.lenSize, 1, tree.Record, path)
 		attrs.About = "unused, zero"
 		kids = append(kids, attrs)
 	}
@@ -544,12 +550,12 @@ func (d *decoder) recordFields(kids []*tree.Node, rec *tree.Node, s []byte, sp s
 	p := v.hdrAt + v.hdrSize
 	rs := s[:v.end]
 	if v.hdrCount > 0 {
-		hn.Children = d.a.children(int(v.hdrCount))
+		hn.Children = d.a.Children(int(v.hdrCount))
 	}
 	for j := 0; j < int(v.hdrCount); j++ {
 		k, hv, stage, msg := scanHeader(rs, p)
-		hd := d.node(sp, d.a.indexed("Header", j), "Header", "", p, 0, tree.Record, path)
-		hd.Children = d.a.children(2)
+		hd := d.node(sp, d.a.Indexed("Header", j), "Header", "", p, 0, tree.Record, path)
+		hd.Children = d.a.Children(2)
 		hn.Children = append(hn.Children, hd)
 		if stage >= 1 {
 			kn := d.bytesNode(rs, sp, "key", "string", k, path)

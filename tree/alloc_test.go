@@ -1,0 +1,84 @@
+package tree
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestAlloc: strings handed out keep their text while more are written,
+// nodes come zeroed and apart, child lists have the room asked for, and a
+// nil Alloc does the same with plain allocations.
+func TestAlloc(t *testing.T) {
+	for _, a := range []*Alloc{nil, new(Alloc)} {
+		var got, want []string
+		for i := range 5000 {
+			switch i % 5 {
+			case 0:
+				got, want = append(got, a.Itoa(int64(i*1000-7))), append(want, strconv.Itoa(i*1000-7))
+			case 1:
+				got, want = append(got, a.Indexed("Topics", i)), append(want, "Topics["+strconv.Itoa(i)+"]")
+			case 2:
+				got, want = append(got, a.Concat("a.b", ".", strings.Repeat("x", i%300))), append(want, "a.b."+strings.Repeat("x", i%300))
+			case 3:
+				got, want = append(got, a.Plural(i%3, "element")), append(want, fmt.Sprintf("%d element%s", i%3, map[bool]string{true: "", false: "s"}[i%3 == 1]))
+			case 4: // written past the room asked for: still a string of its own
+				b := append(a.Text(2), "longer than asked"...)
+				got, want = append(got, a.String(b)), append(want, "longer than asked")
+			}
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("string %d = %q, want %q", i, got[i], want[i])
+			}
+		}
+		seen := map[*Node]bool{}
+		for _, n := range []int{1, 3, 700, 2000, 5} {
+			nodes := a.Nodes(n)
+			if len(nodes) != n || cap(nodes) != n {
+				t.Fatalf("Nodes(%d): len %d cap %d", n, len(nodes), cap(nodes))
+			}
+			for i := range nodes {
+				if nodes[i].Name != "" || seen[&nodes[i]] {
+					t.Fatalf("Nodes(%d): node %d is not a fresh zero node", n, i)
+				}
+				seen[&nodes[i]] = true
+				nodes[i].Name = "used"
+			}
+			if n := a.Node(); n.Name != "" || seen[n] {
+				t.Fatal("Node: not a fresh zero node")
+			}
+		}
+		parent := &Node{}
+		parent.Add(&Node{Name: "first"})
+		a.Room(parent, 10)
+		before := &parent.Children[0]
+		for range 10 {
+			parent.Add(a.Node())
+		}
+		if &parent.Children[0] != before || parent.Children[0].Name != "first" || len(parent.Children) != 11 {
+			t.Error("Room did not make room for 10 more children")
+		}
+		if c := a.Children(7); len(c) != 0 || cap(c) != 7 {
+			t.Errorf("Children(7): len %d cap %d", len(c), cap(c))
+		}
+	}
+}
+
+func ExampleAlloc() {
+	var a Alloc
+	root := &Node{Name: "Topics", Type: "[]Topic"}
+	elems := a.Nodes(2) // side by side, one allocation
+	a.Room(root, len(elems))
+	for i := range elems {
+		elems[i] = Node{Name: a.Indexed("Topic", i), Type: "Topic", Path: a.Indexed("Topics", i)}
+		root.Add(&elems[i])
+	}
+	root.Value = a.Plural(len(elems), "element")
+	fmt.Print(root.Text())
+	// Output:
+	// Topics []Topic = 2 elements [0x0000, 0B]
+	// +-- Topic[0] Topic [0x0000, 0B]
+	// +-- Topic[1] Topic [0x0000, 0B]
+}
