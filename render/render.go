@@ -171,7 +171,7 @@ func appendByteSpan(w []byte, class string, l *Layout, i int) []byte {
 	w = append(w, `<span class="`...)
 	w = append(w, class...)
 	w = append(w, ` s-`...)
-	w = append(w, l.Section(i)...)
+	w = append(w, l.Section(i).String()...)
 	w = append(w, `" data-o="`...)
 	w = strconv.AppendInt(w, int64(i), 10)
 	w = append(w, `" data-n="`...)
@@ -207,7 +207,7 @@ func Hex(b *strings.Builder, buf []byte, l *Layout) {
 func Tree(b *strings.Builder, l *Layout) { TreeView(b, l, nil) }
 
 func line(b *strings.Builder, id, depth int, prefix string, n *tree.Node) {
-	cls := "tn s-" + string(n.Section)
+	cls := "tn s-" + n.Section.String()
 	if n.Err != "" {
 		cls += " err"
 	}

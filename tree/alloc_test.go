@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // TestAlloc: strings handed out keep their text while more are written,
@@ -81,4 +82,27 @@ func ExampleAlloc() {
 	// Topics []Topic = 2 elements [0x0000, 0B]
 	// +-- Topic[0] Topic [0x0000, 0B]
 	// +-- Topic[1] Topic [0x0000, 0B]
+}
+
+// TestNodeSize: a node is 20 words (160 bytes on 64-bit machines and in
+// wasm); a field added or moved out of its packing shows here.
+func TestNodeSize(t *testing.T) {
+	if got, want := unsafe.Sizeof(Node{}), 20*unsafe.Sizeof(uintptr(0)); got != want {
+		t.Errorf("tree.Node is %d bytes, want %d", got, want)
+	}
+}
+
+// TestSectionNames: each section's name is its CSS class suffix and the
+// zero Section is named "".
+func TestSectionNames(t *testing.T) {
+	want := map[Section]string{0: "", Frame: "frame", Header: "header", RequestBody: "request", ResponseBody: "response",
+		RecordBatch: "RecordBatch", Record: "Record", Tagged: "tagged_fields", Error: "error"}
+	for s, name := range want {
+		if s.String() != name {
+			t.Errorf("Section %d is %q, want %q", s, s.String(), name)
+		}
+	}
+	if got := fmt.Sprintf("s-%s", Header); got != "s-header" {
+		t.Errorf("formatted %q", got)
+	}
 }

@@ -6,26 +6,40 @@ package tree
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
 // Section colours a span of bytes by the part of the frame it belongs to.
-type Section string
+// It is a small number (so that a node stays small); String is its name,
+// the CSS class suffix. The zero Section is none, named "".
+type Section uint8
 
-// The sections, in legend order.
+// The sections.
 const (
-	Frame        Section = "frame"
-	Header       Section = "header"
-	RequestBody  Section = "request"
-	ResponseBody Section = "response"
-	RecordBatch  Section = "RecordBatch"
-	Record       Section = "Record"
-	Tagged       Section = "tagged_fields"
-	Error        Section = "error"
+	Frame Section = iota + 1
+	Header
+	RequestBody
+	ResponseBody
+	RecordBatch
+	Record
+	Tagged
+	Error
 )
+
+var sectionNames = [...]string{"", "frame", "header", "request", "response", "RecordBatch", "Record", "tagged_fields", "error"}
 
 // Sections lists every section in legend order.
 var Sections = []Section{Frame, Header, RequestBody, RecordBatch, Record, ResponseBody, Tagged, Error}
+
+// String is the section's name: "frame", "request", "tagged_fields"; ""
+// for none.
+func (s Section) String() string {
+	if int(s) < len(sectionNames) {
+		return sectionNames[s]
+	}
+	return "Section(" + strconv.Itoa(int(s)) + ")"
+}
 
 // Label is the legend text of a section.
 func (s Section) Label() string {
@@ -37,10 +51,11 @@ func (s Section) Label() string {
 	case ResponseBody:
 		return "response body"
 	}
-	return string(s)
+	return s.String()
 }
 
-// Node is one node of the object tree.
+// Node is one node of the object tree (160 bytes: trees of a hundred
+// thousand nodes are common, so fields are ordered to pack).
 type Node struct {
 	Name    string  // "GroupId", "Protocols", "JoinGroupRequestProtocol[0]"
 	Type    string  // "string", "[]JoinGroupRequestProtocol", "int32"
@@ -50,11 +65,11 @@ type Node struct {
 	Offset  int     // first byte, in the original buffer
 	Size    int     // bytes covered
 	Section Section // colour of the node's own bytes
-	Path    string  // field path in the value ("Protocols[0].Name"), "" for framing
-	Err     string  // set on error nodes: what went wrong here
 	// Relative is set on nodes whose offsets count from the start of a
 	// decompressed stream rather than the original buffer.
 	Relative bool
+	Path     string // field path in the value ("Protocols[0].Name"), "" for framing
+	Err      string // set on error nodes: what went wrong here
 	Children []*Node
 }
 
