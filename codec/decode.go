@@ -336,7 +336,10 @@ func (d *decoder) field(fp *FieldPlan, v *Value, node *tree.Node, parent string,
 	var path string // built only for the tree; errors build theirs on the way out
 	if node != nil {
 		path = joinPath(d.a, parent, fp.Field.Name)
-		*node = tree.Node{Name: fp.Field.Name, Type: fp.Field.Type.Name, About: fp.Field.About, Offset: d.off + d.base, Section: sec, Path: path}
+		// Field by field: node is zero, and a struct copy would pass every
+		// word of it through the garbage collector's write barrier.
+		node.Name, node.Type, node.About, node.Path = fp.Field.Name, fp.Field.Type.Name, fp.Field.About, path
+		node.Offset, node.Section = d.off+d.base, sec
 	}
 	saveSec := d.section
 	d.section = sec
@@ -476,7 +479,8 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 		if node != nil {
 			en = &enodes[i]
 			epath = d.a.Indexed(path, i)
-			*en = tree.Node{Name: d.a.Indexed(elemName, i), Type: elemName, Offset: d.off + d.base, Section: d.section, Path: epath}
+			en.Name, en.Type, en.Path = d.a.Indexed(elemName, i), elemName, epath
+			en.Offset, en.Section = d.off+d.base, d.section
 			node.Add(en)
 		}
 		elemStart := d.off

@@ -450,6 +450,7 @@ func (d *decoder) records(rn *tree.Node, s []byte, sp span, h Batch, count int32
 		expect = max(d.o.MaxRecords-d.shown, 0)
 	}
 	rn.Children = d.a.Children(expect + 1)
+	recordsPath := d.a.Concat(path, ".records", "")
 	pos, i := 0, 0
 	for ; i < int(count) && pos < len(s); i++ {
 		if d.shown >= d.o.MaxRecords {
@@ -459,7 +460,7 @@ func (d *decoder) records(rn *tree.Node, s []byte, sp span, h Batch, count int32
 			return
 		}
 		d.shown++
-		rec, end := d.record(s, pos, sp, h, i, control, path)
+		rec, end := d.record(s, pos, sp, h, i, control, recordsPath)
 		rn.Add(rec)
 		if end < 0 {
 			return
@@ -483,10 +484,11 @@ func joinValue(a, b string) string {
 }
 
 // record returns the node of the record at s[pos:] and where it ends, or
-// -1 when the next record cannot be found.
-func (d *decoder) record(s []byte, pos int, sp span, h Batch, i int, control bool, batchPath string) (*tree.Node, int) {
+// -1 when the next record cannot be found. recordsPath is the batch's
+// path and ".records".
+func (d *decoder) record(s []byte, pos int, sp span, h Batch, i int, control bool, recordsPath string) (*tree.Node, int) {
 	v := scanRecord(s, pos)
-	path := d.a.Indexed(batchPath+".records", i)
+	path := d.a.Indexed(recordsPath, i)
 	rec := d.node(sp, d.a.Indexed("Record", i), "Record", "", pos, 0, tree.Record, path)
 	rec.About = recordAbout
 	if v.stage == stNone {
