@@ -8,7 +8,7 @@ import (
 // Alloc hands out the nodes, child lists and strings of one tree from
 // shared blocks, so that a tree of many thousand nodes costs a few dozen
 // allocations rather than one or more per node. Blocks start small and
-// double up to a bound, so a small tree stays small. Strings are written
+// grow with the tree up to a bound, so a small tree stays small. Strings are written
 // once into a text block and never touched again, which is what makes
 // unsafe.String safe. The zero Alloc is ready; a nil *Alloc allocates
 // each node, list and string on its own. An Alloc is not safe for
@@ -22,9 +22,10 @@ type Alloc struct {
 	textTotal int
 }
 
-// Block bounds, in nodes, pointers and bytes. Each block is half the size
-// of those before it together, within the bounds: no more than a third of
-// what a tree allocates goes unused, with few allocations.
+// Block bounds, in nodes, pointers and bytes. Each block is a quarter of
+// the size of those before it together, within the bounds: little of what
+// a tree allocates goes unused (at most a fifth, past the first blocks),
+// with few allocations.
 const (
 	minNodeBlock = 8
 	maxNodeBlock = 512
