@@ -25,7 +25,7 @@ func TreeView(b *strings.Builder, l *Layout, folded func(id int) bool) {
 	b.WriteString(`<div class="tree">`)
 	if len(l.Nodes) > 0 {
 		lastChild := make([]bool, len(l.Nodes))
-		seen := map[int32]bool{}
+		seen := make([]bool, len(l.Nodes)) // by parent
 		for i := len(l.Nodes) - 1; i > 0; i-- {
 			p := l.Parent[i]
 			if !seen[p] {
@@ -49,7 +49,7 @@ func TreeView(b *strings.Builder, l *Layout, folded func(id int) bool) {
 		}
 		for i := 0; i < len(l.Nodes); i++ {
 			n := l.Nodes[i]
-			d := l.Depth[i]
+			d := int(l.Depth[i])
 			guides = guides[:max(d-1, 0)]
 			prefix := prefixOf(d)
 			if d > 0 {

@@ -22,7 +22,7 @@ const RowBytes = 16
 // covers it.
 type Layout struct {
 	Nodes  []*tree.Node
-	Depth  []int
+	Depth  []int32
 	Parent []int32
 	owner  []int32 // per byte: index of the innermost node, -1 for none
 }
@@ -31,33 +31,102 @@ type Layout struct {
 // are relative to a decompressed stream own no bytes of the buffer.
 func NewLayout(root *tree.Node, size int) *Layout {
 	l := &Layout{owner: make([]int32, size)}
-	for i := range l.owner {
-		l.owner[i] = -1
-	}
-	var walk func(n *tree.Node, depth int, parent int32)
-	walk = func(n *tree.Node, depth int, parent int32) {
-		id := int32(len(l.Nodes))
-		l.Nodes = append(l.Nodes, n)
-		l.Depth = append(l.Depth, depth)
-		l.Parent = append(l.Parent, parent)
-		for _, c := range n.Children {
-			walk(c, depth+1, id)
-		}
-	}
 	if root != nil {
-		walk(root, 0, -1)
+		// Sized once: a large capture has hundreds of thousands of nodes.
+		n := count(root)
+		l.Nodes = make([]*tree.Node, 0, n)
+		l.Depth = make([]int32, 0, n)
+		l.Parent = make([]int32, 0, n)
+		l.walk(root, 0, -1)
 	}
-	l.paint()
+	if !l.sweep() {
+		l.paint()
+	}
 	return l
 }
 
-// paint gives each byte the last node in preorder that covers it (so
-// children paint over their parents). It paints in reverse preorder and
-// skips bytes already painted with a next-unpainted table (path
-// compression), so a deep tree over a large buffer costs about one step a
-// byte and a node, not one a byte per level.
+// count returns the number of nodes of the tree n.
+func count(n *tree.Node) int {
+	c := 1
+	for _, k := range n.Children {
+		c += count(k)
+	}
+	return c
+}
+
+// walk numbers n and its descendants in preorder.
+func (l *Layout) walk(n *tree.Node, depth, parent int32) {
+	id := int32(len(l.Nodes))
+	l.Nodes = append(l.Nodes, n)
+	l.Depth = append(l.Depth, depth)
+	l.Parent = append(l.Parent, parent)
+	for _, c := range n.Children {
+		l.walk(c, depth+1, id)
+	}
+}
+
+// sweep gives each byte the last node in preorder that covers it, in one
+// pass over nodes and bytes: the bytes before at are painted, and open
+// holds the spans that reached past at when they started, the last in
+// preorder on top; the top owns the bytes from at to its end or to the
+// next node's start, whichever comes first. A node starting before at (bit
+// fields share their byte) paints over those bytes; if that repainting
+// grows past the size of the buffer (odd trees, not a decoder's), sweep
+// stops and reports false, and paint does the work instead.
+func (l *Layout) sweep() bool {
+	size := len(l.owner)
+	type span struct{ id, hi int32 }
+	var open []span
+	at, redo := 0, 0
+	fill := func(to int) {
+		id := int32(-1)
+		if len(open) > 0 {
+			id = open[len(open)-1].id
+		}
+		for ; at < to; at++ {
+			l.owner[at] = id
+		}
+	}
+	for id, n := range l.Nodes {
+		lo, hi := max(n.Offset, 0), min(n.End(), size)
+		if n.Relative || lo >= hi {
+			continue
+		}
+		for len(open) > 0 && int(open[len(open)-1].hi) <= lo {
+			fill(int(open[len(open)-1].hi))
+			open = open[:len(open)-1]
+		}
+		fill(lo)
+		if lo < at {
+			end := min(hi, at)
+			if redo += end - lo; redo > size {
+				return false
+			}
+			for j := lo; j < end; j++ {
+				l.owner[j] = int32(id)
+			}
+		}
+		if hi > at {
+			open = append(open, span{int32(id), int32(hi)})
+		}
+	}
+	for len(open) > 0 {
+		fill(int(open[len(open)-1].hi))
+		open = open[:len(open)-1]
+	}
+	fill(size)
+	return true
+}
+
+// paint does what sweep does, for any tree and without repainting: it
+// paints in reverse preorder and skips bytes already painted with a
+// next-unpainted table (path compression), so a deep tree over a large
+// buffer costs about one step a byte and a node, not one a byte per level.
 func (l *Layout) paint() {
 	size := len(l.owner)
+	for i := range l.owner {
+		l.owner[i] = -1
+	}
 	next := make([]int32, size+1) // next[i] leads to the first unpainted byte >= i
 	for i := range next {
 		next[i] = int32(i)

@@ -41,7 +41,7 @@ func (s *State) Tree() string {
 
 func (s *State) nodeKey(id int) string {
 	n := s.Layout.Nodes[id]
-	return strconv.Itoa(s.Layout.Depth[id]) + "|" + n.Name + "|" + n.Path
+	return strconv.Itoa(int(s.Layout.Depth[id])) + "|" + n.Name + "|" + n.Path
 }
 
 // Folded reports whether tree node id is drawn folded.
