@@ -2,6 +2,7 @@ package render
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"kwire/tree"
@@ -75,5 +76,36 @@ func TestLayoutPaintRandom(t *testing.T) {
 	t.Logf("swept %v, fell back %v", swept, fellBack)
 	if fellBack[inOrder] > 0 || swept[inside] < 200 || fellBack[anywhere] == 0 {
 		t.Errorf("swept %v, fell back %v (by shape): the test no longer covers both ways", swept, fellBack)
+	}
+}
+
+// Relayout paints as NewLayout does, sharing the previous owners only
+// when every span is the same: after an edit that kept them, one that
+// moved a node, and with another buffer size.
+func TestRelayout(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	root := randomTree(r, 80, 200, inOrder)
+	prev := NewLayout(root, 200)
+	same := func(l *Layout) bool { return &l.owner[0] == &prev.owner[0] }
+	edited := &tree.Node{}
+	*edited = *root // a new tree, every span as before
+	if l := Relayout(prev, edited, 200); !same(l) || l.Nodes[0] != edited {
+		t.Errorf("same spans: owners painted again, or nodes not the new tree's")
+	}
+	moved := randomTree(rand.New(rand.NewPCG(3, 4)), 80, 200, inOrder)
+	last := moved
+	for len(last.Children) > 0 {
+		last = last.Children[len(last.Children)-1]
+	}
+	last.Offset--
+	for name, tc := range map[string]struct {
+		root *tree.Node
+		size int
+	}{"moved": {moved, 200}, "resized": {root, 190}, "none": {nil, 200}} {
+		l := Relayout(prev, tc.root, tc.size)
+		want := NewLayout(tc.root, tc.size)
+		if same(l) || !slices.Equal(l.owner, want.owner) {
+			t.Errorf("%s: owners shared (%v) or not as NewLayout paints them", name, same(l))
+		}
 	}
 }

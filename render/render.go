@@ -29,8 +29,14 @@ type Layout struct {
 
 // NewLayout indexes root over a buffer of size bytes. Nodes whose offsets
 // are relative to a decompressed stream own no bytes of the buffer.
-func NewLayout(root *tree.Node, size int) *Layout {
-	l := &Layout{owner: make([]int32, size)}
+func NewLayout(root *tree.Node, size int) *Layout { return Relayout(nil, root, size) }
+
+// Relayout is NewLayout for a tree that replaces prev's (nil for none), as
+// after an edit: when the size and every node's span are as in prev, the
+// bytes' owners cannot have changed, and prev's are shared rather than
+// painted again (a Layout never changes them).
+func Relayout(prev *Layout, root *tree.Node, size int) *Layout {
+	l := &Layout{}
 	if root != nil {
 		// Sized once: a large capture has hundreds of thousands of nodes.
 		n := count(root)
@@ -39,10 +45,28 @@ func NewLayout(root *tree.Node, size int) *Layout {
 		l.Parent = make([]int32, 0, n)
 		l.walk(root, 0, -1)
 	}
+	if prev != nil && len(prev.owner) == size && sameSpans(prev.Nodes, l.Nodes) {
+		l.owner = prev.owner
+		return l
+	}
+	l.owner = make([]int32, size)
 	if !l.sweep() {
 		l.paint()
 	}
 	return l
+}
+
+// sameSpans reports whether a and b have the same spans, node by node.
+func sameSpans(a, b []*tree.Node) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i, n := range a {
+		if m := b[i]; n.Offset != m.Offset || n.Size != m.Size || n.Relative != m.Relative {
+			return false
+		}
+	}
+	return true
 }
 
 // count returns the number of nodes of the tree n.

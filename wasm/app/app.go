@@ -152,7 +152,7 @@ func (s *State) show(b []byte, adopt bool) {
 	if err == nil && s.Dir == codec.Request && f.API != nil {
 		s.API, s.Version = f.API, f.Version
 	}
-	s.Layout = render.NewLayout(root, len(b))
+	s.Layout = render.Relayout(s.Layout, root, len(b))
 	switch {
 	case !adopt:
 	case err == nil:
