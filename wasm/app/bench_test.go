@@ -12,7 +12,7 @@ import (
 // BenchmarkFetch measures the explorer's work on a 4 MB Fetch response, as
 // scripts/browserbench does natively: load (decode, tree, layout, the tree
 // and the first rows drawn, from the smallest response selected), one
-// edit of it, and the layout alone.
+// edit of it, and the form and the layout alone.
 func BenchmarkFetch(b *testing.B) {
 	fetch, err := e2e.FetchResponse(4 << 20)
 	if err != nil {
@@ -54,6 +54,12 @@ func BenchmarkFetch(b *testing.B) {
 			}
 			_ = s.Tree()
 			_ = s.HexRows(0, 40)
+		}
+	})
+	b.Run("form", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = s.Form(func(string) (bool, bool) { return false, false })
 		}
 	})
 	b.Run("layout", func(b *testing.B) {

@@ -200,6 +200,11 @@ func (w *formWriter) input(k schemas.Kind, key string, v codec.Value, ro bool) {
 	if v.IsNull() || ro {
 		attrs += " disabled"
 	}
+	if (k == schemas.KindBytes || k == schemas.KindRecords) && len(v.Str()) > MaxFormBytes {
+		// Not formatted: megabytes of hex nobody would see.
+		fmt.Fprintf(&w.b, `<span class="note">%d bytes (shown in the byte view; edit them as JSON)</span>`, len(v.Str()))
+		return
+	}
 	text := ""
 	if !v.IsNull() {
 		text = formatText(k, v)
@@ -221,10 +226,6 @@ func (w *formWriter) input(k schemas.Kind, key string, v codec.Value, ro bool) {
 	case schemas.KindUUID:
 		fmt.Fprintf(&w.b, `<input type="text" class="mono" spellcheck="false" %s value="%s" placeholder="8-4-4-4-12 hex or base64">`, attrs, text)
 	case schemas.KindBytes, schemas.KindRecords:
-		if len(v.Str()) > MaxFormBytes {
-			fmt.Fprintf(&w.b, `<span class="note">%d bytes (shown in the byte view; edit them as JSON)</span>`, len(v.Str()))
-			return
-		}
 		fmt.Fprintf(&w.b, `<textarea class="mono" rows="%d" spellcheck="false" %s placeholder="hex">%s</textarea>`, min(1+len(text)/64, 6), attrs, html.EscapeString(text))
 	default:
 		fmt.Fprintf(&w.b, `<input type="text" spellcheck="false" %s value="%s">`, attrs, html.EscapeString(text))
