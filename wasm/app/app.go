@@ -62,6 +62,9 @@ type State struct {
 	draftEnc  string // EncodeDraft(DraftText), for links
 
 	fold map[string]bool // tree folding chosen by the user, by node key
+
+	shown    codec.DecodeOptions // how Root was decoded from Bytes
+	shownErr error               // and the error it gave
 }
 
 // New returns the state showing the smallest request of api in set (""
@@ -143,16 +146,25 @@ func (s *State) show(b []byte, adopt bool) {
 	// The smallest message's tree calls its array elements samples, as
 	// the docs pages do.
 	sample := !adopt && s.isSmallest(b)
-	f, root, err := codec.Decode(b, codec.DecodeOptions{Set: s.Set, API: s.API, Version: s.Version, Dir: s.Dir, Sample: sample})
+	opts := codec.DecodeOptions{Set: s.Set, API: s.API, Version: s.Version, Dir: s.Dir, Sample: sample}
+	var f *codec.Frame
+	root, err := s.Root, s.shownErr
+	// The tree shown stands for the same bytes read the same way (an
+	// edit that changed no byte, or undone after failing); the frame
+	// decoded is only needed to adopt it.
+	if adopt || root == nil || opts != s.shown || !bytes.Equal(b, s.Bytes) {
+		f, root, err = codec.Decode(b, opts)
+		s.shown, s.shownErr = opts, err
+		s.Layout = render.Relayout(s.Layout, root, len(b))
+	}
 	s.Bytes, s.Root, s.Err, s.ErrOffset = b, root, err, -1
 	var de *wire.DecodeError
 	if errors.As(err, &de) {
 		s.ErrOffset = de.Offset
 	}
-	if err == nil && s.Dir == codec.Request && f.API != nil {
+	if err == nil && s.Dir == codec.Request && f != nil && f.API != nil {
 		s.API, s.Version = f.API, f.Version
 	}
-	s.Layout = render.Relayout(s.Layout, root, len(b))
 	switch {
 	case !adopt:
 	case err == nil:
