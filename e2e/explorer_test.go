@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"kwire/codec"
+	"kwire/e2e/bigmsg"
 	"kwire/schemas/sets"
 )
 
@@ -452,7 +453,7 @@ func TestExplorer(t *testing.T) {
 
 	t.Run("decoded Fetch with records", func(t *testing.T) {
 		p.t = t
-		b, err := FetchResponse(64 << 10)
+		b, err := bigmsg.FetchResponse(64 << 10)
 		if err != nil {
 			t.Fatal(err)
 		}

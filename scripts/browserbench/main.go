@@ -22,6 +22,7 @@ import (
 
 	"kwire/codec"
 	"kwire/e2e"
+	"kwire/e2e/bigmsg"
 	"kwire/schemas"
 	"kwire/schemas/sets"
 	"kwire/wasm/app"
@@ -79,7 +80,7 @@ func run(dist string, n, size int) error {
 		return chromedp.Run(ctx, chromedp.Evaluate[float64](js, chromedp.EvalAwaitPromise))
 	}
 
-	fetch, err := e2e.FetchResponse(size)
+	fetch, err := bigmsg.FetchResponse(size)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"kwire/codec"
-	"kwire/e2e"
+	"kwire/e2e/bigmsg"
 	"kwire/render"
 )
 
@@ -14,7 +14,7 @@ import (
 // and the first rows drawn, from the smallest response selected), one
 // edit of it, and the form and the layout alone.
 func BenchmarkFetch(b *testing.B) {
-	fetch, err := e2e.FetchResponse(4 << 20)
+	fetch, err := bigmsg.FetchResponse(4 << 20)
 	if err != nil {
 		b.Fatal(err)
 	}
