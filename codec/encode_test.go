@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 	"testing"
@@ -86,5 +87,41 @@ func TestEncodeErrors(t *testing.T) {
 				t.Errorf("error %q at %q, want %q at %q", err, ee.Path, c.want, c.path)
 			}
 		})
+	}
+}
+
+// Frame.Append writes what Encode does after what dst holds, in dst's
+// memory when it has room, and leaves dst as it was on error.
+func TestFrameAppend(t *testing.T) {
+	set := loadSet(t, "trunk")
+	api, err := set.LookupAPI("JoinGroup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := NewFrame(set, api, 9, Request)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := f.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := make([]byte, 3, 3+len(want))
+	copy(dst, "abc")
+	got, err := f.Append(dst)
+	if err != nil || string(got[:3]) != "abc" || !bytes.Equal(got[3:], want) {
+		t.Fatalf("Append = %x, %v; want abc then %x", got, err, want)
+	}
+	if &got[0] != &dst[0] {
+		t.Error("Append did not use dst's room")
+	}
+	_, bp, err := f.Plans()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Body.List()[bp.Root.Field("SessionTimeoutMs").Index] = Int(1 << 40)
+	again, err := f.Append(dst[:3])
+	if err == nil || len(again) != 3 || string(again) != "abc" {
+		t.Errorf("on error Append returned %q, %v; want dst as it was", again, err)
 	}
 }

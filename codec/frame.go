@@ -137,24 +137,30 @@ func (f *Frame) HeaderField(name string) (Value, bool) {
 }
 
 // Encode returns the whole frame: the int32 size, the header, the body.
-func (f *Frame) Encode() ([]byte, error) {
+func (f *Frame) Encode() ([]byte, error) { return f.Append(make([]byte, 0, 64)) }
+
+// Append appends the whole frame to dst. Given room for it (an edited
+// message is about as long as it was), it encodes without growing dst. On
+// error it returns dst as it was.
+func (f *Frame) Append(dst []byte) ([]byte, error) {
 	hp, bp, err := f.Plans()
 	if err != nil {
-		return nil, err
+		return dst, err
 	}
 	f.fillHeader(hp)
-	b := make([]byte, 4, 64)
+	start := len(dst)
+	b := append(dst, 0, 0, 0, 0) // the size, written below
 	if b, err = hp.Append(b, f.Header); err != nil {
-		return nil, withEncPath(err, hp.Msg.Name)
+		return dst, withEncPath(err, hp.Msg.Name)
 	}
 	if b, err = bp.Append(b, f.Body); err != nil {
-		return nil, err
+		return dst, err
 	}
-	size := len(b) - 4
+	size := len(b) - start - 4
 	if size > 1<<31-1 {
-		return nil, encErr("frame of %d bytes is too large", size)
+		return dst, encErr("frame of %d bytes is too large", size)
 	}
-	wire.AppendInt32(b[:0], int32(size))
+	wire.AppendInt32(b[start:start], int32(size))
 	return b, nil
 }
 
