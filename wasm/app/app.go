@@ -132,7 +132,7 @@ func (s *State) Encode() error {
 	}
 	// An edit changes the length little: room for the last bytes spares
 	// a 4 MB message the copies of growing its buffer.
-	b, err := s.Frame.Append(make([]byte, 0, max(len(s.Bytes)+64, 64)))
+	b, err := s.Frame.Append(make([]byte, 0, len(s.Bytes)+64))
 	if err != nil {
 		s.Err, s.ErrOffset = err, -1
 		return err
