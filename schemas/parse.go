@@ -316,6 +316,9 @@ func (p *parser) message(obj *hujson.Object) *Message {
 			m.FlexibleVersions = p.versions(mem)
 		case "deprecatedVersions":
 			m.DeprecatedVersions = p.versions(mem)
+		case "headerVersions":
+			// Kafka's newer generator reads it; the header version is
+			// still chosen from flexibleVersions here, as Kafka does.
 		case "latestVersionUnstable":
 			m.LatestVersionUnstable = p.boolean(mem)
 		case "listeners":
@@ -359,9 +362,13 @@ func (p *parser) message(obj *hujson.Object) *Message {
 			}
 		}
 	}
-	if fields == nil {
+	switch {
+	case fields == nil && m.ValidVersions.None:
+		// A removed API: Kafka keeps its key reserved with
+		// "validVersions": "none" and no fields (MessageSpec).
+	case fields == nil:
 		p.fail(0, `schema %q has no "fields"`, m.Name)
-	} else {
+	default:
 		m.Fields = p.fields(fields)
 	}
 	m.Body = &Struct{Name: m.Name, Fields: m.Fields, Versions: AllVersions, Pos: p.pos(fieldsOff)}

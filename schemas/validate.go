@@ -8,8 +8,12 @@ import (
 
 // validate checks the rules Kafka's message generator enforces.
 func (p *parser) validate(m *Message) {
-	if m.ValidVersions.None && m.Type != "header" {
-		p.fail(0, "schema %q: validVersions must name at least one version", m.Name)
+	if m.ValidVersions.None {
+		// A removed API: Kafka's MessageSpec treats the spec as empty
+		// (no flexible versions, no listeners) and checks only its
+		// struct's names and tags.
+		p.validateStruct(m, m.Fields, m.ValidVersions)
+		return
 	}
 	if (m.Type == "request" || m.Type == "response") && m.APIKey < 0 {
 		p.fail(0, "%s %q has no apiKey", m.Type, m.Name)
@@ -67,9 +71,6 @@ func (p *parser) validateStruct(m *Message, fields []*Field, parent Versions) {
 			p.failField(f, f.Pos.Offset, "duplicate field name %q", f.Name)
 		}
 		names[f.Name] = true
-		if f.Versions.Intersect(parent).None && !parent.None && m.Type != "header" {
-			p.failField(f, f.Pos.Offset, "field %q: versions %s are outside the versions %s it can appear in", f.Name, f.Versions, parent)
-		}
 		if !f.NullableVersions.None && !f.Type.Kind.NullableKind() {
 			p.failField(f, f.Pos.Offset, "field %q: type %s cannot be nullable", f.Name, f.Type.Name)
 		}
@@ -93,6 +94,19 @@ func (p *parser) validateStruct(m *Message, fields []*Field, parent Versions) {
 		}
 		if f.Struct != nil && len(f.Fields) > 0 {
 			p.validateStruct(m, f.Fields, f.Versions.Intersect(parent))
+		}
+	}
+	// Tags start at 0 and leave no gap (Kafka's StructSpec: larger
+	// numbers would take more room on the wire).
+	for i := range len(tags) {
+		if _, ok := tags[i]; !ok {
+			for _, f := range fields {
+				if f.Tagged() && p.bad[f] == nil && f.Tag > i {
+					p.failField(f, f.Pos.Offset, "field %q: tag %d is used but tag %d is not; tags must start at 0 and leave no gap", f.Name, f.Tag, i)
+					break
+				}
+			}
+			break
 		}
 	}
 }
