@@ -73,6 +73,18 @@ type Frame struct {
 	Dir     Direction
 	Header  Value // a RequestHeader or ResponseHeader struct value
 	Body    Value
+	// Guessed: Version is newer than every version of the set, and the
+	// body was decoded with the layout of the set's highest, Layout.
+	Guessed bool
+	Layout  int16
+}
+
+// bodyVersion is the version whose layout the body has.
+func (f *Frame) bodyVersion() int16 {
+	if f.Guessed {
+		return f.Layout
+	}
+	return f.Version
 }
 
 // Plans returns the plans of the frame's header and body.
@@ -91,7 +103,7 @@ func (f *Frame) Plans() (header, body *Plan, err error) {
 	if header, err = PlanFor(hm, HeaderVersion(f.API, f.Version, f.Dir)); err != nil {
 		return nil, nil, err
 	}
-	body, err = PlanFor(msg, f.Version)
+	body, err = PlanFor(msg, f.bodyVersion())
 	return header, body, err
 }
 
@@ -173,6 +185,12 @@ func (f *Frame) EncodeBody() ([]byte, error) {
 	return bp.Encode(f.Body)
 }
 
+// A SetChooser picks the schema set a request frame is read with from the
+// API key and version in its header.
+type SetChooser interface {
+	ChooseSet(key, version int16) (*schemas.Set, error)
+}
+
 // DecodeOptions say what a buffer holds.
 type DecodeOptions struct {
 	Set *schemas.Set
@@ -185,6 +203,14 @@ type DecodeOptions struct {
 	BodyOnly bool
 	// Sample labels the tree of a sample instance (see TreeOptions).
 	Sample bool
+	// Choose, when set, picks the set a request frame is decoded with
+	// from the API key and version of its header (sets.Choice); Set is
+	// used when it fails and Guess is set.
+	Choose SetChooser
+	// Guess decodes a request whose version is newer than every version
+	// of its API in Set with the layout of the highest one, as a guess
+	// that the tree and Frame.Guessed say.
+	Guess bool
 }
 
 // Decode reads a frame (or, with BodyOnly, a body) and returns it with its
@@ -204,11 +230,14 @@ func Decode(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
 // decodeFrame is Decode before the spans of an error tree are fixed up.
 func decodeFrame(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
 	f := &Frame{Set: o.Set, API: o.API, Version: o.Version, Dir: o.Dir}
+	if f.API != nil {
+		f.guess(o.Guess)
+	}
 	if o.BodyOnly {
 		root := &tree.Node{Name: "message", Size: len(b)}
 		err := f.decodeBody(b, 0, root, o.Sample)
 		if f.API != nil {
-			root.Name, root.Type = f.Dir.Schema(f.API).Name, "body v"+strconv.Itoa(int(f.Version))
+			root.Name, root.Type = f.Dir.Schema(f.API).Name, "body v"+strconv.Itoa(int(f.Version))+f.guessNote()
 		}
 		return f, root, err
 	}
@@ -235,7 +264,7 @@ func decodeFrame(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
 		tail = wire.Errorf(end, wire.ErrTrailing, "%d bytes after the end of the frame (size %d)", len(b)-end, size)
 	}
 	if o.Dir == Request {
-		if err := f.identify(b[4:end]); err != nil {
+		if err := f.identify(b[4:end], o); err != nil {
 			return f, root, err
 		}
 	}
@@ -244,6 +273,7 @@ func decodeFrame(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
 	}
 	root.Name = f.Dir.Schema(f.API).Name
 	root.Type = "message v" + strconv.Itoa(int(f.Version))
+	root.Type += f.guessNote()
 	hp, _, err := f.Plans()
 	if err != nil {
 		return f, root, err
@@ -273,22 +303,57 @@ func decodeFrame(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
 	return f, root, tail
 }
 
-// identify reads the API key and version from a request header.
-func (f *Frame) identify(b []byte) error {
+// identify reads the API key and version from a request header and
+// chooses the set (o.Choose) and the layout (o.Guess) it is read with.
+func (f *Frame) identify(b []byte, o DecodeOptions) error {
 	key, n1 := wire.ConsumeInt16(b)
 	version, n2 := wire.ConsumeInt16(b[max(n1, 0):])
 	if n1 < 0 || n2 < 0 {
 		return wire.Errorf(4+len(b), wire.ErrShort, "the request header ends before its API key and version")
 	}
+	if o.Choose != nil {
+		s, err := o.Choose.ChooseSet(key, version)
+		switch {
+		case err == nil:
+			f.Set = s
+		case !o.Guess || f.Set == nil:
+			return &wire.DecodeError{Offset: 6, Path: "RequestHeader.RequestApiVersion", Err: fmt.Errorf("%w: %w", wire.ErrValue, err)}
+		}
+	}
 	api := f.Set.APIByKey(key)
 	if api == nil {
 		return &wire.DecodeError{Offset: 4, Path: "RequestHeader.RequestApiKey", Err: fmt.Errorf("%w: set %s has no API with key %d", wire.ErrValue, f.Set.Name, key)}
 	}
-	if !api.Request.ValidVersions.Contains(version) {
-		return &wire.DecodeError{Offset: 6, Path: "RequestHeader.RequestApiVersion", Err: fmt.Errorf("%w: %s has no version %d in set %s (valid: %s)", wire.ErrValue, api.Request.Name, version, f.Set.Name, api.Request.ValidVersions)}
-	}
 	f.API, f.Version = api, version
-	return nil
+	if f.guess(o.Guess) {
+		return nil
+	}
+	valid := api.Request.ValidVersions
+	f.API = nil
+	return &wire.DecodeError{Offset: 6, Path: "RequestHeader.RequestApiVersion", Err: fmt.Errorf("%w: %s has no version %d in set %s (valid: %s)", wire.ErrValue, api.Request.Name, version, f.Set.Name, valid)}
+}
+
+// guess says whether the frame's version can be read: one of the API's,
+// or, with guess, one above them all, read with the highest one's layout
+// (Guessed).
+func (f *Frame) guess(guess bool) bool {
+	valid := f.Dir.Schema(f.API).ValidVersions
+	if valid.Contains(f.Version) {
+		return true
+	}
+	if guess && !valid.None && f.Version > valid.Hi {
+		f.Guessed, f.Layout = true, valid.Hi
+		return true
+	}
+	return false
+}
+
+// guessNote is what a guessed frame's root says of it.
+func (f *Frame) guessNote() string {
+	if !f.Guessed {
+		return ""
+	}
+	return " (a guess: newer than every release known, read with the v" + strconv.Itoa(int(f.Layout)) + " layout)"
 }
 
 // decodeBody decodes the body that starts at b[start:]; with root it adds
@@ -361,7 +426,11 @@ func (f *Frame) JSON(size int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := fmt.Appendf(nil, `{"api_key":%d,"api_name":%q,"version":%d,"direction":%q,"header":`, f.API.Key, f.API.Name, f.Version, f.Dir)
+	b := fmt.Appendf(nil, `{"api_key":%d,"api_name":%q,"version":%d,"direction":%q,"set":%q,`, f.API.Key, f.API.Name, f.Version, f.Dir, f.Set.Name)
+	if f.Guessed {
+		b = fmt.Appendf(b, `"guessed_layout":%d,`, f.Layout)
+	}
+	b = append(b, `"header":`...)
 	b = hp.AppendJSON(b, f.Header)
 	b = append(b, `,"body":`...)
 	b = bp.AppendJSON(b, f.Body)

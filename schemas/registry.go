@@ -38,6 +38,9 @@ type Set struct {
 	RequestHeader  *Message
 	ResponseHeader *Message
 	Errors         []ErrorCode
+	// Broken are the files that did not load, each with its errors
+	// (file:line:col); the set holds every other file.
+	Broken []error
 
 	byName  map[string]*Message
 	byKey   map[int16]*API
@@ -48,10 +51,12 @@ type Set struct {
 // SchemaDirs are the folders of a set that hold schemas.
 var SchemaDirs = []string{"message", "coordinator", "metadata"}
 
-// LoadSet reads and validates every schema of a set rooted at fsys.
+// LoadSet reads and validates every schema of a set rooted at fsys. A file
+// that does not load is left out and listed in Broken: one broken file
+// never takes the set down. An error means the set has no message/ folder
+// or a file could not be read.
 func LoadSet(fsys fs.FS, name string) (*Set, error) {
 	s := &Set{Name: name}
-	var errs []error
 	for _, dir := range SchemaDirs {
 		entries, err := fs.ReadDir(fsys, dir)
 		if err != nil {
@@ -71,14 +76,11 @@ func LoadSet(fsys fs.FS, name string) (*Set, error) {
 			}
 			m, err := Parse(file, src)
 			if err != nil {
-				errs = append(errs, err)
+				s.Broken = append(s.Broken, err)
 				continue
 			}
 			s.Messages = append(s.Messages, m)
 		}
-	}
-	if len(errs) > 0 {
-		return nil, fmt.Errorf("schema set %s: %w", name, errors.Join(errs...))
 	}
 	if src, err := fs.ReadFile(fsys, "SOURCE"); err == nil {
 		s.Source = string(src)
@@ -89,9 +91,7 @@ func LoadSet(fsys fs.FS, name string) (*Set, error) {
 			return nil, fmt.Errorf("schema set %s: errors.tsv: %w", name, err)
 		}
 	}
-	if err := s.index(); err != nil {
-		return nil, fmt.Errorf("schema set %s: %w", name, err)
-	}
+	s.index() // clashes are in s.Broken
 	return s, nil
 }
 
@@ -119,44 +119,74 @@ func (s *Set) index() error {
 	for _, e := range s.Errors {
 		s.errs[e.Code] = e
 	}
+	kept := s.Messages[:0]
+	var conflicts []error
 	for _, m := range s.Messages {
-		if _, dup := s.byName[m.Name]; dup {
-			return fmt.Errorf("two schemas are named %s", m.Name)
+		if err := s.add(m); err != nil {
+			conflicts = append(conflicts, err)
+			continue
 		}
-		s.byName[m.Name] = m
-		switch m.Type {
-		case "header":
-			switch m.Name {
-			case "RequestHeader":
-				s.RequestHeader = m
-			case "ResponseHeader":
-				s.ResponseHeader = m
-			}
-		case "request", "response":
-			key := int16(m.APIKey)
-			a := s.byKey[key]
-			if a == nil {
-				a = &API{Key: key, Name: m.APIName()}
-				s.byKey[key] = a
-				s.APIs = append(s.APIs, a)
-			}
-			if a.Name != m.APIName() {
-				return fmt.Errorf("api key %d is used by %s and %s", key, a.Name, m.APIName())
-			}
-			if m.Type == "request" {
-				a.Request = m
-			} else {
-				a.Response = m
-			}
-		}
+		kept = append(kept, m)
 	}
+	s.Messages = kept
+	// An API whose request or response did not load is left out; its
+	// broken file is in Broken already.
+	apis := s.APIs[:0]
+	for _, a := range s.APIs {
+		if a.Request == nil || a.Response == nil {
+			delete(s.byKey, a.Key)
+			continue
+		}
+		apis = append(apis, a)
+	}
+	s.APIs = apis
 	sort.Slice(s.APIs, func(i, j int) bool { return s.APIs[i].Key < s.APIs[j].Key })
 	for _, a := range s.APIs {
 		s.apiName[strings.ToLower(a.Name)] = a
 	}
 	sort.Slice(s.Messages, func(i, j int) bool { return s.Messages[i].Name < s.Messages[j].Name })
+	s.Broken = append(s.Broken, conflicts...)
+	return errors.Join(conflicts...)
+}
+
+// add indexes one message; a message that clashes with one already
+// indexed (same name, or an API key named otherwise) is refused.
+func (s *Set) add(m *Message) error {
+	if prev, dup := s.byName[m.Name]; dup {
+		return fmt.Errorf("%s: two schemas are named %s (the other is %s); this one is left out", m.File, m.Name, prev.File)
+	}
+	switch m.Type {
+	case "header":
+		switch m.Name {
+		case "RequestHeader":
+			s.RequestHeader = m
+		case "ResponseHeader":
+			s.ResponseHeader = m
+		}
+	case "request", "response":
+		key := int16(m.APIKey)
+		a := s.byKey[key]
+		if a != nil && a.Name != m.APIName() {
+			return fmt.Errorf("%s: api key %d is used by %s and %s; this one is left out", m.File, key, a.Name, m.APIName())
+		}
+		if a == nil {
+			a = &API{Key: key, Name: m.APIName()}
+			s.byKey[key] = a
+			s.APIs = append(s.APIs, a)
+		}
+		if m.Type == "request" {
+			a.Request = m
+		} else {
+			a.Response = m
+		}
+	}
+	s.byName[m.Name] = m
 	return nil
 }
+
+// Removed says whether the API is kept in the set only to reserve its key
+// ("validVersions": "none" and no fields).
+func (a *API) Removed() bool { return a.Request.ValidVersions.None }
 
 // Message returns the schema with that name, or nil.
 func (s *Set) Message(name string) *Message { return s.byName[name] }

@@ -32,11 +32,12 @@ type target struct {
 	request  bool
 	response bool
 	body     bool
+	guess    bool
 	stderr   io.Writer // where a draft's diagnostics are summed up
 }
 
 func (t *target) flags(fs *flag.FlagSet) {
-	fs.StringVar(&t.set, "set", sets.Default, "schema set: "+fmt.Sprint(sets.Names()))
+	fs.StringVar(&t.set, "set", sets.Auto, "schema set: auto (the newest release that has the version) or one of "+fmt.Sprint(sets.Names()))
 	fs.StringVar(&t.schema, "schema", "", "a draft schema FILE (see kwire schema lint): use its APIs, framed with the set's headers")
 	fs.StringVar(&t.api, "api", "", "API name or key (with --schema, default: the draft's API when it has one)")
 	fs.IntVar(&t.version, "version", -1, "API version (default: the latest)")
@@ -55,8 +56,14 @@ func (t *target) dir() (codec.Direction, error) {
 	return codec.Request, nil
 }
 
+// auto says whether the set is chosen per message (no --set, no --schema).
+func (t *target) auto() bool { return t.set == sets.Auto && t.schema == "" }
+
 // resolve finds the set, API and version; the API may be left out when
-// optional (a request frame names it).
+// optional (a request frame names it). With the auto set, the set is the
+// newest release that has the version (sets.ForVersion), or with no
+// version the newest that has the API; a version newer than every
+// release's is an error, or with --guess read with the newest layout.
 func (t *target) resolve(optional bool) (*schemas.Set, *schemas.API, int16, error) {
 	var set *schemas.Set
 	var err error
@@ -78,6 +85,12 @@ func (t *target) resolve(optional bool) (*schemas.Set, *schemas.API, int16, erro
 		return nil, nil, 0, errors.New("--api is required (a name such as JoinGroup, or a key such as 11)")
 	}
 	api, err := set.LookupAPI(t.api)
+	if t.auto() && (err != nil || api.Removed()) {
+		// An API removed from the newest release is in an older one.
+		if older, a := olderAPI(t.api); older != nil {
+			set, api, err = older, a, nil
+		}
+	}
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -89,15 +102,49 @@ func (t *target) resolve(optional bool) (*schemas.Set, *schemas.API, int16, erro
 	if t.version < 0 {
 		return set, api, valid.Hi, nil
 	}
-	if t.version > 1<<15-1 || !valid.Contains(int16(t.version)) {
+	if t.version > 1<<15-1 {
+		return nil, nil, 0, fmt.Errorf("version %d does not fit in int16", t.version)
+	}
+	v := int16(t.version)
+	if t.auto() {
+		s, err := sets.ForVersion(api.Key, v, dir == codec.Response)
+		var verr *sets.VersionError
+		switch {
+		case err == nil:
+			return s, s.APIByKey(api.Key), v, nil
+		case t.guess && errors.As(err, &verr) && verr.Newer():
+			s, a, err := sets.NewestWith(api.Key)
+			return s, a, v, err
+		case errors.As(err, &verr) && verr.Newer():
+			return nil, nil, 0, fmt.Errorf("%w (--guess reads it with the v%d layout)", err, verr.Hi)
+		}
+		return nil, nil, 0, err
+	}
+	if !valid.Contains(v) && !(t.guess && v > valid.Hi) {
 		return nil, nil, 0, fmt.Errorf("%s has no version %d in set %s (valid: %s)", dir.Schema(api).Name, t.version, set.Name, valid)
 	}
-	return set, api, int16(t.version), nil
+	return set, api, v, nil
+}
+
+// olderAPI finds an API by name or key in the newest release that has it
+// (not removed).
+func olderAPI(nameOrKey string) (*schemas.Set, *schemas.API) {
+	rs := sets.Releases()
+	for i := len(rs) - 1; i >= 0; i-- {
+		s, err := sets.Load(rs[i].Name)
+		if err != nil {
+			continue
+		}
+		if a, err := s.LookupAPI(nameOrKey); err == nil && !a.Removed() {
+			return s, a
+		}
+	}
+	return nil, nil
 }
 
 func cmdAPIs(args []string, _ io.Reader, stdout, _ io.Writer) error {
 	fs := flag.NewFlagSet("kwire apis", flag.ContinueOnError)
-	setName := fs.String("set", sets.Default, "schema set: "+fmt.Sprint(sets.Names()))
+	setName := fs.String("set", sets.Auto, "schema set: auto (the newest release) or one of "+fmt.Sprint(sets.Names()))
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -105,10 +152,20 @@ func cmdAPIs(args []string, _ io.Reader, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
+	fmt.Fprintf(stdout, "# release %s\n", sets.ReleaseOf(set.Name))
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "KEY\tNAME\tREQUEST\tRESPONSE\tFLEXIBLE\tNOTES")
 	for _, a := range set.APIs {
 		notes := ""
+		if a.Removed() {
+			if removed, last, ok := sets.Removal(a.Key); ok {
+				notes = "removed in " + removed.Name + " (last in " + last.Name + ")"
+			} else {
+				notes = "removed"
+			}
+			fmt.Fprintf(tw, "%d\t%s\t-\t-\t-\t%s\n", a.Key, a.Name, notes)
+			continue
+		}
 		if !a.Request.DeprecatedVersions.None {
 			notes += "deprecated " + a.Request.DeprecatedVersions.String() + " "
 		}
@@ -116,6 +173,9 @@ func cmdAPIs(args []string, _ io.Reader, stdout, _ io.Writer) error {
 			notes += "latest unstable"
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", a.Key, a.Name, a.Request.ValidVersions, a.Response.ValidVersions, a.Request.FlexibleVersions, notes)
+	}
+	for _, err := range set.Broken {
+		fmt.Fprintf(tw, "#\tbroken file, left out: %s\n", err)
 	}
 	return tw.Flush()
 }
@@ -175,6 +235,7 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	t := target{stderr: stderr}
 	t.flags(fs)
 	format := fs.String("format", "tree", "output: tree or json")
+	fs.BoolVar(&t.guess, "guess", false, "read a version newer than every release's with the newest layout, as a guess")
 	file := fs.String("file", "", "read raw bytes from this file")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -218,7 +279,18 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		return err
 	}
-	f, root, derr := codec.Decode(data, codec.DecodeOptions{Set: set, API: api, Version: version, Dir: dir, BodyOnly: t.body})
+	opts := codec.DecodeOptions{Set: set, API: api, Version: version, Dir: dir, BodyOnly: t.body, Guess: t.guess}
+	if t.auto() && api == nil {
+		opts.Choose = sets.Choice{}
+	}
+	f, root, derr := codec.Decode(data, opts)
+	if root != nil && f.API != nil && t.schema == "" {
+		root.About = "read with the schemas of " + sets.ReleaseOf(f.Set.Name).String()
+	}
+	if f.Guessed {
+		fmt.Fprintf(stderr, "kwire: %s v%d is newer than every release kwire knows: read as a guess with the v%d layout of %s\n",
+			f.Dir.Schema(f.API).Name, f.Version, f.Layout, sets.ReleaseOf(f.Set.Name))
+	}
 	switch *format {
 	case "tree":
 		if root != nil {
@@ -237,6 +309,11 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	if derr != nil {
+		var verr *sets.VersionError
+		if errors.As(derr, &verr) && verr.Newer() {
+			fmt.Fprintf(stderr, "kwire: %v\nkwire: --guess reads it with the v%d layout, as a guess\n", verr, verr.Hi)
+			return exitError(1)
+		}
 		fmt.Fprintln(stderr, "kwire: decode error at "+derr.Error())
 		return exitError(1)
 	}

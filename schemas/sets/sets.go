@@ -108,8 +108,8 @@ func readBundle(b []byte) (memFS, error) {
 	return m, nil
 }
 
-// Default is the set used when none is named.
-const Default = "trunk"
+// Default is the set used when none is named: Auto.
+const Default = Auto
 
 // ErrMissing explains how to provide the schema sets.
 var ErrMissing = fmt.Errorf("kwire: no Kafka schema sets were embedded in this build; run ./build.sh " +
@@ -139,13 +139,18 @@ var (
 	loaded = map[string]*schemas.Set{}
 )
 
-// Load returns the named set ("" is Default), parsing it once.
+// Load returns the named set, parsing it once; "" and Auto name the
+// newest release.
 func Load(name string) (*schemas.Set, error) {
-	if name == "" {
-		name = Default
-	}
 	mu.Lock()
 	defer mu.Unlock()
+	if name == "" || name == Auto {
+		rs := releases()
+		if len(rs) == 0 {
+			return nil, ErrMissing
+		}
+		name = rs[len(rs)-1].Name
+	}
 	if s := loaded[name]; s != nil {
 		return s, nil
 	}

@@ -1,0 +1,297 @@
+package sets
+
+import (
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+
+	"kwire/schemas"
+)
+
+// Auto is the set name that chooses a release per frame: the newest
+// release that has the frame's API version (see ForVersion). Where no
+// frame names a version (listing APIs, the smallest instance), it is the
+// newest release.
+const Auto = "auto"
+
+// Release describes one set: its name, the Kafka version and date its
+// SOURCE file gives ("4.3.1", "2026-06-17"; empty when it has none).
+type Release struct {
+	Name    string
+	Version string
+	Date    string
+}
+
+// String is "trunk (4.5.0-SNAPSHOT, 2026-08-23)", or the name alone.
+func (r Release) String() string {
+	switch {
+	case r.Version != "" && r.Date != "":
+		return r.Name + " (" + r.Version + ", " + r.Date + ")"
+	case r.Version != "":
+		return r.Name + " (" + r.Version + ")"
+	}
+	return r.Name
+}
+
+// ParseSource reads a set's SOURCE file: "Apache Kafka 4.3.1" on its first
+// line, then "key: value" lines of which "date" is used.
+func ParseSource(name, src string) Release {
+	r := Release{Name: name}
+	for i, line := range strings.Split(src, "\n") {
+		line = strings.TrimSpace(line)
+		if i == 0 {
+			r.Version = strings.TrimSpace(strings.TrimPrefix(line, "Apache Kafka"))
+			continue
+		}
+		if v, ok := strings.CutPrefix(line, "date:"); ok {
+			r.Date = strings.TrimSpace(v)
+		}
+	}
+	return r
+}
+
+// Releases lists the sets oldest first: by the Kafka version their SOURCE
+// names (a snapshot after its release), then by name, with sets that name
+// no version last but before none, and "trunk" newest among equals.
+func Releases() []Release {
+	mu.Lock()
+	defer mu.Unlock()
+	return releases()
+}
+
+func releases() []Release {
+	var out []Release
+	for _, n := range names(data) {
+		src, _ := readSource(n)
+		out = append(out, ParseSource(n, src))
+	}
+	sort.SliceStable(out, func(i, j int) bool { return releaseLess(out[i], out[j]) })
+	return out
+}
+
+func readSource(name string) (string, error) {
+	fsys, err := FS(name)
+	if err != nil {
+		return "", err
+	}
+	b, err := fs.ReadFile(fsys, "SOURCE")
+	return string(b), err
+}
+
+// releaseLess orders two releases by Kafka version: numbers compared as
+// numbers, a "-SNAPSHOT" or other suffix after the plain version; a
+// release without a version by its name, "trunk" last.
+func releaseLess(a, b Release) bool {
+	ka, kb := versionKey(a), versionKey(b)
+	for i := range min(len(ka), len(kb)) {
+		if ka[i] != kb[i] {
+			return ka[i] < kb[i]
+		}
+	}
+	if len(ka) != len(kb) {
+		return len(ka) < len(kb)
+	}
+	if (a.Name == "trunk") != (b.Name == "trunk") {
+		return b.Name == "trunk"
+	}
+	return a.Name < b.Name
+}
+
+// versionKey is a release's version as numbers: 4.5.0-SNAPSHOT is
+// [4 5 0 0] and 4.5.0 is [4 5 0 1], so a snapshot comes before its
+// release; without a version the set's name is read as one ("3.9").
+func versionKey(r Release) []int {
+	v := r.Version
+	if v == "" {
+		v = r.Name
+	}
+	plain, suffix, _ := strings.Cut(v, "-")
+	var key []int
+	for _, p := range strings.Split(plain, ".") {
+		n, err := strconv.Atoi(p)
+		if err != nil {
+			if r.Name == "trunk" {
+				return []int{1 << 30}
+			}
+			return []int{-1}
+		}
+		key = append(key, n)
+	}
+	for len(key) < 3 {
+		key = append(key, 0)
+	}
+	if suffix != "" {
+		return append(key, 0)
+	}
+	return append(key, 1)
+}
+
+// Newest is the name of the newest release ("" when there is none).
+func Newest() string {
+	rs := Releases()
+	if len(rs) == 0 {
+		return ""
+	}
+	return rs[len(rs)-1].Name
+}
+
+// ReleaseOf returns the release of a set by name.
+func ReleaseOf(name string) Release {
+	src, _ := readSource(name)
+	return ParseSource(name, src)
+}
+
+// A VersionError says that no release has an API version, and what the
+// newest release has.
+type VersionError struct {
+	Key      int16
+	Version  int16
+	Response bool
+	// Name is the message's name in the newest release that has the
+	// API ("FetchRequest"), or "" when none has it.
+	Name string
+	// Hi is the highest version of the newest release that has the API,
+	// Newest that release.
+	Hi     int16
+	Newest Release
+}
+
+func (e *VersionError) Error() string {
+	dir := "request"
+	if e.Response {
+		dir = "response"
+	}
+	if e.Name == "" {
+		return fmt.Sprintf("no release kwire knows has an API with key %d (the newest is %s)", e.Key, e.Newest)
+	}
+	if e.Version > e.Hi {
+		return fmt.Sprintf("%s v%d is newer than every release kwire knows; the newest is v%d, in %s of %s",
+			e.Name, e.Version, e.Hi, e.Newest.Name, e.Newest.Date)
+	}
+	return fmt.Sprintf("no release kwire knows has %s v%d (API key %d, %s; the newest, %s, has %s)",
+		e.Name, e.Version, e.Key, dir, e.Newest, rangeText(e))
+}
+
+func rangeText(e *VersionError) string {
+	s, err := Load(e.Newest.Name)
+	if err != nil {
+		return "?"
+	}
+	if a := s.APIByKey(e.Key); a != nil {
+		m := a.Request
+		if e.Response {
+			m = a.Response
+		}
+		return "versions " + m.ValidVersions.String()
+	}
+	return "no such API"
+}
+
+// Newer says whether the error is about a version above every release's
+// (a frame kwire can decode only as a guess).
+func (e *VersionError) Newer() bool { return e.Name != "" && e.Version > e.Hi }
+
+// ForVersion returns the set to decode an API version with: the newest
+// release that has it, one where it is stable (not the latest version of
+// a request marked latestVersionUnstable) before one where it is not.
+// Sets are loaded newest first and only as far as needed. When no
+// release has the version, the error is a *VersionError.
+func ForVersion(key, version int16, response bool) (*schemas.Set, error) {
+	rs := Releases()
+	var unstable *schemas.Set
+	verr := &VersionError{Key: key, Version: version, Response: response, Hi: -1}
+	for i := len(rs) - 1; i >= 0; i-- {
+		s, err := Load(rs[i].Name)
+		if err != nil {
+			return nil, err
+		}
+		a := s.APIByKey(key)
+		if a == nil || a.Removed() {
+			continue
+		}
+		if verr.Name == "" {
+			m := a.Request
+			if response {
+				m = a.Response
+			}
+			verr.Name, verr.Hi, verr.Newest = m.Name, m.ValidVersions.Hi, rs[i]
+		}
+		m := a.Request
+		if response {
+			m = a.Response
+		}
+		if !m.ValidVersions.Contains(version) {
+			continue
+		}
+		if !Unstable(a, version) {
+			return s, nil
+		}
+		if unstable == nil {
+			unstable = s
+		}
+	}
+	if unstable != nil {
+		return unstable, nil
+	}
+	if verr.Name == "" && len(rs) > 0 {
+		verr.Newest = rs[len(rs)-1]
+	}
+	return nil, verr
+}
+
+// Unstable says whether version is the unstable latest version of an API
+// in its set (the request's latestVersionUnstable, which covers both
+// directions).
+func Unstable(a *schemas.API, version int16) bool {
+	return a.Request.LatestVersionUnstable && version == a.Request.ValidVersions.Hi
+}
+
+// NewestWith returns the newest release's schema of an API: the set to guess
+// with when a frame's version is newer than every release's.
+func NewestWith(key int16) (*schemas.Set, *schemas.API, error) {
+	rs := Releases()
+	for i := len(rs) - 1; i >= 0; i-- {
+		s, err := Load(rs[i].Name)
+		if err != nil {
+			return nil, nil, err
+		}
+		if a := s.APIByKey(key); a != nil && !a.Removed() {
+			return s, a, nil
+		}
+	}
+	return nil, nil, fmt.Errorf("no release kwire knows has an API with key %d", key)
+}
+
+// Choice chooses a request frame's set as ForVersion does (it is a
+// codec.SetChooser).
+type Choice struct{}
+
+// ChooseSet returns ForVersion(key, version, false).
+func (Choice) ChooseSet(key, version int16) (*schemas.Set, error) {
+	return ForVersion(key, version, false)
+}
+
+// Removal says which release removed an API: the first release, after
+// one that had it, whose set lacks it or lists it with no valid version;
+// Last is the release before it. ok is false for an API that no release
+// removed.
+func Removal(key int16) (removed, last Release, ok bool) {
+	had := false
+	for _, r := range Releases() {
+		s, err := Load(r.Name)
+		if err != nil {
+			continue
+		}
+		a := s.APIByKey(key)
+		present := a != nil && !a.Removed()
+		switch {
+		case present:
+			had, last, ok = true, r, false
+		case had && !ok:
+			removed, ok = r, true
+		}
+	}
+	return removed, last, ok
+}
