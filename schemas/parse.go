@@ -38,6 +38,7 @@ func Parse(file string, src []byte) (*Message, error) {
 	if !ok {
 		return nil, ErrorList{p.errAt(root.StartOffset, "a schema must be a JSON object")}
 	}
+	p.objStart = root.StartOffset
 	m := p.message(obj)
 	m.Source = src
 	if len(p.errs) == 0 {
@@ -89,6 +90,7 @@ func ParsePartial(file string, src []byte) *Partial {
 	if !ok {
 		return &Partial{Errors: ErrorList{p.errAt(root.StartOffset, "a schema must be a JSON object")}}
 	}
+	p.objStart = root.StartOffset
 	m := p.message(obj)
 	m.Source = src
 	p.validate(m)
@@ -103,6 +105,9 @@ type parser struct {
 	src   []byte
 	errs  ErrorList
 	lines []int // offsets of line starts, built on first use
+	// objStart is the offset of the schema's "{": the position of a
+	// message without fields.
+	objStart int
 
 	// ParsePartial only.
 	partial bool
@@ -366,6 +371,7 @@ func (p *parser) message(obj *hujson.Object) *Message {
 	case fields == nil && m.ValidVersions.None:
 		// A removed API: Kafka keeps its key reserved with
 		// "validVersions": "none" and no fields (MessageSpec).
+		fieldsOff = p.objStart
 	case fields == nil:
 		p.fail(0, `schema %q has no "fields"`, m.Name)
 	default:

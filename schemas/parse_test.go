@@ -69,7 +69,10 @@ func TestParseErrors(t *testing.T) {
 		{"taggedVersions without tag", `"tag": 0, `, ``, `has "taggedVersions" but no "tag"`},
 		{"nullable int", `"type": "int64", "versions": "2+"`, `"type": "int64", "nullableVersions": "2+", "versions": "2+"`, `field "T": type int64 cannot be nullable`},
 		{"bad range", `"validVersions": "0-2"`, `"validVersions": "3-1"`, `Test.json:7:20: "validVersions": bad version range "3-1": 1 is below 3`},
-		{"outside valid", `"name": "Extra", "type": "Shared", "versions": "1+"`, `"name": "Extra", "type": "Shared", "versions": "7+"`, `field "Extra": versions 7+ are outside the versions 0-2`},
+		// Kafka's generator accepts a field outside the message's
+		// versions (trunk's ShareFetchRequest has one).
+		{"outside valid", `"name": "Extra", "type": "Shared", "versions": "1+"`, `"name": "Extra", "type": "Shared", "versions": "7+"`, ``},
+		{"tag gap", `"taggedVersions": "2+", "tag": 0`, `"taggedVersions": "2+", "tag": 1`, `field "T": tag 1 is used but tag 0 is not`},
 		{"tag not flexible", `"taggedVersions": "2+", "tag": 0`, `"taggedVersions": "1+", "tag": 0`, `tagged versions 1+ must be flexible versions (2+)`},
 		{"bad default", `"default": "0x7fff"`, `"default": "0x10000"`, `field "X": default "0x10000" is not an integer of the field's width`},
 		{"null default not nullable", `"default": "null"`, `"default": "null", "ignorable": true`, ``},
@@ -150,5 +153,19 @@ func TestText(t *testing.T) {
 		if got, want := text(hujson.Literal(lit)), hujson.Literal(lit).String(); got != want {
 			t.Errorf("text(%s) = %q, want %q", lit, got, want)
 		}
+	}
+}
+
+// A removed API keeps its key with "validVersions": "none" and no fields,
+// as Kafka's MessageSpec allows; a message with versions needs fields.
+func TestRemovedAPI(t *testing.T) {
+	removed := `{"apiKey": 4, "type": "request", "name": "LeaderAndIsrRequest", "validVersions": "none"}`
+	m, err := Parse("LeaderAndIsrRequest.json", []byte(removed))
+	if err != nil || !m.ValidVersions.None || len(m.Fields) != 0 {
+		t.Fatalf("removed API: %v, %+v", err, m)
+	}
+	_, err = Parse("X.json", []byte(`{"apiKey": 4, "type": "request", "name": "XRequest", "validVersions": "0", "flexibleVersions": "0+"}`))
+	if err == nil || !strings.Contains(err.Error(), `X.json:1:1: schema "XRequest" has no "fields"`) {
+		t.Errorf("no fields: %v", err)
 	}
 }

@@ -92,6 +92,7 @@ func LoadSet(fsys fs.FS, name string) (*Set, error) {
 		}
 	}
 	s.index() // clashes are in s.Broken
+	s.dropHalfAPIs()
 	return s, nil
 }
 
@@ -129,8 +130,18 @@ func (s *Set) index() error {
 		kept = append(kept, m)
 	}
 	s.Messages = kept
-	// An API whose request or response did not load is left out; its
-	// broken file is in Broken already.
+	sort.Slice(s.APIs, func(i, j int) bool { return s.APIs[i].Key < s.APIs[j].Key })
+	for _, a := range s.APIs {
+		s.apiName[strings.ToLower(a.Name)] = a
+	}
+	sort.Slice(s.Messages, func(i, j int) bool { return s.Messages[i].Name < s.Messages[j].Name })
+	s.Broken = append(s.Broken, conflicts...)
+	return errors.Join(conflicts...)
+}
+
+// dropHalfAPIs leaves out an API whose request or response did not load
+// (its broken file is in Broken already).
+func (s *Set) dropHalfAPIs() {
 	apis := s.APIs[:0]
 	for _, a := range s.APIs {
 		if a.Request == nil || a.Response == nil {
@@ -140,13 +151,6 @@ func (s *Set) index() error {
 		apis = append(apis, a)
 	}
 	s.APIs = apis
-	sort.Slice(s.APIs, func(i, j int) bool { return s.APIs[i].Key < s.APIs[j].Key })
-	for _, a := range s.APIs {
-		s.apiName[strings.ToLower(a.Name)] = a
-	}
-	sort.Slice(s.Messages, func(i, j int) bool { return s.Messages[i].Name < s.Messages[j].Name })
-	s.Broken = append(s.Broken, conflicts...)
-	return errors.Join(conflicts...)
 }
 
 // add indexes one message; a message that clashes with one already

@@ -71,6 +71,11 @@ func (p *parser) validateStruct(m *Message, fields []*Field, parent Versions) {
 			p.failField(f, f.Pos.Offset, "duplicate field name %q", f.Name)
 		}
 		names[f.Name] = true
+		if p.partial && f.Versions.Intersect(parent).None && !parent.None {
+			// Kafka's generator accepts such a field (it is never on the
+			// wire); in a draft it is most likely a mistake.
+			p.warns = append(p.warns, p.errAt(f.Pos.Offset, "field %q: versions %s are outside the versions %s it can appear in: it is never on the wire", f.Name, f.Versions, parent))
+		}
 		if !f.NullableVersions.None && !f.Type.Kind.NullableKind() {
 			p.failField(f, f.Pos.Offset, "field %q: type %s cannot be nullable", f.Name, f.Type.Name)
 		}

@@ -2,6 +2,7 @@ package draft
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -107,7 +108,7 @@ func TestRecoveries(t *testing.T) {
 }`, []string{`1:1: warning: text outside the JSON is ignored (line 1, before the first schema)`, `2:1: warning: a JSON object that is not a schema`,
 			`3:1: warning: text outside the JSON is ignored (line 3, before the first schema)`}, "A"},
 	}
-	base := trunk(t)
+	base := pinnedSet(t)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			d := Load([]byte(c.src), Options{Base: base})
@@ -161,7 +162,9 @@ func fieldNames(fs []*schemas.Field, prefix string) string {
 // Keys: TBD takes the partner's key, a missing key a placeholder, keys
 // that disagree or clash are errors and still load.
 func TestKeys(t *testing.T) {
-	base := trunk(t)
+	base := pinnedSet(t)
+	ph := placeholder(t)
+	P, P1 := strconv.Itoa(int(ph)), strconv.Itoa(int(ph)+1)
 	req := func(key, name string) string {
 		return `{ "apiKey": ` + key + `, "type": "request", "name": "` + name + `", "validVersions": "0", "flexibleVersions": "0+", "fields": [] }` + "\n"
 	}
@@ -178,8 +181,8 @@ func TestKeys(t *testing.T) {
 		{"partner", req("TBD", "FooRequest") + resp("1000", "FooResponse"),
 			nil, []string{"1:13: warning: apiKey is TBD; using 1000, the key of FooResponse"}, map[string]int16{"Foo": 1000}},
 		{"placeholders follow trunk's keys", req("TBD", "FooRequest") + resp("TBD", "FooResponse") + req(`"?"`, "BarRequest"),
-			nil, []string{"1:13: warning: apiKey is TBD; using placeholder 90, unused in trunk", "2:13: warning: apiKey is TBD; using placeholder 90",
-				`3:13: warning: apiKey is "?", not a number; using placeholder 91`}, map[string]int16{"Foo": 90, "Bar": 91}},
+			nil, []string{"1:13: warning: apiKey is TBD; using placeholder " + P + ", unused in " + pinned, "2:13: warning: apiKey is TBD; using placeholder " + P,
+				`3:13: warning: apiKey is "?", not a number; using placeholder ` + P1}, map[string]int16{"Foo": ph, "Bar": ph + 1}},
 		{"chosen", req("TBD", "FooRequest"), map[string]int16{"Foo": 2000},
 			[]string{"1:13: warning: apiKey is TBD; using 2000, as chosen"}, map[string]int16{"Foo": 2000}},
 		{"disagree", req("1000", "FooRequest") + resp("1001", "FooResponse"),
@@ -187,9 +190,9 @@ func TestKeys(t *testing.T) {
 		{"clash in the paste", req("1000", "FooRequest") + req("1000", "BarRequest"),
 			nil, []string{"2:13: error: apiKey 1000 is also the key of Foo in this paste; using a placeholder"}, map[string]int16{"Foo": 1000, "Bar": 1001}},
 		{"clash with trunk", req("11", "FooRequest"),
-			nil, []string{"1:13: warning: apiKey 11 is JoinGroup in trunk (pick a key trunk does not use)"}, map[string]int16{"Foo": 11}},
+			nil, []string{"1:13: warning: apiKey 11 is JoinGroup in " + pinned + " (pick a key " + pinned + " does not use)"}, map[string]int16{"Foo": 11}},
 		{"missing", `{ "type": "request", "name": "FooRequest", "validVersions": "0", "flexibleVersions": "0+", "fields": [] }`,
-			nil, []string{"1:1: warning: request FooRequest has no apiKey; using placeholder 90"}, map[string]int16{"Foo": 90}},
+			nil, []string{"1:1: warning: request FooRequest has no apiKey; using placeholder " + P}, map[string]int16{"Foo": ph}},
 		{"response without its suffix", req("1000", "FooRequest") + resp("1000", "Foo"),
 			nil, []string{`2:47: warning: response Foo is not named FooResponse; paired with FooRequest by name (name it "FooResponse")`}, map[string]int16{"Foo": 1000}},
 		{"twice", req("1000", "FooRequest") + req("1000", "FooRequest"),
@@ -252,7 +255,7 @@ func TestNoSchema(t *testing.T) {
 // smallest instance would be astronomic (not loaded), and thousands of
 // nameless values (dropped, one by one).
 func TestHostile(t *testing.T) {
-	base := trunk(t)
+	base := pinnedSet(t)
 	self := head + `    { "name": "A", "type": "[]Node", "versions": "0+", "fields": [
       { "name": "Kids", "type": "[]Node", "versions": "0+" },
       { "name": "V", "type": "int8", "versions": "0+" } ]}

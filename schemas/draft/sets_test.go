@@ -57,8 +57,8 @@ func dump(m *schemas.Message) string {
 // with no diagnostic, into the very message schemas.Parse reads; and its
 // smallest instance is far below the drafts' limit (TestInstanceValues).
 func TestReleasedSetsLoadClean(t *testing.T) {
-	files := 0
-	for _, name := range []string{"3.9", "trunk"} {
+	files, want := 0, 0
+	for _, name := range sets.Names() {
 		base, err := sets.Load(name)
 		if err != nil {
 			t.Fatal(err)
@@ -79,12 +79,17 @@ func TestReleasedSetsLoadClean(t *testing.T) {
 					t.Fatal(err)
 				}
 				files++
-				want, err := schemas.Parse(file, src)
+				parsed, err := schemas.Parse(file, src)
 				if err != nil {
 					t.Fatalf("%s/%s: %v", name, file, err)
 				}
 				d := Load(src, Options{File: file, Base: base})
 				for _, g := range d.Diagnostics {
+					// Kafka keeps a field of a removed version (trunk's
+					// ShareFetchRequest): worth a warning in a draft.
+					if g.Severity == Warning && strings.Contains(g.Message, "it is never on the wire") {
+						continue
+					}
 					t.Errorf("%s/%s:%s", name, file, g)
 				}
 				if len(d.Schemas) != 1 || d.Schemas[0].Message == nil || !d.Schemas[0].InSet {
@@ -92,7 +97,7 @@ func TestReleasedSetsLoadClean(t *testing.T) {
 					continue
 				}
 				s := d.Schemas[0]
-				if got, w := dump(s.Message), dump(want); got != w {
+				if got, w := dump(s.Message), dump(parsed); got != w {
 					t.Errorf("%s/%s: the draft reader's message differs from Parse's:\n%s", name, file, firstDiff(got, w))
 				}
 				if string(s.Repaired) != string(src[s.Start:s.End]) {
@@ -102,15 +107,19 @@ func TestReleasedSetsLoadClean(t *testing.T) {
 					t.Errorf("%s/%s: smallest instance of %d values, near the draft limit %d", name, file, n, maxValues)
 				}
 				if s.Type == "request" || s.Type == "response" {
-					if s.KeySource != KeyWritten || int(s.Key) != want.APIKey {
-						t.Errorf("%s/%s: key %d (%s), want %d written", name, file, s.Key, s.KeySource, want.APIKey)
+					if s.KeySource != KeyWritten || int(s.Key) != parsed.APIKey {
+						t.Errorf("%s/%s: key %d (%s), want %d written", name, file, s.Key, s.KeySource, parsed.APIKey)
 					}
 				}
 			}
 		}
 	}
-	if files != 504 {
-		t.Errorf("%d schema files, want 504 (235 in 3.9, 269 in trunk)", files)
+	for _, name := range sets.Names() {
+		s, _ := sets.Load(name)
+		want += len(s.Messages)
+	}
+	if files != want || files < 500 {
+		t.Errorf("%d schema files, want %d (the sets' messages)", files, want)
 	}
 }
 

@@ -67,8 +67,12 @@ func releases() []Release {
 		src, _ := readSource(n)
 		out = append(out, ParseSource(n, src))
 	}
-	sort.SliceStable(out, func(i, j int) bool { return releaseLess(out[i], out[j]) })
+	sortReleases(out)
 	return out
+}
+
+func sortReleases(rs []Release) {
+	sort.SliceStable(rs, func(i, j int) bool { return releaseLess(rs[i], rs[j]) })
 }
 
 func readSource(name string) (string, error) {

@@ -2,21 +2,33 @@ package sets
 
 import (
 	"errors"
-	"kwire/schemas"
+	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"kwire/schemas"
 )
 
-func TestLoadBoth(t *testing.T) {
-	want := map[string]int{"3.9": 235, "trunk": 269} // every file of message/, coordinator/, metadata/
-	for name, files := range want {
+// Every set loads whole: one message per schema file, no broken file,
+// both headers, the error table and both sides of every API.
+func TestLoadEvery(t *testing.T) {
+	if len(Names()) < 2 {
+		t.Fatalf("sets: %v", Names())
+	}
+	for _, name := range Names() {
 		s, err := Load(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(s.Messages) != files {
-			t.Errorf("%s: %d schemas, want %d", name, len(s.Messages), files)
+		fsys, _ := FS(name)
+		files := 0
+		for _, dir := range schemas.SchemaDirs {
+			matches, _ := fs.Glob(fsys, dir+"/*.json")
+			files += len(matches)
+		}
+		if len(s.Messages) != files || len(s.Broken) > 0 {
+			t.Errorf("%s: %d schemas of %d files; broken: %v", name, len(s.Messages), files, s.Broken)
 		}
 		if s.RequestHeader == nil || s.ResponseHeader == nil || len(s.Errors) < 100 {
 			t.Errorf("%s: headers or errors missing", name)
@@ -27,8 +39,11 @@ func TestLoadBoth(t *testing.T) {
 			}
 		}
 	}
-	if s, _ := Load(""); s.Name != Default {
-		t.Errorf("default set %s", s.Name)
+	newest := Releases()[len(Releases())-1].Name
+	for _, n := range []string{"", Auto} {
+		if s, _ := Load(n); s.Name != newest {
+			t.Errorf("Load(%q) = %s, want the newest, %s", n, s.Name, newest)
+		}
 	}
 	if _, err := Load("2.0"); err == nil || !strings.Contains(err.Error(), `no schema set "2.0"`) {
 		t.Errorf("unknown set: %v", err)
@@ -71,7 +86,7 @@ func TestBundle(t *testing.T) {
 	if err := Provide(b); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(Names(), ","); got != "3.9,trunk" {
+	if got, want := strings.Join(Names(), ","), strings.Join(names(saved), ","); got != want {
 		t.Errorf("names after Provide: %s", got)
 	}
 	after, err := Load("trunk")
