@@ -127,6 +127,7 @@ func ExampleDecode_response() {
 	//   "api_name": "ApiVersions",
 	//   "version": 3,
 	//   "direction": "response",
+	//   "set": "trunk",
 	//   "header": {
 	//     "CorrelationId": 0
 	//   },

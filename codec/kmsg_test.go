@@ -22,6 +22,7 @@ import (
 
 	"kwire/codec/records"
 	"kwire/schemas"
+	"kwire/schemas/sets"
 )
 
 // kmsgTrials is how many random values each direction of each version
@@ -45,11 +46,12 @@ type kmsgException struct {
 
 var kmsgExceptions = []kmsgException{
 	{"3.9", "StopReplica", 4, 4, Request, "kmsg writes isKRaftController after ControllerEpoch; Kafka's schema has it right after ControllerId (KIP-866)"},
-	{"trunk", "StopReplica", 4, 4, Request, "kmsg writes isKRaftController after ControllerEpoch; Kafka's schema has it right after ControllerId (KIP-866)"},
 	{"3.9", "ReadShareGroupStateSummary", 0, 0, Response, "kmsg's v0 has PartitionResult.LeaderEpoch, added to the then unreleased v0 after this set's commit (KIP-932)"},
-	{"trunk", "ReadShareGroupStateSummary", 0, 0, Response, "kmsg's v0 has PartitionResult.LeaderEpoch, added to the then unreleased v0 after this set's commit (KIP-932)"},
-	{"trunk", "StreamsGroupHeartbeat", 0, 0, Request, "unstable v0 (KIP-1071) changed after this set's commit; kmsg follows the later schema"},
-	{"trunk", "StreamsGroupHeartbeat", 0, 0, Response, "unstable v0 (KIP-1071) changed after this set's commit; kmsg follows the later schema"},
+	{"4.0", "ReadShareGroupStateSummary", 0, 0, Response, "kmsg's v0 has PartitionResult.LeaderEpoch, added to the then unreleased v0 after this set's commit (KIP-932)"},
+	{"4.1", "ShareFetch", 1, 1, Response, "from 4.1 Records is nullable at v0 only; kmsg writes null Records at every version"},
+	{"4.2", "ShareFetch", 1, 2, Response, "from 4.1 Records is nullable at v0 only; kmsg writes null Records at every version"},
+	{"4.3", "ShareFetch", 1, 2, Response, "from 4.1 Records is nullable at v0 only; kmsg writes null Records at every version"},
+	{"trunk", "ShareFetch", 1, 2, Response, "from 4.1 Records is nullable at v0 only; kmsg writes null Records at every version"},
 }
 
 // kmsgMessage is the kmsg request or response of key at version v, or nil.
@@ -194,7 +196,7 @@ func TestKmsgOracle(t *testing.T) {
 			t.Errorf("%s %s v%d %s: %v", set.Name, api.Name, v, dir, err)
 		}
 	})
-	for _, name := range []string{"3.9", "trunk"} {
+	for _, name := range sets.Names() {
 		c := counts[name]
 		t.Logf("set %s: %d API versions checked against kmsg, %d excepted, %d unknown to kmsg v1.15.1",
 			name, c.covered, c.excepted, c.kwireOnly)

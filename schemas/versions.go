@@ -14,8 +14,9 @@ type Versions struct {
 	None   bool  // "none": no version at all
 }
 
-// NoVersions is the empty range ("none").
-var NoVersions = Versions{None: true}
+// NoVersions is the empty range ("none"): Hi is below Lo, so that a loop
+// from Lo to Hi visits no version.
+var NoVersions = Versions{Lo: 0, Hi: -1, None: true}
 
 // AllVersions is "0+".
 var AllVersions = Versions{Lo: 0, Hi: math.MaxInt16}
