@@ -164,7 +164,7 @@ func TestDecodeErrors(t *testing.T) {
 	}
 	// An unknown API key in a request header.
 	_, errs, code = kwire(t, "0000000a7fff0000000000000000", "decode")
-	if code != 1 || !strings.Contains(errs, "no API with key 32767") {
+	if code != 1 || !strings.Contains(errs, "API with key 32767") {
 		t.Errorf("unknown key: %d %q", code, errs)
 	}
 }
