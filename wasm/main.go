@@ -174,6 +174,7 @@ func (u *ui) refresh(form bool) {
 		title += fmt.Sprintf(" (draft, apiKey %d: %s)", key, src)
 	}
 	dom.ByID("msgtitle").SetText(title)
+	dom.ByID("release").SetText(s.ReleaseText())
 	// The byte view: a spacer as tall as every row, and the visible rows.
 	u.hexspace.SetStyle("height", strconv.Itoa(s.Rows()*rowHeight)+"px")
 	u.drawRowsAt(top, height, true)
@@ -383,8 +384,15 @@ func (u *ui) drawForm() {
 // draft once one loaded.
 func (u *ui) pickerSets() {
 	var b strings.Builder
-	for _, n := range app.SetNames() {
-		fmt.Fprintf(&b, `<option value="%s">%s</option>`, html.EscapeString(n), html.EscapeString(n))
+	b.WriteString(`<option value="` + app.Auto + `">auto (newest with the version)</option>`)
+	rs := app.Releases()
+	for i := len(rs) - 1; i >= 0; i-- {
+		r := rs[i]
+		label := r.Name
+		if r.Date != "" {
+			label += " (" + r.Date + ")"
+		}
+		fmt.Fprintf(&b, `<option value="%s">%s</option>`, html.EscapeString(r.Name), html.EscapeString(label))
 	}
 	if u.s != nil && len(u.s.DraftAPIs()) > 0 {
 		fmt.Fprintf(&b, `<option value="%s">draft (pasted)</option>`, app.DraftSet)
@@ -399,7 +407,7 @@ const draftMark = " (draft)"
 func (u *ui) pickers() {
 	s := u.s
 	u.pickerSets()
-	dom.ByID("set").SetValue(s.Set.Name)
+	dom.ByID("set").SetValue(s.Choice())
 	var b strings.Builder
 	// The draft's APIs first, marked, then the released set's.
 	for _, a := range s.DraftAPIs() {
@@ -459,7 +467,7 @@ func (u *ui) pick(id string) {
 		err = s.SetVersion(int16(v))
 	case "api":
 		text := dom.ByID("api").Value()
-		setName := s.Set.Name
+		setName := s.Choice()
 		if s.IsDraft() {
 			setName = s.DraftBase
 		}
@@ -649,7 +657,7 @@ func (u *ui) button(b dom.Element) {
 		dom.CopyText(dom.Href())
 		u.flash(b)
 	case "reset":
-		_ = s.Select(s.Set.Name, s.API.Name, int(s.Version), s.Dir)
+		_ = s.Select(s.Choice(), s.API.Name, int(s.Version), s.Dir)
 		u.selected = -1
 		u.refresh(true)
 	}

@@ -42,10 +42,13 @@ func Provide(bundle []byte) error {
 const BundleName = "kafka-schemas.txt"
 
 // A bundle is a first line naming the format, then each file as a line
-// "path size" followed by its size bytes and a newline. The files are
+// "path size" followed by its size bytes and a newline, or, for a file
+// identical to one before it, a line "path =earlier/path". The files are
 // copied as they are, with nothing to unescape: in the browser, reading
-// the JSON object this replaced took as long as parsing the set.
-const bundleMagic = "kwire schema bundle 1\n"
+// the JSON object this replaced took as long as parsing the set. Most
+// files are the same from one release to the next: six releases hold
+// 1,597 files of which 628 differ (3.65 MB, 1.54 MB once each).
+const bundleMagic = "kwire schema bundle 2\n"
 
 // Bundle returns every file of every set ("trunk/message/JoinGroupRequest.json")
 // as one bundle, for Provide.
@@ -56,6 +59,7 @@ func Bundle() ([]byte, error) {
 		return nil, ErrMissing
 	}
 	out := []byte(bundleMagic)
+	seen := map[string]string{} // contents to the first path that has them
 	err := fs.WalkDir(data, "data", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -68,9 +72,17 @@ func Bundle() ([]byte, error) {
 			return fmt.Errorf("kwire: %q cannot be bundled (a file name with a space or a newline)", rel)
 		}
 		b, err := fs.ReadFile(data, p)
+		if err != nil {
+			return err
+		}
+		if first, ok := seen[string(b)]; ok {
+			out = fmt.Appendf(out, "%s =%s\n", rel, first)
+			return nil
+		}
+		seen[string(b)] = rel
 		out = fmt.Appendf(out, "%s %d\n", rel, len(b))
 		out = append(append(out, b...), '\n')
-		return err
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -91,6 +103,15 @@ func readBundle(b []byte) (memFS, error) {
 	for off := len(bundleMagic); off < len(b); {
 		line, _, ok := bytes.Cut(b[off:], []byte{'\n'})
 		name, size, _ := strings.Cut(string(line), " ")
+		if same, isRef := strings.CutPrefix(size, "="); isRef && ok {
+			f, found := m["data/"+same]
+			if !validName(name) || !found {
+				return nil, fmt.Errorf("at byte %d: %q refers to %q, which is not before it", off, name, same)
+			}
+			m["data/"+name] = f
+			off += len(line) + 1
+			continue
+		}
 		n, err := strconv.Atoi(size)
 		switch {
 		case !ok || err != nil || n < 0:

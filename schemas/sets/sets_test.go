@@ -80,6 +80,20 @@ func TestBundle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Identical files are stored once: the bundle is smaller than the
+	// files, and every set reads back whole.
+	total := 0
+	fs.WalkDir(data, "data", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.Count(p, "/") > 1 {
+			b, _ := fs.ReadFile(data, p)
+			total += len(b)
+		}
+		return nil
+	})
+	if len(Names()) > 2 && len(b) > total*3/4 {
+		t.Errorf("bundle of %d bytes for %d bytes of files", len(b), total)
+	}
+	t.Logf("bundle: %d bytes for %d bytes of files", len(b), total)
 	before, _ := Load("trunk")
 	saved := data
 	defer func() { mu.Lock(); data, loaded = saved, map[string]*schemas.Set{}; mu.Unlock() }()
@@ -93,11 +107,16 @@ func TestBundle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, n := range Names() {
+		if s, err := Load(n); err != nil || len(s.Broken) > 0 {
+			t.Errorf("%s from the bundle: %v %v", n, err, s.Broken)
+		}
+	}
 	if after == before || len(after.Messages) != len(before.Messages) || len(after.Errors) != len(before.Errors) || after.Source != before.Source {
 		t.Errorf("provided set differs: %d/%d messages", len(after.Messages), len(before.Messages))
 	}
 	for _, c := range []struct{ bundle, want string }{
-		{`{"trunk/message/X.json": "{}"}`, `it does not start with "kwire schema bundle 1"`},
+		{`{"trunk/message/X.json": "{}"}`, `it does not start with "kwire schema bundle 2"`},
 		{bundleMagic + "../x 2\n{}\n", `at byte 22: bad file name "../x"`},
 		{bundleMagic + "/abs 2\n{}\n", `at byte 22: bad file name "/abs"`},
 		{bundleMagic + "a/b.json 2\n{}\nc/d.json -1\n", `at byte 36: want a line "path size"`},
@@ -108,6 +127,14 @@ func TestBundle(t *testing.T) {
 	} {
 		err := Provide([]byte(c.bundle))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Provide(%q): %v, want %q", c.bundle, err, c.want)
+		}
+	}
+	for _, c := range []struct{ bundle, want string }{
+		{bundleMagic + "a/b.json =a/c.json\n", `at byte 22: "a/b.json" refers to "a/c.json", which is not before it`},
+		{bundleMagic + "a/b.json 2\n{}\n../x =a/b.json\n", `refers to "a/b.json"`},
+	} {
+		if err := Provide([]byte(c.bundle)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Provide(%q): %v, want %q", c.bundle, err, c.want)
 		}
 	}

@@ -28,6 +28,8 @@ const FoldChildren = 32
 
 // State is the explorer's state.
 type State struct {
+	// Set is the release the frame is read with: the one chosen, or with
+	// the choice Auto the newest release that has the version.
 	Set     *schemas.Set
 	API     *schemas.API
 	Version int16
@@ -63,6 +65,8 @@ type State struct {
 
 	fold map[string]bool // tree folding chosen by the user, by node key
 
+	choice string // the set picker's value: Auto, a release, DraftSet
+
 	shown    codec.DecodeOptions // how Root was decoded from Bytes
 	shownErr error               // and the error it gave
 }
@@ -77,20 +81,58 @@ func New(set, api string) (*State, error) {
 	return s, nil
 }
 
-// SetNames lists the embedded schema sets.
-func SetNames() []string { return sets.Names() }
+// Auto is the set choice that reads each frame with the newest release
+// that has its version.
+const Auto = sets.Auto
+
+// Releases lists the releases the explorer knows, oldest first.
+func Releases() []sets.Release { return sets.Releases() }
+
+// Choice is the set picker's value: Auto, a release's name, or DraftSet.
+func (s *State) Choice() string {
+	if s.choice == "" {
+		return s.Set.Name
+	}
+	return s.choice
+}
+
+// ReleaseText says which release the frame is read with.
+func (s *State) ReleaseText() string {
+	if s.IsDraft() {
+		return "read with the pasted draft, framed with the headers of " + s.DraftBase
+	}
+	return "read with the schemas of " + sets.ReleaseOf(s.Set.Name).String()
+}
+
+// auto reports whether the set is chosen per frame.
+func (s *State) auto() bool { return s.choice == Auto }
 
 // Select shows the smallest instance of api (a name or key) at version
-// (-1: the latest) and direction in the named set.
+// (-1: the latest) and direction in the named set; "" and Auto choose the
+// newest release that has the API at that version.
 func (s *State) Select(setName, api string, version int, dir codec.Direction) error {
+	if setName == "" {
+		setName = Auto
+	}
 	set, err := s.loadSet(setName)
 	if err != nil {
 		return err
 	}
 	a, err := set.LookupAPI(strings.TrimSpace(api))
+	if setName == Auto && (err != nil || a.Removed()) {
+		if older, oa := releaseWithAPI(strings.TrimSpace(api)); older != nil {
+			set, a, err = older, oa, nil
+		}
+	}
 	if err != nil {
 		return err
 	}
+	if setName == Auto && version >= 0 && version <= 1<<15-1 {
+		if vs, e := sets.ForVersion(a.Key, int16(version), dir == codec.Response); e == nil {
+			set, a = vs, vs.APIByKey(a.Key)
+		}
+	}
+	s.choice = setName
 	msg := dir.Schema(a)
 	if msg == nil {
 		return fmt.Errorf("%s has no %s", a.Name, dir)
@@ -111,6 +153,22 @@ func (s *State) Select(setName, api string, version int, dir codec.Direction) er
 	return s.Encode()
 }
 
+// releaseWithAPI finds an API by name or key in the newest release that
+// has it (not removed).
+func releaseWithAPI(nameOrKey string) (*schemas.Set, *schemas.API) {
+	rs := sets.Releases()
+	for i := len(rs) - 1; i >= 0; i-- {
+		s, err := sets.Load(rs[i].Name)
+		if err != nil {
+			continue
+		}
+		if a, err := s.LookupAPI(nameOrKey); err == nil && !a.Removed() {
+			return s, a
+		}
+	}
+	return nil, nil
+}
+
 // loadSet returns the named set: a released one, or the draft's.
 func (s *State) loadSet(name string) (*schemas.Set, error) {
 	if name != DraftSet {
@@ -122,8 +180,29 @@ func (s *State) loadSet(name string) (*schemas.Set, error) {
 	return s.Draft.Set, nil
 }
 
-// Versions returns the valid versions of the selected API and direction.
-func (s *State) Versions() schemas.Versions { return s.Dir.Schema(s.API).ValidVersions }
+// Versions returns the valid versions of the selected API and direction:
+// with Auto, those of every release together.
+func (s *State) Versions() schemas.Versions {
+	vs := s.Dir.Schema(s.API).ValidVersions
+	if !s.auto() {
+		return vs
+	}
+	for _, r := range sets.Releases() {
+		rs, err := sets.Load(r.Name)
+		if err != nil {
+			continue
+		}
+		if a := rs.APIByKey(s.API.Key); a != nil && !a.Removed() {
+			o := s.Dir.Schema(a).ValidVersions
+			if vs.None {
+				vs = o
+				continue
+			}
+			vs.Lo, vs.Hi = min(vs.Lo, o.Lo), max(vs.Hi, o.Hi)
+		}
+	}
+	return vs
+}
 
 // Encode re-encodes the frame and rebuilds the tree from its bytes.
 func (s *State) Encode() error {
@@ -149,6 +228,9 @@ func (s *State) show(b []byte, adopt bool) {
 	// the docs pages do.
 	sample := !adopt && s.isSmallest(b)
 	opts := codec.DecodeOptions{Set: s.Set, API: s.API, Version: s.Version, Dir: s.Dir, Sample: sample}
+	if s.auto() && s.Dir == codec.Request {
+		opts.Choose = sets.Choice{}
+	}
 	var f *codec.Frame
 	root, err := s.Root, s.shownErr
 	// The tree shown stands for the same bytes read the same way (an
@@ -165,7 +247,7 @@ func (s *State) show(b []byte, adopt bool) {
 		s.ErrOffset = de.Offset
 	}
 	if err == nil && s.Dir == codec.Request && f != nil && f.API != nil {
-		s.API, s.Version = f.API, f.Version
+		s.Set, s.API, s.Version = f.Set, f.API, f.Version
 	}
 	switch {
 	case !adopt:
@@ -266,16 +348,27 @@ func (s *State) SetJSON(text string) error {
 // still has; Dropped lists the fields that are left out.
 func (s *State) SetVersion(v int16) error {
 	if s.Frame == nil {
-		return s.Select(s.Set.Name, s.API.Name, int(v), s.Dir)
+		return s.Select(s.Choice(), s.API.Name, int(v), s.Dir)
 	}
 	if !s.Versions().Contains(v) {
 		return fmt.Errorf("%s has no version %d", s.Dir.Schema(s.API).Name, v)
+	}
+	set, api := s.Set, s.API
+	if s.auto() {
+		if vs, err := sets.ForVersion(s.API.Key, v, s.Dir == codec.Response); err == nil {
+			set, api = vs, vs.APIByKey(s.API.Key)
+		}
+		if !bytes.Equal(s.Dir.Schema(api).Source, s.Dir.Schema(s.API).Source) {
+			// Another release's schema: values do not carry over field
+			// by field.
+			return s.Select(Auto, s.API.Name, int(v), s.Dir)
+		}
 	}
 	oldH, oldB, err := s.Frame.Plans()
 	if err != nil {
 		return err
 	}
-	f := &codec.Frame{Set: s.Set, API: s.API, Version: v, Dir: s.Dir, Header: s.Frame.Header.Clone(), Body: s.Frame.Body.Clone()}
+	f := &codec.Frame{Set: set, API: api, Version: v, Dir: s.Dir, Header: s.Frame.Header.Clone(), Body: s.Frame.Body.Clone()}
 	newH, newB, err := f.Plans()
 	if err != nil {
 		return err
@@ -284,7 +377,7 @@ func (s *State) SetVersion(v int16) error {
 	carry(oldH.Root, newH.Root, &f.Header, newH.Smallest(), "header.", &dropped)
 	carry(oldB.Root, newB.Root, &f.Body, newB.Smallest(), "", &dropped)
 	old := *s
-	s.Frame, s.Version, s.Dropped = f, v, dropped
+	s.Frame, s.Set, s.API, s.Version, s.Dropped = f, set, api, v, dropped
 	if err := s.Encode(); err != nil {
 		*s = old
 		return err

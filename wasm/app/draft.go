@@ -40,7 +40,7 @@ const MaxLinkDraft = 64 << 10
 func (s *State) LoadDraft(text string) error {
 	base := s.DraftBase
 	if s.Set != nil && s.Set.Name != DraftSet {
-		base = s.Set.Name
+		base = s.Choice() // auto: the newest release
 	}
 	return s.loadDraft(text, base, s.DraftKeys, true)
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"kwire/schemas/sets"
 	"os"
 	"strings"
 	"testing"
@@ -62,11 +63,14 @@ func TestDraftPanel(t *testing.T) {
 	if !s.IsDraft() || s.Frame == nil || len(s.Bytes) == 0 || s.Err != nil {
 		t.Fatalf("draft request: %v, %d bytes", s.Err, len(s.Bytes))
 	}
+	// The placeholder is one above the base release's highest key.
+	base, _ := sets.Load(s.DraftBase)
+	ph := base.APIs[len(base.APIs)-1].Key + 1
 	key, src0, ok := s.DraftKey()
-	if key != 90 || src0 != draft.KeyPlaceholder || !ok {
-		t.Errorf("key %d from %s, changeable %v; want the placeholder 90", key, src0, ok)
+	if key != ph || src0 != draft.KeyPlaceholder || !ok {
+		t.Errorf("key %d from %s, changeable %v; want the placeholder %d", key, src0, ok, ph)
 	}
-	if k := int16(s.Bytes[4])<<8 | int16(s.Bytes[5]); k != 90 {
+	if k := int16(s.Bytes[4])<<8 | int16(s.Bytes[5]); k != ph {
 		t.Errorf("the header's api_key is %d", k)
 	}
 	if err := s.SetField("b:GroupId", "streams-1"); err != nil {
@@ -236,6 +240,10 @@ func TestDraftCompare(t *testing.T) {
 	if s.CompareHTML() != "" {
 		t.Errorf("a comparison without a draft shown")
 	}
+	// Against the release 4.3, which does not change.
+	if err := s.Select("4.3", "JoinGroup", -1, codec.Request); err != nil {
+		t.Fatal(err)
+	}
 	if err := s.LoadDraft(seed(t, seedKIP1071)); err != nil {
 		t.Fatal(err)
 	}
@@ -244,8 +252,8 @@ func TestDraftCompare(t *testing.T) {
 	}
 	h := s.CompareHTML()
 	for _, want := range []string{
-		`<p class="cmpsum">StreamsGroupHeartbeatRequest: the draft&#x2019;s v0 against trunk&#x2019;s v`,
-		`; smallest frame 136 bytes, trunk&#x2019;s 145 (-9); fields: 2 versions, 4 retyped, 1 added, 3 removed</p>`,
+		`<p class="cmpsum">StreamsGroupHeartbeatRequest: the draft&#x2019;s v0 against 4.3&#x2019;s v`,
+		`; smallest frame 136 bytes, 4.3&#x2019;s 149 (-13); fields: 2 versions, 4 retyped, 1 added, 4 removed</p>`,
 		`<tr class="ck-retyped"><td>retyped</td><td>Topology.Subtopologies.CopartitionGroups.SourceTopics</td><td>left out of the draft: unknown type &#34;[]int32int16&#34;; type []int32int16 → []int16</td></tr>`,
 		`<tr class="ck-added"><td>added</td><td>Topology.TopologyId</td><td>added: string 0+</td></tr>`,
 	} {
@@ -259,7 +267,7 @@ func TestDraftCompare(t *testing.T) {
 	if err := s.SelectDraft("ConsumerGroupInstallAssignment", -1, codec.Request); err != nil {
 		t.Fatal(err)
 	}
-	if h := s.CompareHTML(); h != `<p class="note">trunk has no schema named ConsumerGroupInstallAssignmentRequest.</p>` {
-		t.Errorf("a draft API trunk lacks: %s", h)
+	if h := s.CompareHTML(); h != `<p class="note">`+s.DraftBase+` has no schema named ConsumerGroupInstallAssignmentRequest.</p>` {
+		t.Errorf("a draft API the release lacks: %s", h)
 	}
 }

@@ -16,7 +16,7 @@ const MaxLinkBytes = 16 << 10
 // pasted, base, keys and schema (see draftQuery). The docs link to
 // index.html?set=trunk&api=JoinGroup&v=9&dir=request.
 func (s *State) Query() string {
-	q := "set=" + queryEscape(s.Set.Name) + "&api=" + queryEscape(s.API.Name) +
+	q := "set=" + queryEscape(s.Choice()) + "&api=" + queryEscape(s.API.Name) +
 		"&v=" + strconv.Itoa(int(s.Version)) + "&dir=" + s.Dir.String()
 	if s.custom() && len(s.Bytes) <= MaxLinkBytes {
 		q += "&hex=" + s.HexString()

@@ -1,0 +1,58 @@
+package app
+
+import (
+	"encoding/hex"
+	"strings"
+	"testing"
+
+	"kwire/codec"
+	"kwire/schemas/sets"
+)
+
+// With the auto choice a version only an older release has (Produce v0,
+// which 4.0 removed) is read with that release, by selection, by version
+// switch and by paste, and the page says which.
+func TestAutoRelease(t *testing.T) {
+	s, err := New("", "Produce")
+	if err != nil {
+		t.Fatal(err)
+	}
+	newest := sets.Releases()[len(sets.Releases())-1].Name
+	if s.Choice() != Auto || s.Set.Name != newest {
+		t.Fatalf("choice %s, set %s", s.Choice(), s.Set.Name)
+	}
+	old, err := sets.ForVersion(0, 0, false) // Produce v0
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vs := s.Versions(); vs.Lo != 0 || !s.Set.APIByKey(0).Request.ValidVersions.Contains(vs.Hi) {
+		t.Errorf("auto versions %v", vs)
+	}
+	if err := s.SetVersion(0); err != nil {
+		t.Fatal(err)
+	}
+	if s.Set.Name != old.Name || s.Version != 0 || s.Err != nil {
+		t.Fatalf("v0 read with %s: %v", s.Set.Name, s.Err)
+	}
+	if !strings.Contains(s.ReleaseText(), old.Name) || !strings.Contains(s.Query(), "set=auto") {
+		t.Errorf("%q, %q", s.ReleaseText(), s.Query())
+	}
+	v0 := hex.EncodeToString(s.Bytes)
+	// Pasted as JoinGroup in the newest release: the frame's header picks.
+	if err := s.Select(Auto, "JoinGroup", -1, codec.Request); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Paste(v0); err != nil {
+		t.Fatal(err)
+	}
+	if s.API.Key != 0 || s.Set.Name != old.Name {
+		t.Errorf("pasted Produce v0: %s in %s", s.API.Name, s.Set.Name)
+	}
+	// A pinned release keeps its own versions; old links keep working.
+	if err := s.Apply("set=trunk&api=JoinGroup&v=9&dir=request"); err != nil || s.Choice() != "trunk" || s.Set.Name != "trunk" {
+		t.Errorf("set=trunk: %v %s", err, s.Choice())
+	}
+	if err := s.Apply("set=trunk&api=Produce&v=0"); err == nil {
+		t.Errorf("trunk has no Produce v0")
+	}
+}
