@@ -481,3 +481,37 @@ func deref(p *int) int {
 	}
 	return *p
 }
+
+// Advertised returns the API version ranges of an ApiVersions response
+// (ApiKeys), or nil when the frame is not one.
+func (f *Frame) Advertised() []schemas.APIVersions {
+	if f.API == nil || f.API.Key != keyAPIVersions || f.Dir != Response {
+		return nil
+	}
+	_, bp, err := f.Plans()
+	if err != nil {
+		return nil
+	}
+	keys := bp.Root.Field("ApiKeys")
+	if keys == nil || keys.Struct == nil || keys.Index >= len(f.Body.List()) {
+		return nil
+	}
+	k, lo, hi := keys.Struct.Field("ApiKey"), keys.Struct.Field("MinVersion"), keys.Struct.Field("MaxVersion")
+	if k == nil || lo == nil || hi == nil {
+		return nil
+	}
+	var out []schemas.APIVersions
+	for _, e := range f.Body.List()[keys.Index].List() {
+		l := e.List()
+		if max(k.Index, lo.Index, hi.Index) >= len(l) {
+			continue
+		}
+		lo, hi := int16(l[lo.Index].Int()), int16(l[hi.Index].Int())
+		vs := schemas.Versions{Lo: lo, Hi: hi}
+		if hi < lo {
+			vs = schemas.NoVersions
+		}
+		out = append(out, schemas.APIVersions{Key: int16(l[k.Index].Int()), Versions: vs})
+	}
+	return out
+}

@@ -97,3 +97,10 @@ func (r Versions) String() string {
 		return fmt.Sprintf("%d-%d", r.Lo, r.Hi)
 	}
 }
+
+// APIVersions are the versions of one API, by key: what an ApiVersions
+// response advertises.
+type APIVersions struct {
+	Key      int16
+	Versions Versions
+}

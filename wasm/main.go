@@ -174,7 +174,11 @@ func (u *ui) refresh(form bool) {
 		title += fmt.Sprintf(" (draft, apiKey %d: %s)", key, src)
 	}
 	dom.ByID("msgtitle").SetText(title)
-	dom.ByID("release").SetText(s.ReleaseText())
+	release := s.ReleaseText()
+	if m := s.ReleaseMatch(); m != "" {
+		release += "; " + m
+	}
+	dom.ByID("release").SetText(release)
 	// The byte view: a spacer as tall as every row, and the visible rows.
 	u.hexspace.SetStyle("height", strconv.Itoa(s.Rows()*rowHeight)+"px")
 	u.drawRowsAt(top, height, true)

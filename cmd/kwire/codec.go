@@ -287,6 +287,9 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if root != nil && f.API != nil && t.schema == "" {
 		root.About = "read with the schemas of " + sets.ReleaseOf(f.Set.Name).String()
 	}
+	if adv := f.Advertised(); adv != nil {
+		fmt.Fprintln(stderr, "kwire: "+sets.Describe(sets.MatchAdvertised(adv)))
+	}
 	if f.Guessed {
 		fmt.Fprintf(stderr, "kwire: %s v%d is newer than every release kwire knows: read as a guess with the v%d layout of %s\n",
 			f.Dir.Schema(f.API).Name, f.Version, f.Layout, sets.ReleaseOf(f.Set.Name))

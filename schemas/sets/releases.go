@@ -299,3 +299,73 @@ func Removal(key int16) (removed, last Release, ok bool) {
 	}
 	return removed, last, ok
 }
+
+// Match is how one release compares with the API versions a broker
+// advertised (an ApiVersions response).
+type Match struct {
+	Release Release
+	Same    int      // APIs advertised with exactly this release's versions
+	Differ  []string // the others: "Produce: 0-12, 4.3 has 3-13"
+}
+
+// MatchAdvertised compares the API versions a broker advertised with
+// every release's request versions, closest first: the fewest APIs that
+// differ, then the most alike. A latest version that a release marks
+// unstable may be left out (brokers hide it unless told otherwise).
+func MatchAdvertised(adv []schemas.APIVersions) []Match {
+	var out []Match
+	for _, r := range Releases() {
+		s, err := Load(r.Name)
+		if err != nil {
+			continue
+		}
+		m := Match{Release: r}
+		for _, av := range adv {
+			a := s.APIByKey(av.Key)
+			if a == nil || a.Removed() {
+				m.Differ = append(m.Differ, fmt.Sprintf("key %d: %s, %s has no such API", av.Key, av.Versions, r.Name))
+				continue
+			}
+			vs, got := a.Request.ValidVersions, av.Versions
+			if got.Lo == vs.Lo && (got.Hi == vs.Hi || (got.Hi == vs.Hi-1 && a.Request.LatestVersionUnstable)) {
+				m.Same++
+				continue
+			}
+			m.Differ = append(m.Differ, fmt.Sprintf("%s: %s, %s has %s", a.Name, got, r.Name, vs))
+		}
+		out = append(out, m)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if len(out[i].Differ) != len(out[j].Differ) {
+			return len(out[i].Differ) < len(out[j].Differ)
+		}
+		return out[i].Same > out[j].Same
+	})
+	return out
+}
+
+// Describe says in one line which releases advertised versions match:
+// "matches 4.2 (4.2.1, 2026-05-13), 4.3 (4.3.1, 2026-06-17)", or the
+// closest release and where it differs (at most a few APIs named).
+func Describe(ms []Match) string {
+	if len(ms) == 0 {
+		return "no release to compare with"
+	}
+	var exact []string
+	for _, m := range ms {
+		if len(m.Differ) == 0 {
+			exact = append(exact, m.Release.String())
+		}
+	}
+	if len(exact) > 0 {
+		return "the advertised versions match " + strings.Join(exact, ", ")
+	}
+	c := ms[0]
+	d := c.Differ
+	more := ""
+	if len(d) > 4 {
+		d, more = d[:4], fmt.Sprintf("; and %d more", len(c.Differ)-4)
+	}
+	return fmt.Sprintf("no release matches the advertised versions; the closest is %s (%d APIs alike, %d differ: %s%s)",
+		c.Release, c.Same, len(c.Differ), strings.Join(d, "; "), more)
+}

@@ -104,6 +104,18 @@ func (s *State) ReleaseText() string {
 	return "read with the schemas of " + sets.ReleaseOf(s.Set.Name).String()
 }
 
+// ReleaseMatch says, for an ApiVersions response, which releases the
+// versions it advertises match; "" for other frames.
+func (s *State) ReleaseMatch() string {
+	if s.Frame == nil {
+		return ""
+	}
+	if adv := s.Frame.Advertised(); adv != nil {
+		return sets.Describe(sets.MatchAdvertised(adv))
+	}
+	return ""
+}
+
 // auto reports whether the set is chosen per frame.
 func (s *State) auto() bool { return s.choice == Auto }
 

@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/hex"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -54,5 +55,34 @@ func TestAutoRelease(t *testing.T) {
 	}
 	if err := s.Apply("set=trunk&api=Produce&v=0"); err == nil {
 		t.Errorf("trunk has no Produce v0")
+	}
+}
+
+// A pasted ApiVersions response names the release whose versions it
+// advertises.
+func TestReleaseMatch(t *testing.T) {
+	r := sets.Releases()[0]
+	set, _ := sets.Load(r.Name)
+	s, err := New(r.Name, "ApiVersions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ReleaseMatch() != "" {
+		t.Errorf("a request: %q", s.ReleaseMatch())
+	}
+	var keys []string
+	for _, a := range set.APIs {
+		if !a.Removed() {
+			keys = append(keys, fmt.Sprintf(`{"ApiKey":%d,"MinVersion":%d,"MaxVersion":%d}`, a.Key, a.Request.ValidVersions.Lo, a.Request.ValidVersions.Hi))
+		}
+	}
+	if err := s.Select(r.Name, "ApiVersions", 3, codec.Response); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetJSON(`{"ErrorCode":0,"ApiKeys":[` + strings.Join(keys, ",") + `]}`); err != nil {
+		t.Fatal(err)
+	}
+	if m := s.ReleaseMatch(); !strings.Contains(m, "match") || !strings.Contains(m, r.String()) {
+		t.Errorf("match: %q", m)
 	}
 }
