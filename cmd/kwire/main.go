@@ -30,6 +30,14 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	args, dir, err := takeSchemas(args)
+	if err == nil {
+		err = useSchemas(dir)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "kwire:", err)
+		return 2
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stdout)
 		return 0
@@ -40,7 +48,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
-	err := cmd.run(args[1:], stdin, stdout, stderr)
+	err = cmd.run(args[1:], stdin, stdout, stderr)
 	var status exitError
 	switch {
 	case err == nil:
@@ -64,7 +72,7 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun kwire COMMAND -h for its flags.")
+	fmt.Fprintln(w, "\nRun kwire COMMAND -h for its flags. Every command takes --schemas DIR: read the\nschema sets from DIR (a folder of sets, one set, or a folder of Kafka's message JSON).")
 }
 
 // parseFlags parses flags that may come before or after positional

@@ -2,6 +2,10 @@ package main
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -68,5 +72,46 @@ func TestDecodeAPIVersionsRelease(t *testing.T) {
 		if code != 0 || !strings.Contains(errs, "the advertised versions match") || !strings.Contains(errs, r.String()) {
 			t.Errorf("%s: exit %d %q", r.Name, code, errs)
 		}
+	}
+}
+
+// --schemas reads sets from a folder at run time, in its three shapes; a
+// broken file is named with its line and column and the rest of its set
+// still works.
+func TestSchemasFolder(t *testing.T) {
+	defer sets.Reset()
+	src, err := sets.FS("4.3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	set := filepath.Join(dir, "mine")
+	err = fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, _ := fs.ReadFile(src, p)
+		if p == "message/SyncGroupRequest.json" {
+			b = []byte(strings.Replace(string(b), `"type": "string"`, `"type": "strin"`, 1))
+		}
+		os.MkdirAll(filepath.Join(set, filepath.Dir(p)), 0o755)
+		return os.WriteFile(filepath.Join(set, p), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, shape := range []string{dir, set, filepath.Join(set, "message")} {
+		out, errs, code := kwire(t, "", "--schemas", shape, "apis")
+		if code != 0 || !strings.Contains(out, "JoinGroup") || strings.Contains(out, "SyncGroup ") ||
+			!regexp.MustCompile(`broken file, left out: message/SyncGroupRequest.json:\d+:\d+: field "\w+": unknown type "strin"`).MatchString(out) {
+			t.Errorf("%s: exit %d %s\n%s", shape, code, errs, out)
+		}
+		out, errs, code = kwire(t, "0000001d000b000900000000000000010000000000000000010101020101000100", "decode", "--schemas="+shape)
+		if code != 0 || !strings.Contains(out, "JoinGroupRequest message v9") {
+			t.Errorf("%s: decode exit %d %s", shape, code, errs)
+		}
+	}
+	if _, errs, code := kwire(t, "", "apis", "--schemas", t.TempDir()); code != 2 || !strings.Contains(errs, "no schemas found") {
+		t.Errorf("empty folder: exit %d %q", code, errs)
 	}
 }
