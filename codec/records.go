@@ -28,6 +28,10 @@ func ControlDecoder(set *schemas.Set) records.ControlFunc {
 	return func(schema string, version int16, b []byte, base int, relative bool) ([]*tree.Node, int, error) {
 		msg := set.Message(schema)
 		if msg == nil {
+			// Kafka 4.3 named its schema ControlRecordTypeSchema.
+			msg = set.Message(schema + "Schema")
+		}
+		if msg == nil {
 			return nil, 0, records.ErrNoSchema
 		}
 		version = max(min(version, msg.ValidVersions.Hi), msg.ValidVersions.Lo)

@@ -41,7 +41,7 @@ func nodeNamed(nodes []*tree.Node, name string) *tree.Node {
 // set's schemas: a KRaft LEADER_CHANGE value with LeaderChangeMessage of
 // the trunk set; a COMMIT marker with ControlRecordType and EndTxnMarker
 // when the set has them, and with the built-in layout when it does not
-// (the 3.9 and trunk sets predate those two schemas).
+// (3.9 and 4.0 predate those two schemas).
 func TestControlRecords(t *testing.T) {
 	trunk, err := sets.Load("trunk")
 	if err != nil {
@@ -72,10 +72,20 @@ func TestControlRecords(t *testing.T) {
 	}
 
 	commit := controlField(t, []byte{0, 0, 0, 1}, []byte{0, 0, 0, 0, 0, 7})
-	// The sets have no ControlRecordType: the built-in layout.
-	nodes = records.Nodes(commit, 0, records.Options{Control: ControlDecoder(trunk)})
-	if ty := nodeNamed(nodes, "Type"); ty == nil || ty.Value != "1 (COMMIT)" || !strings.Contains(ty.About, "built-in") {
-		t.Errorf("Type node %+v", ty)
+	// Each release: its own schemas where it has them (EndTxnMarker from
+	// 4.1, ControlRecordTypeSchema from 4.3), the built-in layout where
+	// it does not.
+	for _, name := range sets.Names() {
+		set, _ := sets.Load(name)
+		nodes = records.Nodes(commit, 0, records.Options{Control: ControlDecoder(set)})
+		ty, epoch := nodeNamed(nodes, "Type"), nodeNamed(nodes, "CoordinatorEpoch")
+		hasType := set.Message("ControlRecordType") != nil || set.Message("ControlRecordTypeSchema") != nil
+		if ty == nil || ty.Value != "1 (COMMIT)" || strings.Contains(ty.About, "built-in") == hasType {
+			t.Errorf("%s: Type node %+v", name, ty)
+		}
+		if epoch == nil || epoch.Value != "7" || strings.Contains(epoch.About, "built-in") == (set.Message("EndTxnMarker") != nil) {
+			t.Errorf("%s: CoordinatorEpoch node %+v", name, epoch)
+		}
 	}
 	// A set that has them (as Kafka's later sources do).
 	var msgs []*schemas.Message
