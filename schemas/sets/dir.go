@@ -3,31 +3,11 @@ package sets
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 
 	"kwire/schemas"
 )
-
-// UseDir replaces the sets with schemas read from a folder at run time:
-// a folder of sets (each a folder with message/, as ../shared/kafka),
-// one set (a folder with message/; named after the folder), or a folder
-// of schema JSON itself (a Kafka checkout's
-// clients/src/main/resources/common/message; named "custom"). Sets
-// already loaded are forgotten.
-func UseDir(dir string) error {
-	m, err := readDir(os.DirFS(dir), filepath.Base(filepath.Clean(dir)))
-	if err != nil {
-		return fmt.Errorf("--schemas %s: %w", dir, err)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	data = m
-	loaded = map[string]*schemas.Set{}
-	return nil
-}
 
 // ProvideFiles replaces the sets with files given by path, as a dropped
 // folder or zip holds them (the same three shapes as UseDir; base names
@@ -35,7 +15,7 @@ func UseDir(dir string) error {
 func ProvideFiles(files map[string][]byte, base string) error {
 	m := memFS{}
 	for p, b := range files {
-		p = strings.TrimPrefix(path.Clean("/"+filepath.ToSlash(p)), "/")
+		p = strings.TrimPrefix(path.Clean("/"+strings.ReplaceAll(p, "\\", "/")), "/")
 		if fs.ValidPath(p) {
 			m[p] = b
 		}
