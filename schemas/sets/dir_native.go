@@ -27,4 +27,3 @@ func UseDir(dir string) error {
 	loaded = map[string]*schemas.Set{}
 	return nil
 }
-
