@@ -194,6 +194,7 @@ func (u *ui) refresh(form bool) {
 	} else {
 		u.status("", false)
 	}
+	dom.ByID("guessbar").SetProp("hidden", !s.CanGuess())
 	dropped := dom.ByID("dropped")
 	if len(s.Dropped) > 0 {
 		dropped.SetText("Not in v" + strconv.Itoa(int(s.Version)) + " (kept, and back if you switch back): " + strings.Join(s.Dropped, ", "))
@@ -651,6 +652,10 @@ func (u *ui) button(b dom.Element) {
 		u.loadDraft(false)
 	case "json-apply":
 		u.applyJSON()
+	case "guess":
+		_ = s.Guess()
+		u.selected = -1
+		u.refresh(true)
 	case "copy-hex":
 		dom.CopyText(s.HexString())
 		u.flash(b)

@@ -66,6 +66,7 @@ type State struct {
 	fold map[string]bool // tree folding chosen by the user, by node key
 
 	choice string // the set picker's value: Auto, a release, DraftSet
+	guess  bool   // read a version newer than every release's as a guess
 
 	shown    codec.DecodeOptions // how Root was decoded from Bytes
 	shownErr error               // and the error it gave
@@ -102,6 +103,22 @@ func (s *State) ReleaseText() string {
 		return "read with the pasted draft, framed with the headers of " + s.DraftBase
 	}
 	return "read with the schemas of " + sets.ReleaseOf(s.Set.Name).String()
+}
+
+// CanGuess reports whether the bytes failed only because their version is
+// newer than every release's: Guess then reads them with the newest
+// layout.
+func (s *State) CanGuess() bool {
+	var verr *sets.VersionError
+	return !s.guess && errors.As(s.Err, &verr) && verr.Newer()
+}
+
+// Guess reads the bytes shown with the newest layout of their API, as a
+// guess that the tree's root says; the frame can then be edited.
+func (s *State) Guess() error {
+	s.guess = true
+	s.show(s.Bytes, true)
+	return s.Err
 }
 
 // ReleaseMatch says, for an ApiVersions response, which releases the
@@ -144,7 +161,7 @@ func (s *State) Select(setName, api string, version int, dir codec.Direction) er
 			set, a = vs, vs.APIByKey(a.Key)
 		}
 	}
-	s.choice = setName
+	s.choice, s.guess = setName, false
 	msg := dir.Schema(a)
 	if msg == nil {
 		return fmt.Errorf("%s has no %s", a.Name, dir)
@@ -243,6 +260,7 @@ func (s *State) show(b []byte, adopt bool) {
 	if s.auto() && s.Dir == codec.Request {
 		opts.Choose = sets.Choice{}
 	}
+	opts.Guess = s.guess
 	var f *codec.Frame
 	root, err := s.Root, s.shownErr
 	// The tree shown stands for the same bytes read the same way (an
@@ -295,7 +313,7 @@ func (s *State) Paste(text string) error {
 // With response selected, bytes that do not decode as the response but
 // do as a request (which names its API) are taken as that request.
 func (s *State) Load(b []byte) error {
-	s.Pasted, s.Dropped = true, nil
+	s.Pasted, s.Dropped, s.guess = true, nil, false
 	s.show(b, true)
 	if s.Err != nil && s.Dir == codec.Response {
 		api, version := s.API, s.Version

@@ -86,3 +86,30 @@ func TestReleaseMatch(t *testing.T) {
 		t.Errorf("match: %q", m)
 	}
 }
+
+// A request newer than every release fails with the newest version named;
+// Guess reads it with that layout and the tree says it is a guess.
+func TestGuessButton(t *testing.T) {
+	s, err := New("", "Fetch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hi := s.Version
+	b := append([]byte(nil), s.Bytes...)
+	b[7]++
+	if err := s.Load(b); err == nil || !s.CanGuess() {
+		t.Fatalf("v%d: %v, can guess %v", hi+1, err, s.CanGuess())
+	}
+	if !strings.Contains(s.ErrorText(), "is newer than every release") {
+		t.Errorf("error %q", s.ErrorText())
+	}
+	if err := s.Guess(); err != nil || s.CanGuess() || s.Frame == nil || !s.Frame.Guessed {
+		t.Fatalf("guess: %v", err)
+	}
+	if !strings.Contains(s.Root.Type, "a guess") || s.Version != hi+1 {
+		t.Errorf("root %s %s v%d", s.Root.Name, s.Root.Type, s.Version)
+	}
+	if err := s.SetField("b:MaxWaitMs", "7"); err != nil || s.Err != nil {
+		t.Errorf("edit of a guess: %v %v", err, s.Err)
+	}
+}
