@@ -25,6 +25,18 @@ type exitError int
 
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
+// usageError is a command line that asks for nothing kwire can do: a bad
+// flag or argument. It exits with status 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// usageErr returns a usageError with a formatted message.
+func usageErr(format string, a ...any) error {
+	return usageError{fmt.Errorf(format, a...)}
+}
+
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
@@ -42,6 +54,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	err := cmd.run(args[1:], stdin, stdout, stderr)
 	var status exitError
+	var usage usageError
 	switch {
 	case err == nil:
 		return 0
@@ -49,6 +62,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return int(status)
 	case errors.Is(err, flag.ErrHelp):
 		return 0
+	case errors.As(err, &usage):
+		fmt.Fprintf(stderr, "kwire: %v (kwire %s -h lists the flags)\n", err, args[0])
+		return 2
 	}
 	fmt.Fprintln(stderr, "kwire:", err)
 	return 1
@@ -71,9 +87,17 @@ func usage(w io.Writer) {
 // arguments, and returns the positional ones.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
+	out := fs.Output()
+	fs.SetOutput(io.Discard) // the error is printed once, by run
+	defer fs.SetOutput(out)
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, err
+			if errors.Is(err, flag.ErrHelp) {
+				fs.SetOutput(out)
+				fs.Usage()
+				return nil, err
+			}
+			return nil, usageError{err}
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -94,5 +118,5 @@ func oneOf(name, v string, allowed ...string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("--%s must be one of %s, not %q", name, strings.Join(allowed, ", "), v)
+	return usageErr("--%s must be one of %s, not %q", name, strings.Join(allowed, ", "), v)
 }
