@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"kwire/codec"
@@ -28,7 +31,7 @@ type target struct {
 	set      string
 	schema   string // a draft schema file (--schema): its APIs replace the set's
 	api      string
-	version  int
+	version  versionFlag
 	request  bool
 	response bool
 	body     bool
@@ -39,10 +42,20 @@ func (t *target) flags(fs *flag.FlagSet) {
 	fs.StringVar(&t.set, "set", sets.Default, "schema set: "+fmt.Sprint(sets.Names()))
 	fs.StringVar(&t.schema, "schema", "", "a draft schema FILE (see kwire schema lint): use its APIs, framed with the set's headers")
 	fs.StringVar(&t.api, "api", "", "API name or key (with --schema, default: the draft's API when it has one)")
-	fs.IntVar(&t.version, "version", -1, "API version (default: the latest)")
+	fs.Var(&t.version, "version", "API version `N` (default: the latest)")
 	fs.BoolVar(&t.request, "request", false, "the message is a request")
 	fs.BoolVar(&t.response, "response", false, "the message is a response")
 	fs.BoolVar(&t.body, "body", false, "the body alone, without size and header")
+}
+
+// loadSet loads the schema set that --set names; a name the build lacks,
+// the empty one too, is a usage error.
+func loadSet(name string) (*schemas.Set, error) {
+	all := sets.Names()
+	if len(all) > 0 && !slices.Contains(all, name) {
+		return nil, usageErr("--set: no schema set named %q (this build has %s)", name, strings.Join(all, ", "))
+	}
+	return sets.Load(name)
 }
 
 func (t *target) dir() (codec.Direction, error) {
@@ -68,7 +81,7 @@ func (t *target) resolve(optional bool) (*schemas.Set, *schemas.API, int16, erro
 		if t.api == "" && len(d.APIs()) == 1 {
 			t.api = d.APIs()[0].Name
 		}
-	} else if set, err = sets.Load(t.set); err != nil {
+	} else if set, err = loadSet(t.set); err != nil {
 		return nil, nil, 0, err
 	}
 	if t.api == "" {
@@ -86,13 +99,36 @@ func (t *target) resolve(optional bool) (*schemas.Set, *schemas.API, int16, erro
 		return nil, nil, 0, err
 	}
 	valid := dir.Schema(api).ValidVersions
-	if t.version < 0 {
+	if !t.version.set {
 		return set, api, valid.Hi, nil
 	}
-	if t.version > 1<<15-1 || !valid.Contains(int16(t.version)) {
-		return nil, nil, 0, fmt.Errorf("%s has no version %d in set %s (valid: %s)", dir.Schema(api).Name, t.version, set.Name, valid)
+	if !valid.Contains(t.version.v) {
+		return nil, nil, 0, fmt.Errorf("%s has no version %d in set %s (valid: %s)", dir.Schema(api).Name, t.version.v, set.Name, valid)
 	}
-	return set, api, int16(t.version), nil
+	return set, api, t.version.v, nil
+}
+
+// versionFlag is --version: a version number from 0 to 32767, or, when
+// the flag is left out, the latest version.
+type versionFlag struct {
+	v   int16
+	set bool
+}
+
+func (f *versionFlag) String() string {
+	if f == nil || !f.set {
+		return "latest"
+	}
+	return strconv.Itoa(int(f.v))
+}
+
+func (f *versionFlag) Set(s string) error {
+	n, err := strconv.ParseInt(s, 10, 16)
+	if err != nil || n < 0 {
+		return fmt.Errorf("%q is not a version: give a number from 0 to 32767, or leave --version out for the latest", s)
+	}
+	f.v, f.set = int16(n), true
+	return nil
 }
 
 func cmdAPIs(args []string, _ io.Reader, stdout, _ io.Writer) error {
@@ -101,7 +137,7 @@ func cmdAPIs(args []string, _ io.Reader, stdout, _ io.Writer) error {
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	set, err := sets.Load(*setName)
+	set, err := loadSet(*setName)
 	if err != nil {
 		return err
 	}

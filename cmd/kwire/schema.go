@@ -53,7 +53,7 @@ func loadDraft(name string, args []string, stdin io.Reader) (*draft.Draft, *sche
 	if len(pos) != 1 {
 		return nil, nil, fmt.Errorf("kwire schema %s takes one FILE (or - for stdin)", name)
 	}
-	base, err := sets.Load(*setName)
+	base, err := loadSet(*setName)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -162,7 +162,7 @@ func plural(n int, what string) string {
 // loadSchemaFile reads a draft for --schema: its set is the draft's, with
 // the base set's headers; the diagnostics are summed up on stderr.
 func loadSchemaFile(file, setName string, stderr io.Writer) (*schemas.Set, *draft.Draft, error) {
-	base, err := sets.Load(setName)
+	base, err := loadSet(setName)
 	if err != nil {
 		return nil, nil, err
 	}
