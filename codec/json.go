@@ -56,7 +56,7 @@ func (sp *StructPlan) appendJSON(dst []byte, v Value) []byte {
 			dst = append(dst, ',')
 		}
 		first = false
-		dst = strconv.AppendQuote(dst, fp.Field.Name)
+		dst = records.AppendJSONString(dst, fp.Field.Name)
 		dst = append(dst, ':')
 		dst = fp.appendJSON(dst, list[fp.Index])
 	}
@@ -119,8 +119,7 @@ func appendPrimitiveJSON(dst []byte, k schemas.Kind, v Value) []byte {
 		}
 		return strconv.AppendFloat(dst, f, 'g', -1, 64)
 	case schemas.KindString:
-		b, _ := json.Marshal(v.Str())
-		return append(dst, b...)
+		return records.AppendJSONString(dst, v.Str())
 	case schemas.KindUUID:
 		return strconv.AppendQuote(dst, FormatUUID(v.Str()))
 	case schemas.KindRecords:

@@ -11,6 +11,14 @@ import (
 // input can move the cursor, change colours, set a terminal's title,
 // reverse the text around it or fake a line of output.
 
+// Hidden reports whether a rune would not show as itself on a terminal or
+// a page: a C0 control (tab and newline included), DEL, or a rune that
+// unicode.IsPrint refuses (C1 controls, the bidi overrides, isolates and
+// marks, other format and separator characters).
+func Hidden(r rune) bool {
+	return r < 0x20 || r == 0x7f || r >= utf8.RuneSelf && !unicode.IsPrint(r)
+}
+
 // AppendEscaped appends s with every character that would not show as
 // itself written as a Go escape: C0 controls (tab and newline included)
 // and DEL as \x1b, bytes that are not UTF-8 as \xff, and runes that
@@ -48,7 +56,7 @@ func AppendEscaped[T string | []byte](dst []byte, s T, quote bool) []byte {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			dst = append(dst, '\\', 'x', hexDigits[c>>4], hexDigits[c&15])
-		case unicode.IsPrint(r):
+		case !Hidden(r):
 			dst = append(dst, s[i:i+size]...)
 		case r > 0xffff:
 			dst = append(dst, '\\', 'U')
@@ -84,7 +92,7 @@ func escapeSlow(s string, i int) string {
 	// Printable non-ASCII text needs no escape either.
 	for j := i; j < len(s); {
 		r, size := utf8.DecodeRuneInString(s[j:])
-		if r < 0x20 || r == 0x7f || (r == utf8.RuneError && size == 1) || (r >= utf8.RuneSelf && !unicode.IsPrint(r)) {
+		if Hidden(r) || r == utf8.RuneError && size == 1 {
 			return string(AppendEscaped(append(make([]byte, 0, len(s)+16), s[:j]...), s[j:], false))
 		}
 		j += size

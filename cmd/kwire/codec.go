@@ -273,7 +273,7 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	if derr != nil {
-		fmt.Fprintln(stderr, "kwire: decode error at "+derr.Error())
+		printLine(stderr, "kwire: decode error at %v", derr)
 		return exitError(1)
 	}
 	return nil

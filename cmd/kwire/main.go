@@ -10,6 +10,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"kwire/tree"
 )
 
 // command is one subcommand.
@@ -48,7 +50,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "kwire: unknown command %q\n\n", args[0])
+		printLine(stderr, "kwire: unknown command %q", args[0])
+		fmt.Fprintln(stderr)
 		usage(stderr)
 		return 2
 	}
@@ -63,11 +66,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.As(err, &usage):
-		fmt.Fprintf(stderr, "kwire: %v (kwire %s -h lists the flags)\n", err, args[0])
+		printLine(stderr, "kwire: %v (kwire %s -h lists the flags)", err, args[0])
 		return 2
 	}
-	fmt.Fprintln(stderr, "kwire:", err)
+	printLine(stderr, "kwire: %v", err)
 	return 1
+}
+
+// printLine prints one line: formatted, then escaped by tree.Escape, so
+// that no text read from input (a draft's names, a file name, a quoted
+// token) reaches the terminal as control or bidi characters.
+func printLine(w io.Writer, format string, a ...any) {
+	fmt.Fprintln(w, tree.Escape(fmt.Sprintf(format, a...)))
 }
 
 func usage(w io.Writer) {

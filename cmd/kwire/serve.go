@@ -38,13 +38,13 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if errors.Is(err, syscall.EADDRINUSE) {
-		fmt.Fprintf(stderr, "kwire: %s is busy; serving on a free port\n", *addr)
+		printLine(stderr, "kwire: %s is busy; serving on a free port", *addr)
 		ln, err = net.Listen("tcp", "127.0.0.1:0")
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "kwire: serving %s at http://%s/ (port %d)\n", dir, ln.Addr(), ln.Addr().(*net.TCPAddr).Port)
+	printLine(stdout, "kwire: serving %s at http://%s/ (port %d)", dir, ln.Addr(), ln.Addr().(*net.TCPAddr).Port)
 	err = server.NewServer(h).Serve(ln)
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
