@@ -651,7 +651,7 @@ func (d *decoder) display(k schemas.Kind, v Value) string {
 	case schemas.KindUUID:
 		return d.a.String(appendUUID(d.a.Text(36), v.str()))
 	case schemas.KindString:
-		return d.a.String(strconv.AppendQuote(d.a.Text(len(v.str())+2), v.str()))
+		return d.a.String(tree.AppendEscaped(d.a.Text(len(v.str())+2), v.str(), true))
 	case schemas.KindBytes, schemas.KindRecords:
 		return d.a.String(appendPreview(d.a.Text(60), v.str()))
 	}

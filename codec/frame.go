@@ -450,24 +450,28 @@ func (f *Frame) SetJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	var probe struct {
-		APIKey  *int            `json:"api_key"`
-		Version *int            `json:"version"`
-		Header  json.RawMessage `json:"header"`
-		Body    json.RawMessage `json:"body"`
+	raw, err := parseJSON(data)
+	if err != nil {
+		return err
 	}
-	if json.Unmarshal(data, &probe) == nil && probe.Body != nil && probe.APIKey != nil {
-		if *probe.APIKey != int(f.API.Key) || (probe.Version != nil && *probe.Version != int(f.Version)) {
-			return fmt.Errorf("the JSON is for api %d v%d, not %s v%d", *probe.APIKey, deref(probe.Version), f.API.Name, f.Version)
+	obj, _ := raw.(map[string]any)
+	apiKey, isKey := jsonInt(obj["api_key"])
+	version, isVersion := jsonInt(obj["version"])
+	if body, ok := obj["body"]; ok && isKey && (isVersion || obj["version"] == nil) {
+		if apiKey != int64(f.API.Key) || (isVersion && version != int64(f.Version)) {
+			if !isVersion {
+				version = -1
+			}
+			return fmt.Errorf("the JSON is for api %d v%d, not %s v%d", apiKey, version, f.API.Name, f.Version)
 		}
-		if probe.Header != nil {
-			if f.Header, err = hp.ParseJSON(probe.Header); err != nil {
+		if h, ok := obj["header"]; ok {
+			if f.Header, err = hp.Root.fromJSON(h, ""); err != nil {
 				return fmt.Errorf("header: %w", err)
 			}
 		}
-		data = probe.Body
+		raw = body
 	}
-	v, err := bp.ParseJSON(data)
+	v, err := bp.Root.fromJSON(raw, "")
 	if err != nil {
 		return err
 	}
@@ -475,11 +479,14 @@ func (f *Frame) SetJSON(data []byte) error {
 	return nil
 }
 
-func deref(p *int) int {
-	if p == nil {
-		return -1
+// jsonInt is a JSON number that is an integer.
+func jsonInt(raw any) (int64, bool) {
+	n, ok := raw.(json.Number)
+	if !ok {
+		return 0, false
 	}
-	return *p
+	i, err := n.Int64()
+	return i, err == nil
 }
 
 // Advertised returns the API version ranges of an ApiVersions response

@@ -5,11 +5,13 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"kwire/codec/records"
 	"kwire/schemas"
@@ -54,7 +56,7 @@ func (sp *StructPlan) appendJSON(dst []byte, v Value) []byte {
 			dst = append(dst, ',')
 		}
 		first = false
-		dst = strconv.AppendQuote(dst, fp.Field.Name)
+		dst = records.AppendJSONString(dst, fp.Field.Name)
 		dst = append(dst, ':')
 		dst = fp.appendJSON(dst, list[fp.Index])
 	}
@@ -117,8 +119,7 @@ func appendPrimitiveJSON(dst []byte, k schemas.Kind, v Value) []byte {
 		}
 		return strconv.AppendFloat(dst, f, 'g', -1, 64)
 	case schemas.KindString:
-		b, _ := json.Marshal(v.Str())
-		return append(dst, b...)
+		return records.AppendJSONString(dst, v.Str())
 	case schemas.KindUUID:
 		return strconv.AppendQuote(dst, FormatUUID(v.Str()))
 	case schemas.KindRecords:
@@ -131,10 +132,11 @@ func appendPrimitiveJSON(dst []byte, k schemas.Kind, v Value) []byte {
 	return strconv.AppendInt(dst, v.Int(), 10)
 }
 
-// JSONError is an error in a JSON value: where (line and column, or the
-// field path) and what.
+// JSONError is an error in a JSON value: where (line, column and byte
+// offset, or the field path) and what.
 type JSONError struct {
 	Line, Col int    // of a syntax error, else 0
+	Offset    int64  // of a syntax error: bytes before it
 	Path      string // of a value that does not fit its field
 	Msg       string
 }
@@ -142,7 +144,7 @@ type JSONError struct {
 func (e *JSONError) Error() string {
 	switch {
 	case e.Line > 0:
-		return fmt.Sprintf("JSON line %d, column %d: %s", e.Line, e.Col, e.Msg)
+		return fmt.Sprintf("JSON line %d, column %d (byte %d): %s", e.Line, e.Col, e.Offset, e.Msg)
 	case e.Path != "":
 		return fmt.Sprintf("JSON %s: %s", e.Path, e.Msg)
 	}
@@ -150,18 +152,143 @@ func (e *JSONError) Error() string {
 }
 
 // ParseJSON reads the JSON form of a struct value of the plan. Fields left
-// out take their defaults; unknown keys are errors.
+// out take their defaults; unknown keys are errors, and so are the errors
+// parseJSON refuses.
 func (p *Plan) ParseJSON(data []byte) (Value, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var raw any
-	if err := dec.Decode(&raw); err != nil {
-		return Value{}, jsonSyntaxError(data, err, dec.InputOffset())
-	}
-	if dec.More() {
-		return Value{}, jsonSyntaxError(data, fmt.Errorf("more than one JSON value"), dec.InputOffset())
+	raw, err := parseJSON(data)
+	if err != nil {
+		return Value{}, err
 	}
 	return p.Root.fromJSON(raw, "")
+}
+
+// parseJSON reads one JSON value into maps, lists, json.Numbers, strings,
+// bools and nils. Unlike encoding/json it refuses what would not come back
+// as it was written: bytes that are not UTF-8 (encoding/json turns them
+// into U+FFFD), escapes of lone UTF-16 surrogates (the same), and an object
+// with the same key twice (encoding/json keeps the last). Errors say the
+// line, column and byte offset.
+func parseJSON(data []byte) (any, error) {
+	if !utf8.Valid(data) {
+		off := 0
+		for off < len(data) {
+			r, n := utf8.DecodeRune(data[off:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			off += n
+		}
+		return nil, jsonSyntaxError(data, fmt.Errorf("byte 0x%02x is not UTF-8 (JSON text must be UTF-8)", data[off]), int64(off))
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	raw, err := readJSONValue(dec, data)
+	if err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, jsonSyntaxError(data, fmt.Errorf("more than one JSON value"), dec.InputOffset())
+	}
+	return raw, nil
+}
+
+// readJSONValue reads the next value from dec, which reads data.
+func readJSONValue(dec *json.Decoder, data []byte) (any, error) {
+	start := dec.InputOffset()
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, jsonSyntaxError(data, err, dec.InputOffset())
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			obj := map[string]any{}
+			for dec.More() {
+				at := skipJSONSpace(data, dec.InputOffset())
+				tok, err := dec.Token()
+				if err != nil {
+					return nil, jsonSyntaxError(data, err, dec.InputOffset())
+				}
+				k, _ := tok.(string) // the decoder allows only strings here
+				if _, dup := obj[k]; dup {
+					return nil, jsonSyntaxError(data, fmt.Errorf("key %q is given twice in one object", k), at)
+				}
+				if obj[k], err = readJSONValue(dec, data); err != nil {
+					return nil, err
+				}
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, jsonSyntaxError(data, err, dec.InputOffset())
+			}
+			return obj, nil
+		case '[':
+			list := []any{}
+			for dec.More() {
+				v, err := readJSONValue(dec, data)
+				if err != nil {
+					return nil, err
+				}
+				list = append(list, v)
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, jsonSyntaxError(data, err, dec.InputOffset())
+			}
+			return list, nil
+		}
+	case string:
+		if strings.ContainsRune(t, utf8.RuneError) {
+			// The input is UTF-8, so the replacement is a character
+			// written as such, or the decoding of a lone surrogate.
+			at := skipJSONSpace(data, start)
+			if i := loneSurrogate(data[at:dec.InputOffset()]); i >= 0 {
+				return nil, jsonSyntaxError(data, errors.New("\\u escape of a lone UTF-16 surrogate, which is no character"), at+int64(i))
+			}
+		}
+	}
+	return tok, nil
+}
+
+// loneSurrogate returns the offset in a JSON string literal of a \u
+// escape of a UTF-16 surrogate that is not half of a pair, or -1.
+func loneSurrogate(lit []byte) int {
+	hex4 := func(i int) int {
+		if i+6 > len(lit) || lit[i] != '\\' || lit[i+1] != 'u' {
+			return -1
+		}
+		n, err := strconv.ParseUint(string(lit[i+2:i+6]), 16, 16)
+		if err != nil {
+			return -1
+		}
+		return int(n)
+	}
+	for i := 0; i < len(lit); i++ {
+		if lit[i] != '\\' {
+			continue
+		}
+		c := hex4(i)
+		switch {
+		case c >= 0xD800 && c < 0xDC00:
+			if lo := hex4(i + 6); lo < 0xDC00 || lo > 0xDFFF {
+				return i
+			}
+			i += 11
+		case c >= 0xDC00 && c <= 0xDFFF:
+			return i
+		default:
+			i++ // past the escaped character
+		}
+	}
+	return -1
+}
+
+// skipJSONSpace returns the offset of the first byte at or after off that
+// is neither JSON white space nor a separator.
+func skipJSONSpace(data []byte, off int64) int64 {
+	for off < int64(len(data)) && strings.IndexByte(" \t\r\n,:", data[off]) >= 0 {
+		off++
+	}
+	return off
 }
 
 func jsonSyntaxError(data []byte, err error, off int64) error {
@@ -171,7 +298,7 @@ func jsonSyntaxError(data []byte, err error, off int64) error {
 	off = min(off, int64(len(data)))
 	line := 1 + bytes.Count(data[:off], []byte("\n"))
 	col := int(off) - bytes.LastIndexByte(data[:off], '\n')
-	return &JSONError{Line: line, Col: col, Msg: strings.TrimPrefix(err.Error(), "json: ")}
+	return &JSONError{Line: line, Col: col, Offset: off, Msg: strings.TrimPrefix(err.Error(), "json: ")}
 }
 
 func jsonErr(path, format string, args ...any) error {

@@ -15,6 +15,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // CSP is the Content-Security-Policy of every response: scripts, styles,
@@ -62,6 +63,36 @@ func ContentType(name string) string {
 		return t
 	}
 	return "application/octet-stream"
+}
+
+// Timeouts of the http.Server that NewServer returns. A client gets
+// ReadHeaderTimeout to send its request's headers and ReadTimeout for the
+// whole request (the site takes no bodies), WriteTimeout to take the
+// answer (the largest file, the explorer's module, is a few megabytes),
+// and a keep-alive connection is closed after IdleTimeout without a
+// request.
+const (
+	ReadHeaderTimeout = 10 * time.Second
+	ReadTimeout       = 30 * time.Second
+	WriteTimeout      = 2 * time.Minute
+	IdleTimeout       = 60 * time.Second
+)
+
+// MaxRanges is the most byte ranges a request may ask for: a Range header
+// with more is ignored and the whole file is sent (200), so that a small
+// request cannot ask for an answer many times the file's size.
+const MaxRanges = 8
+
+// NewServer returns an http.Server for h with the timeouts above, so that
+// no connection, idle or slow, is held open for ever.
+func NewServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: ReadHeaderTimeout,
+		ReadTimeout:       ReadTimeout,
+		WriteTimeout:      WriteTimeout,
+		IdleTimeout:       IdleTimeout,
+	}
 }
 
 // Handler serves the files under one directory.
@@ -158,7 +189,99 @@ func (h *Handler) serveFile(w http.ResponseWriter, r *http.Request, root *os.Roo
 	}
 	defer f.Close()
 	hd.Set("ETag", fmt.Sprintf(`"%x-%x%s"`, info.Size(), info.ModTime().UnixNano(), suffix))
+	switch checkRange(r.Header.Get("Range"), info.Size()) {
+	case rangeWhole:
+		r = r.Clone(r.Context())
+		r.Header.Del("Range")
+	case rangeUnsatisfiable:
+		hd.Set("Content-Range", fmt.Sprintf("bytes */%d", info.Size()))
+		http.Error(w, "requested range not satisfiable", http.StatusRequestedRangeNotSatisfiable)
+		return
+	}
 	http.ServeContent(w, r, name, info.ModTime(), f)
+}
+
+// What serveFile does with a Range header.
+const (
+	rangeServe         = iota // leave it to http.ServeContent (no header, one range, or ranges it refuses itself)
+	rangeWhole                // ignore it: send the whole file (200)
+	rangeUnsatisfiable        // answer 416
+)
+
+// checkRange judges a Range header for a file of size bytes before
+// http.ServeContent sees it: more than MaxRanges ranges, or several that
+// overlap or are not in increasing order, are ignored (RFC 9110, 14.2 lets
+// a server ignore such a header; ServeContent would answer each of them,
+// multiplying the file). A suffix range of zero bytes ("bytes=-0") is
+// unsatisfiable (RFC 9110, 14.1.1); ServeContent would answer it with 206
+// and no content. A unit other than bytes is ignored. A header that does
+// not parse is left to ServeContent (416).
+func checkRange(h string, size int64) int {
+	unit, spec, ok := strings.Cut(h, "=")
+	switch {
+	case h == "" || !ok:
+		return rangeServe
+	case unit != "bytes":
+		return rangeWhole // a unit the server does not know is ignored (RFC 9110, 14.2)
+	}
+	if strings.Count(spec, ",") >= MaxRanges*2 {
+		return rangeWhole // too many, even before counting empty elements
+	}
+	n, prevEnd, zeroSuffix := 0, int64(-1), false
+	ordered := true
+	for _, part := range strings.Split(spec, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue // RFC 9110 lets a list hold empty elements
+		}
+		n++
+		first, last, ok := strings.Cut(part, "-")
+		if !ok {
+			return rangeServe
+		}
+		first, last = strings.TrimSpace(first), strings.TrimSpace(last)
+		var start, end int64 // the bytes start..end-1
+		if first == "" {
+			k, err := strconv.ParseInt(last, 10, 64)
+			if err != nil || k < 0 {
+				return rangeServe
+			}
+			if k == 0 {
+				zeroSuffix = true
+				continue
+			}
+			start, end = max(size-k, 0), size
+		} else {
+			i, err := strconv.ParseInt(first, 10, 64)
+			if err != nil || i < 0 {
+				return rangeServe
+			}
+			start, end = i, size
+			if last != "" {
+				j, err := strconv.ParseInt(last, 10, 64)
+				if err != nil || j < i {
+					return rangeServe
+				}
+				end = min(j+1, size)
+			}
+		}
+		if start >= size {
+			continue // unsatisfiable: ServeContent skips it
+		}
+		if start < prevEnd {
+			ordered = false
+		}
+		prevEnd = end
+	}
+	switch {
+	case n > MaxRanges:
+		return rangeWhole
+	case zeroSuffix && n == 1:
+		return rangeUnsatisfiable
+	case n > 1 && (!ordered || zeroSuffix):
+		return rangeWhole
+	}
+	return rangeServe
 }
 
 // cleanPath turns a URL path into a name inside the root: it refuses ".."

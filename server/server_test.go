@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // site builds a directory to serve, next to a secret file outside it, with
@@ -284,4 +285,72 @@ func FuzzCleanPath(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestRanges(t *testing.T) {
+	h, err := New(site(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const file = "/kwire.css" // "body{}", 6 bytes
+	many := "bytes=" + strings.TrimSuffix(strings.Repeat("0-0,", 150000), ",")
+	cases := []struct {
+		rng    string
+		status int
+		body   string // "" when not checked
+	}{
+		{"bytes=0-3", 206, "body"},
+		{"bytes=-2", 206, "{}"},
+		{"bytes=4-", 206, "{}"},
+		{"bytes=0-0,2-2,4-5", 206, ""},
+		{"bytes=-0", 416, ""},
+		{"bytes=0-1,-0", 200, "body{}"},
+		{"bytes=9-", 416, ""},
+		{"bytes=0-1,1-2", 200, "body{}"},                             // overlapping
+		{"bytes=3-4,0-1", 200, "body{}"},                             // not in order
+		{"bytes=0-,2-3", 200, "body{}"},                              // the first holds the second
+		{"bytes=-3,0-1", 200, "body{}"},                              // the suffix comes first
+		{many, 200, "body{}"},                                        // 150,000 ranges
+		{"bytes=0-0,1-1,2-2,3-3,4-4,5-5", 206, ""},                   // a handful, in order
+		{"bytes=0-0,1-1,2-2,3-3,4-4,5-5,6-6,7-7,8-8", 200, "body{}"}, // 9 > MaxRanges
+		{"bytes=" + strings.Repeat(",", 40) + "0-1", 200, "body{}"},
+		{"items=0-1", 200, "body{}"},
+	}
+	for _, c := range cases {
+		w := get(t, h, file, "Range", c.rng)
+		label := c.rng
+		if len(label) > 40 {
+			label = label[:40] + "…"
+		}
+		if w.Code != c.status {
+			t.Errorf("Range %s: status %d, want %d", label, w.Code, c.status)
+			continue
+		}
+		if c.body != "" && w.Body.String() != c.body {
+			t.Errorf("Range %s: body %q, want %q", label, w.Body, c.body)
+		}
+		if w.Body.Len() > 1000 {
+			t.Errorf("Range %s: a %d-byte answer for a 6-byte file", label, w.Body.Len())
+		}
+		if c.status == 416 && w.Header().Get("Content-Range") != "bytes */6" {
+			t.Errorf("Range %s: Content-Range %q", label, w.Header().Get("Content-Range"))
+		}
+	}
+}
+
+func TestNewServerTimeouts(t *testing.T) {
+	srv := NewServer(http.NotFoundHandler())
+	for name, d := range map[string]time.Duration{
+		"ReadHeaderTimeout": srv.ReadHeaderTimeout,
+		"ReadTimeout":       srv.ReadTimeout,
+		"WriteTimeout":      srv.WriteTimeout,
+		"IdleTimeout":       srv.IdleTimeout,
+	} {
+		if d <= 0 || d > 5*time.Minute {
+			t.Errorf("%s = %v", name, d)
+		}
+	}
+	if srv.Handler == nil {
+		t.Error("no handler")
+	}
 }

@@ -117,7 +117,8 @@ func (n *Node) Innermost(off int) *Node {
 const MaxAbout = 75
 
 // Line is the node's one-line text: `GroupId string = "" (compact,
-// len+1=1) [0x000f, 1B] The group identifier.`
+// len+1=1) [0x000f, 1B] The group identifier.`, escaped (Escape): names
+// and descriptions may come from a draft schema.
 func (n *Node) Line() string {
 	var b strings.Builder
 	b.WriteString(n.Name)
@@ -140,7 +141,7 @@ func (n *Node) Line() string {
 	} else if n.About != "" {
 		b.WriteString(" " + Shorten(n.About, MaxAbout))
 	}
-	return b.String()
+	return Escape(b.String())
 }
 
 // Shorten cuts s to max characters followed by "...".

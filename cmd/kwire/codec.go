@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"kwire/codec"
@@ -28,7 +31,7 @@ type target struct {
 	set      string
 	schema   string // a draft schema file (--schema): its APIs replace the set's
 	api      string
-	version  int
+	version  versionFlag
 	request  bool
 	response bool
 	body     bool
@@ -40,10 +43,20 @@ func (t *target) flags(fs *flag.FlagSet) {
 	fs.StringVar(&t.set, "set", sets.Auto, "schema set: auto (the newest release that has the version) or one of "+fmt.Sprint(sets.Names()))
 	fs.StringVar(&t.schema, "schema", "", "a draft schema FILE (see kwire schema lint): use its APIs, framed with the set's headers")
 	fs.StringVar(&t.api, "api", "", "API name or key (with --schema, default: the draft's API when it has one)")
-	fs.IntVar(&t.version, "version", -1, "API version (default: the latest)")
+	fs.Var(&t.version, "version", "API version `N` (default: the latest)")
 	fs.BoolVar(&t.request, "request", false, "the message is a request")
 	fs.BoolVar(&t.response, "response", false, "the message is a response")
 	fs.BoolVar(&t.body, "body", false, "the body alone, without size and header")
+}
+
+// loadSet loads the schema set that --set names; a name the build lacks,
+// the empty one too, is a usage error.
+func loadSet(name string) (*schemas.Set, error) {
+	all := sets.Names()
+	if len(all) > 0 && name != sets.Auto && !slices.Contains(all, name) {
+		return nil, usageErr("--set: no schema set named %q (this build has %s)", name, strings.Join(all, ", "))
+	}
+	return sets.Load(name)
 }
 
 func (t *target) dir() (codec.Direction, error) {
@@ -75,7 +88,7 @@ func (t *target) resolve(optional bool) (*schemas.Set, *schemas.API, int16, erro
 		if t.api == "" && len(d.APIs()) == 1 {
 			t.api = d.APIs()[0].Name
 		}
-	} else if set, err = sets.Load(t.set); err != nil {
+	} else if set, err = loadSet(t.set); err != nil {
 		return nil, nil, 0, err
 	}
 	if t.api == "" {
@@ -99,13 +112,10 @@ func (t *target) resolve(optional bool) (*schemas.Set, *schemas.API, int16, erro
 		return nil, nil, 0, err
 	}
 	valid := dir.Schema(api).ValidVersions
-	if t.version < 0 {
+	if !t.version.set {
 		return set, api, valid.Hi, nil
 	}
-	if t.version > 1<<15-1 {
-		return nil, nil, 0, fmt.Errorf("version %d does not fit in int16", t.version)
-	}
-	v := int16(t.version)
+	v := t.version.v
 	if t.auto() {
 		s, err := sets.ForVersion(api.Key, v, dir == codec.Response)
 		var verr *sets.VersionError
@@ -121,7 +131,7 @@ func (t *target) resolve(optional bool) (*schemas.Set, *schemas.API, int16, erro
 		return nil, nil, 0, err
 	}
 	if !valid.Contains(v) && !(t.guess && v > valid.Hi) {
-		return nil, nil, 0, fmt.Errorf("%s has no version %d in set %s (valid: %s)", dir.Schema(api).Name, t.version, set.Name, valid)
+		return nil, nil, 0, fmt.Errorf("%s has no version %d in set %s (valid: %s)", dir.Schema(api).Name, v, set.Name, valid)
 	}
 	return set, api, v, nil
 }
@@ -142,13 +152,36 @@ func olderAPI(nameOrKey string) (*schemas.Set, *schemas.API) {
 	return nil, nil
 }
 
+// versionFlag is --version: a version number from 0 to 32767, or, when
+// the flag is left out, the latest version.
+type versionFlag struct {
+	v   int16
+	set bool
+}
+
+func (f *versionFlag) String() string {
+	if f == nil || !f.set {
+		return "latest"
+	}
+	return strconv.Itoa(int(f.v))
+}
+
+func (f *versionFlag) Set(s string) error {
+	n, err := strconv.ParseInt(s, 10, 16)
+	if err != nil || n < 0 {
+		return fmt.Errorf("%q is not a version: give a number from 0 to 32767, or leave --version out for the latest", s)
+	}
+	f.v, f.set = int16(n), true
+	return nil
+}
+
 func cmdAPIs(args []string, _ io.Reader, stdout, _ io.Writer) error {
 	fs := flag.NewFlagSet("kwire apis", flag.ContinueOnError)
 	setName := fs.String("set", sets.Auto, "schema set: auto (the newest release) or one of "+fmt.Sprint(sets.Names()))
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	set, err := sets.Load(*setName)
+	set, err := loadSet(*setName)
 	if err != nil {
 		return err
 	}
@@ -288,10 +321,10 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		root.About = "read with the schemas of " + sets.ReleaseOf(f.Set.Name).String()
 	}
 	if adv := f.Advertised(); adv != nil {
-		fmt.Fprintln(stderr, "kwire: "+sets.Describe(sets.MatchAdvertised(adv)))
+		printLine(stderr, "kwire: %s", sets.Describe(sets.MatchAdvertised(adv)))
 	}
 	if f.Guessed {
-		fmt.Fprintf(stderr, "kwire: %s v%d is newer than every release kwire knows: read as a guess with the v%d layout of %s\n",
+		printLine(stderr, "kwire: %s v%d is newer than every release kwire knows: read as a guess with the v%d layout of %s",
 			f.Dir.Schema(f.API).Name, f.Version, f.Layout, sets.ReleaseOf(f.Set.Name))
 	}
 	switch *format {
@@ -314,10 +347,11 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if derr != nil {
 		var verr *sets.VersionError
 		if errors.As(derr, &verr) && verr.Newer() {
-			fmt.Fprintf(stderr, "kwire: %v\nkwire: --guess reads it with the v%d layout, as a guess\n", verr, verr.Hi)
+			printLine(stderr, "kwire: %v", verr)
+			printLine(stderr, "kwire: --guess reads it with the v%d layout, as a guess", verr.Hi)
 			return exitError(1)
 		}
-		fmt.Fprintln(stderr, "kwire: decode error at "+derr.Error())
+		printLine(stderr, "kwire: decode error at %v", derr)
 		return exitError(1)
 	}
 	return nil

@@ -10,6 +10,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"kwire/tree"
 )
 
 // command is one subcommand.
@@ -24,6 +26,18 @@ var commands = map[string]command{}
 type exitError int
 
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// usageError is a command line that asks for nothing kwire can do: a bad
+// flag or argument. It exits with status 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// usageErr returns a usageError with a formatted message.
+func usageErr(format string, a ...any) error {
+	return usageError{fmt.Errorf(format, a...)}
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -44,12 +58,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "kwire: unknown command %q\n\n", args[0])
+		printLine(stderr, "kwire: unknown command %q", args[0])
+		fmt.Fprintln(stderr)
 		usage(stderr)
 		return 2
 	}
 	err = cmd.run(args[1:], stdin, stdout, stderr)
 	var status exitError
+	var usage usageError
 	switch {
 	case err == nil:
 		return 0
@@ -57,9 +73,19 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return int(status)
 	case errors.Is(err, flag.ErrHelp):
 		return 0
+	case errors.As(err, &usage):
+		printLine(stderr, "kwire: %v (kwire %s -h lists the flags)", err, args[0])
+		return 2
 	}
-	fmt.Fprintln(stderr, "kwire:", err)
+	printLine(stderr, "kwire: %v", err)
 	return 1
+}
+
+// printLine prints one line: formatted, then escaped by tree.Escape, so
+// that no text read from input (a draft's names, a file name, a quoted
+// token) reaches the terminal as control or bidi characters.
+func printLine(w io.Writer, format string, a ...any) {
+	fmt.Fprintln(w, tree.Escape(fmt.Sprintf(format, a...)))
 }
 
 func usage(w io.Writer) {
@@ -79,9 +105,17 @@ func usage(w io.Writer) {
 // arguments, and returns the positional ones.
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
+	out := fs.Output()
+	fs.SetOutput(io.Discard) // the error is printed once, by run
+	defer fs.SetOutput(out)
 	for {
 		if err := fs.Parse(args); err != nil {
-			return nil, err
+			if errors.Is(err, flag.ErrHelp) {
+				fs.SetOutput(out)
+				fs.Usage()
+				return nil, err
+			}
+			return nil, usageError{err}
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -102,5 +136,5 @@ func oneOf(name, v string, allowed ...string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("--%s must be one of %s, not %q", name, strings.Join(allowed, ", "), v)
+	return usageErr("--%s must be one of %s, not %q", name, strings.Join(allowed, ", "), v)
 }

@@ -174,7 +174,46 @@ func TestAPIs(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "11   JoinGroup") || !strings.Contains(out, "0-9") {
 		t.Errorf("apis:\n%s", out)
 	}
-	if _, errs, code := kwire(t, "", "apis", "--set", "nope"); code != 1 || !strings.Contains(errs, "no schema set") {
+	if _, errs, code := kwire(t, "", "apis", "--set", "nope"); code != 2 || !strings.Contains(errs, "no schema set") {
 		t.Errorf("bad set: %q", errs)
+	}
+}
+
+// TestCarelessCommandLines: each mistake gets one clear message and a
+// non-zero status: 2 for a bad flag, 1 for bad input.
+func TestCarelessCommandLines(t *testing.T) {
+	long := "00" + strings.Repeat("q", 3<<20)
+	cases := []struct {
+		stdin string
+		args  []string
+		code  int
+		want  string
+	}{
+		{"{\"GroupId\": \"a\xffb\"}", []string{"encode", "--api", "JoinGroup", "--version", "9", "--json", "-"}, 1, "(byte 14): byte 0xff is not UTF-8"},
+		{`{"GroupId": "a", "GroupId": "b"}`, []string{"encode", "--api", "JoinGroup", "--version", "9", "--json", "-"}, 1, `(byte 17): key "GroupId" is given twice`},
+		{"", []string{"encode", "--api", "JoinGroup", "--version", "-5"}, 2, `"-5" is not a version`},
+		{"", []string{"encode", "--api", "JoinGroup", "--version", "70000"}, 2, `"70000" is not a version`},
+		{"", []string{"encode", "--api", "JoinGroup", "--version", "99"}, 1, "JoinGroupRequest v99 is newer than every release kwire knows"},
+		{"", []string{"encode", "--api", "JoinGroup", "--set", ""}, 2, `no schema set named "" (this build has `},
+		{"", []string{"decode", "--set", "nope", joinGroupV9}, 2, `no schema set named "nope"`},
+		{"", []string{"apis", "--set", "nope"}, 2, `no schema set named "nope"`},
+		{"", []string{"schema", "lint", "--set", "", "-"}, 2, `no schema set named ""`},
+		{"", []string{"decode", "zz"}, 1, `not hex: "zz" ("z" is not a hex digit) at character 1`},
+		{"", []string{"decode", "0x0x"}, 1, "no bytes"},
+		{long, []string{"decode"}, 1, `"00qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq..."`},
+		{"", []string{"decode", "--bogus"}, 2, "flag provided but not defined: -bogus"},
+	}
+	for _, c := range cases {
+		out, errs, code := kwire(t, c.stdin, c.args...)
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("%q: exit %d, stderr %.300q; want %d and %q", c.args, code, errs, c.code, c.want)
+		}
+		if strings.Count(errs, "kwire:") != 1 || len(errs) > 400 || out != "" && c.args[0] == "encode" {
+			t.Errorf("%q: stdout %.100q, stderr %.500q", c.args, out, errs)
+		}
+	}
+	// Leaving --version out still means the latest.
+	if _, errs, code := kwire(t, "", "encode", "--api", "JoinGroup"); code != 0 {
+		t.Errorf("no --version: exit %d: %s", code, errs)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"kwire/schemas"
 	"kwire/schemas/draft"
 	"kwire/schemas/sets"
+	"kwire/tree"
 )
 
 func init() {
@@ -53,7 +54,7 @@ func loadDraft(name string, args []string, stdin io.Reader) (*draft.Draft, *sche
 	if len(pos) != 1 {
 		return nil, nil, fmt.Errorf("kwire schema %s takes one FILE (or - for stdin)", name)
 	}
-	base, err := sets.Load(*setName)
+	base, err := loadSet(*setName)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -74,7 +75,7 @@ func schemaLint(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		return err
 	}
 	for _, g := range d.Diagnostics {
-		fmt.Fprintf(stdout, "%s:%s\n", d.File, g)
+		printLine(stdout, "%s:%s", d.File, g)
 	}
 	var names []string
 	for _, s := range d.Schemas {
@@ -82,7 +83,7 @@ func schemaLint(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 			names = append(names, s.Name)
 		}
 	}
-	fmt.Fprintf(stderr, "%s: %s loaded (%s); %s, %s\n", d.File, plural(len(names), "schema"), strings.Join(names, ", "),
+	printLine(stderr, "%s: %s loaded (%s); %s, %s", d.File, plural(len(names), "schema"), strings.Join(names, ", "),
 		plural(d.Warnings(), "warning"), plural(d.Errors(), "error"))
 	if d.Errors() > 0 {
 		return exitError(1)
@@ -100,7 +101,8 @@ func schemaDiff(args []string, stdin io.Reader, stdout, _ io.Writer) error {
 		return fmt.Errorf("no schema of %s has a released counterpart in set %s", d.File, base.Name)
 	}
 	if n := d.Errors(); n > 0 {
-		fmt.Fprintf(stdout, "%s: %s (see kwire schema lint); fields with errors are left out of the draft\n\n", d.File, plural(n, "error"))
+		printLine(stdout, "%s: %s (see kwire schema lint); fields with errors are left out of the draft", d.File, plural(n, "error"))
+		fmt.Fprintln(stdout)
 	}
 	for i, df := range diffs {
 		if i > 0 {
@@ -114,7 +116,7 @@ func schemaDiff(args []string, stdin io.Reader, stdout, _ io.Writer) error {
 // writeDiff prints one diff: the fields side by side, then the sizes.
 func writeDiff(w io.Writer, d *draft.Draft, setName string, df *draft.Diff) {
 	s := d.Schema(df.Name)
-	fmt.Fprintf(w, "%s: draft v%d (%s:%d) against %s v%d\n", df.Name, df.DraftVersion, d.File, s.Line, setName, df.ReleasedVersion)
+	printLine(w, "%s: draft v%d (%s:%d) against %s v%d", df.Name, df.DraftVersion, d.File, s.Line, setName, df.ReleasedVersion)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "  \tDRAFT\t%s\tCHANGE\n", strings.ToUpper(setName))
 	marks := map[draft.ChangeKind]string{draft.Same: " ", draft.Changed: "~", draft.Versions: "~", draft.Retyped: "!", draft.Added: "+", draft.Removed: "-"}
@@ -123,13 +125,13 @@ func writeDiff(w io.Writer, d *draft.Draft, setName string, df *draft.Diff) {
 		if r.Kind == draft.Added || r.Kind == draft.Removed {
 			detail = r.Kind.String()
 		}
-		fmt.Fprintf(tw, "%s \t%s\t%s\t%s\n", marks[r.Kind], cell(r.Draft, r.Depth), cell(r.Released, r.Depth), detail)
+		fmt.Fprintf(tw, "%s \t%s\t%s\t%s\n", marks[r.Kind], tree.Escape(cell(r.Draft, r.Depth)), tree.Escape(cell(r.Released, r.Depth)), tree.Escape(detail))
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "%d added, %d removed, %d retyped, %d with other versions, %d with another default\n",
 		df.Count(draft.Added), df.Count(draft.Removed), df.Count(draft.Retyped), df.Count(draft.Versions), df.Count(draft.Changed))
 	if df.Err != nil {
-		fmt.Fprintf(w, "smallest instances: %v\n", df.Err)
+		printLine(w, "smallest instances: %v", df.Err)
 		return
 	}
 	what := "frame"
@@ -162,7 +164,7 @@ func plural(n int, what string) string {
 // loadSchemaFile reads a draft for --schema: its set is the draft's, with
 // the base set's headers; the diagnostics are summed up on stderr.
 func loadSchemaFile(file, setName string, stderr io.Writer) (*schemas.Set, *draft.Draft, error) {
-	base, err := sets.Load(setName)
+	base, err := loadSet(setName)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -177,13 +179,13 @@ func loadSchemaFile(file, setName string, stderr io.Writer) (*schemas.Set, *draf
 	if d.Set == nil || len(d.APIs()) == 0 {
 		for _, g := range d.Diagnostics {
 			if g.Severity == draft.Error && stderr != nil {
-				fmt.Fprintf(stderr, "%s:%s\n", file, g)
+				printLine(stderr, "%s:%s", file, g)
 			}
 		}
 		return nil, nil, errors.New(file + ": no request or response loaded from the draft")
 	}
 	if stderr != nil && len(d.Diagnostics) > 0 {
-		fmt.Fprintf(stderr, "kwire: %s: %s, %s (kwire schema lint %s)\n", file, plural(d.Warnings(), "warning"), plural(d.Errors(), "error"), file)
+		printLine(stderr, "kwire: %s: %s, %s (kwire schema lint %s)", file, plural(d.Warnings(), "warning"), plural(d.Errors(), "error"), file)
 	}
 	return d.Set, d, nil
 }

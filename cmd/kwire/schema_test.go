@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"kwire/schemas/sets"
+	"kwire/tree"
 )
 
 // The seeds are the project's documents, read where they are.
@@ -162,6 +163,64 @@ func TestEncodeDecodeSchema(t *testing.T) {
 	} {
 		if _, errs, code := kwire(t, "", args...); code == 0 || errs == "" {
 			t.Errorf("%v: exit %d %q", args, code, errs)
+		}
+	}
+}
+
+// hostileText is what a draft can hold that must not reach a terminal
+// raw: an OSC title sequence ended by BEL, a colour escape, NUL, a C1
+// control, and the bidi overrides, isolates and marks.
+const hostileText = "\x1b]0;pwned\x07\x1b[31m\x00\u0085\u009b\u202aa\u202bb\u202c\u202dc\u202e" +
+	"evil\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+
+// TestHostileDraftEscaped: the names, about texts and diagnostics of a
+// hostile draft reach the terminal escaped, in every command that shows
+// them.
+func TestHostileDraftEscaped(t *testing.T) {
+	field := func(name, typ, about string) string {
+		return `{ "name": "` + name + `", "type": "` + typ + `", "versions": "0+", "about": "` + about + `" }`
+	}
+	draft := `{ "apiKey": 11, "type": "request", "name": "JoinGroupRequest", "validVersions": "0", "flexibleVersions": "none",
+  "fields": [` + field("GroupId", "string", "The group "+hostileText) + `,
+    ` + field("Evil"+hostileText, "int32", "About "+hostileText) + `,
+    ` + field("Bad"+hostileText, "nosuchtype"+hostileText, "x") + `] }
+{ "apiKey": 11, "type": "response", "name": "JoinGroupResponse", "validVersions": "0", "flexibleVersions": "none",
+  "fields": [` + field("ErrorCode", "int16", hostileText) + `] }
+`
+	file := filepath.Join(t.TempDir(), "hostile"+hostileText[:4]+".txt")
+	if err := os.WriteFile(file, []byte(draft), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const frame = "00000010000b0000000000000000000000000000"
+	for _, c := range []struct {
+		stdin string
+		args  []string
+	}{
+		{"", []string{"schema", "lint", file}},
+		{"", []string{"schema", "diff", file}},
+		{"", []string{"encode", "--schema", file, "--api", "11"}},
+		{"", []string{"decode", "--schema", file, frame}},
+		{"", []string{"decode", "--schema", file, frame[:len(frame)-2]}},
+		{"", []string{"decode", "--schema", file, "--format", "json", frame}},
+		{`{"Nope": 1}`, []string{"encode", "--schema", file, "--api", "11", "--json", "-"}},
+	} {
+		out, errs, code := kwire(t, c.stdin, c.args...)
+		if out+errs == "" {
+			t.Errorf("%q: no output (exit %d)", c.args[:2], code)
+		}
+		for _, r := range out + errs {
+			if r != '\n' && tree.Hidden(r) {
+				t.Errorf("%q: raw %U in the output:\n%s\n%s", c.args[:2], r, out, errs)
+				break
+			}
+		}
+		if want := `\u202e`; c.args[0] == "encode" && c.stdin == "" {
+			// Only the file name is shown.
+			if !strings.Contains(errs, `hostile\x1b]0;.txt`) {
+				t.Errorf("%q: the escaped file name is not shown: %s", c.args[:2], errs)
+			}
+		} else if !strings.Contains(out+errs, want) {
+			t.Errorf("%q: the escaped draft text is not shown:\n%s\n%s", c.args[:2], out, errs)
 		}
 	}
 }

@@ -35,3 +35,20 @@ func TestServeMissingDir(t *testing.T) {
 		t.Errorf("exit %d, %q", code, errs)
 	}
 }
+
+func TestServeBadAddr(t *testing.T) {
+	dir := t.TempDir()
+	for _, addr := range []string{"bogus", "127.0.0.1:http", ":99999", "127.0.0.1:-1"} {
+		_, errs, code := kwire(t, "", "serve", "--addr", addr, dir)
+		if code != 2 || !strings.Contains(errs, "--addr") || strings.Contains(errs, "serving") {
+			t.Errorf("--addr %s: exit %d, %q", addr, code, errs)
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	_, errs, code := kwire(t, "", "encode", "--bogus")
+	if code != 2 || strings.Count(errs, "-bogus") != 1 {
+		t.Errorf("exit %d, %q", code, errs)
+	}
+}

@@ -6,8 +6,12 @@ package hexin
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
+
+	"kwire/tree"
 )
 
 var (
@@ -15,29 +19,75 @@ var (
 )
 
 // Parse returns the bytes text holds. Errors say where the text stopped
-// being hex (line and column).
+// being hex (character, line and column) and quote at most an excerpt of
+// it. Text that is not hex is read as base64 only when it has base64's
+// shape (see parseBase64).
 func Parse(text string) ([]byte, error) {
+	lead := len(text) - len(strings.TrimLeft(text, " \t\r\n"))
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return nil, fmt.Errorf("no bytes: the input is empty")
 	}
 	b, herr := parseHex(text)
 	if herr == nil {
+		if len(b) == 0 {
+			return nil, fmt.Errorf("no bytes: %s holds separators and prefixes but no hex digits", excerpt(text))
+		}
 		return b, nil
 	}
+	herr.char += lead
 	// Base64 has no spaces inside a line; hex with a typo usually does.
 	if !strings.ContainsAny(text, " \t") {
-		if b, err := parseBase64(text); err == nil {
+		b, err := parseBase64(text)
+		if err == nil {
 			return b, nil
 		}
+		herr.base64 = err.Error()
 	}
 	return nil, herr
 }
 
-func parseHex(text string) ([]byte, error) {
+// HexError is text that is neither hex nor base64: where it stopped being
+// hex, and why it is not base64 either when it could have been.
+type HexError struct {
+	Line, Col int    // from 1, in characters
+	char      int    // in the whole text, from 1
+	Msg       string // what is wrong there, with an excerpt
+	base64    string
+}
+
+func (e *HexError) Error() string {
+	s := fmt.Sprintf("not hex: %s at character %d (line %d, column %d)", e.Msg, e.char, e.Line, e.Col)
+	if e.base64 != "" {
+		s += "; not base64 either: " + e.base64
+	}
+	return s
+}
+
+// charAt is the character at byte i of s, or "" at its end.
+func charAt(s string, i int) string {
+	if i >= len(s) {
+		return ""
+	}
+	_, n := utf8.DecodeRuneInString(s[i:])
+	return s[i : i+n]
+}
+
+// maxExcerpt is how much of a bad token an error quotes.
+const maxExcerpt = 40
+
+// excerpt quotes at most maxExcerpt characters of s, escaped.
+func excerpt(s string) string {
+	return string(tree.AppendEscaped(nil, tree.Shorten(s, maxExcerpt), true))
+}
+
+func parseHex(text string) ([]byte, *HexError) {
 	var out []byte
 	dump := false
-	for ln, line := range strings.Split(text, "\n") {
+	lineStart := 0
+	for _, line := range strings.Split(text, "\n") {
+		start := lineStart
+		lineStart += len(line) + 1
 		line = strings.TrimRight(line, "\r")
 		if _, _, ok := dumpOffset(line); ok {
 			dump = true
@@ -51,18 +101,43 @@ func parseHex(text string) ([]byte, error) {
 				if len(f)%2 == 1 && len(toks) > 1 && len(f) <= 2 {
 					f = "0" + f // "0x1" in a list of bytes
 				}
-				if len(f)%2 == 1 {
-					return nil, fmt.Errorf("line %d, column %d: %q has an odd number of hex digits", ln+1, col0+tok.col+1, f)
-				}
 				b, err := hex.DecodeString(f)
+				if err != nil && strings.ContainsFunc(f, func(r rune) bool { return r >= utf8.RuneSelf || !isHex(byte(r)) }) {
+					bad := charAt(line, col0+tok.col+badIndex(tok.text))
+					return nil, hexError(text, start, col0+tok.col, fmt.Sprintf("%s (%s is not a hex digit)", excerpt(tok.text), excerpt(bad)))
+				}
 				if err != nil {
-					return nil, fmt.Errorf("line %d, column %d: %q is not hex", ln+1, col0+tok.col+1, f)
+					return nil, hexError(text, start, col0+tok.col, excerpt(f)+" has an odd number of hex digits")
 				}
 				out = append(out, b...)
 			}
 		}
 	}
 	return out, nil
+}
+
+// hexError is an error at byte at of the line that starts at byte start
+// of text.
+func hexError(text string, start, at int, msg string) *HexError {
+	line := 1 + strings.Count(text[:start], "\n")
+	return &HexError{Line: line, Col: 1 + utf8.RuneCountInString(text[start:start+at]),
+		char: 1 + utf8.RuneCountInString(text[:start+at]), Msg: msg}
+}
+
+// badIndex is the index in a token of its first character that is neither
+// a hex digit nor a separator or prefix that Parse drops (0 when none).
+func badIndex(tok string) int {
+	for i := 0; i < len(tok); {
+		switch {
+		case strings.HasPrefix(tok[i:], "0x"), strings.HasPrefix(tok[i:], "0X"), strings.HasPrefix(tok[i:], `\x`):
+			i += 2
+		case isHex(tok[i]) || strings.IndexByte(",;[]{}\"'", tok[i]) >= 0:
+			i++
+		default:
+			return i
+		}
+	}
+	return 0
 }
 
 type token struct {
@@ -168,12 +243,29 @@ func splitTokens(s string, maxBytes int) []token {
 	return out
 }
 
+// parseBase64 reads text as base64 (standard or URL alphabet, lines
+// joined) when it has base64's shape: at least 8 characters (6 bytes) and a
+// length that is a multiple of 4, padded with "=" when it must be. Shorter
+// or unpadded text ("zz", a mistyped word) is far more often a typo in hex
+// than base64.
 func parseBase64(text string) ([]byte, error) {
 	s := strings.Join(strings.Fields(text), "")
-	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
-		if b, err := enc.DecodeString(s); err == nil {
+	switch {
+	case len(s) < 8:
+		return nil, fmt.Errorf("%d characters are too few", len(s))
+	case len(s)%4 != 0:
+		return nil, fmt.Errorf("its length, %d, is not a multiple of 4", len(s))
+	}
+	var err error
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+		var b []byte
+		if b, err = enc.DecodeString(s); err == nil {
 			return b, nil
 		}
 	}
-	return nil, fmt.Errorf("not base64")
+	var ce base64.CorruptInputError
+	if errors.As(err, &ce) {
+		return nil, fmt.Errorf("%s at character %d", excerpt(charAt(s, int(ce))), ce+1)
+	}
+	return nil, err
 }

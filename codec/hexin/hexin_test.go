@@ -47,6 +47,38 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// TestParseCareless: text that is neither hex nor base64 says so, where,
+// and quotes no more than an excerpt of it.
+func TestParseCareless(t *testing.T) {
+	long := "00" + strings.Repeat("q", 3<<20)
+	for in, want := range map[string]string{
+		"zz":              `not hex: "zz" ("z" is not a hex digit) at character 1 (line 1, column 1); not base64 either: 2 characters are too few`,
+		"0x0x":            `no bytes: "0x0x" holds separators and prefixes but no hex digits`,
+		", 0x ,":          "no bytes",
+		"AAAAHQ":          "not base64 either: 6 characters are too few",
+		"AAAAHQALA":       "its length, 9, is not a multiple of 4",
+		"AAAAH!AL":        `not base64 either: "!" at character 6`,
+		"  abc":           `not hex: "abc" has an odd number of hex digits at character 3`,
+		"00\n1é":          `not hex: "1é" ("é" is not a hex digit) at character 4 (line 2, column 1)`,
+		"00 \x1b]0;t\x07": `"\x1b]0;t\x07" ("\x1b" is not a hex digit)`,
+		long:              `not hex: "00qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq..." ("q" is not a hex digit) at character 1`,
+	} {
+		_, err := Parse(in)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%.20q) = %v, want an error with %q", in, err, want)
+		}
+		if err != nil && len(err.Error()) > 300 {
+			t.Errorf("Parse(%.20q): an error of %d bytes", in, len(err.Error()))
+		}
+	}
+	// Base64 of the right shape is read, padded or not.
+	for in, want := range map[string]string{"AAAAHQ==": "0000001d", "AAECAwQF": "000102030405", "_-_-_-_-": "ffeffeffeffe"} {
+		if b, err := Parse(in); err != nil || fmt.Sprintf("%x", b) != want {
+			t.Errorf("Parse(%q) = %x, %v; want %s", in, b, err, want)
+		}
+	}
+}
+
 // FuzzParse: any text either parses or says where it stopped; hex written
 // back parses to the same bytes.
 func FuzzParse(f *testing.F) {

@@ -2,7 +2,6 @@ package records
 
 import (
 	"strconv"
-	"unicode"
 	"unicode/utf8"
 
 	"kwire/tree"
@@ -91,7 +90,7 @@ func (a alloc) preview(b []byte, null bool) string {
 	}
 	t := a.Text(len(shown)*10 + 40)
 	if text {
-		t = appendQuoted(t, shown)
+		t = tree.AppendEscaped(t, shown, true)
 	} else {
 		t = append(t, "0x"...)
 		t = appendHex(t, shown)
@@ -137,52 +136,4 @@ func isText(b []byte) bool {
 		i += size
 	}
 	return true
-}
-
-// appendQuoted appends text (isText holds) in double quotes, escaping
-// quotes, backslashes, tab, newline, carriage return and runes that do not
-// print.
-func appendQuoted(dst, b []byte) []byte {
-	dst = append(dst, '"')
-	for i := 0; i < len(b); {
-		c := b[i]
-		if c < utf8.RuneSelf {
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\t':
-				dst = append(dst, '\\', 't')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			default:
-				dst = append(dst, c)
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(b[i:])
-		if unicode.IsPrint(r) {
-			dst = append(dst, b[i:i+size]...)
-		} else {
-			dst = appendRuneEscape(dst, r)
-		}
-		i += size
-	}
-	return append(dst, '"')
-}
-
-// appendRuneEscape appends \uXXXX or \UXXXXXXXX.
-func appendRuneEscape(dst []byte, r rune) []byte {
-	digits := 4
-	dst = append(dst, '\\', 'u')
-	if r > 0xffff {
-		digits = 8
-		dst[len(dst)-1] = 'U'
-	}
-	for i := digits - 1; i >= 0; i-- {
-		dst = append(dst, hexDigits[(r>>(4*i))&15])
-	}
-	return dst
 }

@@ -8,7 +8,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
+
+	"kwire/tree"
 )
 
 // The JSON form of a records field is a list with one object per batch
@@ -96,7 +99,7 @@ func AppendJSON(dst, b []byte) []byte {
 			if e.err != nil {
 				note = e.err.Error()
 			}
-			dst = appendString(dst, note)
+			dst = AppendJSONString(dst, note)
 			dst = append(dst, '}')
 			continue
 		}
@@ -163,7 +166,7 @@ func appendEntryJSON(dst []byte, b *Batch) []byte {
 // when set.
 func appendAttributesJSON(dst []byte, a int16, magic int8) []byte {
 	dst = append(dst, `"compression":`...)
-	dst = appendString(dst, Codec(a&AttrCodec).String())
+	dst = AppendJSONString(dst, Codec(a&AttrCodec).String())
 	known := int16(AttrCodec)
 	if magic >= 1 {
 		ts := "CreateTime"
@@ -171,7 +174,7 @@ func appendAttributesJSON(dst []byte, a int16, magic int8) []byte {
 			ts = "LogAppendTime"
 		}
 		dst = append(dst, `,"timestampType":`...)
-		dst = appendString(dst, ts)
+		dst = AppendJSONString(dst, ts)
 		known |= AttrLogAppendTime
 	}
 	if magic == 2 {
@@ -217,43 +220,67 @@ func appendMessageJSON(dst []byte, m *Batch) []byte {
 func appendBytesJSON(dst []byte, name string, b []byte) []byte {
 	switch {
 	case b == nil:
-		dst = appendString(dst, name)
+		dst = AppendJSONString(dst, name)
 		return append(dst, ":null"...)
 	case isText(b):
-		dst = appendString(dst, name)
+		dst = AppendJSONString(dst, name)
 		dst = append(dst, ':')
-		return appendStringBytes(dst, b)
+		return AppendJSONString(dst, b)
 	}
-	dst = appendString(dst, name+"Hex")
+	dst = AppendJSONString(dst, name+"Hex")
 	dst = append(dst, `:"`...)
 	dst = hex.AppendEncode(dst, b)
 	return append(dst, '"')
 }
 
-func appendString(dst []byte, s string) []byte {
-	return appendStringBytes(dst, []byte(s))
-}
-
-// appendStringBytes writes valid UTF-8 as a JSON string.
-func appendStringBytes(dst, b []byte) []byte {
+// AppendJSONString appends s as a JSON string. Runes that would not show
+// as themselves (tree.Hidden: controls, bidi overrides and the like) are
+// written as \u escapes, so that the JSON form is safe to print and reads
+// back the same; a byte that is not UTF-8 is written as \ufffd, as
+// encoding/json writes it.
+func AppendJSONString[T string | []byte](dst []byte, s T) []byte {
 	dst = append(dst, '"')
-	for _, c := range b {
-		switch {
-		case c == '"' || c == '\\':
-			dst = append(dst, '\\', c)
-		case c == '\n':
-			dst = append(dst, '\\', 'n')
-		case c == '\r':
-			dst = append(dst, '\\', 'r')
-		case c == '\t':
-			dst = append(dst, '\\', 't')
-		case c < 0x20:
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
-		default:
-			dst = append(dst, c)
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			switch {
+			case c == '"' || c == '\\':
+				dst = append(dst, '\\', c)
+			case c == '\n':
+				dst = append(dst, '\\', 'n')
+			case c == '\r':
+				dst = append(dst, '\\', 'r')
+			case c == '\t':
+				dst = append(dst, '\\', 't')
+			case c < 0x20 || c == 0x7f:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
+			default:
+				dst = append(dst, c)
+			}
+			continue
 		}
+		r, size := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, `\ufffd`...)
+		case tree.Hidden(r):
+			if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
+				dst = appendU4(appendU4(dst, r1), r2)
+			} else {
+				dst = appendU4(dst, r)
+			}
+		default:
+			dst = append(dst, s[i:i+size]...)
+		}
+		i += size
 	}
 	return append(dst, '"')
+}
+
+// appendU4 appends \uXXXX.
+func appendU4(dst []byte, r rune) []byte {
+	return append(dst, '\\', 'u', hexDigits[r>>12&15], hexDigits[r>>8&15], hexDigits[r>>4&15], hexDigits[r&15])
 }
 
 // FromJSON encodes the JSON form of a records field, as decoded by

@@ -29,7 +29,7 @@ var data fs.FS = embedded()
 func Provide(bundle []byte) error {
 	m, err := readBundle(bundle)
 	if err != nil {
-		return fmt.Errorf("kwire: the schema bundle is not readable: %w", err)
+		return fmt.Errorf("the schema bundle is not readable: %w", err)
 	}
 	mu.Lock()
 	defer mu.Unlock()
@@ -69,7 +69,7 @@ func Bundle() ([]byte, error) {
 			return nil // data/README.md, data/.gitignore
 		}
 		if !validName(rel) {
-			return fmt.Errorf("kwire: %q cannot be bundled (a file name with a space or a newline)", rel)
+			return fmt.Errorf("%q cannot be bundled (a file name with a space or a newline)", rel)
 		}
 		b, err := fs.ReadFile(data, p)
 		if err != nil {
@@ -133,7 +133,7 @@ func readBundle(b []byte) (memFS, error) {
 const Default = Auto
 
 // ErrMissing explains how to provide the schema sets.
-var ErrMissing = fmt.Errorf("kwire: no Kafka schema sets were embedded in this build; run ./build.sh " +
+var ErrMissing = fmt.Errorf("no Kafka schema sets were embedded in this build; run ./build.sh " +
 	"(it copies them from $KWIRE_SCHEMAS, else ../shared/kafka, into schemas/sets/data)")
 
 // Names lists the sets.
@@ -193,7 +193,7 @@ func load(fsys fs.FS, name string) (*schemas.Set, error) {
 		return nil, err
 	}
 	if _, err := fs.Stat(sub, "message"); err != nil {
-		return nil, fmt.Errorf("kwire: no schema set %q (this build has %v)", name, all)
+		return nil, fmt.Errorf("no schema set %q (this build has %v)", name, all)
 	}
 	return schemas.LoadSet(sub, name)
 }

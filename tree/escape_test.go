@@ -1,0 +1,70 @@
+package tree
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
+
+// hostile holds what a draft or a frame can carry to a terminal or page:
+// C0 controls, an OSC title sequence, BEL, NUL, DEL, C1 controls, every
+// bidi override, isolate and mark, and a byte that is not UTF-8.
+const hostile = "a\x1b[31mred\x1b]0;title\x07\x00\x7f\u0085\u009b" +
+	"\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c" +
+	"\t\n\r\xff é 世 🙂 \"q\" \\"
+
+// unsafeRune reports a character that must not reach a terminal or a page raw.
+func unsafeRune(r rune) bool {
+	return r < 0x20 || r == 0x7f || !unicode.IsPrint(r)
+}
+
+func TestEscape(t *testing.T) {
+	got := Escape(hostile)
+	if !utf8.ValidString(got) {
+		t.Fatalf("not UTF-8: %q", got)
+	}
+	for _, r := range got {
+		if unsafeRune(r) {
+			t.Errorf("raw %U in %q", r, got)
+		}
+	}
+	for _, want := range []string{`a\x1b[31mred\x1b]0;title\x07\x00\x7f\u0085\u009b`, `\u202e`, `\u2066`, `\u2069`, `\u200e`, `\u200f`, `\u061c`, `\x09\x0a\x0d\xff é 世 🙂 "q" \`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Escape lacks %s:\n%s", want, got)
+		}
+	}
+	for _, clean := range []string{"", "JoinGroup", "é 世 🙂 \"q\" \\"} {
+		if Escape(clean) != clean {
+			t.Errorf("Escape(%q) = %q", clean, Escape(clean))
+		}
+	}
+}
+
+func TestAppendEscapedQuote(t *testing.T) {
+	// Quoted, it is a Go string literal that reads back as the input.
+	for _, s := range []string{hostile, "", "plain", "\U000e0001 tag"} {
+		q := string(AppendEscaped(nil, s, true))
+		back, err := strconv.Unquote(q)
+		if err != nil || back != s {
+			t.Errorf("%q: Unquote(%s) = %q, %v", s, q, back, err)
+		}
+		if b := string(AppendEscaped(nil, []byte(s), true)); b != q {
+			t.Errorf("[]byte and string differ: %s, %s", b, q)
+		}
+	}
+}
+
+func TestLineEscapes(t *testing.T) {
+	n := &Node{Name: "A\u202eB", Type: "int8", Value: "1", About: "x\x1b]0;pwned\x07y", Err: ""}
+	line := n.Line()
+	for _, r := range line {
+		if unsafeRune(r) {
+			t.Fatalf("raw %U in %q", r, line)
+		}
+	}
+	if !strings.Contains(line, `A\u202eB`) || !strings.Contains(line, `x\x1b]0;pwned\x07y`) {
+		t.Errorf("Line = %q", line)
+	}
+}
