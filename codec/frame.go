@@ -1,12 +1,12 @@
 package codec
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 
+	"kwire/codec/jsonv"
+	"kwire/codec/records"
 	"kwire/codec/wire"
 	"kwire/schemas"
 	"kwire/tree"
@@ -426,7 +426,11 @@ func (f *Frame) JSON(size int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := fmt.Appendf(nil, `{"api_key":%d,"api_name":%q,"version":%d,"direction":%q,"set":%q,`, f.API.Key, f.API.Name, f.Version, f.Dir, f.Set.Name)
+	b := fmt.Appendf(nil, `{"api_key":%d,"api_name":`, f.API.Key)
+	b = records.AppendJSONString(b, f.API.Name)
+	b = fmt.Appendf(b, `,"version":%d,"direction":"%s","set":`, f.Version, f.Dir)
+	b = records.AppendJSONString(b, f.Set.Name)
+	b = append(b, ',')
 	if f.Guessed {
 		b = fmt.Appendf(b, `"guessed_layout":%d,`, f.Layout)
 	}
@@ -435,11 +439,7 @@ func (f *Frame) JSON(size int) ([]byte, error) {
 	b = append(b, `,"body":`...)
 	b = bp.AppendJSON(b, f.Body)
 	b = fmt.Appendf(b, `,"size":%d}`, size)
-	var out bytes.Buffer
-	if err := json.Indent(&out, b, "", "  "); err != nil {
-		return nil, err
-	}
-	return out.Bytes(), nil
+	return jsonv.Indent(nil, b, "  "), nil
 }
 
 // SetJSON sets the frame's body from JSON: either a body value or the
@@ -481,7 +481,7 @@ func (f *Frame) SetJSON(data []byte) error {
 
 // jsonInt is a JSON number that is an integer.
 func jsonInt(raw any) (int64, bool) {
-	n, ok := raw.(json.Number)
+	n, ok := raw.(jsonv.Number)
 	if !ok {
 		return 0, false
 	}

@@ -4,15 +4,14 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"kwire/codec/jsonv"
 	"kwire/codec/records"
 	"kwire/schemas"
 )
@@ -36,12 +35,7 @@ func (p *Plan) AppendJSON(dst []byte, v Value) []byte {
 
 // JSON returns the JSON form of v, indented.
 func (p *Plan) JSON(v Value) []byte {
-	var out bytes.Buffer
-	raw := p.AppendJSON(nil, v)
-	if err := json.Indent(&out, raw, "", "  "); err != nil {
-		return raw
-	}
-	return out.Bytes()
+	return jsonv.Indent(nil, p.AppendJSON(nil, v), "  ")
 }
 
 func (sp *StructPlan) appendJSON(dst []byte, v Value) []byte {
@@ -162,139 +156,21 @@ func (p *Plan) ParseJSON(data []byte) (Value, error) {
 	return p.Root.fromJSON(raw, "")
 }
 
-// parseJSON reads one JSON value into maps, lists, json.Numbers, strings,
-// bools and nils. Unlike encoding/json it refuses what would not come back
-// as it was written: bytes that are not UTF-8 (encoding/json turns them
-// into U+FFFD), escapes of lone UTF-16 surrogates (the same), and an object
-// with the same key twice (encoding/json keeps the last). Errors say the
-// line, column and byte offset.
+// parseJSON reads one JSON value into maps, lists, jsonv.Numbers,
+// strings, bools and nils. Unlike encoding/json it refuses what would not
+// come back as it was written: bytes that are not UTF-8 (encoding/json
+// turns them into U+FFFD), escapes of lone UTF-16 surrogates (the same),
+// and an object with the same key twice (encoding/json keeps the last).
+// Errors say the line, column and byte offset.
 func parseJSON(data []byte) (any, error) {
-	if !utf8.Valid(data) {
-		off := 0
-		for off < len(data) {
-			r, n := utf8.DecodeRune(data[off:])
-			if r == utf8.RuneError && n <= 1 {
-				break
-			}
-			off += n
-		}
-		return nil, jsonSyntaxError(data, fmt.Errorf("byte 0x%02x is not UTF-8 (JSON text must be UTF-8)", data[off]), int64(off))
+	v, err := jsonv.Parse(data)
+	if se, ok := err.(*jsonv.SyntaxError); ok {
+		return nil, jsonSyntaxError(data, errors.New(se.Msg), int64(se.Offset))
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	raw, err := readJSONValue(dec, data)
-	if err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, jsonSyntaxError(data, fmt.Errorf("more than one JSON value"), dec.InputOffset())
-	}
-	return raw, nil
-}
-
-// readJSONValue reads the next value from dec, which reads data.
-func readJSONValue(dec *json.Decoder, data []byte) (any, error) {
-	start := dec.InputOffset()
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, jsonSyntaxError(data, err, dec.InputOffset())
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			obj := map[string]any{}
-			for dec.More() {
-				at := skipJSONSpace(data, dec.InputOffset())
-				tok, err := dec.Token()
-				if err != nil {
-					return nil, jsonSyntaxError(data, err, dec.InputOffset())
-				}
-				k, _ := tok.(string) // the decoder allows only strings here
-				if _, dup := obj[k]; dup {
-					return nil, jsonSyntaxError(data, fmt.Errorf("key %q is given twice in one object", k), at)
-				}
-				if obj[k], err = readJSONValue(dec, data); err != nil {
-					return nil, err
-				}
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, jsonSyntaxError(data, err, dec.InputOffset())
-			}
-			return obj, nil
-		case '[':
-			list := []any{}
-			for dec.More() {
-				v, err := readJSONValue(dec, data)
-				if err != nil {
-					return nil, err
-				}
-				list = append(list, v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, jsonSyntaxError(data, err, dec.InputOffset())
-			}
-			return list, nil
-		}
-	case string:
-		if strings.ContainsRune(t, utf8.RuneError) {
-			// The input is UTF-8, so the replacement is a character
-			// written as such, or the decoding of a lone surrogate.
-			at := skipJSONSpace(data, start)
-			if i := loneSurrogate(data[at:dec.InputOffset()]); i >= 0 {
-				return nil, jsonSyntaxError(data, errors.New("\\u escape of a lone UTF-16 surrogate, which is no character"), at+int64(i))
-			}
-		}
-	}
-	return tok, nil
-}
-
-// loneSurrogate returns the offset in a JSON string literal of a \u
-// escape of a UTF-16 surrogate that is not half of a pair, or -1.
-func loneSurrogate(lit []byte) int {
-	hex4 := func(i int) int {
-		if i+6 > len(lit) || lit[i] != '\\' || lit[i+1] != 'u' {
-			return -1
-		}
-		n, err := strconv.ParseUint(string(lit[i+2:i+6]), 16, 16)
-		if err != nil {
-			return -1
-		}
-		return int(n)
-	}
-	for i := 0; i < len(lit); i++ {
-		if lit[i] != '\\' {
-			continue
-		}
-		c := hex4(i)
-		switch {
-		case c >= 0xD800 && c < 0xDC00:
-			if lo := hex4(i + 6); lo < 0xDC00 || lo > 0xDFFF {
-				return i
-			}
-			i += 11
-		case c >= 0xDC00 && c <= 0xDFFF:
-			return i
-		default:
-			i++ // past the escaped character
-		}
-	}
-	return -1
-}
-
-// skipJSONSpace returns the offset of the first byte at or after off that
-// is neither JSON white space nor a separator.
-func skipJSONSpace(data []byte, off int64) int64 {
-	for off < int64(len(data)) && strings.IndexByte(" \t\r\n,:", data[off]) >= 0 {
-		off++
-	}
-	return off
+	return v, err
 }
 
 func jsonSyntaxError(data []byte, err error, off int64) error {
-	if se, ok := err.(*json.SyntaxError); ok {
-		off = se.Offset
-	}
 	off = min(off, int64(len(data)))
 	line := 1 + bytes.Count(data[:off], []byte("\n"))
 	col := int(off) - bytes.LastIndexByte(data[:off], '\n')
@@ -418,7 +294,7 @@ func primitiveFromJSON(k schemas.Kind, raw any, path string) (Value, error) {
 		return Bool(b), nil
 	case schemas.KindFloat64:
 		switch x := raw.(type) {
-		case json.Number:
+		case jsonv.Number:
 			f, err := strconv.ParseFloat(string(x), 64)
 			if err != nil {
 				return Value{}, jsonErr(path, "%s is not a float64", x)
@@ -473,10 +349,10 @@ func primitiveFromJSON(k schemas.Kind, raw any, path string) (Value, error) {
 }
 
 func intFromJSON(raw any, lo, hi int64) (int64, error) {
-	num, ok := raw.(json.Number)
+	num, ok := raw.(jsonv.Number)
 	if !ok {
 		if s, isStr := raw.(string); isStr {
-			num = json.Number(s) // accept "123" for int64s written by JavaScript
+			num = jsonv.Number(s) // accept "123" for int64s written by JavaScript
 		} else {
 			return 0, fmt.Errorf("want an integer, got %s", records.JSONKind(raw))
 		}

@@ -3,7 +3,7 @@ package records
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
+	"kwire/codec/jsonv"
 	"strings"
 	"testing"
 )
@@ -91,10 +91,8 @@ func TestBadBatches(t *testing.T) {
 			}
 			// Whatever the bytes, the JSON form keeps them.
 			j := AppendJSON(nil, c.b)
-			var raw any
-			dec := json.NewDecoder(bytes.NewReader(j))
-			dec.UseNumber()
-			if err := dec.Decode(&raw); err != nil {
+			raw, err := jsonv.Parse(j)
+			if err != nil {
 				t.Fatalf("%v\n%s", err, j)
 			}
 			back, err := FromJSON(raw)
@@ -125,13 +123,11 @@ func TestJSONErrors(t *testing.T) {
 		{`[{"rawHex": "0"}]`, "[0].rawHex: want a hex string"},
 	}
 	for _, c := range cases {
-		var raw any
-		dec := json.NewDecoder(strings.NewReader(c.json))
-		dec.UseNumber()
-		if err := dec.Decode(&raw); err != nil {
+		raw, err := jsonv.Parse([]byte(c.json))
+		if err != nil {
 			t.Fatal(err)
 		}
-		_, err := FromJSON(raw)
+		_, err = FromJSON(raw)
 		if err == nil || !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%s: error %v, want %q", c.json, err, c.err)
 		}
@@ -140,11 +136,9 @@ func TestJSONErrors(t *testing.T) {
 
 // TestJSONDefaults: a batch written by hand gets what producers write.
 func TestJSONDefaults(t *testing.T) {
-	var raw any
-	dec := json.NewDecoder(strings.NewReader(`[{"compression": "zstd", "baseTimestamp": 1000,
+	raw, err := jsonv.Parse([]byte(`[{"compression": "zstd", "baseTimestamp": 1000,
 		"records": [{"value": "a"}, {"timestampDelta": 7, "keyHex": "00ff", "value": null, "headers": [{"key": "h"}]}]}]`))
-	dec.UseNumber()
-	if err := dec.Decode(&raw); err != nil {
+	if err != nil {
 		t.Fatal(err)
 	}
 	b, err := FromJSON(raw)

@@ -3,7 +3,7 @@ package records
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
+	"kwire/codec/jsonv"
 	"reflect"
 	"testing"
 
@@ -19,10 +19,8 @@ func checkInput(t *testing.T, b []byte) {
 	checkSpans(t, nodes, 3, len(b))
 	Parse(b)
 	j := AppendJSON(nil, b)
-	var raw any
-	dec := json.NewDecoder(bytes.NewReader(j))
-	dec.UseNumber()
-	if err := dec.Decode(&raw); err != nil {
+	raw, err := jsonv.Parse(j)
+	if err != nil {
 		t.Fatalf("invalid JSON: %v\n%s", err, j)
 	}
 	back, err := FromJSON(raw)
@@ -47,8 +45,9 @@ func checkInput(t *testing.T, b []byte) {
 // compressed batches: a wrong CRC is kept, but recompressing can give the
 // very bytes it was computed over, and then it is right and left out.
 func sameButCRC(j1, j2 []byte) bool {
-	var a, b any
-	if json.Unmarshal(j1, &a) != nil || json.Unmarshal(j2, &b) != nil {
+	a, err1 := jsonv.Parse(j1)
+	b, err2 := jsonv.Parse(j2)
+	if err1 != nil || err2 != nil {
 		return false
 	}
 	strip := func(v any) {

@@ -2,8 +2,8 @@ package records
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
+	"kwire/codec/jsonv"
 	"math"
 	"slices"
 	"strconv"
@@ -284,7 +284,7 @@ func appendU4(dst []byte, r rune) []byte {
 }
 
 // FromJSON encodes the JSON form of a records field, as decoded by
-// encoding/json (numbers as json.Number or float64): a list of batches
+// jsonv.Parse (numbers as jsonv.Number): a list of batches
 // and messages, or a hex string.
 func FromJSON(raw any) ([]byte, error) {
 	switch x := raw.(type) {
@@ -350,7 +350,7 @@ func (r *reader) int(key string, def, lo, hi int64) int64 {
 	}
 	var s string
 	switch x := v.(type) {
-	case json.Number:
+	case jsonv.Number:
 		s = string(x)
 	case string:
 		s = x
@@ -624,7 +624,7 @@ func messageFromJSON(r *reader, magic int8) (Batch, error) {
 	return m, r.err
 }
 
-// JSONKind names the kind of a value decoded by encoding/json ("a list",
+// JSONKind names the kind of a value decoded by jsonv ("a list",
 // "a number"), for errors that say what was found; codec uses it too.
 func JSONKind(v any) string {
 	switch v.(type) {
@@ -632,7 +632,7 @@ func JSONKind(v any) string {
 		return "null"
 	case bool:
 		return "a boolean"
-	case json.Number, float64:
+	case jsonv.Number, float64:
 		return "a number"
 	case string:
 		return "a string"

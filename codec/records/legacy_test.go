@@ -4,9 +4,9 @@ import (
 	"bytes"
 	stdgzip "compress/gzip"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"hash/crc32"
+	"kwire/codec/jsonv"
 	"strings"
 	"testing"
 
@@ -171,10 +171,8 @@ func TestLegacy(t *testing.T) {
 				t.Fatal(err)
 			}
 			j := AppendJSON(nil, c.b)
-			var raw any
-			dec := json.NewDecoder(bytes.NewReader(j))
-			dec.UseNumber()
-			if err := dec.Decode(&raw); err != nil {
+			raw, err := jsonv.Parse(j)
+			if err != nil {
 				t.Fatalf("%v\n%s", err, j)
 			}
 			back, err := FromJSON(raw)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"kwire/codec/jsonv"
 	"reflect"
 	"strings"
 	"testing"
@@ -186,10 +187,8 @@ func TestJSONRoundTrip(t *testing.T) {
 			if bytes.Contains(j, []byte("rawHex")) || j[0] != '[' {
 				t.Fatalf("not readable: %s", j)
 			}
-			var raw any
-			dec := json.NewDecoder(bytes.NewReader(j))
-			dec.UseNumber()
-			if err := dec.Decode(&raw); err != nil {
+			raw, err := jsonv.Parse(j)
+			if err != nil {
 				t.Fatal(err)
 			}
 			back, err := FromJSON(raw)

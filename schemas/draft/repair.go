@@ -1,8 +1,8 @@
 package draft
 
 import (
-	"encoding/json"
 	"fmt"
+	"kwire/codec/jsonv"
 	"strings"
 	"unicode/utf8"
 )
@@ -480,8 +480,7 @@ func unquote(src []byte, t token) string {
 	raw = strings.TrimPrefix(strings.TrimPrefix(raw, "\u201c"), "\u201d")
 	raw = strings.TrimSuffix(strings.TrimSuffix(raw, "\u201c"), "\u201d")
 	raw = strings.Trim(raw, `"`)
-	var s string
-	if json.Unmarshal([]byte(`"`+raw+`"`), &s) == nil {
+	if s, ok := jsonv.Unquote(raw); ok {
 		return s
 	}
 	return raw

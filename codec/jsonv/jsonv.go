@@ -1,0 +1,403 @@
+// Package jsonv reads JSON text into plain Go values (map[string]any,
+// []any, Number, string, bool, nil) and re-indents JSON that kwire wrote,
+// without encoding/json: the browser app is smaller without it, and the
+// reader refuses what encoding/json would change silently (bytes that are
+// not UTF-8, escapes of lone UTF-16 surrogates, a key given twice in one
+// object; RFC 8259 sections 8.1 and 4). Errors carry the byte offset.
+package jsonv
+
+import (
+	"bytes"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Number is a JSON number as written.
+type Number string
+
+// Int64 reads the number as an integer.
+func (n Number) Int64() (int64, error) { return strconv.ParseInt(string(n), 10, 64) }
+
+// Float64 reads the number as a float.
+func (n Number) Float64() (float64, error) { return strconv.ParseFloat(string(n), 64) }
+
+// String is the number as written.
+func (n Number) String() string { return string(n) }
+
+// SyntaxError is a place where the text is not the JSON Parse reads.
+type SyntaxError struct {
+	Offset int // bytes before the problem
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string { return e.Msg + " at byte " + strconv.Itoa(e.Offset) }
+
+// MaxDepth is how deeply arrays and objects may nest.
+const MaxDepth = 1000
+
+// Parse reads one JSON value, with nothing but white space after it.
+func Parse(data []byte) (any, error) {
+	p := parser{data: data}
+	p.space()
+	v, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	p.space()
+	if p.off < len(data) {
+		return nil, p.fail("more than one JSON value")
+	}
+	return v, nil
+}
+
+type parser struct {
+	data []byte
+	off  int
+}
+
+func (p *parser) fail(msg string) error { return &SyntaxError{Offset: p.off, Msg: msg} }
+
+func (p *parser) space() {
+	for p.off < len(p.data) {
+		switch p.data[p.off] {
+		case ' ', '\t', '\r', '\n':
+			p.off++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) value(depth int) (any, error) {
+	if p.off >= len(p.data) {
+		return nil, p.fail("unexpected end of JSON input")
+	}
+	switch c := p.data[p.off]; {
+	case c == '{':
+		return p.object(depth + 1)
+	case c == '[':
+		return p.array(depth + 1)
+	case c == '"':
+		return p.str()
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	case p.word("true"):
+		return true, nil
+	case p.word("false"):
+		return false, nil
+	case p.word("null"):
+		return nil, nil
+	default:
+		return nil, p.fail("invalid character " + quoteByte(c) + " looking for a value")
+	}
+}
+
+func (p *parser) word(w string) bool {
+	if bytes.HasPrefix(p.data[p.off:], []byte(w)) {
+		p.off += len(w)
+		return true
+	}
+	return false
+}
+
+func quoteByte(c byte) string {
+	if c < utf8.RuneSelf && strconv.IsPrint(rune(c)) {
+		return strconv.QuoteRune(rune(c))
+	}
+	return "0x" + strconv.FormatUint(uint64(c), 16)
+}
+
+func (p *parser) object(depth int) (any, error) {
+	if depth > MaxDepth {
+		return nil, p.fail("JSON nested too deeply")
+	}
+	p.off++ // {
+	obj := map[string]any{}
+	p.space()
+	if p.off < len(p.data) && p.data[p.off] == '}' {
+		p.off++
+		return obj, nil
+	}
+	for {
+		p.space()
+		if p.off >= len(p.data) || p.data[p.off] != '"' {
+			if p.off >= len(p.data) {
+				return nil, p.fail("unexpected end of JSON input")
+			}
+			return nil, p.fail("invalid character " + quoteByte(p.data[p.off]) + " looking for an object key")
+		}
+		at := p.off
+		k, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		if _, dup := obj[k]; dup {
+			return nil, &SyntaxError{Offset: at, Msg: "key " + strconv.Quote(k) + " is given twice in one object"}
+		}
+		p.space()
+		if p.off >= len(p.data) || p.data[p.off] != ':' {
+			return nil, p.fail("want ':' after an object key")
+		}
+		p.off++
+		p.space()
+		v, err := p.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		obj[k] = v
+		p.space()
+		if p.off >= len(p.data) {
+			return nil, p.fail("unexpected end of JSON input")
+		}
+		switch p.data[p.off] {
+		case ',':
+			p.off++
+		case '}':
+			p.off++
+			return obj, nil
+		default:
+			return nil, p.fail("invalid character " + quoteByte(p.data[p.off]) + " after an object value")
+		}
+	}
+}
+
+func (p *parser) array(depth int) (any, error) {
+	if depth > MaxDepth {
+		return nil, p.fail("JSON nested too deeply")
+	}
+	p.off++ // [
+	list := []any{}
+	p.space()
+	if p.off < len(p.data) && p.data[p.off] == ']' {
+		p.off++
+		return list, nil
+	}
+	for {
+		p.space()
+		v, err := p.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, v)
+		p.space()
+		if p.off >= len(p.data) {
+			return nil, p.fail("unexpected end of JSON input")
+		}
+		switch p.data[p.off] {
+		case ',':
+			p.off++
+		case ']':
+			p.off++
+			return list, nil
+		default:
+			return nil, p.fail("invalid character " + quoteByte(p.data[p.off]) + " after an array element")
+		}
+	}
+}
+
+// number reads -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? (RFC 8259
+// section 6).
+func (p *parser) number() (any, error) {
+	start := p.off
+	d := p.data
+	digits := func() int {
+		n := 0
+		for p.off < len(d) && d[p.off] >= '0' && d[p.off] <= '9' {
+			p.off++
+			n++
+		}
+		return n
+	}
+	if d[p.off] == '-' {
+		p.off++
+	}
+	switch {
+	case p.off < len(d) && d[p.off] == '0':
+		p.off++
+	case digits() == 0:
+		return nil, p.fail("a number needs digits")
+	}
+	if p.off < len(d) && d[p.off] == '.' {
+		p.off++
+		if digits() == 0 {
+			return nil, p.fail("a number needs digits after its '.'")
+		}
+	}
+	if p.off < len(d) && (d[p.off] == 'e' || d[p.off] == 'E') {
+		p.off++
+		if p.off < len(d) && (d[p.off] == '+' || d[p.off] == '-') {
+			p.off++
+		}
+		if digits() == 0 {
+			return nil, p.fail("a number needs digits in its exponent")
+		}
+	}
+	return Number(d[start:p.off]), nil
+}
+
+// str reads a string literal: UTF-8 only, escapes of RFC 8259 section 7,
+// surrogates only in pairs.
+func (p *parser) str() (string, error) {
+	p.off++ // "
+	d := p.data
+	start := p.off
+	for p.off < len(d) && d[p.off] != '"' && d[p.off] != '\\' && d[p.off] >= 0x20 && d[p.off] < utf8.RuneSelf {
+		p.off++
+	}
+	if p.off < len(d) && d[p.off] == '"' {
+		p.off++
+		return string(d[start : p.off-1]), nil
+	}
+	b := append([]byte(nil), d[start:p.off]...)
+	for p.off < len(d) {
+		c := d[p.off]
+		switch {
+		case c == '"':
+			p.off++
+			return string(b), nil
+		case c < 0x20:
+			return "", p.fail("control character " + quoteByte(c) + " in a string (write it as a \\u escape)")
+		case c == '\\':
+			r, err := p.escape()
+			if err != nil {
+				return "", err
+			}
+			b = utf8.AppendRune(b, r)
+		case c < utf8.RuneSelf:
+			b = append(b, c)
+			p.off++
+		default:
+			r, n := utf8.DecodeRune(d[p.off:])
+			if r == utf8.RuneError && n <= 1 {
+				return "", p.fail("byte " + quoteByte(c) + " is not UTF-8 (JSON text must be UTF-8)")
+			}
+			b = append(b, d[p.off:p.off+n]...)
+			p.off += n
+		}
+	}
+	return "", p.fail("unexpected end of JSON input in a string")
+}
+
+// escape reads one escape at p.off, a pair of \u escapes for a character
+// outside the Basic Multilingual Plane.
+func (p *parser) escape() (rune, error) {
+	d := p.data
+	if p.off+1 >= len(d) {
+		return 0, p.fail("unexpected end of JSON input in an escape")
+	}
+	at := p.off
+	c := d[p.off+1]
+	p.off += 2
+	switch c {
+	case '"', '\\', '/':
+		return rune(c), nil
+	case 'b':
+		return '\b', nil
+	case 'f':
+		return '\f', nil
+	case 'n':
+		return '\n', nil
+	case 'r':
+		return '\r', nil
+	case 't':
+		return '\t', nil
+	case 'u':
+	default:
+		return 0, &SyntaxError{Offset: at, Msg: "invalid escape \\" + string(rune(c))}
+	}
+	hi, ok := p.hex4()
+	if !ok {
+		return 0, &SyntaxError{Offset: at, Msg: "a \\u escape needs four hex digits"}
+	}
+	switch {
+	case hi >= 0xDC00 && hi <= 0xDFFF:
+		return 0, &SyntaxError{Offset: at, Msg: "\\u escape of a lone UTF-16 surrogate, which is no character"}
+	case hi < 0xD800 || hi > 0xDBFF:
+		return rune(hi), nil
+	}
+	if p.off+1 < len(d) && d[p.off] == '\\' && d[p.off+1] == 'u' {
+		p.off += 2
+		if lo, ok := p.hex4(); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+			return utf16.DecodeRune(rune(hi), rune(lo)), nil
+		}
+	}
+	return 0, &SyntaxError{Offset: at, Msg: "\\u escape of a lone UTF-16 surrogate, which is no character"}
+}
+
+func (p *parser) hex4() (int, bool) {
+	if p.off+4 > len(p.data) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(p.data[p.off:p.off+4]), 16, 16)
+	if err != nil {
+		return 0, false
+	}
+	p.off += 4
+	return int(n), true
+}
+
+// Unquote reads the inside of a JSON string literal (without its quotes);
+// ok is false when it is not one.
+func Unquote(inner string) (s string, ok bool) {
+	p := parser{data: []byte(`"` + inner + `"`)}
+	s, err := p.str()
+	return s, err == nil && p.off == len(p.data)
+}
+
+// Indent appends src, JSON text without insignificant white space (as
+// kwire writes it), to dst with one element or member a line, each level
+// indented by indent. It does not check src.
+func Indent(dst, src []byte, indent string) []byte {
+	depth := 0
+	newline := func() {
+		dst = append(dst, '\n')
+		for range depth {
+			dst = append(dst, indent...)
+		}
+	}
+	inStr := false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if inStr {
+			dst = append(dst, c)
+			switch c {
+			case '\\':
+				if i+1 < len(src) {
+					i++
+					dst = append(dst, src[i])
+				}
+			case '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+			dst = append(dst, c)
+		case '{', '[':
+			dst = append(dst, c)
+			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
+				i++
+				dst = append(dst, src[i])
+				continue
+			}
+			depth++
+			newline()
+		case '}', ']':
+			depth--
+			newline()
+			dst = append(dst, c)
+		case ',':
+			dst = append(dst, c)
+			newline()
+		case ':':
+			dst = append(dst, ':', ' ')
+		case ' ', '\t', '\r', '\n':
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
