@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strconv"
 
-	"kwire/codec/jsonv"
 	"kwire/codec/records"
 	"kwire/codec/wire"
+	"kwire/jsonv"
 	"kwire/schemas"
 	"kwire/tree"
 )

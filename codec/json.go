@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"strings"
 
-	"kwire/codec/jsonv"
 	"kwire/codec/records"
+	"kwire/jsonv"
 	"kwire/schemas"
 )
 

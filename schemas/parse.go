@@ -8,7 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/tailscale/hujson"
+	"kwire/jsonv"
+	"kwire/schemas/jsonc"
 )
 
 // ErrorList is every error found in one schema, in file order.
@@ -30,15 +31,15 @@ func (l ErrorList) Error() string {
 // read together with an ErrorList; fields with unknown types are left out.
 func Parse(file string, src []byte) (*Message, error) {
 	p := &parser{file: file, src: src}
-	root, err := hujson.Parse(src)
+	root, err := jsonc.Parse(src)
 	if err != nil {
 		return nil, ErrorList{p.syntaxError(err)}
 	}
-	obj, ok := root.Value.(*hujson.Object)
-	if !ok {
-		return nil, ErrorList{p.errAt(root.StartOffset, "a schema must be a JSON object")}
+	obj := &root
+	if root.Kind != '{' {
+		return nil, ErrorList{p.errAt(root.Start, "a schema must be a JSON object")}
 	}
-	p.objStart = root.StartOffset
+	p.objStart = root.Start
 	m := p.message(obj)
 	m.Source = src
 	if len(p.errs) == 0 {
@@ -82,15 +83,15 @@ type SkippedField struct {
 // field keeps its own definition and the second is an error.
 func ParsePartial(file string, src []byte) *Partial {
 	p := &parser{file: file, src: src, partial: true, bad: map[*Field]*Error{}, inline: map[*Field]*Struct{}}
-	root, err := hujson.Parse(src)
+	root, err := jsonc.Parse(src)
 	if err != nil {
 		return &Partial{Errors: ErrorList{p.syntaxError(err)}}
 	}
-	obj, ok := root.Value.(*hujson.Object)
-	if !ok {
-		return &Partial{Errors: ErrorList{p.errAt(root.StartOffset, "a schema must be a JSON object")}}
+	obj := &root
+	if root.Kind != '{' {
+		return &Partial{Errors: ErrorList{p.errAt(root.Start, "a schema must be a JSON object")}}
 	}
-	p.objStart = root.StartOffset
+	p.objStart = root.Start
 	m := p.message(obj)
 	m.Source = src
 	p.validate(m)
@@ -161,29 +162,12 @@ func (p *parser) fail(off int, format string, args ...any) {
 	p.errs = append(p.errs, p.errAt(off, format, args...))
 }
 
-// syntaxError turns hujson's message ("hujson: line 3, column 5: ...") into
-// an Error at that position.
+// syntaxError is an Error at the place jsonc stopped.
 func (p *parser) syntaxError(err error) *Error {
-	msg := strings.TrimPrefix(err.Error(), "hujson: ")
-	if line, col, ok := lineCol(msg); ok {
-		_, rest, _ := strings.Cut(msg, ": ")
-		return &Error{Pos: Pos{File: p.file, Line: line, Col: col, Offset: offsetOf(p.src, line, col)}, Msg: rest}
+	if se, ok := err.(*jsonc.SyntaxError); ok {
+		return p.errAt(se.Offset, "%s", se.Msg)
 	}
-	return &Error{Pos: Pos{File: p.file, Line: 1, Col: 1}, Msg: msg}
-}
-
-// lineCol reads the "line L, column C:" that starts msg (without
-// fmt.Sscanf, whose scanner would add 26 KB gzip to the browser app).
-func lineCol(msg string) (line, col int, ok bool) {
-	rest, ok := strings.CutPrefix(msg, "line ")
-	l, rest, ok2 := strings.Cut(rest, ", column ")
-	c, _, ok3 := strings.Cut(rest, ":")
-	if !ok || !ok2 || !ok3 {
-		return 0, 0, false
-	}
-	line, err1 := strconv.Atoi(l)
-	col, err2 := strconv.Atoi(c)
-	return line, col, err1 == nil && err2 == nil
+	return &Error{Pos: Pos{File: p.file, Line: 1, Col: 1}, Msg: err.Error()}
 }
 
 func offsetOf(src []byte, line, col int) int {
@@ -199,7 +183,7 @@ func offsetOf(src []byte, line, col int) int {
 }
 
 // comments returns the text of the // and /* */ comments in extra.
-func comments(extra hujson.Extra) []string {
+func comments(extra []byte) []string {
 	var out []string
 	for _, line := range strings.Split(string(extra), "\n") {
 		line = strings.TrimSpace(line)
@@ -216,17 +200,16 @@ func comments(extra hujson.Extra) []string {
 type member struct {
 	name  string
 	off   int // offset of the name
-	value *hujson.Value
-	extra hujson.Extra // comments before the name
+	value *jsonc.Value
+	extra []byte // comments before the name
 }
 
-func (p *parser) members(obj *hujson.Object) []member {
+func (p *parser) members(obj *jsonc.Value) []member {
 	out := make([]member, 0, len(obj.Members))
-	raw := func(m member) []byte { return p.src[m.value.StartOffset:m.value.EndOffset] }
+	raw := func(m member) []byte { return p.src[m.value.Start:m.value.End] }
 	for i := range obj.Members {
 		m := &obj.Members[i]
-		lit, _ := m.Name.Value.(hujson.Literal)
-		mem := member{name: text(lit), off: m.Name.StartOffset, value: &m.Value, extra: m.Name.BeforeExtra}
+		mem := member{name: text(m.Name.Lit), off: m.Name.Start, value: &m.Value, extra: m.Name.Before}
 		// Kafka's own files repeat a key with the same value now and then
 		// (DescribeTopicPartitionsRequest); Jackson keeps the last one.
 		for _, prev := range out {
@@ -239,55 +222,59 @@ func (p *parser) members(obj *hujson.Object) []member {
 	return out
 }
 
-// text is a literal's text: a string unquoted, anything else as written.
-// Most schema strings hold no escape and are cut from their quotes;
-// hujson's Literal.String, which unquotes through encoding/json's
-// reflection, is left to the rest (in the browser it took most of the
-// time spent loading a set).
-func text(lit hujson.Literal) string {
-	if len(lit) >= 2 && lit[0] == '"' && bytes.IndexByte(lit, '\\') < 0 && utf8.Valid(lit) {
-		return string(lit[1 : len(lit)-1])
+// text is a literal's text: a string unquoted (most schema strings hold
+// no escape and are cut from their quotes), anything else as written.
+func text(lit []byte) string {
+	if len(lit) < 2 || lit[0] != '"' {
+		return string(lit)
 	}
-	return lit.String()
+	inner := lit[1 : len(lit)-1]
+	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner)
+	}
+	if s, ok := jsonv.Unquote(string(inner)); ok {
+		return s
+	}
+	return strings.ToValidUTF8(string(inner), "\uFFFD")
 }
 
 func (p *parser) str(m member) string {
-	lit, ok := m.value.Value.(hujson.Literal)
-	if !ok || lit.Kind() != '"' {
-		p.fail(m.value.StartOffset, "%q must be a string", m.name)
+	lit := m.value.Lit
+	if m.value.Kind != '"' {
+		p.fail(m.value.Start, "%q must be a string", m.name)
 		return ""
 	}
 	return text(lit)
 }
 
 func (p *parser) boolean(m member) bool {
-	lit, ok := m.value.Value.(hujson.Literal)
-	if ok && (lit.Kind() == 't' || lit.Kind() == 'f') {
-		return lit.Bool()
+	lit, k := m.value.Lit, m.value.Kind
+	if k == 't' || k == 'f' {
+		return k == 't'
 	}
-	if ok && lit.Kind() == '"' { // a few drafts quote booleans
+	if k == '"' { // a few drafts quote booleans
 		if b, err := strconv.ParseBool(text(lit)); err == nil {
 			return b
 		}
 	}
-	p.fail(m.value.StartOffset, "%q must be true or false", m.name)
+	p.fail(m.value.Start, "%q must be true or false", m.name)
 	return false
 }
 
 func (p *parser) integer(m member) (int, bool) {
-	lit, ok := m.value.Value.(hujson.Literal)
-	if ok && lit.Kind() == '0' {
+	lit, k := m.value.Lit, m.value.Kind
+	if k == '0' {
 		n, err := strconv.Atoi(string(lit))
 		if err == nil {
 			return n, true
 		}
 	}
-	if ok && lit.Kind() == '"' {
+	if k == '"' {
 		if n, err := strconv.Atoi(text(lit)); err == nil {
 			return n, true
 		}
 	}
-	p.fail(m.value.StartOffset, "%q must be an integer, not %s", m.name, bytes.TrimSpace(p.src[m.value.StartOffset:m.value.EndOffset]))
+	p.fail(m.value.Start, "%q must be an integer, not %s", m.name, bytes.TrimSpace(p.src[m.value.Start:m.value.End]))
 	return 0, false
 }
 
@@ -295,14 +282,14 @@ func (p *parser) versions(m member) Versions {
 	s := p.str(m)
 	v, err := ParseVersions(s)
 	if err != nil && s != "" {
-		p.fail(m.value.StartOffset, "%q: %v", m.name, err)
+		p.fail(m.value.Start, "%q: %v", m.name, err)
 	}
 	return v
 }
 
-func (p *parser) message(obj *hujson.Object) *Message {
+func (p *parser) message(obj *jsonc.Value) *Message {
 	m := &Message{APIKey: -1, File: p.file, FlexibleVersions: NoVersions, DeprecatedVersions: NoVersions, Structs: map[string]*Struct{}}
-	var fields, common *hujson.Value
+	var fields, common *jsonc.Value
 	var fieldsOff int
 	for _, mem := range p.members(obj) {
 		m.Comments = append(m.Comments, comments(mem.extra)...)
@@ -327,13 +314,13 @@ func (p *parser) message(obj *hujson.Object) *Message {
 		case "latestVersionUnstable":
 			m.LatestVersionUnstable = p.boolean(mem)
 		case "listeners":
-			arr, ok := mem.value.Value.(*hujson.Array)
-			if !ok {
-				p.fail(mem.value.StartOffset, `"listeners" must be an array of strings`)
+			arr := mem.value
+			if arr.Kind != '[' {
+				p.fail(mem.value.Start, `"listeners" must be an array of strings`)
 				continue
 			}
-			for i := range arr.Elements {
-				m.Listeners = append(m.Listeners, p.str(member{name: "listeners", value: &arr.Elements[i]}))
+			for i := range arr.Elems {
+				m.Listeners = append(m.Listeners, p.str(member{name: "listeners", value: &arr.Elems[i]}))
 			}
 		case "fields":
 			fields, fieldsOff = mem.value, mem.off
@@ -354,12 +341,12 @@ func (p *parser) message(obj *hujson.Object) *Message {
 		p.fail(0, "schema %q has unknown type %q", m.Name, m.Type)
 	}
 	if common != nil {
-		arr, ok := common.Value.(*hujson.Array)
-		if !ok {
-			p.fail(common.StartOffset, `"commonStructs" must be an array`)
+		arr := common
+		if arr.Kind != '[' {
+			p.fail(common.Start, `"commonStructs" must be an array`)
 		} else {
-			for i := range arr.Elements {
-				s := p.commonStruct(&arr.Elements[i])
+			for i := range arr.Elems {
+				s := p.commonStruct(&arr.Elems[i])
 				if s == nil {
 					continue
 				}
@@ -382,13 +369,13 @@ func (p *parser) message(obj *hujson.Object) *Message {
 	return m
 }
 
-func (p *parser) commonStruct(v *hujson.Value) *Struct {
-	obj, ok := v.Value.(*hujson.Object)
-	if !ok {
-		p.fail(v.StartOffset, "a common struct must be an object")
+func (p *parser) commonStruct(v *jsonc.Value) *Struct {
+	obj := v
+	if v.Kind != '{' {
+		p.fail(v.Start, "a common struct must be an object")
 		return nil
 	}
-	s := &Struct{Common: true, Versions: AllVersions, Pos: p.pos(v.StartOffset)}
+	s := &Struct{Common: true, Versions: AllVersions, Pos: p.pos(v.Start)}
 	for _, mem := range p.members(obj) {
 		switch mem.name {
 		case "name":
@@ -402,20 +389,20 @@ func (p *parser) commonStruct(v *hujson.Value) *Struct {
 		}
 	}
 	if !isStructName(s.Name) {
-		p.fail(v.StartOffset, "common struct name %q must start with a capital letter", s.Name)
+		p.fail(v.Start, "common struct name %q must start with a capital letter", s.Name)
 	}
 	return s
 }
 
-func (p *parser) fields(v *hujson.Value) []*Field {
-	arr, ok := v.Value.(*hujson.Array)
-	if !ok {
-		p.fail(v.StartOffset, `"fields" must be an array`)
+func (p *parser) fields(v *jsonc.Value) []*Field {
+	arr := v
+	if v.Kind != '[' {
+		p.fail(v.Start, `"fields" must be an array`)
 		return nil
 	}
-	out := make([]*Field, 0, len(arr.Elements))
-	for i := range arr.Elements {
-		if f := p.field(&arr.Elements[i]); f != nil {
+	out := make([]*Field, 0, len(arr.Elems))
+	for i := range arr.Elems {
+		if f := p.field(&arr.Elems[i]); f != nil {
 			out = append(out, f)
 		}
 	}
@@ -425,15 +412,15 @@ func (p *parser) fields(v *hujson.Value) []*Field {
 // field reads one field; it returns nil for a field that cannot be used
 // (its error is recorded), or with ParsePartial the field marked to be
 // left out.
-func (p *parser) field(v *hujson.Value) *Field {
-	obj, ok := v.Value.(*hujson.Object)
-	if !ok {
-		p.fail(v.StartOffset, "a field must be an object")
+func (p *parser) field(v *jsonc.Value) *Field {
+	obj := v
+	if v.Kind != '{' {
+		p.fail(v.Start, "a field must be an object")
 		return nil
 	}
-	f := &Field{Tag: -1, NullableVersions: NoVersions, TaggedVersions: NoVersions, Pos: p.pos(v.StartOffset), Comments: comments(v.BeforeExtra)}
+	f := &Field{Tag: -1, NullableVersions: NoVersions, TaggedVersions: NoVersions, Pos: p.pos(v.Start), Comments: comments(v.Before)}
 	var typ string
-	typOff := v.StartOffset
+	typOff := v.Start
 	hasVersions, hasTag := false, false
 	for _, mem := range p.members(obj) {
 		n := len(p.errs)
@@ -441,7 +428,7 @@ func (p *parser) field(v *hujson.Value) *Field {
 		case "name":
 			f.Name = p.str(mem)
 		case "type":
-			typ, typOff = p.str(mem), mem.value.StartOffset
+			typ, typOff = p.str(mem), mem.value.Start
 		case "versions":
 			f.Versions, hasVersions = p.versions(mem), true
 		case "nullableVersions":
@@ -455,7 +442,7 @@ func (p *parser) field(v *hujson.Value) *Field {
 			if n, ok := p.integer(mem); ok {
 				f.Tag, hasTag = n, true
 				if n < 0 {
-					p.fail(mem.value.StartOffset, "field %q: tag %d is negative", f.Name, n)
+					p.fail(mem.value.Start, "field %q: tag %d is negative", f.Name, n)
 				}
 			}
 		case "ignorable":
@@ -466,15 +453,15 @@ func (p *parser) field(v *hujson.Value) *Field {
 			f.ZeroCopy = p.boolean(mem)
 		case "default":
 			f.HasDefault = true
-			if lit, ok := mem.value.Value.(hujson.Literal); ok && lit.Kind() == 'n' {
+			if lit := mem.value.Lit; mem.value.Kind == 'n' {
 				// Kafka's FieldSpec reads a JSON null as no default at all
 				// (ConsumerGroupMemberMetadataValue writes one), unlike
 				// the string "null".
 				f.HasDefault = false
-			} else if ok {
+			} else if lit != nil {
 				f.Default = text(lit)
 			} else {
-				p.fail(mem.value.StartOffset, "field %q: default must be a literal", f.Name)
+				p.fail(mem.value.Start, "field %q: default must be a literal", f.Name)
 			}
 		case "about":
 			f.About = p.str(mem)
@@ -495,7 +482,7 @@ func (p *parser) field(v *hujson.Value) *Field {
 		}
 	}
 	if f.Name == "" {
-		p.fail(v.StartOffset, `field has no "name"`)
+		p.fail(v.Start, `field has no "name"`)
 		return p.unusable(f)
 	}
 	if !hasVersions {
@@ -503,17 +490,17 @@ func (p *parser) field(v *hujson.Value) *Field {
 		if hasTag && !f.TaggedVersions.None {
 			f.Versions = f.TaggedVersions
 		} else {
-			p.failField(f, v.StartOffset, `field %q has no "versions"`, f.Name)
+			p.failField(f, v.Start, `field %q has no "versions"`, f.Name)
 		}
 	}
 	if hasTag && f.TaggedVersions.None {
-		p.failField(f, v.StartOffset, `field %q has a tag but no "taggedVersions"`, f.Name)
+		p.failField(f, v.Start, `field %q has a tag but no "taggedVersions"`, f.Name)
 	}
 	if !hasTag && !f.TaggedVersions.None {
-		p.failField(f, v.StartOffset, `field %q has "taggedVersions" but no "tag"`, f.Name)
+		p.failField(f, v.Start, `field %q has "taggedVersions" but no "tag"`, f.Name)
 	}
 	if typ == "" {
-		p.fail(v.StartOffset, `field %q has no "type"`, f.Name)
+		p.fail(v.Start, `field %q has no "type"`, f.Name)
 		return p.unusable(f)
 	}
 	t, err := ParseType(typ)

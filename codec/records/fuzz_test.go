@@ -3,7 +3,7 @@ package records
 import (
 	"bytes"
 	"encoding/binary"
-	"kwire/codec/jsonv"
+	"kwire/jsonv"
 	"reflect"
 	"testing"
 

@@ -3,7 +3,7 @@ package records
 import (
 	"encoding/hex"
 	"fmt"
-	"kwire/codec/jsonv"
+	"kwire/jsonv"
 	"math"
 	"slices"
 	"strconv"

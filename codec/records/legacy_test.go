@@ -6,7 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
-	"kwire/codec/jsonv"
+	"kwire/jsonv"
 	"strings"
 	"testing"
 

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"kwire/codec/jsonv"
+	"kwire/jsonv"
 	"reflect"
 	"strings"
 	"testing"

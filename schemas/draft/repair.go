@@ -2,7 +2,7 @@ package draft
 
 import (
 	"fmt"
-	"kwire/codec/jsonv"
+	"kwire/jsonv"
 	"strings"
 	"unicode/utf8"
 )

@@ -9,6 +9,7 @@ package jsonv
 import (
 	"bytes"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -335,6 +336,46 @@ func (p *parser) hex4() (int, bool) {
 	}
 	p.off += 4
 	return int(n), true
+}
+
+// ValidLiteral reports whether b is a JSON string, number, true, false or
+// null, syntax only, as encoding/json's Valid checks it: a string may hold
+// bytes that are not UTF-8 and escapes of lone surrogates.
+func ValidLiteral(b []byte) bool {
+	switch {
+	case len(b) == 0:
+		return false
+	case b[0] == '"':
+		for i := 1; i < len(b); i++ {
+			switch c := b[i]; {
+			case c == '"':
+				return i == len(b)-1
+			case c < 0x20:
+				return false
+			case c == '\\':
+				p := parser{data: b, off: i}
+				if i+1 < len(b) && b[i+1] == 'u' {
+					p.off = i + 2
+					if _, ok := p.hex4(); !ok {
+						return false
+					}
+					i = p.off - 1
+					continue
+				}
+				if i+1 >= len(b) || !strings.ContainsRune(`"\/bfnrt`, rune(b[i+1])) {
+					return false
+				}
+				i++
+			}
+		}
+		return false
+	case b[0] == '-' || (b[0] >= '0' && b[0] <= '9'):
+		p := parser{data: b}
+		_, err := p.number()
+		return err == nil && p.off == len(b)
+	}
+	s := string(b)
+	return s == "true" || s == "false" || s == "null"
 }
 
 // Unquote reads the inside of a JSON string literal (without its quotes);
