@@ -15,8 +15,9 @@ import (
 // page is one HTML page being written.
 type page struct {
 	b    *builder
-	set  *schemas.Set
-	path string // relative to Out
+	set  *schemas.Set // the page's release (the newest when all)
+	all  bool         // the page is about every release
+	path string       // relative to Out
 	strings.Builder
 }
 
@@ -53,8 +54,14 @@ func (p *page) head(title string) {
 		fmt.Fprintf(p, " <a href=\"%s\">Explorer</a>", p.href("index.html"))
 	}
 	p.WriteString("</nav>\n")
-	fmt.Fprintf(p, "<p class=\"sets\">Release <a href=\"%s\"><strong>%s</strong></a>%s</p>\n</header>\n<main>\n",
-		p.href(releasePath(p.set.Name)), esc(p.set.Name), esc(releaseLabel(b.release(p.set))))
+	if p.all {
+		fmt.Fprintf(p, "<p class=\"sets\">%d releases, <a href=\"%s\">%s</a> to <a href=\"%s\">%s</a>%s</p>\n</header>\n<main>\n",
+			len(b.sets), p.href(releasePath(b.sets[0].Name)), esc(b.sets[0].Name), p.href(releasePath(p.set.Name)), esc(p.set.Name),
+			esc(releaseLabel(b.release(p.set))))
+	} else {
+		fmt.Fprintf(p, "<p class=\"sets\">Release <a href=\"%s\"><strong>%s</strong></a>%s</p>\n</header>\n<main>\n",
+			p.href(releasePath(p.set.Name)), esc(p.set.Name), esc(releaseLabel(b.release(p.set))))
+	}
 }
 
 // releaseLabel is " (Apache Kafka 4.3.1, 2026-06-17)", or "" when the

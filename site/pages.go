@@ -34,7 +34,7 @@ func (b *builder) css() []byte {
 // indexPage lists every API of every release, each as the newest release
 // that has it shows it; a removed API says when it was removed.
 func (b *builder) indexPage() ([]byte, error) {
-	p := &page{b: b, set: b.newest(), path: Root + "/index.html"}
+	p := &page{b: b, set: b.newest(), all: true, path: Root + "/index.html"}
 	p.head("Kafka APIs")
 	fmt.Fprintf(p, "<h1>Kafka protocol APIs</h1>\n<p class=\"lead\">Every request and response of the %d releases kwire knows "+
 		"(%s to %s), with the smallest legal instance of each at every version: its bytes, object tree and schema, from the "+

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"kwire/schemas"
 	"kwire/schemas/sets"
@@ -52,6 +53,17 @@ func fields(m *schemas.Message, v int16) []field {
 	return out
 }
 
+// words is a text's letters and digits: two texts with the same words
+// differ only in punctuation or spacing.
+func words(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return r
+		}
+		return -1
+	}, s)
+}
+
 // shape is a field's type and its wire attributes: "int32", "nullable
 // string, tag 0, default null".
 func (f field) shape() string {
@@ -73,7 +85,8 @@ func (f field) shape() string {
 
 // compare lists how the fields there differ from the fields here, by
 // path: fields added (there only), removed (here only), changed (another
-// shape) and, when abouts, fields whose about text differs.
+// shape) and, when abouts, fields whose about text differs (those that
+// differ only in punctuation or spacing together, by path).
 func compare(msg string, here, there []field, abouts bool) []string {
 	var out []string
 	at := map[string]field{}
@@ -81,6 +94,7 @@ func compare(msg string, here, there []field, abouts bool) []string {
 		at[f.path] = f
 	}
 	seen := map[string]bool{}
+	var minor []string
 	for _, f := range there {
 		seen[f.path] = true
 		h, ok := at[f.path]
@@ -90,9 +104,16 @@ func compare(msg string, here, there []field, abouts bool) []string {
 		case h.shape() != f.shape():
 			out = append(out, fmt.Sprintf("changed %s.%s: %s", msg, f.path, changes(h, f)))
 		}
-		if ok && abouts && h.about != f.about {
-			out = append(out, fmt.Sprintf("about %s.%s: %s", msg, f.path, quote(f.about)))
+		switch {
+		case !ok || !abouts || h.about == f.about:
+		case words(h.about) == words(f.about):
+			minor = append(minor, msg+"."+f.path)
+		default:
+			out = append(out, fmt.Sprintf("about %s.%s: %s → %s", msg, f.path, quote(h.about), quote(f.about)))
 		}
+	}
+	if len(minor) > 0 {
+		out = append(out, "about texts that differ only in punctuation or spacing: "+strings.Join(minor, ", "))
 	}
 	for _, f := range here {
 		if !seen[f.path] {
@@ -294,7 +315,7 @@ func rangeCell(a *schemas.API) string {
 
 // matrixPage is every API against every release.
 func (b *builder) matrixPage() ([]byte, error) {
-	p := &page{b: b, set: b.newest(), path: matrixPath}
+	p := &page{b: b, set: b.newest(), all: true, path: matrixPath}
 	p.head("Releases")
 	fmt.Fprintf(p, "<h1>APIs by release</h1>\n<p class=\"lead\">The request versions of every API in each of the %d releases kwire "+
 		"knows, oldest first; * marks a latest version that is unstable (latestVersionUnstable), — a release without the API, "+

@@ -742,7 +742,7 @@ func TestEscapes(t *testing.T) {
 	}
 	page, _ := b.apiPage(s, api, 0)
 	for _, want := range []string{"&lt;img src=x onerror=alert(1)&gt;", "&lt;/code&gt;&lt;/pre&gt;&lt;script&gt;",
-		"about EvilRequest.Name: “&lt;script&gt;alert(2)&lt;/script&gt;”", "added EvilRequest.Gone (int32)",
+		"about EvilRequest.Name: “&lt;img src=x onerror=alert(1)&gt;” → “&lt;script&gt;alert(2)&lt;/script&gt;”", "added EvilRequest.Gone (int32)",
 		"smallest request: 21 bytes, 4 more"} {
 		if !bytes.Contains(page, []byte(want)) {
 			t.Errorf("api page lacks %s", want)
