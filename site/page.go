@@ -155,6 +155,12 @@ func (b *builder) apiPage(s *schemas.Set, api *schemas.API, v int16) ([]byte, er
 	p.head(fmt.Sprintf("%s v%d", api.Name, v))
 	rq, rs := api.Request, api.Response
 	fmt.Fprintf(p, "<h1>%s</h1>\n<p class=\"lead\">%s</p>\n", esc(api.Name), esc(Lead(api, v)))
+	if e := b.byKey[api.Key]; !present(e.in[len(e.in)-1]) {
+		if removed, last, ok := sets.Removal(api.Key); ok {
+			fmt.Fprintf(p, "<p class=\"note removed\">%s was removed in %s (last in %s): this page shows %s's schema.</p>\n",
+				esc(api.Name), esc(removed.Name), esc(last.Name), esc(s.Name))
+		}
+	}
 	if rq.DeprecatedVersions.Contains(v) {
 		fmt.Fprintf(p, "<p class=\"note deprecated\">Version %d is deprecated (deprecatedVersions %s).</p>\n", v, rq.DeprecatedVersions)
 	}

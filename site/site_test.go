@@ -19,6 +19,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"kwire/codec"
 	"kwire/schemas"
 	"kwire/schemas/sets"
 	"kwire/web"
@@ -352,6 +353,9 @@ func TestRemovedAPIs(t *testing.T) {
 				page := string(mustRead(t, out, name))
 				if !strings.Contains(page, `<p class="sets">Release <a href="../release/`+last.Name+`.html">`) {
 					t.Errorf("%s is not rendered from %s", name, last.Name)
+				}
+				if want := fmt.Sprintf("was removed in %s (last in %s)", removed.Name, last.Name); !strings.Contains(page, want) {
+					t.Errorf("%s does not say it %s", name, want)
 				}
 			}
 		}
@@ -892,5 +896,58 @@ func TestGzipTree(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
 			t.Errorf("%s left behind by a build without gzip", name)
 		}
+	}
+}
+
+// Every version page groups the other releases that have the version by
+// their schema: a release whose request and response files are the page
+// release's is in no group, and one whose smallest request or response
+// (encoded here by the codec) has another size is in a group that says so.
+func TestDifferences(t *testing.T) {
+	out, _ := builtSite(t)
+	b := testBuilder(t, true)
+	groupRE := regexp.MustCompile(`(?s)<h4>([^<]*)</h4>\n<ul class="diff">(.*?)</ul>`)
+	sized := 0
+	for _, e := range b.apis {
+		for _, v := range e.versions {
+			here := e.in[e.source(v)]
+			page := string(mustRead(t, out, b.apiPath(e.key, v)))
+			groups := map[string]string{}
+			for _, m := range groupRE.FindAllStringSubmatch(page, -1) {
+				for _, n := range strings.Split(m[1], ", ") {
+					groups[n] = html.UnescapeString(m[2])
+				}
+			}
+			for i, a := range e.in {
+				if a == nil || a == here || !hasVersion(a, v) {
+					continue
+				}
+				name := b.sets[i].Name
+				diff, listed := groups[name]
+				if bytes.Equal(a.Request.Source, here.Request.Source) && bytes.Equal(a.Response.Source, here.Response.Source) {
+					if listed {
+						t.Errorf("%s v%d: %s has the same files, yet is listed as different", e.name, v, name)
+					}
+					continue
+				}
+				for _, dir := range []codec.Direction{codec.Request, codec.Response} {
+					x, err1 := smallest(b.sets[i], a, v, dir)
+					y, err2 := smallest(b.sets[e.source(v)], here, v, dir)
+					if err1 != nil || err2 != nil {
+						t.Fatal(err1, err2)
+					}
+					if len(x) == len(y) {
+						continue
+					}
+					sized++
+					if want := fmt.Sprintf("smallest %s: %d bytes", dir, len(x)); !strings.Contains(diff, want) {
+						t.Errorf("%s v%d: %s's group lacks %q", e.name, v, name, want)
+					}
+				}
+			}
+		}
+	}
+	if sized == 0 {
+		t.Error("no version's smallest size differs between releases: the test checks little")
 	}
 }
