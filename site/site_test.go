@@ -795,8 +795,8 @@ func TestRel(t *testing.T) {
 		{"apis/JoinGroup/index.html", "apis/JoinGroup/v8.html", "v8.html"},
 		{"apis/JoinGroup/index.html", "apis/docs.css", "../docs.css"},
 		{"apis/JoinGroup/index.html", "index.html", "../../index.html"},
-		{"apis/3.9/JoinGroup/v0.html", "apis/JoinGroup/v2.html", "../../JoinGroup/v2.html"},
-		{"apis/index.html", "apis/3.9/index.html", "3.9/index.html"},
+		{"apis/release/4.1.html", "apis/JoinGroup/v2.html", "../JoinGroup/v2.html"},
+		{"apis/index.html", "apis/release/4.1.html", "release/4.1.html"},
 		{"index.html", "apis/index.html", "apis/index.html"},
 	} {
 		if got := rel(c[0], c[1]); got != c[2] {
