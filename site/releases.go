@@ -245,8 +245,13 @@ func (p *page) releases(api *schemas.API, v int16, req, resp *message) error {
 		keys[k] = &group{rels: []int{i}, wire: w}
 		groups = append(groups, keys[k])
 	}
-	if len(groups) == 0 {
+	switch {
+	case len(with) == 1:
+		fmt.Fprintf(p, "<p>Only %s has v%d: there is no other release to compare with.</p>\n", esc(p.set.Name), v)
+	case len(groups) == 0:
 		fmt.Fprintf(p, "<p>Every release that has v%d has the same fields, types, tags, defaults and about texts at v%d.</p>\n", v, v)
+	}
+	if len(groups) == 0 {
 		p.WriteString("</section>\n")
 		return nil
 	}
