@@ -261,7 +261,7 @@ func (p *page) versions(api *schemas.API, v int16) {
 			marks = append(marks, "flexible")
 		}
 		if newest == nil || !hasVersion(newest, o) {
-			marks = append(marks, "not in "+p.b.sets[len(p.b.sets)-1].Name)
+			marks = append(marks, "not in "+p.b.newest().Name)
 		}
 		mark := ""
 		if len(marks) > 0 {

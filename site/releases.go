@@ -360,7 +360,8 @@ func (b *builder) matrixPage() ([]byte, error) {
 	return p.foot(), nil
 }
 
-// versionsOf lists the versions an API has in both directions.
+// versionsOf lists the versions an API has in both directions (none when
+// it is nil or removed).
 func versionsOf(a *schemas.API) []int16 {
 	var out []int16
 	if a == nil || a.Removed() {

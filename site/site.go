@@ -241,20 +241,11 @@ func newBuilder(out string, ss []*schemas.Set) (*builder, error) {
 	for _, e := range b.apis {
 		_, api := e.current()
 		e.name = api.Name
-		seen := map[int16]bool{}
 		for _, a := range e.in {
-			if a == nil {
-				continue
-			}
-			vs := a.Request.ValidVersions
-			for v := vs.Lo; v <= vs.Hi && !vs.None; v++ {
-				if hasVersion(a, v) && !seen[v] {
-					seen[v] = true
-					e.versions = append(e.versions, v)
-				}
-			}
+			e.versions = append(e.versions, versionsOf(a)...)
 		}
 		slices.Sort(e.versions)
+		e.versions = slices.Compact(e.versions)
 	}
 	return b, nil
 }
