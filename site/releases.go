@@ -84,8 +84,9 @@ func (f field) shape() string {
 }
 
 // compare lists how the fields there differ from the fields here, by
-// path: fields added (there only), removed (here only), changed (another
-// shape) and, when abouts, fields whose about text differs (those that
+// path: fields added (there only), removed (here only; either without
+// their subfields, which come and go with them), changed (another shape)
+// and, when abouts, fields whose about text differs (those that
 // differ only in punctuation or spacing together, by path).
 func compare(msg string, here, there []field, abouts bool) []string {
 	var out []string
@@ -95,11 +96,22 @@ func compare(msg string, here, there []field, abouts bool) []string {
 	}
 	seen := map[string]bool{}
 	var minor []string
+	var whole []string // the paths of fields added or removed with their subfields
+	within := func(path string) bool {
+		for _, w := range whole {
+			if strings.HasPrefix(path, w+".") {
+				return true
+			}
+		}
+		return false
+	}
 	for _, f := range there {
 		seen[f.path] = true
 		h, ok := at[f.path]
 		switch {
+		case !ok && within(f.path):
 		case !ok:
+			whole = append(whole, f.path)
 			out = append(out, fmt.Sprintf("added %s.%s (%s)", msg, f.path, f.shape()))
 		case h.shape() != f.shape():
 			out = append(out, fmt.Sprintf("changed %s.%s: %s", msg, f.path, changes(h, f)))
@@ -116,7 +128,8 @@ func compare(msg string, here, there []field, abouts bool) []string {
 		out = append(out, "about texts that differ only in punctuation or spacing: "+strings.Join(minor, ", "))
 	}
 	for _, f := range here {
-		if !seen[f.path] {
+		if !seen[f.path] && !within(f.path) {
+			whole = append(whole, f.path)
 			out = append(out, fmt.Sprintf("removed %s.%s (%s)", msg, f.path, f.shape()))
 		}
 	}
