@@ -754,7 +754,7 @@ func TestEscapes(t *testing.T) {
 	}
 }
 
-// Highlight keeps every byte of every schema of both sets, escaped.
+// Highlight keeps every byte of every schema of every release, escaped.
 func TestHighlight(t *testing.T) {
 	for _, n := range sets.Names() {
 		s, _ := sets.Load(n)
@@ -805,7 +805,7 @@ func TestRel(t *testing.T) {
 	}
 }
 
-// BenchmarkBuild builds the whole site (both sets, with gzip); compare
+// BenchmarkBuild builds the whole site (every release, with gzip); compare
 // with BenchmarkBuildNoGzip to see the cost of compression.
 func BenchmarkBuild(b *testing.B) {
 	for b.Loop() {
