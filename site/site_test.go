@@ -951,3 +951,27 @@ func TestDifferences(t *testing.T) {
 		t.Error("no version's smallest size differs between releases: the test checks little")
 	}
 }
+
+// Every version page is rendered from the release that sets.ForVersion
+// chooses for its request and its response (when the two agree, as they
+// do wherever both directions have the same versions).
+func TestPageRelease(t *testing.T) {
+	b := testBuilder(t, false)
+	checked := 0
+	for _, e := range b.apis {
+		for _, v := range e.versions {
+			rq, err1 := sets.ForVersion(e.key, v, false)
+			rs, err2 := sets.ForVersion(e.key, v, true)
+			if err1 != nil || err2 != nil || rq != rs {
+				continue
+			}
+			checked++
+			if got := b.sets[e.source(v)]; got != rq {
+				t.Errorf("%s v%d: rendered from %s, sets.ForVersion says %s", e.name, v, got.Name, rq.Name)
+			}
+		}
+	}
+	if checked < 300 {
+		t.Errorf("only %d versions checked", checked)
+	}
+}
