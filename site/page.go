@@ -9,13 +9,15 @@ import (
 	"kwire/codec"
 	"kwire/render"
 	"kwire/schemas"
+	"kwire/schemas/sets"
 )
 
 // page is one HTML page being written.
 type page struct {
 	b    *builder
-	set  *schemas.Set
-	path string // relative to Out
+	set  *schemas.Set // the page's release (the newest when all)
+	all  bool         // the page is about every release
+	path string       // relative to Out
 	strings.Builder
 }
 
@@ -30,11 +32,10 @@ func (p *page) explorerURL(api *schemas.API, v int16, dir codec.Direction) strin
 	return p.href("index.html") + esc(fmt.Sprintf("?set=%s&api=%s&v=%d&dir=%s", p.set.Name, api.Name, v, dir))
 }
 
-// head writes everything up to <main>. counterpart returns the page's
-// counterpart in another set, or "" when it has none.
-func (p *page) head(title string, counterpart func(o *schemas.Set) string) {
+// head writes everything up to <main>: the navigation and the page's
+// release.
+func (p *page) head(title string) {
 	b := p.b
-	setDir := b.setDir(p.set)
 	fmt.Fprintf(p, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"+
 		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>%s · kwire docs (%s)</title>\n",
 		esc(title), esc(p.set.Name))
@@ -46,34 +47,33 @@ func (p *page) head(title string, counterpart func(o *schemas.Set) string) {
 	}
 	fmt.Fprintf(p, "<link rel=\"stylesheet\" href=\"%s\"/>\n<script src=\"%s\" defer=\"defer\"></script>\n</head>\n",
 		p.href(Root+"/docs.css"), p.href(Root+"/docs.js"))
-	fmt.Fprintf(p, "<body class=\"docs\">\n<header class=\"top\">\n<a class=\"brand\" href=\"%s\">kwire docs</a>\n<nav>", p.href(setDir+"/index.html"))
-	fmt.Fprintf(p, "<a href=\"%s\">APIs</a> <a href=\"%s\">Types and framing</a> <a href=\"%s\">Error codes</a>",
-		p.href(setDir+"/index.html"), p.href(setDir+"/types.html"), p.href(setDir+"/errors.html"))
+	fmt.Fprintf(p, "<body class=\"docs\">\n<header class=\"top\">\n<a class=\"brand\" href=\"%s\">kwire docs</a>\n<nav>", p.href(Root+"/index.html"))
+	fmt.Fprintf(p, "<a href=\"%s\">APIs</a> <a href=\"%s\">Releases</a> <a href=\"%s\">Types and framing</a> <a href=\"%s\">Error codes</a>",
+		p.href(Root+"/index.html"), p.href(matrixPath), p.href(Root+"/types.html"), p.href(Root+"/errors.html"))
 	if b.explorer {
 		fmt.Fprintf(p, " <a href=\"%s\">Explorer</a>", p.href("index.html"))
 	}
 	p.WriteString("</nav>\n")
-	fmt.Fprintf(p, "<p class=\"sets\">Schema set <strong>%s</strong>%s", esc(p.set.Name), esc(sourceLabel(p.set)))
-	for _, o := range b.sets {
-		if o == p.set {
-			continue
-		}
-		if to := counterpart(o); to != "" {
-			fmt.Fprintf(p, " · <a class=\"counterpart\" href=\"%s\">this page in set %s</a>", p.href(to), esc(o.Name))
-		} else {
-			fmt.Fprintf(p, " · not in set %s (<a href=\"%s\">its APIs</a>)", esc(o.Name), p.href(b.setDir(o)+"/index.html"))
-		}
+	if p.all {
+		fmt.Fprintf(p, "<p class=\"sets\">%d releases, <a href=\"%s\">%s</a> to <a href=\"%s\">%s</a>%s</p>\n</header>\n<main>\n",
+			len(b.sets), p.href(releasePath(b.sets[0].Name)), esc(b.sets[0].Name), p.href(releasePath(p.set.Name)), esc(p.set.Name),
+			esc(releaseLabel(b.release(p.set))))
+	} else {
+		fmt.Fprintf(p, "<p class=\"sets\">Release <a href=\"%s\"><strong>%s</strong></a>%s</p>\n</header>\n<main>\n",
+			p.href(releasePath(p.set.Name)), esc(p.set.Name), esc(releaseLabel(b.release(p.set))))
 	}
-	p.WriteString("</p>\n</header>\n<main>\n")
 }
 
-// sourceLabel is " (Apache Kafka 4.1.0-SNAPSHOT)" from a set's SOURCE.
-func sourceLabel(s *schemas.Set) string {
-	first, _, _ := strings.Cut(strings.TrimSpace(s.Source), "\n")
-	if first == "" {
-		return ""
+// releaseLabel is " (Apache Kafka 4.3.1, 2026-06-17)", or "" when the
+// release names no version.
+func releaseLabel(r sets.Release) string {
+	switch {
+	case r.Version != "" && r.Date != "":
+		return " (Apache Kafka " + r.Version + ", " + r.Date + ")"
+	case r.Version != "":
+		return " (Apache Kafka " + r.Version + ")"
 	}
-	return " (" + first + ")"
+	return ""
 }
 
 // foot closes the page.
@@ -96,12 +96,18 @@ type message struct {
 	header int16
 }
 
-func encodeSmallest(s *schemas.Set, api *schemas.API, v int16, dir codec.Direction) (*message, error) {
+// smallest is the smallest legal frame of one side of an API version.
+func smallest(s *schemas.Set, api *schemas.API, v int16, dir codec.Direction) ([]byte, error) {
 	f, err := codec.NewFrame(s, api, v, dir)
 	if err != nil {
 		return nil, err
 	}
-	b, err := f.Encode()
+	return f.Encode()
+}
+
+// encodeSmallest encodes the smallest frame and decodes it with its tree.
+func encodeSmallest(s *schemas.Set, api *schemas.API, v int16, dir codec.Direction) (*message, error) {
+	b, err := smallest(s, api, v, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -145,15 +151,16 @@ func (b *builder) apiPage(s *schemas.Set, api *schemas.API, v int16) ([]byte, er
 	if err != nil {
 		return nil, err
 	}
-	p := &page{b: b, set: s, path: b.apiPath(s, api, v)}
-	p.head(fmt.Sprintf("%s v%d", api.Name, v), func(o *schemas.Set) string {
-		if oa := o.APIByKey(api.Key); oa != nil && oa.Name == api.Name && hasVersion(oa, v) {
-			return b.apiPath(o, oa, v)
-		}
-		return ""
-	})
+	p := &page{b: b, set: s, path: b.apiPath(api.Key, v)}
+	p.head(fmt.Sprintf("%s v%d", api.Name, v))
 	rq, rs := api.Request, api.Response
 	fmt.Fprintf(p, "<h1>%s</h1>\n<p class=\"lead\">%s</p>\n", esc(api.Name), esc(Lead(api, v)))
+	if e := b.byKey[api.Key]; !present(e.in[len(e.in)-1]) {
+		if removed, last, ok := sets.Removal(api.Key); ok {
+			fmt.Fprintf(p, "<p class=\"note removed\">%s was removed in %s (last in %s): this page shows %s's schema.</p>\n",
+				esc(api.Name), esc(removed.Name), esc(last.Name), esc(s.Name))
+		}
+	}
 	if rq.DeprecatedVersions.Contains(v) {
 		fmt.Fprintf(p, "<p class=\"note deprecated\">Version %d is deprecated (deprecatedVersions %s).</p>\n", v, rq.DeprecatedVersions)
 	}
@@ -182,12 +189,15 @@ func (b *builder) apiPage(s *schemas.Set, api *schemas.API, v int16) ([]byte, er
 	}
 	fact("Listeners", listeners)
 	p.WriteString("</dl>\n")
+	if err := p.releases(api, v, req, resp); err != nil {
+		return nil, err
+	}
 	render.Legend(&p.Builder, "")
 	for _, m := range []*message{req, resp} {
 		p.message(api, v, m)
 	}
 	p.history(rq, rs)
-	p.versions(s, api, v)
+	p.versions(api, v)
 	return p.foot(), nil
 }
 
@@ -228,27 +238,30 @@ func (p *page) history(msgs ...*schemas.Message) {
 	p.WriteString("</section>\n")
 }
 
-// versions links the page of every other version.
-func (p *page) versions(s *schemas.Set, api *schemas.API, v int16) {
+// versions links the page of every other version that some release has;
+// the marks are those of the release each page is rendered from.
+func (p *page) versions(api *schemas.API, v int16) {
 	p.WriteString("<section id=\"versions\">\n<h2>Versions</h2>\n<ul class=\"versions\">\n")
-	vs := api.Request.ValidVersions
-	for o := vs.Lo; o <= vs.Hi && !vs.None; o++ {
-		if !hasVersion(api, o) {
-			continue
-		}
+	e := p.b.byKey[api.Key]
+	newest := e.in[len(e.in)-1]
+	for _, o := range e.versions {
+		a := e.in[e.source(o)]
 		label := fmt.Sprintf("v%d", o)
 		var marks []string
-		if api.Request.DeprecatedVersions.Contains(o) {
+		if a.Request.DeprecatedVersions.Contains(o) {
 			marks = append(marks, "deprecated")
 		}
-		if api.Request.LatestVersionUnstable && o == vs.Hi {
+		if sets.Unstable(a, o) {
 			marks = append(marks, "unstable")
 		}
-		if o == vs.Hi {
+		if o == e.top() {
 			marks = append(marks, "latest")
 		}
-		if api.Request.Flexible(o) {
+		if a.Request.Flexible(o) {
 			marks = append(marks, "flexible")
+		}
+		if newest == nil || !hasVersion(newest, o) {
+			marks = append(marks, "not in "+p.b.newest().Name)
 		}
 		mark := ""
 		if len(marks) > 0 {
@@ -257,7 +270,7 @@ func (p *page) versions(s *schemas.Set, api *schemas.API, v int16) {
 		if o == v {
 			fmt.Fprintf(p, "<li class=\"here\"><strong>%s</strong>%s</li>\n", label, mark)
 		} else {
-			fmt.Fprintf(p, "<li><a href=\"%s\">%s</a>%s</li>\n", p.href(p.b.apiPath(s, api, o)), label, mark)
+			fmt.Fprintf(p, "<li><a href=\"%s\">%s</a>%s</li>\n", p.href(p.b.apiPath(api.Key, o)), label, mark)
 		}
 	}
 	p.WriteString("</ul>\n")

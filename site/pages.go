@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 	"kwire/codec/wire"
 	"kwire/render"
 	"kwire/schemas"
+	"kwire/schemas/sets"
 	"kwire/tree"
 )
 
@@ -29,52 +31,97 @@ func (b *builder) css() []byte {
 	return css
 }
 
-// indexPage lists every API of a set.
-func (b *builder) indexPage(s *schemas.Set) ([]byte, error) {
-	p := &page{b: b, set: s, path: b.setDir(s) + "/index.html"}
-	p.head("Kafka APIs", func(o *schemas.Set) string { return b.setDir(o) + "/index.html" })
-	fmt.Fprintf(p, "<h1>Kafka protocol APIs</h1>\n<p class=\"lead\">Every request and response of schema set %s, "+
-		"with the smallest legal instance of each at every version: its bytes, object tree and schema.</p>\n", esc(s.Name))
+// indexPage lists every API of every release, each as the newest release
+// that has it shows it; a removed API says when it was removed.
+func (b *builder) indexPage() ([]byte, error) {
+	p := &page{b: b, set: b.newest(), all: true, path: Root + "/index.html"}
+	p.head("Kafka APIs")
+	fmt.Fprintf(p, "<h1>Kafka protocol APIs</h1>\n<p class=\"lead\">Every request and response of the %d releases kwire knows "+
+		"(%s to %s), with the smallest legal instance of each at every version: its bytes, object tree and schema, from the "+
+		"newest release that has the version. <a href=\"%s\">The release matrix</a> shows which versions each release has.</p>\n",
+		len(b.sets), esc(b.sets[0].Name), esc(b.newest().Name), p.href(matrixPath))
 	p.WriteString("<p class=\"search\" id=\"search\" hidden=\"hidden\"><label for=\"q\">Filter</label> " +
 		"<input type=\"search\" id=\"q\" placeholder=\"name or key\" autocomplete=\"off\"/> <span id=\"count\"></span></p>\n")
 	p.WriteString("<table class=\"apis\" id=\"apis\">\n<thead><tr><th>Key</th><th>API</th><th>Request versions</th>" +
 		"<th>Response versions</th><th>Flexible from</th><th>Listeners</th><th>Marks</th></tr></thead>\n<tbody>\n")
-	for _, api := range s.APIs {
+	for _, e := range b.apis {
+		at, api := e.current()
 		rq, rs := api.Request, api.Response
 		flex := "none"
 		if !rq.FlexibleVersions.None {
 			flex = "v" + strconv.Itoa(int(rq.FlexibleVersions.Lo))
 		}
 		var marks []string
+		var cls []string
+		if !present(e.in[len(e.in)-1]) {
+			cls = append(cls, "removed")
+			if removed, last, ok := sets.Removal(e.key); ok {
+				marks = append(marks, fmt.Sprintf("removed in %s (last in %s)", removed.Name, last.Name))
+			} else {
+				marks = append(marks, fmt.Sprintf("removed after %s", b.sets[at].Name))
+			}
+		}
+		if first := slices.IndexFunc(e.in, present); first > 0 {
+			marks = append(marks, "since "+b.sets[first].Name)
+		}
+		var old []string
+		for i, a := range e.in {
+			if present(a) && a.Name != api.Name && !slices.Contains(old, a.Name+" in "+b.sets[i].Name) {
+				old = append(old, a.Name+" in "+b.sets[i].Name)
+			}
+		}
+		if len(old) > 0 {
+			marks = append(marks, "called "+strings.Join(old, ", "))
+		}
 		if !rq.DeprecatedVersions.None {
 			marks = append(marks, "deprecated v"+rq.DeprecatedVersions.String())
 		}
 		if rq.LatestVersionUnstable {
 			marks = append(marks, "unstable v"+strconv.Itoa(int(rq.ValidVersions.Hi)))
+			cls = append(cls, "unstable")
 		}
-		cls := ""
-		if rq.LatestVersionUnstable {
-			cls = " class=\"unstable\""
+		attr := ""
+		if len(cls) > 0 {
+			attr = " class=\"" + strings.Join(cls, " ") + "\""
 		}
 		fmt.Fprintf(p, "<tr%s data-search=\"%s\"><td>%d</td><td><a href=\"%s\">%s</a></td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
-			cls, esc(strings.ToLower(fmt.Sprintf("%d %s %s", api.Key, api.Name, strings.Join(marks, " ")))),
-			api.Key, p.href(b.apiPath(s, api, latest(api))), esc(api.Name),
+			attr, esc(strings.ToLower(fmt.Sprintf("%d %s %s", e.key, api.Name, strings.Join(marks, " ")))),
+			e.key, p.href(b.apiPath(e.key, e.top())), esc(api.Name),
 			rq.ValidVersions, rs.ValidVersions, flex, esc(strings.Join(rq.Listeners, ", ")), esc(strings.Join(marks, "; ")))
 	}
 	p.WriteString("</tbody>\n</table>\n")
 	return p.foot(), nil
 }
 
-// errorsPage lists the error codes of errors.tsv.
+// errorsPage lists the error codes of a release's errors.tsv, with the
+// release that first has each code when older releases lack it.
 func (b *builder) errorsPage(s *schemas.Set) ([]byte, error) {
-	p := &page{b: b, set: s, path: b.setDir(s) + "/errors.html"}
-	p.head("Error codes", func(o *schemas.Set) string { return b.setDir(o) + "/errors.html" })
-	fmt.Fprintf(p, "<h1>Error codes</h1>\n<p class=\"lead\">The int16 error codes a broker puts in ErrorCode fields, "+
-		"from set %s's errors.tsv (%d codes).</p>\n", esc(s.Name), len(s.Errors))
-	p.WriteString("<table class=\"errors\">\n<thead><tr><th>Code</th><th>Name</th><th>Message</th></tr></thead>\n<tbody>\n")
+	p := &page{b: b, set: s, path: Root + "/errors.html"}
+	p.head("Error codes")
+	since := func(code int16) string {
+		for i, o := range b.sets {
+			if _, ok := o.ErrorCode(code); ok {
+				if i == 0 {
+					return ""
+				}
+				return b.sets[i].Name
+			}
+		}
+		return ""
+	}
+	newer := 0
 	for _, e := range s.Errors {
-		fmt.Fprintf(p, "<tr id=\"%s\"><td>%d</td><td><a href=\"#%s\">%s</a></td><td>%s</td></tr>\n",
-			esc(e.Name), e.Code, esc(e.Name), esc(e.Name), esc(e.Message))
+		if since(e.Code) != "" {
+			newer++
+		}
+	}
+	fmt.Fprintf(p, "<h1>Error codes</h1>\n<p class=\"lead\">The int16 error codes a broker puts in ErrorCode fields, "+
+		"from release %s's errors.tsv (%d codes, %d of them not in %s; the last column names the first release that has them).</p>\n",
+		esc(s.Name), len(s.Errors), newer, esc(b.sets[0].Name))
+	p.WriteString("<table class=\"errors\">\n<thead><tr><th>Code</th><th>Name</th><th>Message</th><th>Since</th></tr></thead>\n<tbody>\n")
+	for _, e := range s.Errors {
+		fmt.Fprintf(p, "<tr id=\"%s\"><td>%d</td><td><a href=\"#%s\">%s</a></td><td>%s</td><td>%s</td></tr>\n",
+			esc(e.Name), e.Code, esc(e.Name), esc(e.Name), esc(e.Message), esc(since(e.Code)))
 	}
 	p.WriteString("</tbody>\n</table>\n")
 	return p.foot(), nil
@@ -157,8 +204,8 @@ func primitiveRows() []typeRow {
 // typesPage explains the primitive types and framing, with examples
 // encoded by the codec.
 func (b *builder) typesPage(s *schemas.Set) ([]byte, error) {
-	p := &page{b: b, set: s, path: b.setDir(s) + "/types.html"}
-	p.head("Types and framing", func(o *schemas.Set) string { return b.setDir(o) + "/types.html" })
+	p := &page{b: b, set: s, path: Root + "/types.html"}
+	p.head("Types and framing")
 	p.WriteString("<h1>Primitive types and framing</h1>\n<p class=\"lead\">How Kafka's protocol writes each field type, " +
 		"with small examples encoded by kwire's codec, and how a request or response is framed on a connection.</p>\n")
 	p.WriteString("<section id=\"primitives\">\n<h2>Primitive types</h2>\n<table class=\"types\">\n" +

@@ -113,42 +113,47 @@ func readPage(t *testing.T, page []byte) (seedPage, []string) {
 	return p, lines
 }
 
-// The JoinGroup and ShareAcknowledge pages state the seeds' facts and
-// sizes, headings and lead, and their trees match the seeds node for node.
+// The JoinGroup and ShareAcknowledge pages of the built site state the
+// seeds' facts and sizes, headings and lead, and their trees match the
+// seeds node for node. Each page is rendered from the release the site
+// chooses (sets.ForVersion's rule, both directions), and its facts are that
+// release's.
 func TestSeedPages(t *testing.T) {
+	out, _ := builtSite(t)
 	cases := []struct {
-		set, file, api string
-		version        int16
-		// differences between the seed and this set, each explained
-		facts map[string]string
-		tree  func(string) string
+		file, api string
+		version   int16
 	}{
-		// The seed lists JoinGroup's request versions as 3.9 does; trunk
-		// dropped v0-1 (KIP-896). 3.9's JoinGroupResponse has no
-		// description for Members; the seed was drawn from trunk's.
-		{set: "3.9", file: "001_0440a39f43fe127e.txt", api: "JoinGroup", version: 9,
-			tree: func(s string) string { return strings.Replace(s, " The group members.", "", 1) }},
-		{set: "trunk", file: "001_0440a39f43fe127e.txt", api: "JoinGroup", version: 9,
-			facts: map[string]string{"Request versions": "2-9", "Response versions": "2-9"}},
-		{set: "trunk", file: "002_b1884bbf64e56f7d.txt", api: "ShareAcknowledge", version: 0},
+		{file: "001_0440a39f43fe127e.txt", api: "JoinGroup", version: 9},
+		{file: "002_b1884bbf64e56f7d.txt", api: "ShareAcknowledge", version: 0},
 	}
+	b := testBuilder(t, true)
 	for _, c := range cases {
-		t.Run(c.set+"/"+c.api, func(t *testing.T) {
-			set, err := sets.Load(c.set)
-			if err != nil {
-				t.Fatal(err)
+		t.Run(c.api, func(t *testing.T) {
+			var e *apiEntry
+			for _, x := range b.apis {
+				if x.name == c.api {
+					e = x
+				}
 			}
-			api, err := set.LookupAPI(c.api)
-			if err != nil {
-				t.Fatal(err)
+			if e == nil {
+				t.Fatalf("no release has %s", c.api)
 			}
-			if latest(api) != c.version {
-				t.Fatalf("latest version %d, want %d (the seed is the latest page)", latest(api), c.version)
+			src := e.source(c.version)
+			if src < 0 {
+				t.Fatalf("no release has %s v%d", c.api, c.version)
 			}
-			b := testBuilder(t, true)
-			page, err := b.apiPage(set, api, c.version)
-			if err != nil {
-				t.Fatal(err)
+			set, api := b.sets[src], e.in[src]
+			// The release chosen is the one codec's auto choice takes, in
+			// both directions.
+			for _, resp := range []bool{false, true} {
+				if s, err := sets.ForVersion(e.key, c.version, resp); err != nil || s.Name != set.Name {
+					t.Errorf("page from %s, sets.ForVersion(response %v) says %v (%v)", set.Name, resp, s, err)
+				}
+			}
+			page := mustRead(t, out, b.apiPath(e.key, c.version))
+			if !strings.Contains(string(page), `<p class="sets">Release <a href="../release/`+set.Name+`.html">`) {
+				t.Errorf("page does not say it shows release %s", set.Name)
 			}
 			want := readSeed(t, c.file)
 			got, _ := readPage(t, page)
@@ -160,11 +165,14 @@ func TestSeedPages(t *testing.T) {
 			}
 			// The seed's facts come first, in the seed's order; the page
 			// adds deprecated and unstable versions and listeners after.
+			// The version ranges are those of the page's release (the
+			// JoinGroup seed was drawn from a release with v0-9).
 			if len(got.facts) < len(want.facts) {
 				t.Fatalf("%d facts, want at least %d", len(got.facts), len(want.facts))
 			}
+			ranges := map[string]string{"Request versions": api.Request.ValidVersions.String(), "Response versions": api.Response.ValidVersions.String()}
 			for i, f := range want.facts {
-				if v, ok := c.facts[f[0]]; ok {
+				if v, ok := ranges[f[0]]; ok {
 					f[1] = v
 				}
 				if got.facts[i] != f {
@@ -178,28 +186,24 @@ func TestSeedPages(t *testing.T) {
 			if strings.Join(extra, ",") != "Deprecated versions,Unstable versions,Listeners" {
 				t.Errorf("extra facts %v", extra)
 			}
-			eq := func(what string, got, want []string, fix func(string) string) {
+			eq := func(what string, got, want []string) {
 				if len(got) != len(want) {
 					t.Errorf("%s: %d, want %d", what, len(got), len(want))
 					return
 				}
 				for i := range want {
-					w := want[i]
-					if fix != nil {
-						w = fix(w)
-					}
-					if got[i] != w {
-						t.Errorf("%s %d:\n got %s\nwant %s", what, i, got[i], w)
+					if got[i] != want[i] {
+						t.Errorf("%s %d:\n got %s\nwant %s", what, i, got[i], want[i])
 					}
 				}
 			}
-			eq("heading", got.headings, want.headings, nil)
-			eq("layout", got.layouts, want.layouts, nil)
-			eq("tree", got.trees, want.trees, c.tree)
-			// The schemas are the set's files without their license header.
+			eq("heading", got.headings, want.headings)
+			eq("layout", got.layouts, want.layouts)
+			eq("tree", got.trees, want.trees)
+			// The schemas are the release's files without their license header.
 			for i, m := range []*schemas.Message{api.Request, api.Response} {
 				if got.schemas[i] != flatten(StripLicense(string(m.Source))) {
-					t.Errorf("schema %d is not the set's %s", i, m.File)
+					t.Errorf("schema %d is not %s's %s", i, set.Name, m.File)
 				}
 				if c.api == "ShareAcknowledge" && got.schemas[i] != want.schemas[i] {
 					t.Errorf("schema %d:\n got %s\nwant %s", i, got.schemas[i], want.schemas[i])
@@ -209,16 +213,21 @@ func TestSeedPages(t *testing.T) {
 	}
 }
 
-// testBuilder is a builder over both sets, as Build makes it.
+// testBuilder is a builder over every release, as Build makes it.
 func testBuilder(t testing.TB, explorer bool) *builder {
 	t.Helper()
 	var all []*schemas.Set
-	for _, n := range sets.Names() {
-		s, err := sets.Load(n)
+	for _, r := range sets.Releases() {
+		s, err := sets.Load(r.Name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		all = append(all, s)
 	}
-	return &builder{def: sets.Default, sets: all, explorer: explorer, sharedCSS: explorer}
+	b, err := newBuilder("", all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.explorer, b.sharedCSS = explorer, explorer
+	return b
 }

@@ -1,12 +1,16 @@
-// Package site renders kwire's static docs site into a directory: an index
-// of every API, one page per version of every API (the smallest legal
-// request and response, their byte layout, object tree and schema), the
-// error codes and a page on the primitive types and framing, for every
-// embedded schema set. The default set is at apis/ (apis/index.html,
-// apis/JoinGroup/index.html for the latest version, apis/JoinGroup/v8.html,
-// apis/errors.html, apis/types.html), the others at apis/NAME/ (apis/3.9/).
-// The explorer's files go to the top. Links are relative, so the site
-// works under any path and from file://.
+// Package site renders kwire's static docs site into a directory, across
+// every embedded Kafka release: an index of every API any release has, one
+// page per API version that any release has (the smallest legal request and
+// response, their byte layout, object tree and schema, rendered from the
+// newest release that has the version, stable before unstable, with the
+// releases that have it and how its schema differs between them), a matrix
+// of APIs against releases, a page per release with what changed since the
+// one before, the error codes and a page on the primitive types and framing
+// (from the newest release). Paths: apis/index.html, apis/JoinGroup/index.html
+// for the highest version, apis/JoinGroup/v8.html, apis/releases.html,
+// apis/release/4.1.html, apis/errors.html, apis/types.html. The explorer's
+// files go to the top. Links are relative, so the site works under any path
+// and from file://.
 package site
 
 import (
@@ -18,6 +22,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -33,10 +38,10 @@ import (
 type Options struct {
 	// Out is the directory the site is written into (created if missing).
 	Out string
-	// Sets are the schema sets to document; nil means every embedded set.
-	// Default (sets.Default when empty) is at apis/, the others at apis/NAME/.
-	Sets    []*schemas.Set
-	Default string
+	// Sets are the releases to document, oldest first; nil means every
+	// embedded release in the order of sets.Releases. The last is the
+	// newest: the index, error codes and types pages are its.
+	Sets []*schemas.Set
 	// Explorer holds the explorer's static files (index.html, kwire.css,
 	// ...), copied to the top of Out; nil when there is no explorer. Pages
 	// link to the explorer only when it has an index.html.
@@ -60,12 +65,9 @@ const Root = "apis"
 // Build writes the site into o.Out.
 func Build(o Options) (Stats, error) {
 	var st Stats
-	if o.Default == "" {
-		o.Default = sets.Default
-	}
 	if o.Sets == nil {
-		for _, n := range sets.Names() {
-			s, err := sets.Load(n)
+		for _, r := range sets.Releases() {
+			s, err := sets.Load(r.Name)
 			if err != nil {
 				return st, err
 			}
@@ -75,13 +77,9 @@ func Build(o Options) (Stats, error) {
 			return st, sets.ErrMissing
 		}
 	}
-	b := &builder{out: o.Out, def: o.Default, sets: o.Sets}
-	found := false
-	for _, s := range o.Sets {
-		found = found || s.Name == o.Default
-	}
-	if !found {
-		return st, fmt.Errorf("site: the default set %q is not among the sets to build", o.Default)
+	b, err := newBuilder(o.Out, o.Sets)
+	if err != nil {
+		return st, err
 	}
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return st, err
@@ -139,12 +137,128 @@ func Build(o Options) (Stats, error) {
 // builder holds what every page needs.
 type builder struct {
 	out       string
-	def       string
-	sets      []*schemas.Set
+	sets      []*schemas.Set // the releases, oldest first
+	rels      []sets.Release // of sets, in the same order
+	apis      []*apiEntry    // every API key of every release, by key
+	byKey     map[int16]*apiEntry
 	explorer  bool // the explorer's index.html is at the top of Out
 	sharedCSS bool // the explorer's kwire.css is at the top of Out
 	themeJS   bool // the explorer's theme.js (saved light/dark choice) is there
 	pages     atomic.Int64
+}
+
+// apiEntry is one API key across the releases.
+type apiEntry struct {
+	key int16
+	// name is the API's name in the newest release that has it (not
+	// removed): the folder of its pages.
+	name string
+	// in holds the API in each release (builder.sets order), nil where
+	// the release lacks the key.
+	in []*schemas.API
+	// versions are the versions that some release has in both
+	// directions, ascending: one page each.
+	versions []int16
+}
+
+// top is the highest version of an entry: its page is NAME/index.html.
+func (e *apiEntry) top() int16 {
+	if len(e.versions) == 0 {
+		return -1
+	}
+	return e.versions[len(e.versions)-1]
+}
+
+// current is the release index and API of the newest release that has the
+// entry's API and has not removed it (the last to have it when every
+// release that has the key lists it removed).
+func (e *apiEntry) current() (int, *schemas.API) {
+	last := -1
+	for i := len(e.in) - 1; i >= 0; i-- {
+		if a := e.in[i]; a != nil {
+			if !a.Removed() {
+				return i, a
+			}
+			if last < 0 {
+				last = i
+			}
+		}
+	}
+	return last, e.in[last]
+}
+
+// with lists the releases (indexes into builder.sets, oldest first) that
+// have version v of the entry in both directions.
+func (e *apiEntry) with(v int16) []int {
+	var out []int
+	for i, a := range e.in {
+		if a != nil && hasVersion(a, v) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// source is the release a version's page is rendered from, by
+// sets.ForVersion's rule over both directions: the newest release that has
+// the version, one where it is stable before one where it is not; -1 when
+// no release has it.
+func (e *apiEntry) source(v int16) int {
+	rs := e.with(v)
+	for i := len(rs) - 1; i >= 0; i-- {
+		if !sets.Unstable(e.in[rs[i]], v) {
+			return rs[i]
+		}
+	}
+	if len(rs) == 0 {
+		return -1
+	}
+	return rs[len(rs)-1]
+}
+
+// newBuilder indexes the releases' APIs.
+func newBuilder(out string, ss []*schemas.Set) (*builder, error) {
+	if len(ss) == 0 {
+		return nil, errors.New("site: no schema sets to build")
+	}
+	b := &builder{out: out, sets: ss, byKey: map[int16]*apiEntry{}}
+	for i, s := range ss {
+		b.rels = append(b.rels, sets.ParseSource(s.Name, s.Source))
+		for _, api := range s.APIs {
+			if api.Request == nil || api.Response == nil {
+				return nil, fmt.Errorf("site: set %s: %s lacks a request or response schema", s.Name, api.Name)
+			}
+			e := b.byKey[api.Key]
+			if e == nil {
+				e = &apiEntry{key: api.Key, in: make([]*schemas.API, len(ss))}
+				b.byKey[api.Key] = e
+				b.apis = append(b.apis, e)
+			}
+			e.in[i] = api
+		}
+	}
+	sort.Slice(b.apis, func(i, j int) bool { return b.apis[i].key < b.apis[j].key })
+	for _, e := range b.apis {
+		_, api := e.current()
+		e.name = api.Name
+		for _, a := range e.in {
+			e.versions = append(e.versions, versionsOf(a)...)
+		}
+		slices.Sort(e.versions)
+		e.versions = slices.Compact(e.versions)
+	}
+	return b, nil
+}
+
+// newest is the newest release's set.
+func (b *builder) newest() *schemas.Set { return b.sets[len(b.sets)-1] }
+
+// release is the release of a set of the builder.
+func (b *builder) release(s *schemas.Set) sets.Release {
+	if i := slices.Index(b.sets, s); i >= 0 {
+		return b.rels[i]
+	}
+	return sets.ParseSource(s.Name, s.Source)
 }
 
 // job renders one file of the site; path is relative to Out, with slashes.
@@ -153,23 +267,23 @@ type job struct {
 	render func() ([]byte, error)
 }
 
-// setDir is the folder of a set's pages, relative to Out.
-func (b *builder) setDir(s *schemas.Set) string {
-	if s.Name == b.def {
-		return Root
+// apiPath is the page of an API at version v (the highest at
+// NAME/index.html), whichever release it is rendered from.
+func (b *builder) apiPath(key, v int16) string {
+	e := b.byKey[key]
+	if v == e.top() {
+		return Root + "/" + e.name + "/index.html"
 	}
-	return Root + "/" + s.Name
+	return fmt.Sprintf("%s/%s/v%d.html", Root, e.name, v)
 }
 
-// apiPath is the page of api at version v (the latest at NAME/index.html).
-func (b *builder) apiPath(s *schemas.Set, api *schemas.API, v int16) string {
-	if v == latest(api) {
-		return b.setDir(s) + "/" + api.Name + "/index.html"
-	}
-	return fmt.Sprintf("%s/%s/v%d.html", b.setDir(s), api.Name, v)
-}
+// releasePath is the page of what changed in a release.
+func releasePath(name string) string { return Root + "/release/" + name + ".html" }
 
-// latest is the highest request version of api.
+// matrixPath is the page of every API against every release.
+const matrixPath = Root + "/releases.html"
+
+// latest is the highest request version of api in its set.
 func latest(api *schemas.API) int16 { return api.Request.ValidVersions.Hi }
 
 // hasVersion reports whether api has version v in both directions.
@@ -181,37 +295,30 @@ func hasVersion(api *schemas.API, v int16) bool {
 // jobs lists every file of the docs and creates their folders.
 func (b *builder) jobs() ([]job, error) {
 	var jobs []job
-	if err := os.MkdirAll(filepath.Join(b.out, Root), 0o755); err != nil {
-		return nil, err
-	}
-	jobs = append(jobs,
-		job{Root + "/docs.css", func() ([]byte, error) { return b.css(), nil }},
-		job{Root + "/docs.js", func() ([]byte, error) { return assets.ReadFile("assets/docs.js") }},
-	)
-	for _, s := range b.sets {
-		dir := b.setDir(s)
+	for _, dir := range []string{Root, Root + "/release"} {
 		if err := os.MkdirAll(filepath.Join(b.out, filepath.FromSlash(dir)), 0o755); err != nil {
 			return nil, err
 		}
-		jobs = append(jobs,
-			job{dir + "/index.html", func() ([]byte, error) { return b.indexPage(s) }},
-			job{dir + "/errors.html", func() ([]byte, error) { return b.errorsPage(s) }},
-			job{dir + "/types.html", func() ([]byte, error) { return b.typesPage(s) }},
-		)
-		for _, api := range s.APIs {
-			if api.Request == nil || api.Response == nil {
-				return nil, fmt.Errorf("site: set %s: %s lacks a request or response schema", s.Name, api.Name)
-			}
-			if err := os.MkdirAll(filepath.Join(b.out, filepath.FromSlash(dir), api.Name), 0o755); err != nil {
-				return nil, err
-			}
-			vs := api.Request.ValidVersions
-			for v := vs.Lo; v <= vs.Hi && !vs.None; v++ {
-				if !hasVersion(api, v) {
-					continue
-				}
-				jobs = append(jobs, job{b.apiPath(s, api, v), func() ([]byte, error) { return b.apiPage(s, api, v) }})
-			}
+	}
+	newest := b.newest()
+	jobs = append(jobs,
+		job{Root + "/docs.css", func() ([]byte, error) { return b.css(), nil }},
+		job{Root + "/docs.js", func() ([]byte, error) { return assets.ReadFile("assets/docs.js") }},
+		job{Root + "/index.html", b.indexPage},
+		job{Root + "/errors.html", func() ([]byte, error) { return b.errorsPage(newest) }},
+		job{Root + "/types.html", func() ([]byte, error) { return b.typesPage(newest) }},
+		job{matrixPath, b.matrixPage},
+	)
+	for i := range b.sets {
+		jobs = append(jobs, job{releasePath(b.sets[i].Name), func() ([]byte, error) { return b.releasePage(i) }})
+	}
+	for _, e := range b.apis {
+		if err := os.MkdirAll(filepath.Join(b.out, Root, e.name), 0o755); err != nil {
+			return nil, err
+		}
+		for _, v := range e.versions {
+			s := b.sets[e.source(v)]
+			jobs = append(jobs, job{b.apiPath(e.key, v), func() ([]byte, error) { return b.apiPage(s, s.APIByKey(e.key), v) }})
 		}
 	}
 	return jobs, nil

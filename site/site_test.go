@@ -19,6 +19,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"kwire/codec"
 	"kwire/schemas"
 	"kwire/schemas/sets"
 	"kwire/web"
@@ -191,25 +192,26 @@ func TestMain(m *testing.M) {
 // asset resolves, anchors included, through relative URLs only.
 func TestBuildSite(t *testing.T) {
 	out, st := builtSite(t)
-	// One page per version of every API, plus index, errors and types, in
-	// every set.
-	want := 0
-	for _, n := range sets.Names() {
-		s, _ := sets.Load(n)
-		want += 3
+	// One page per API version that some release has (in both
+	// directions), one per release, plus index, matrix, errors and types.
+	type kv struct{ key, v int16 }
+	versions := map[kv]bool{}
+	rels := sets.Releases()
+	for _, r := range rels {
+		s, _ := sets.Load(r.Name)
 		for _, api := range s.APIs {
-			for v := api.Request.ValidVersions.Lo; v <= api.Request.ValidVersions.Hi; v++ {
+			for v := api.Request.ValidVersions.Lo; v <= api.Request.ValidVersions.Hi && !api.Removed(); v++ {
 				if hasVersion(api, v) {
-					want++
+					versions[kv{api.Key, v}] = true
 				}
 			}
 		}
 	}
-	if st.Pages != want {
+	if want := len(versions) + len(rels) + 4; st.Pages != want {
 		t.Errorf("%d pages, want %d", st.Pages, want)
 	}
-	if want < 600 {
-		t.Errorf("only %d pages: are both schema sets embedded?", want)
+	if len(rels) < 6 || len(versions) < 350 {
+		t.Errorf("only %d releases, %d API versions: are the releases embedded?", len(rels), len(versions))
 	}
 	var all []job
 	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
@@ -286,20 +288,266 @@ func TestBuildSite(t *testing.T) {
 	}
 	t.Logf("%d pages, %d links checked, %d files, %.1f MB + %.1f MB gzip", len(pages), links, files, float64(st.Bytes)/1e6, float64(st.GzipBytes)/1e6)
 	// Spot checks of the layout and the links that matter.
+	jgSet, err := sets.ForVersion(11, 9, false)
+	if err != nil {
+		t.Fatal(err)
+	}
 	jg := string(mustRead(t, out, "apis/JoinGroup/index.html"))
 	for _, s := range []string{
-		`href="../3.9/JoinGroup/index.html"`,
-		`href="../../index.html?set=trunk&amp;api=JoinGroup&amp;v=9&amp;dir=request"`,
-		`href="../../index.html?set=trunk&amp;api=JoinGroup&amp;v=9&amp;dir=response"`,
+		`href="../../index.html?set=` + jgSet.Name + `&amp;api=JoinGroup&amp;v=9&amp;dir=request"`,
+		`href="../../index.html?set=` + jgSet.Name + `&amp;api=JoinGroup&amp;v=9&amp;dir=response"`,
 		`href="v8.html"`, `href="../../kwire.css"`, `href="../docs.css"`, `src="../docs.js"`, `src="../../theme.js"`,
+		`href="../releases.html"`, `href="../release/` + jgSet.Name + `.html"`,
 	} {
 		if !strings.Contains(jg, s) {
 			t.Errorf("JoinGroup page lacks %s", s)
 		}
 	}
-	if old := string(mustRead(t, out, "apis/3.9/JoinGroup/v0.html")); !strings.Contains(old, "not in set trunk") ||
-		!strings.Contains(old, `href="../../../index.html?set=3.9&amp;api=JoinGroup&amp;v=0&amp;dir=request"`) {
-		t.Errorf("3.9 JoinGroup v0 does not say trunk lacks it, or its explorer link is wrong")
+	if idx := string(mustRead(t, out, "apis/index.html")); !strings.Contains(idx, `href="releases.html"`) {
+		t.Error("the index does not link the release matrix")
+	}
+}
+
+// Every API of every release is on the index; a removed one says which
+// release removed it and which was the last to have it, and its pages are
+// rendered from that last release.
+func TestRemovedAPIs(t *testing.T) {
+	out, _ := builtSite(t)
+	idx := string(mustRead(t, out, "apis/index.html"))
+	newest, _ := sets.Load(sets.Newest())
+	seen := map[int16]bool{}
+	removedAPIs := 0
+	for _, r := range sets.Releases() {
+		s, _ := sets.Load(r.Name)
+		for _, api := range s.APIs {
+			if seen[api.Key] {
+				continue
+			}
+			seen[api.Key] = true
+			row := regexp.MustCompile(`<tr[^>]*><td>` + fmt.Sprint(api.Key) + `</td>.*</tr>`).FindString(idx)
+			if row == "" {
+				t.Errorf("the index lacks key %d (%s of %s)", api.Key, api.Name, r.Name)
+				continue
+			}
+			removed, last, ok := sets.Removal(api.Key)
+			if na := newest.APIByKey(api.Key); na != nil && !na.Removed() {
+				if ok {
+					t.Errorf("key %d: in %s, yet sets.Removal says removed in %s", api.Key, newest.Name, removed.Name)
+				}
+				continue
+			}
+			removedAPIs++
+			if want := fmt.Sprintf("removed in %s (last in %s)", removed.Name, last.Name); !ok || !strings.Contains(row, want) {
+				t.Errorf("key %d: index row %s lacks %q", api.Key, row, want)
+			}
+			la, _ := sets.Load(last.Name)
+			a := la.APIByKey(api.Key)
+			for v := a.Request.ValidVersions.Lo; v <= a.Request.ValidVersions.Hi; v++ {
+				if !hasVersion(a, v) {
+					continue
+				}
+				name := fmt.Sprintf("apis/%s/v%d.html", a.Name, v)
+				if v == a.Request.ValidVersions.Hi {
+					name = "apis/" + a.Name + "/index.html"
+				}
+				page := string(mustRead(t, out, name))
+				if !strings.Contains(page, `<p class="sets">Release <a href="../release/`+last.Name+`.html">`) {
+					t.Errorf("%s is not rendered from %s", name, last.Name)
+				}
+				if want := fmt.Sprintf("was removed in %s (last in %s)", removed.Name, last.Name); !strings.Contains(page, want) {
+					t.Errorf("%s does not say it %s", name, want)
+				}
+			}
+		}
+	}
+	if removedAPIs == 0 {
+		t.Error("no release removed an API: the test checks nothing")
+	}
+}
+
+// cells reads the text of every cell of a table row, tags dropped.
+func cells(row string) []string {
+	var out []string
+	for _, m := range cellRE.FindAllStringSubmatch(row, -1) {
+		out = append(out, html.UnescapeString(tagRE.ReplaceAllString(m[1], "")))
+	}
+	return out
+}
+
+var cellRE = regexp.MustCompile(`<t[dh][^>]*>(.*?)</t[dh]>`)
+
+// rowWithID is the <tr> with an id on a page, or "".
+func rowWithID(page, id string) string {
+	return regexp.MustCompile(`<tr id="` + regexp.QuoteMeta(id) + `"[^>]*>.*?</tr>`).FindString(page)
+}
+
+// The matrix has a column per release (version and date in its head) and
+// a row per API key; every cell is that release's request versions.
+func TestMatrixPage(t *testing.T) {
+	out, _ := builtSite(t)
+	page := string(mustRead(t, out, "apis/releases.html"))
+	rels := sets.Releases()
+	head := cells(regexp.MustCompile(`<thead>.*?</thead>`).FindString(page))
+	if len(head) != 2+len(rels) {
+		t.Fatalf("head %q", head)
+	}
+	for i, r := range rels {
+		if h := head[2+i]; h != r.Name+r.Version+r.Date {
+			t.Errorf("column %d: %q, want %s, %s, %s", i, h, r.Name, r.Version, r.Date)
+		}
+		if !strings.Contains(page, `href="release/`+r.Name+`.html"`) {
+			t.Errorf("the matrix does not link release %s", r.Name)
+		}
+	}
+	keys := map[int16]bool{}
+	for _, r := range rels {
+		s, _ := sets.Load(r.Name)
+		for _, a := range s.APIs {
+			keys[a.Key] = true
+		}
+	}
+	unstable := 0
+	for key := range keys {
+		row := cells(rowWithID(page, fmt.Sprintf("k%d", key)))
+		if len(row) != 2+len(rels) {
+			t.Errorf("key %d: row %q", key, row)
+			continue
+		}
+		for i, r := range rels {
+			s, _ := sets.Load(r.Name)
+			want := "—"
+			if a := s.APIByKey(key); a != nil && a.Removed() {
+				want = "removed"
+			} else if a != nil {
+				want = a.Request.ValidVersions.String()
+				if sets.Unstable(a, a.Request.ValidVersions.Hi) {
+					want += "*"
+					unstable++
+				}
+			}
+			if row[2+i] != want {
+				t.Errorf("key %d in %s: %q, want %q", key, r.Name, row[2+i], want)
+			}
+		}
+	}
+	if unstable == 0 {
+		t.Error("no unstable version marked")
+	}
+}
+
+// Each release's page lists the APIs added and removed since the release
+// before, and for every API both have the versions added and removed: all
+// derived here by comparing the two sets.
+func TestReleasePages(t *testing.T) {
+	out, _ := builtSite(t)
+	rels := sets.Releases()
+	versionsOf := func(a *schemas.API) map[int16]bool {
+		m := map[int16]bool{}
+		for v := a.Request.ValidVersions.Lo; v <= a.Request.ValidVersions.Hi && !a.Removed(); v++ {
+			if hasVersion(a, v) {
+				m[v] = true
+			}
+		}
+		return m
+	}
+	links := func(cell string) map[int16]bool {
+		m := map[int16]bool{}
+		for _, f := range strings.Split(cell, ", ") {
+			var v int16
+			if _, err := fmt.Sscanf(f, "v%d", &v); err == nil {
+				m[v] = true
+			}
+		}
+		return m
+	}
+	same := func(a, b map[int16]bool) bool { return fmt.Sprint(a) == fmt.Sprint(b) }
+	removedVersions := 0
+	for i := 1; i < len(rels); i++ {
+		prev, _ := sets.Load(rels[i-1].Name)
+		cur, _ := sets.Load(rels[i].Name)
+		page := string(mustRead(t, out, "apis/release/"+cur.Name+".html"))
+		section := func(id string) string {
+			return regexp.MustCompile(`(?s)<section id="` + id + `">.*?</section>`).FindString(page)
+		}
+		added, removed := section("added"), section("removed")
+		keys := map[int16]bool{}
+		for _, a := range append(append([]*schemas.API{}, prev.APIs...), cur.APIs...) {
+			keys[a.Key] = true
+		}
+		for key := range keys {
+			was, is := prev.APIByKey(key), cur.APIByKey(key)
+			inWas, inIs := was != nil && !was.Removed(), is != nil && !is.Removed()
+			switch {
+			case inIs && !inWas:
+				if !strings.Contains(added, ">"+is.Name+"</a>") {
+					t.Errorf("%s: %s not listed as added", cur.Name, is.Name)
+				}
+			case inWas && !inIs:
+				if !strings.Contains(removed, ">"+was.Name+"</a>") {
+					t.Errorf("%s: %s not listed as removed", cur.Name, was.Name)
+				}
+			case inWas && inIs:
+				vw, vi := versionsOf(was), versionsOf(is)
+				plus, minus := map[int16]bool{}, map[int16]bool{}
+				for v := range vi {
+					if !vw[v] {
+						plus[v] = true
+					}
+				}
+				for v := range vw {
+					if !vi[v] {
+						minus[v] = true
+					}
+				}
+				row := cells(rowWithID(page, fmt.Sprintf("versions-%d", key)))
+				if len(plus)+len(minus) == 0 {
+					if len(row) > 0 && (row[2] != "" || row[3] != "") {
+						t.Errorf("%s: %s has versions changed %q", cur.Name, is.Name, row)
+					}
+					continue
+				}
+				removedVersions += len(minus)
+				if len(row) != 5 || !same(links(row[2]), plus) || !same(links(row[3]), minus) {
+					t.Errorf("%s: %s row %q, want added %v removed %v", cur.Name, is.Name, row, plus, minus)
+				}
+			}
+		}
+	}
+	if removedVersions == 0 {
+		t.Error("no release removed a version: the test checks nothing")
+	}
+}
+
+// JoinGroup v9's page lists every release, each with its version and
+// date and whether it has v9 and how.
+func TestVersionReleases(t *testing.T) {
+	out, _ := builtSite(t)
+	page := string(mustRead(t, out, "apis/JoinGroup/index.html"))
+	table := regexp.MustCompile(`(?s)<table class="rels">.*?</table>`).FindString(page)
+	rows := regexp.MustCompile(`<tr[^>]*><td>.*?</tr>`).FindAllString(table, -1)
+	rels := sets.Releases()
+	if len(rows) != len(rels) {
+		t.Fatalf("%d rows, want %d", len(rows), len(rels))
+	}
+	with := 0
+	for i, r := range rels {
+		s, _ := sets.Load(r.Name)
+		a := s.APIByKey(11)
+		c := cells(rows[i])
+		if c[0] != r.Name || c[1] != r.Version || c[2] != r.Date {
+			t.Errorf("row %d: %q, want %s", i, c, r)
+		}
+		has := a != nil && hasVersion(a, 9)
+		if has {
+			with++
+		}
+		if status := strings.TrimSuffix(c[3], " (this page)"); has != (status == "stable" || status == "unstable" || status == "deprecated") ||
+			has && (status == "unstable") != sets.Unstable(a, 9) {
+			t.Errorf("%s: v9 %q (has it: %v)", r.Name, c[3], has)
+		}
+	}
+	if with != len(rels) {
+		t.Errorf("JoinGroup v9 in %d of %d releases", with, len(rels))
 	}
 }
 
@@ -409,7 +657,7 @@ func TestCheckPage(t *testing.T) {
 // and docs.css carries the section colours.
 func TestNoExplorer(t *testing.T) {
 	b := testBuilder(t, false)
-	s := b.sets[0]
+	s := b.newest()
 	api, _ := s.LookupAPI("Produce")
 	page, err := b.apiPage(s, api, latest(api))
 	if err != nil {
@@ -427,13 +675,15 @@ func TestNoExplorer(t *testing.T) {
 	}
 }
 
-// Every schema text and decoded string reaches the page escaped.
-func TestEscapes(t *testing.T) {
-	trunk, err := sets.Load("trunk")
+// evilSet is a release with one API whose texts try to break out of the
+// page; about is the about text of its request's field Name, extra an
+// extra request field.
+func evilSet(t *testing.T, name, about, extra string) *schemas.Set {
+	t.Helper()
+	newest, err := sets.Load(sets.Newest())
 	if err != nil {
 		t.Fatal(err)
 	}
-	const evil = `<img src=x onerror=alert(1)>`
 	req, err := schemas.Parse("message/EvilRequest.json", []byte(`// license
 {
   "apiKey": 11, "type": "request", "listeners": ["<b>broker</b>"], "name": "EvilRequest",
@@ -441,7 +691,7 @@ func TestEscapes(t *testing.T) {
   "validVersions": "0", "flexibleVersions": "0+",
   "fields": [
     // </span><script>alert("field")</script>
-    { "name": "Name", "type": "string", "versions": "0+", "about": "`+evil+`" }
+    { "name": "Name", "type": "string", "versions": "0+", "about": "`+about+`" }`+extra+`
   ]
 }`))
 	if err != nil {
@@ -452,18 +702,34 @@ func TestEscapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := schemas.NewSet("evil<i>", []*schemas.Message{req, resp, trunk.RequestHeader, trunk.ResponseHeader})
+	s, err := schemas.NewSet(name, []*schemas.Message{req, resp, newest.RequestHeader, newest.ResponseHeader})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Source = "<script>source</script>"
-	s.Errors = []schemas.ErrorCode{{Code: 1, Name: "E<b>", Message: evil}}
-	b := &builder{def: s.Name, sets: []*schemas.Set{s}, explorer: true}
+	s.Errors = []schemas.ErrorCode{{Code: 1, Name: "E<b>", Message: about}}
+	return s
+}
+
+// Every schema text and decoded string reaches the page escaped, the
+// differences between releases included.
+func TestEscapes(t *testing.T) {
+	const evil = `<img src=x onerror=alert(1)>`
+	old := evilSet(t, "old<i>", `<script>alert(2)</script>`, `, { "name": "Gone", "type": "int32", "versions": "0+", "about": "<b>gone</b>" }`)
+	s := evilSet(t, "evil<i>", evil, "")
+	b, err := newBuilder("", []*schemas.Set{old, s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.explorer = true
 	api, _ := s.LookupAPI("Evil")
 	for name, render := range map[string]func() ([]byte, error){
-		"api":    func() ([]byte, error) { return b.apiPage(s, api, 0) },
-		"index":  func() ([]byte, error) { return b.indexPage(s) },
-		"errors": func() ([]byte, error) { return b.errorsPage(s) },
+		"api":     func() ([]byte, error) { return b.apiPage(s, api, 0) },
+		"index":   b.indexPage,
+		"errors":  func() ([]byte, error) { return b.errorsPage(s) },
+		"matrix":  b.matrixPage,
+		"release": func() ([]byte, error) { return b.releasePage(1) },
+		"first":   func() ([]byte, error) { return b.releasePage(0) },
 	} {
 		page, err := render()
 		if err != nil {
@@ -479,14 +745,16 @@ func TestEscapes(t *testing.T) {
 		}
 	}
 	page, _ := b.apiPage(s, api, 0)
-	for _, want := range []string{"&lt;img src=x onerror=alert(1)&gt;", "&lt;/code&gt;&lt;/pre&gt;&lt;script&gt;"} {
+	for _, want := range []string{"&lt;img src=x onerror=alert(1)&gt;", "&lt;/code&gt;&lt;/pre&gt;&lt;script&gt;",
+		"about EvilRequest.Name: “&lt;img src=x onerror=alert(1)&gt;” → “&lt;script&gt;alert(2)&lt;/script&gt;”", "added EvilRequest.Gone (int32)",
+		"smallest request: 21 bytes, 4 more"} {
 		if !bytes.Contains(page, []byte(want)) {
-			t.Errorf("api page lacks escaped %s", want)
+			t.Errorf("api page lacks %s", want)
 		}
 	}
 }
 
-// Highlight keeps every byte of every schema of both sets, escaped.
+// Highlight keeps every byte of every schema of every release, escaped.
 func TestHighlight(t *testing.T) {
 	for _, n := range sets.Names() {
 		s, _ := sets.Load(n)
@@ -527,8 +795,8 @@ func TestRel(t *testing.T) {
 		{"apis/JoinGroup/index.html", "apis/JoinGroup/v8.html", "v8.html"},
 		{"apis/JoinGroup/index.html", "apis/docs.css", "../docs.css"},
 		{"apis/JoinGroup/index.html", "index.html", "../../index.html"},
-		{"apis/3.9/JoinGroup/v0.html", "apis/JoinGroup/v2.html", "../../JoinGroup/v2.html"},
-		{"apis/index.html", "apis/3.9/index.html", "3.9/index.html"},
+		{"apis/release/4.1.html", "apis/JoinGroup/v2.html", "../JoinGroup/v2.html"},
+		{"apis/index.html", "apis/release/4.1.html", "release/4.1.html"},
 		{"index.html", "apis/index.html", "apis/index.html"},
 	} {
 		if got := rel(c[0], c[1]); got != c[2] {
@@ -537,7 +805,7 @@ func TestRel(t *testing.T) {
 	}
 }
 
-// BenchmarkBuild builds the whole site (both sets, with gzip); compare
+// BenchmarkBuild builds the whole site (every release, with gzip); compare
 // with BenchmarkBuildNoGzip to see the cost of compression.
 func BenchmarkBuild(b *testing.B) {
 	for b.Loop() {
@@ -555,11 +823,11 @@ func BenchmarkBuildNoGzip(b *testing.B) {
 	}
 }
 
-// BenchmarkAPIPage renders the largest page of the trunk set (Fetch at its
+// BenchmarkAPIPage renders the largest page of the newest release (Fetch at its
 // latest version) against a small one (ApiVersions v0) as the baseline.
 func BenchmarkAPIPage(b *testing.B) {
 	bl := testBuilder(b, true)
-	s, _ := sets.Load("trunk")
+	s := bl.newest()
 	for _, name := range []string{"ApiVersions", "Fetch"} {
 		api, _ := s.LookupAPI(name)
 		v := latest(api)
@@ -628,5 +896,82 @@ func TestGzipTree(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
 			t.Errorf("%s left behind by a build without gzip", name)
 		}
+	}
+}
+
+// Every version page groups the other releases that have the version by
+// their schema: a release whose request and response files are the page
+// release's is in no group, and one whose smallest request or response
+// (encoded here by the codec) has another size is in a group that says so.
+func TestDifferences(t *testing.T) {
+	out, _ := builtSite(t)
+	b := testBuilder(t, true)
+	groupRE := regexp.MustCompile(`(?s)<h4>([^<]*)</h4>\n<ul class="diff">(.*?)</ul>`)
+	sized := 0
+	for _, e := range b.apis {
+		for _, v := range e.versions {
+			here := e.in[e.source(v)]
+			page := string(mustRead(t, out, b.apiPath(e.key, v)))
+			groups := map[string]string{}
+			for _, m := range groupRE.FindAllStringSubmatch(page, -1) {
+				for _, n := range strings.Split(m[1], ", ") {
+					groups[n] = html.UnescapeString(m[2])
+				}
+			}
+			for i, a := range e.in {
+				if a == nil || a == here || !hasVersion(a, v) {
+					continue
+				}
+				name := b.sets[i].Name
+				diff, listed := groups[name]
+				if bytes.Equal(a.Request.Source, here.Request.Source) && bytes.Equal(a.Response.Source, here.Response.Source) {
+					if listed {
+						t.Errorf("%s v%d: %s has the same files, yet is listed as different", e.name, v, name)
+					}
+					continue
+				}
+				for _, dir := range []codec.Direction{codec.Request, codec.Response} {
+					x, err1 := smallest(b.sets[i], a, v, dir)
+					y, err2 := smallest(b.sets[e.source(v)], here, v, dir)
+					if err1 != nil || err2 != nil {
+						t.Fatal(err1, err2)
+					}
+					if len(x) == len(y) {
+						continue
+					}
+					sized++
+					if want := fmt.Sprintf("smallest %s: %d bytes", dir, len(x)); !strings.Contains(diff, want) {
+						t.Errorf("%s v%d: %s's group lacks %q", e.name, v, name, want)
+					}
+				}
+			}
+		}
+	}
+	if sized == 0 {
+		t.Error("no version's smallest size differs between releases: the test checks little")
+	}
+}
+
+// Every version page is rendered from the release that sets.ForVersion
+// chooses for its request and its response (when the two agree, as they
+// do wherever both directions have the same versions).
+func TestPageRelease(t *testing.T) {
+	b := testBuilder(t, false)
+	checked := 0
+	for _, e := range b.apis {
+		for _, v := range e.versions {
+			rq, err1 := sets.ForVersion(e.key, v, false)
+			rs, err2 := sets.ForVersion(e.key, v, true)
+			if err1 != nil || err2 != nil || rq != rs {
+				continue
+			}
+			checked++
+			if got := b.sets[e.source(v)]; got != rq {
+				t.Errorf("%s v%d: rendered from %s, sets.ForVersion says %s", e.name, v, got.Name, rq.Name)
+			}
+		}
+	}
+	if checked < 300 {
+		t.Errorf("only %d versions checked", checked)
 	}
 }

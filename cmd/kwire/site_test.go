@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kwire/schemas/sets"
 )
 
 // kwire site writes the explorer's files at the top and the docs under
@@ -19,7 +21,8 @@ func TestSiteCommand(t *testing.T) {
 		t.Errorf("output %q", out)
 	}
 	for _, f := range []string{"index.html", "kwire.css", "apis/index.html", "apis/JoinGroup/index.html",
-		"apis/JoinGroup/index.html.gz", "apis/3.9/JoinGroup/v0.html", "apis/errors.html", "apis/types.html", "apis/docs.css", "apis/docs.js"} {
+		"apis/JoinGroup/index.html.gz", "apis/JoinGroup/v0.html", "apis/releases.html", "apis/release/" + sets.Newest() + ".html",
+		"apis/errors.html", "apis/types.html", "apis/docs.css", "apis/docs.js"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("missing %s", f)
 		}
