@@ -186,7 +186,8 @@ func (f *Frame) EncodeBody() ([]byte, error) {
 }
 
 // A SetChooser picks the schema set a request frame is read with from the
-// API key and version in its header.
+// API key and version in its header; with an error it may return the set
+// to read the frame with as a guess.
 type SetChooser interface {
 	ChooseSet(key, version int16) (*schemas.Set, error)
 }
@@ -204,8 +205,9 @@ type DecodeOptions struct {
 	// Sample labels the tree of a sample instance (see TreeOptions).
 	Sample bool
 	// Choose, when set, picks the set a request frame is decoded with
-	// from the API key and version of its header (sets.Choice); Set is
-	// used when it fails and Guess is set.
+	// from the API key and version of its header (sets.Choice). When it
+	// fails and Guess is set, the set it returns with its error (the
+	// newest with the API), else Set, is guessed with.
 	Choose SetChooser
 	// Guess decodes a request whose version is newer than every version
 	// of its API in Set with the layout of the highest one, as a guess
@@ -316,6 +318,8 @@ func (f *Frame) identify(b []byte, o DecodeOptions) error {
 		switch {
 		case err == nil:
 			f.Set = s
+		case o.Guess && s != nil:
+			f.Set = s // the chooser's set to guess with
 		case !o.Guess || f.Set == nil:
 			return &wire.DecodeError{Offset: 6, Path: "RequestHeader.RequestApiVersion", Err: fmt.Errorf("%w: %w", wire.ErrValue, err)}
 		}

@@ -227,7 +227,7 @@ func TestExplorer(t *testing.T) {
 			t.Errorf("tree differs from the seed page:\n got %s\nwant %s", got, want)
 		}
 		loc := eval[string](p, `location.search`)
-		if loc != "?set=trunk&api=JoinGroup&v=9&dir=request" {
+		if loc != "?set=auto&api=JoinGroup&v=9&dir=request" {
 			t.Errorf("URL state %s", loc)
 		}
 		t.Logf("load %.0f wasm start %.0f ms, ready at %.0f ms", eval[float64](p, `kwire.loadMs`), eval[float64](p, `kwire.startMs`), eval[float64](p, `kwire.readyMs`))
@@ -399,6 +399,68 @@ func TestExplorer(t *testing.T) {
 		p.hover(`#tree .tn[data-path="Protocols"]`)
 		p.shot("dark")
 		p.click("#theme")
+	})
+
+	t.Run("releases", func(t *testing.T) {
+		p.t = t
+		p.open("")
+		// The set picker: auto first, then every release, newest first,
+		// with its date.
+		rs := sets.Releases()
+		opts := eval[[]string](p, `Array.from(document.querySelectorAll('#set option')).map(o => o.value + ' / ' + o.textContent)`)
+		if len(opts) != len(rs)+1 || !strings.HasPrefix(opts[0], "auto / auto") || eval[string](p, `document.getElementById('set').value`) != "auto" {
+			t.Errorf("set picker %q", opts)
+		}
+		for i, r := range rs {
+			if want := r.Name + " / " + r.Name + " (" + r.Date + ")"; opts[len(rs)-i] != want {
+				t.Errorf("set picker entry %d: %q, want %q", len(rs)-i, opts[len(rs)-i], want)
+			}
+		}
+		// A version only an old release has is read with it, and the
+		// page says so.
+		old, err := sets.ForVersion(0, 0, false) // Produce v0
+		if err != nil {
+			t.Fatal(err)
+		}
+		oa, _ := old.LookupAPI("Produce")
+		f, err := codec.NewFrame(old, oa, 0, codec.Request)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := f.Encode()
+		p.do(chromedp.SetValue("#paste", hex.EncodeToString(b)), chromedp.Click(`button[data-act="decode"]`))
+		if rel := eval[string](p, `document.getElementById('release').textContent`); !strings.Contains(rel, "read with the schemas of "+old.Name+" (") {
+			t.Errorf("release shown: %q", rel)
+		}
+		if tree := p.treeText(); !strings.HasPrefix(tree, "ProduceRequest message v0 ") || strings.Contains(tree, "ERROR") {
+			t.Errorf("Produce v0 tree:\n%s", tree)
+		}
+		// A version newer than every release: the error names the
+		// newest, and a button reads it as a guess.
+		newest, _ := sets.Load(sets.Auto)
+		fa := newest.APIByKey(1)
+		f, err = codec.NewFrame(newest, fa, fa.Request.ValidVersions.Hi, codec.Request)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ = f.Encode()
+		b[7]++
+		p.do(chromedp.SetValue("#paste", hex.EncodeToString(b)), chromedp.Click(`button[data-act="decode"]`))
+		if st := p.status(); !strings.Contains(st, "is newer than every release kwire knows") || eval[bool](p, `document.getElementById('guessbar').hidden`) {
+			t.Errorf("newer version: status %q, guess hidden %v", st, eval[bool](p, `document.getElementById('guessbar').hidden`))
+		}
+		p.shot("newer")
+		p.click("#guess")
+		if tree := p.treeText(); !strings.Contains(strings.SplitN(tree, "\n", 2)[0], fmt.Sprintf("a guess: newer than every release known, read with the v%d layout", fa.Request.ValidVersions.Hi)) || strings.Contains(tree, "ERROR") {
+			t.Errorf("guess tree:\n%.300s", tree)
+		}
+		if !eval[bool](p, `document.getElementById('guessbar').hidden`) {
+			t.Errorf("the guess button stays after guessing")
+		}
+		if rel := eval[string](p, `document.getElementById('release').textContent`); !strings.Contains(rel, newest.Name) {
+			t.Errorf("guessed with %q", rel)
+		}
+		p.shot("guess")
 	})
 
 	t.Run("paste a response", func(t *testing.T) {
@@ -616,23 +678,29 @@ func draftSchema(p *tab) {
 		t.Errorf("line 49 is not marked in the rendering")
 	}
 
-	// The draft's API in the picker, marked.
+	// The draft's API in the picker, marked, with the placeholder key:
+	// one above the newest release's highest.
+	newest, err := sets.Load(sets.Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ph := newest.APIs[len(newest.APIs)-1].Key + 1
 	opts := eval[[]string](p, `Array.from(document.querySelectorAll('#apis option')).map(o => o.value + ' / ' + o.textContent)`)
-	if len(opts) == 0 || opts[0] != "StreamsGroupHeartbeat (draft) / 90 draft" {
+	if len(opts) == 0 || opts[0] != fmt.Sprintf("StreamsGroupHeartbeat (draft) / %d draft", ph) {
 		t.Errorf("API picker: %.3q", opts)
 	}
 	p.pick("api", "StreamsGroupHeartbeat (draft)")
 	p.pick("dir", "request")
 	h := p.hexText()
-	// size, api_key 90 (the placeholder), api_version 0.
-	if len(h) < 40 || h[8:16] != "005a0000" {
+	// size, api_key (the placeholder), api_version 0.
+	if len(h) < 40 || h[8:16] != fmt.Sprintf("%04x0000", ph) {
 		t.Fatalf("draft request bytes: %s", h)
 	}
 	tree := p.treeText()
 	if !strings.HasPrefix(tree, "StreamsGroupHeartbeatRequest message v0 [0x0000, ") || strings.Contains(tree, "ERROR") || !strings.Contains(tree, "GroupId") {
 		t.Errorf("draft request tree:\n%s", tree)
 	}
-	if title := eval[string](p, `document.getElementById('msgtitle').textContent`); !strings.Contains(title, "(draft, apiKey 90: placeholder)") {
+	if title := eval[string](p, `document.getElementById('msgtitle').textContent`); !strings.Contains(title, fmt.Sprintf("(draft, apiKey %d: placeholder)", ph)) {
 		t.Errorf("title %q", title)
 	}
 	if v := eval[string](p, `document.getElementById('set').value`); v != "draft" {
@@ -654,13 +722,20 @@ func draftSchema(p *tab) {
 		t.Errorf("title %q", title)
 	}
 
-	// Side by side with trunk's StreamsGroupHeartbeat.
+	// Side by side with the newest release's StreamsGroupHeartbeat: the
+	// sizes are the codec's smallest frames of both.
 	eval[bool](p, `(() => { window.scrollTo(0, 0); return true })()`)
 	p.click("#comparepanel > summary")
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelectorAll('#compare table.cmp tr').length > 0`)); err != nil {
 		t.Errorf("no comparison table: %v", err)
 	}
-	if c := eval[string](p, `document.getElementById('compare').innerText`); !strings.Contains(c, "smallest frame 136 bytes, trunk’s 145 (-9)") ||
+	sa, _ := newest.LookupAPI("StreamsGroupHeartbeat")
+	sf, err := codec.NewFrame(newest, sa, sa.Request.ValidVersions.Hi, codec.Request)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, _ := sf.Encode()
+	if c := eval[string](p, `document.getElementById('compare').innerText`); !strings.Contains(c, fmt.Sprintf("smallest frame 136 bytes, %s’s %d (%+d)", newest.Name, len(sb), 136-len(sb))) ||
 		!strings.Contains(c, "retyped\tTopology.Subtopologies.CopartitionGroups.SourceTopics") {
 		t.Errorf("comparison:\n%s", c)
 	}

@@ -166,6 +166,9 @@ func (u *ui) refresh(form bool) {
 	}
 	dom.ByID("legend").SetHTML(s.Legend())
 	title := fmt.Sprintf("%s v%d %s, %d bytes", s.API.Name, s.Version, s.Dir, len(s.Bytes))
+	if s.Frame == nil && s.Pasted && (s.Root == nil || s.Root.Type == "") {
+		title = fmt.Sprintf("%d bytes that do not decode", len(s.Bytes))
+	}
 	if s.Root != nil && s.Root.Type != "" {
 		title = fmt.Sprintf("%s %s, %d bytes", s.Root.Name, s.Root.Type, len(s.Bytes))
 	}

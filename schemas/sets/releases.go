@@ -201,10 +201,12 @@ func (e *VersionError) Newer() bool { return e.Name != "" && e.Version > e.Hi }
 // release that has it, one where it is stable (not the latest version of
 // a request marked latestVersionUnstable) before one where it is not.
 // Sets are loaded newest first and only as far as needed. When no
-// release has the version, the error is a *VersionError.
+// release has the version, the error is a *VersionError; when the version
+// is newer than every release's, the set returned with it is the newest
+// release that has the API, to read the frame as a guess.
 func ForVersion(key, version int16, response bool) (*schemas.Set, error) {
 	rs := Releases()
-	var unstable *schemas.Set
+	var unstable, newest *schemas.Set
 	verr := &VersionError{Key: key, Version: version, Response: response, Hi: -1}
 	for i := len(rs) - 1; i >= 0; i-- {
 		s, err := Load(rs[i].Name)
@@ -221,6 +223,7 @@ func ForVersion(key, version int16, response bool) (*schemas.Set, error) {
 				m = a.Response
 			}
 			verr.Name, verr.Hi, verr.Newest = m.Name, m.ValidVersions.Hi, rs[i]
+			newest = s
 		}
 		m := a.Request
 		if response {
@@ -241,6 +244,9 @@ func ForVersion(key, version int16, response bool) (*schemas.Set, error) {
 	}
 	if verr.Name == "" && len(rs) > 0 {
 		verr.Newest = rs[len(rs)-1]
+	}
+	if verr.Newer() {
+		return newest, verr
 	}
 	return nil, verr
 }

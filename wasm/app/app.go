@@ -99,6 +99,9 @@ func (s *State) Choice() string {
 
 // ReleaseText says which release the frame is read with.
 func (s *State) ReleaseText() string {
+	if s.Frame == nil && s.Pasted {
+		return "" // the bytes did not decode: no release read them
+	}
 	if s.IsDraft() {
 		return "read with the pasted draft, framed with the headers of " + s.DraftBase
 	}
