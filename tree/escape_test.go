@@ -68,3 +68,11 @@ func TestLineEscapes(t *testing.T) {
 		t.Errorf("Line = %q", line)
 	}
 }
+
+func TestAppendEscapedAllocs(t *testing.T) {
+	dst := make([]byte, 0, 1024)
+	b := []byte("héllo wörld \u202e 🙂 \xff")
+	if n := testing.AllocsPerRun(100, func() { AppendEscaped(dst[:0], b, true); AppendEscaped(dst[:0], string(b[:5]), false) }); n > 0 {
+		t.Errorf("%v allocations", n)
+	}
+}
