@@ -431,9 +431,9 @@ func (f *Frame) JSON(size int) ([]byte, error) {
 		return nil, err
 	}
 	b := fmt.Appendf(nil, `{"api_key":%d,"api_name":`, f.API.Key)
-	b = records.AppendJSONString(b, f.API.Name)
+	b = records.AppendJSONString(b, []byte(f.API.Name))
 	b = fmt.Appendf(b, `,"version":%d,"direction":"%s","set":`, f.Version, f.Dir)
-	b = records.AppendJSONString(b, f.Set.Name)
+	b = records.AppendJSONString(b, []byte(f.Set.Name))
 	b = append(b, ',')
 	if f.Guessed {
 		b = fmt.Appendf(b, `"guessed_layout":%d,`, f.Layout)

@@ -50,7 +50,7 @@ func (sp *StructPlan) appendJSON(dst []byte, v Value) []byte {
 			dst = append(dst, ',')
 		}
 		first = false
-		dst = records.AppendJSONString(dst, fp.Field.Name)
+		dst = records.AppendJSONString(dst, []byte(fp.Field.Name))
 		dst = append(dst, ':')
 		dst = fp.appendJSON(dst, list[fp.Index])
 	}
@@ -113,7 +113,7 @@ func appendPrimitiveJSON(dst []byte, k schemas.Kind, v Value) []byte {
 		}
 		return strconv.AppendFloat(dst, f, 'g', -1, 64)
 	case schemas.KindString:
-		return records.AppendJSONString(dst, v.Str())
+		return records.AppendJSONString(dst, []byte(v.Str()))
 	case schemas.KindUUID:
 		return strconv.AppendQuote(dst, FormatUUID(v.Str()))
 	case schemas.KindRecords:

@@ -565,6 +565,15 @@ func TestExplorer(t *testing.T) {
 		draftSchema(p)
 	})
 
+	t.Run("hostile draft", func(t *testing.T) {
+		p.t = t
+		before := exceptions.Load()
+		hostileDraft(p)
+		if n := exceptions.Load() - before; n > 0 {
+			t.Errorf("%d exceptions on the page with a hostile draft", n)
+		}
+	})
+
 	t.Run("offline", func(t *testing.T) {
 		p.t = t
 		p.open("set=trunk&api=JoinGroup&v=9&dir=request")
@@ -768,4 +777,63 @@ func draftSchema(p *tab) {
 	eval[bool](p, `(() => { window.scrollTo(0, 0); return true })()`)
 	p.shot("draft")
 	p.do(chromedp.EmulateViewport(1400, 1000))
+}
+
+// hostileDraft pastes a draft whose names hold a quote (which once broke
+// the page's selectors), controls and bidi overrides, edits it, and checks
+// that the page keeps working and shows those characters escaped.
+func hostileDraft(p *tab) {
+	t := p.t
+	const bidi = "\u202eevil\u2066x\u2069\u200f\x1b]0;t" // no BEL: the helpers quote with %q, whose \a JavaScript lacks
+	draft := `{"name": "ZzRequest", "type": "request", "apiKey": 500, "validVersions": "0", "flexibleVersions": "0+", "fields": [
+  {"name": "A\"` + bidi + `", "type": "int32", "versions": "0+", "about": "About ` + bidi + `"},
+  {"name": "L\"", "type": "[]S", "versions": "0+", "about": "x", "fields": [
+    {"name": "B", "type": "int8", "versions": "0+"}]}]}`
+	p.open("set=trunk&api=JoinGroup&v=9&dir=request")
+	p.click("#schema-btn")
+	q, _ := json.Marshal(draft)
+	eval[bool](p, `(() => { const e = document.getElementById('schema'); e.value = `+string(q)+`; e.dispatchEvent(new Event('input', {bubbles: true})); return true })()`)
+	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.querySelectorAll('#apis option').length > 0 && document.querySelector('#apis option').value.startsWith('Zz')`)); err != nil {
+		t.Fatalf("the draft's API is not offered: %v", err)
+	}
+	p.pick("api", eval[string](p, `document.querySelector('#apis option').value`))
+	p.pick("dir", "request")
+	if tree := p.treeText(); !strings.HasPrefix(tree, "ZzRequest message v0") {
+		t.Fatalf("draft request tree:\n%s", tree)
+	}
+	// Edit the field whose name holds a quote: the form is redrawn and the
+	// focus put back by its key.
+	key := "b:A\"" + bidi
+	p.setField(key, "7")
+	time.Sleep(200 * time.Millisecond)
+	if h := p.hexText(); !strings.Contains(h, "00000007") {
+		t.Errorf("after the edit: %s", h)
+	}
+	if got := eval[string](p, `document.activeElement.id`); got != "k-"+key {
+		t.Errorf("focus after the edit on %q, want the field", got)
+	}
+	// Add and remove an element of the array whose name holds a quote.
+	p.click(`#form button[data-act="add"]`)
+	p.click(`#form button[data-act="rm"]`)
+	if got := eval[string](p, `document.activeElement.getAttribute('data-key') || ''`); got != `b:L"` {
+		t.Errorf("focus after the removal on %q, want the add button", got)
+	}
+	// What the user reads shows the characters escaped.
+	for name, text := range map[string]string{
+		"tree":   p.treeText(),
+		"form":   eval[string](p, `document.getElementById('form').innerText`),
+		"source": eval[string](p, `document.getElementById('schemaview').innerText`),
+	} {
+		if strings.ContainsAny(text, "\u202e\u2066\u2069\u200f\x1b") {
+			t.Errorf("%s shows raw bidi or control characters:\n%q", name, text)
+		}
+		if !strings.Contains(text, `\u202eevil\u2066x\u2069\u200f\x1b]0;t`) {
+			t.Errorf("%s does not show the escapes:\n%s", name, text)
+		}
+	}
+	if s := p.status(); strings.Contains(s, "rror") {
+		t.Errorf("status %q", s)
+	}
 }

@@ -47,7 +47,7 @@ func Parse(data []byte) (any, error) {
 	}
 	p.space()
 	if p.off < len(data) {
-		return nil, p.fail("more than one JSON value")
+		return nil, p.fail("text after the JSON value (more than one value?)")
 	}
 	return v, nil
 }

@@ -77,7 +77,7 @@ func TestRefusals(t *testing.T) {
 		{`"\udc00\ud800"`, 1, "lone UTF-16 surrogate"},
 		{`"\ud800\u0041"`, 1, "lone UTF-16 surrogate"},
 		{strings.Repeat("[", MaxDepth+1), MaxDepth, "nested too deeply"},
-		{`[1] 2`, 4, "more than one JSON value"},
+		{`[1] 2`, 4, "text after the JSON value"},
 	} {
 		_, err := Parse([]byte(c.in))
 		se, ok := err.(*SyntaxError)

@@ -2,7 +2,7 @@
 // a row, coloured by section, with offsets and an ASCII column), the object
 // tree (one line a node, with the text tree's guides) and the legend. The
 // explorer page and the pre-rendered docs share it. Every text it writes
-// is HTML-escaped.
+// goes through Text.
 package render
 
 import (
@@ -299,6 +299,14 @@ func Hex(b *strings.Builder, buf []byte, l *Layout) {
 // (data-d), field path (data-path) and section.
 func Tree(b *strings.Builder, l *Layout) { TreeView(b, l, nil) }
 
+// Text is s as HTML text or attribute value: every rune that would not
+// show as itself is escaped visibly first (tree.Escape: a bidi override in
+// a draft's field name would otherwise reverse the text after it, a
+// control would vanish), then HTML-escaped. Every text from input that
+// kwire puts in a page goes through it; only values the page reads back
+// (data-key, the value of an input) are HTML-escaped alone.
+func Text(s string) string { return html.EscapeString(tree.Escape(s)) }
+
 func line(b *strings.Builder, id, depth int, prefix string, n *tree.Node) {
 	cls := "tn s-" + n.Section.String()
 	if n.Err != "" {
@@ -311,19 +319,19 @@ func line(b *strings.Builder, id, depth int, prefix string, n *tree.Node) {
 		cls += " parent"
 	}
 	fmt.Fprintf(b, `<div class="%s" data-n="%d" data-d="%d" data-o="%d" data-s="%d" data-path="%s">`,
-		cls, id, depth, n.Offset, n.Size, html.EscapeString(n.Path))
+		cls, id, depth, n.Offset, n.Size, Text(n.Path))
 	if prefix != "" {
 		fmt.Fprintf(b, `<span class="g">%s</span>`, prefix)
 	}
-	fmt.Fprintf(b, `<span class="nm">%s</span>`, html.EscapeString(n.Name))
+	fmt.Fprintf(b, `<span class="nm">%s</span>`, Text(n.Name))
 	if n.Type != "" {
-		fmt.Fprintf(b, ` <span class="ty">%s</span>`, html.EscapeString(n.Type))
+		fmt.Fprintf(b, ` <span class="ty">%s</span>`, Text(n.Type))
 	}
 	if n.Value != "" {
-		fmt.Fprintf(b, ` = <span class="va">%s</span>`, html.EscapeString(n.Value))
+		fmt.Fprintf(b, ` = <span class="va">%s</span>`, Text(n.Value))
 	}
 	if n.Detail != "" {
-		fmt.Fprintf(b, ` <span class="de">%s</span>`, html.EscapeString(n.Detail))
+		fmt.Fprintf(b, ` <span class="de">%s</span>`, Text(n.Detail))
 	}
 	rel := ""
 	if n.Relative {
@@ -331,9 +339,9 @@ func line(b *strings.Builder, id, depth int, prefix string, n *tree.Node) {
 	}
 	fmt.Fprintf(b, ` <span class="sp">[%s0x%04x, %dB]</span>`, rel, n.Offset, n.Size)
 	if n.Err != "" {
-		fmt.Fprintf(b, ` <span class="er">ERROR: %s</span>`, html.EscapeString(n.Err))
+		fmt.Fprintf(b, ` <span class="er">ERROR: %s</span>`, Text(n.Err))
 	} else if n.About != "" {
-		fmt.Fprintf(b, ` <span class="ab" title="%s">%s</span>`, html.EscapeString(n.About), html.EscapeString(tree.Shorten(n.About, tree.MaxAbout)))
+		fmt.Fprintf(b, ` <span class="ab" title="%s">%s</span>`, Text(n.About), Text(tree.Shorten(n.About, tree.MaxAbout)))
 	}
 	b.WriteString("</div>\n")
 }
@@ -346,7 +354,7 @@ func Legend(b *strings.Builder, dir string) {
 		if s == tree.Error || (dir == "request" && s == tree.ResponseBody) || (dir == "response" && s == tree.RequestBody) {
 			continue
 		}
-		fmt.Fprintf(b, `<span class="lg s-%s">%s</span>`, s, html.EscapeString(s.Label()))
+		fmt.Fprintf(b, `<span class="lg s-%s">%s</span>`, s, Text(s.Label()))
 	}
 	b.WriteString("</div>\n")
 }

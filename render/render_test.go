@@ -67,3 +67,15 @@ func TestEscapes(t *testing.T) {
 		t.Errorf("escaped string missing")
 	}
 }
+
+func TestText(t *testing.T) {
+	for in, want := range map[string]string{
+		"Group<b>&\"'":             "Group&lt;b&gt;&amp;&#34;&#39;",
+		"a\u202eb\u2066c\u200fd":   `a\u202eb\u2066c\u200fd`,
+		"\x1b]0;t\x07\x00\u0085 é": `\x1b]0;t\x07\x00\u0085 é`,
+	} {
+		if got := Text(in); got != want {
+			t.Errorf("Text(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

@@ -28,7 +28,7 @@ func Hidden(r rune) bool {
 // and '\' are escaped too, with \t, \n and \r for their controls: a Go
 // string literal, as strconv.Quote writes it but for \a, \b, \f and \v,
 // which are written \x07, \x08, \x0c, \x0b.
-func AppendEscaped[T string | []byte](dst []byte, s T, quote bool) []byte {
+func AppendEscaped(dst []byte, s string, quote bool) []byte {
 	if quote {
 		dst = append(dst, '"')
 	}
@@ -52,7 +52,7 @@ func AppendEscaped[T string | []byte](dst []byte, s T, quote bool) []byte {
 			}
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
+		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
 			dst = append(dst, '\\', 'x', hexDigits[c>>4], hexDigits[c&15])

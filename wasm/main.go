@@ -336,7 +336,7 @@ func (u *ui) focusField(key string) {
 	}
 	el := dom.ByID("k-" + key)
 	if !el.Valid() {
-		el = u.form.Query(`[data-key="` + strings.ReplaceAll(key, `"`, "") + `"]`)
+		el = u.form.Query(app.AttrSelector("data-key", key))
 		if el.Tag() == "details" {
 			el.SetProp("open", true)
 			el = el.Query("summary")
@@ -378,9 +378,9 @@ func (u *ui) drawForm() {
 		return o, ok
 	}))
 	if focusKey != "" {
-		sel := "[" + focusAttr + `="` + focusKey + `"]`
+		sel := app.AttrSelector(focusAttr, focusKey)
 		if actKind != "" {
-			sel = `[data-act="` + actKind + `"]` + sel
+			sel = app.AttrSelector("data-act", actKind) + sel
 		}
 		if e := u.form.Query(sel); e.Valid() {
 			e.Focus()
@@ -637,7 +637,7 @@ func (u *ui) button(b dom.Element) {
 		u.refresh(true)
 		if act == "rm" {
 			// The removed element's button is gone; keep focus nearby.
-			u.form.Query(`[data-act="add"][data-key="` + key[:strings.LastIndexByte(key, '[')] + `"]`).Focus()
+			u.form.Query(`[data-act="add"]` + app.AttrSelector("data-key", key[:max(strings.LastIndexByte(key, '['), 0)])).Focus()
 		}
 	case "decode":
 		u.decode(dom.ByID("paste").Value())

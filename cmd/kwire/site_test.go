@@ -47,6 +47,10 @@ func TestServeBadAddr(t *testing.T) {
 			t.Errorf("--addr %s: exit %d, %q", addr, code, errs)
 		}
 	}
+	// An address of another machine is an error too, not a free port here.
+	if _, errs, code := kwire(t, "", "serve", "--addr", "192.0.2.1:0", dir); code != 1 || strings.Contains(errs, "serving") {
+		t.Errorf("--addr 192.0.2.1:0: exit %d, %q", code, errs)
+	}
 }
 
 func TestUsageErrors(t *testing.T) {

@@ -90,7 +90,7 @@ func (a alloc) preview(b []byte, null bool) string {
 	}
 	t := a.Text(len(shown)*10 + 40)
 	if text {
-		t = tree.AppendEscaped(t, shown, true)
+		t = tree.AppendEscaped(t, string(shown), true)
 	} else {
 		t = append(t, "0x"...)
 		t = appendHex(t, shown)

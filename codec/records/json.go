@@ -99,7 +99,7 @@ func AppendJSON(dst, b []byte) []byte {
 			if e.err != nil {
 				note = e.err.Error()
 			}
-			dst = AppendJSONString(dst, note)
+			dst = AppendJSONString(dst, []byte(note))
 			dst = append(dst, '}')
 			continue
 		}
@@ -166,7 +166,7 @@ func appendEntryJSON(dst []byte, b *Batch) []byte {
 // when set.
 func appendAttributesJSON(dst []byte, a int16, magic int8) []byte {
 	dst = append(dst, `"compression":`...)
-	dst = AppendJSONString(dst, Codec(a&AttrCodec).String())
+	dst = AppendJSONString(dst, []byte(Codec(a&AttrCodec).String()))
 	known := int16(AttrCodec)
 	if magic >= 1 {
 		ts := "CreateTime"
@@ -174,7 +174,7 @@ func appendAttributesJSON(dst []byte, a int16, magic int8) []byte {
 			ts = "LogAppendTime"
 		}
 		dst = append(dst, `,"timestampType":`...)
-		dst = AppendJSONString(dst, ts)
+		dst = AppendJSONString(dst, []byte(ts))
 		known |= AttrLogAppendTime
 	}
 	if magic == 2 {
@@ -220,14 +220,14 @@ func appendMessageJSON(dst []byte, m *Batch) []byte {
 func appendBytesJSON(dst []byte, name string, b []byte) []byte {
 	switch {
 	case b == nil:
-		dst = AppendJSONString(dst, name)
+		dst = AppendJSONString(dst, []byte(name))
 		return append(dst, ":null"...)
 	case isText(b):
-		dst = AppendJSONString(dst, name)
+		dst = AppendJSONString(dst, []byte(name))
 		dst = append(dst, ':')
 		return AppendJSONString(dst, b)
 	}
-	dst = AppendJSONString(dst, name+"Hex")
+	dst = AppendJSONString(dst, []byte(name+"Hex"))
 	dst = append(dst, `:"`...)
 	dst = hex.AppendEncode(dst, b)
 	return append(dst, '"')
@@ -238,7 +238,7 @@ func appendBytesJSON(dst []byte, name string, b []byte) []byte {
 // written as \u escapes, so that the JSON form is safe to print and reads
 // back the same; a byte that is not UTF-8 is written as \ufffd, as
 // encoding/json writes it.
-func AppendJSONString[T string | []byte](dst []byte, s T) []byte {
+func AppendJSONString(dst []byte, s []byte) []byte {
 	dst = append(dst, '"')
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -260,7 +260,7 @@ func AppendJSONString[T string | []byte](dst []byte, s T) []byte {
 			}
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
+		r, size := utf8.DecodeRune(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
 			dst = append(dst, `\ufffd`...)

@@ -6,13 +6,13 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"html"
 	"io"
 	"sort"
 	"strconv"
 	"strings"
 
 	"kwire/codec"
+	"kwire/render"
 	"kwire/schemas"
 	"kwire/schemas/draft"
 	"kwire/schemas/sets"
@@ -219,9 +219,9 @@ func (s *State) DiagnosticsHTML() string {
 	var b strings.Builder
 	for _, g := range s.Draft.Diagnostics {
 		fmt.Fprintf(&b, `<li class="dg %s" data-line="%d" data-col="%d" tabindex="0"><span class="sev">%s</span> <span class="lc">%d:%d</span> <span class="msg">%s</span>`,
-			g.Severity, g.Line, g.Col, g.Severity, g.Line, g.Col, html.EscapeString(g.Message))
+			g.Severity, g.Line, g.Col, g.Severity, g.Line, g.Col, render.Text(g.Message))
 		if g.Suggestion != "" {
-			fmt.Fprintf(&b, ` <span class="sug">%s</span>`, html.EscapeString(g.Suggestion))
+			fmt.Fprintf(&b, ` <span class="sug">%s</span>`, render.Text(g.Suggestion))
 		}
 		b.WriteString("</li>")
 	}
@@ -247,18 +247,24 @@ func (s *State) SourceHTML() string {
 			marks[g.Line] = m
 		}
 		m.sev = max(m.sev, g.Severity)
-		m.msgs = append(m.msgs, g.Severity.String()+": "+g.Message)
+		m.msgs = append(m.msgs, render.Text(g.Severity.String()+": "+g.Message))
 	}
 	var b strings.Builder
 	for i, line := range strings.Split(s.DraftText, "\n") {
 		n := i + 1
 		line = strings.TrimSuffix(line, "\r")
 		if m := marks[n]; m != nil {
-			fmt.Fprintf(&b, `<div class="sl lv-%s" data-line="%d" title="%s">`, m.sev, n, html.EscapeString(strings.Join(m.msgs, "\n")))
+			fmt.Fprintf(&b, `<div class="sl lv-%s" data-line="%d" title="%s">`, m.sev, n, strings.Join(m.msgs, "\n"))
 		} else {
 			fmt.Fprintf(&b, `<div class="sl" data-line="%d">`, n)
 		}
-		fmt.Fprintf(&b, `<span class="ln">%d</span><span class="st">%s</span></div>`, n, html.EscapeString(line))
+		// The source as typed, with tabs, and every other hidden rune
+		// shown escaped (a bidi override must not reorder what is shown).
+		parts := strings.Split(line, "\t")
+		for i, p := range parts {
+			parts[i] = render.Text(p)
+		}
+		fmt.Fprintf(&b, `<span class="ln">%d</span><span class="st">%s</span></div>`, n, strings.Join(parts, "\t"))
 	}
 	return b.String()
 }
@@ -376,7 +382,7 @@ func (s *State) CompareHTML() string {
 	}
 	base, err := sets.Load(s.DraftBase)
 	if err != nil {
-		return `<p class="err">` + html.EscapeString(err.Error()) + `</p>`
+		return `<p class="err">` + render.Text(err.Error()) + `</p>`
 	}
 	name := s.Dir.Schema(s.API).Name
 	var b strings.Builder
@@ -385,9 +391,9 @@ func (s *State) CompareHTML() string {
 			continue
 		}
 		fmt.Fprintf(&b, `<p class="cmpsum">%s: the draft&#x2019;s v%d against %s&#x2019;s v%d`,
-			html.EscapeString(df.Name), df.DraftVersion, html.EscapeString(base.Name), df.ReleasedVersion)
+			render.Text(df.Name), df.DraftVersion, render.Text(base.Name), df.ReleasedVersion)
 		if df.Err == nil {
-			fmt.Fprintf(&b, `; smallest frame %d bytes, %s&#x2019;s %d (%+d)`, len(df.DraftBytes), html.EscapeString(base.Name), len(df.ReleasedBytes), df.SizeDelta())
+			fmt.Fprintf(&b, `; smallest frame %d bytes, %s&#x2019;s %d (%+d)`, len(df.DraftBytes), render.Text(base.Name), len(df.ReleasedBytes), df.SizeDelta())
 		}
 		var counts []string
 		for k := draft.Changed; k <= draft.Removed; k++ {
@@ -400,7 +406,7 @@ func (s *State) CompareHTML() string {
 		}
 		b.WriteString("</p>")
 		if df.Err != nil {
-			fmt.Fprintf(&b, `<p class="err">%s</p>`, html.EscapeString(df.Err.Error()))
+			fmt.Fprintf(&b, `<p class="err">%s</p>`, render.Text(df.Err.Error()))
 		}
 		changes := df.Changes()
 		if len(changes) == 0 {
@@ -410,10 +416,10 @@ func (s *State) CompareHTML() string {
 		b.WriteString(`<table class="cmp"><thead><tr><th>change</th><th>field</th><th>what</th></tr></thead><tbody>`)
 		for _, r := range changes {
 			fmt.Fprintf(&b, `<tr class="ck-%s"><td>%s</td><td>%s</td><td>%s</td></tr>`,
-				r.Kind, r.Kind, html.EscapeString(r.Path), html.EscapeString(r.Detail))
+				r.Kind, r.Kind, render.Text(r.Path), render.Text(r.Detail))
 		}
 		b.WriteString("</tbody></table>")
 		return b.String()
 	}
-	return `<p class="note">` + html.EscapeString(base.Name) + ` has no schema named ` + html.EscapeString(name) + `.</p>`
+	return `<p class="note">` + render.Text(base.Name) + ` has no schema named ` + render.Text(name) + `.</p>`
 }

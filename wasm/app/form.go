@@ -5,8 +5,10 @@ import (
 	"html"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"kwire/codec"
+	"kwire/render"
 	"kwire/schemas"
 )
 
@@ -27,13 +29,13 @@ func (s *State) Form(open func(key string) (bool, bool)) string {
 	}
 	hp, bp, err := s.Frame.Plans()
 	if err != nil {
-		return `<p class="note">` + html.EscapeString(err.Error()) + `</p>`
+		return `<p class="note">` + render.Text(err.Error()) + `</p>`
 	}
 	w := &formWriter{open: open}
-	fmt.Fprintf(&w.b, `<fieldset class="fs"><legend>%s <span class="ft">v%d</span></legend>`, html.EscapeString(hp.Msg.Name), hp.Version)
+	fmt.Fprintf(&w.b, `<fieldset class="fs"><legend>%s <span class="ft">v%d</span></legend>`, render.Text(hp.Msg.Name), hp.Version)
 	w.fields(hp.Root, s.Frame.Header, "h:", "", 0)
 	w.b.WriteString("</fieldset>")
-	fmt.Fprintf(&w.b, `<fieldset class="fs"><legend>%s <span class="ft">v%d</span></legend>`, html.EscapeString(bp.Msg.Name), bp.Version)
+	fmt.Fprintf(&w.b, `<fieldset class="fs"><legend>%s <span class="ft">v%d</span></legend>`, render.Text(bp.Msg.Name), bp.Version)
 	w.fields(bp.Root, s.Frame.Body, "b:", "", 0)
 	w.b.WriteString("</fieldset>")
 	return w.b.String()
@@ -79,7 +81,7 @@ func (w *formWriter) label(fp *codec.FieldPlan, key string, v codec.Value, forID
 	} else {
 		w.b.WriteString(`<span class="lbl">`)
 	}
-	fmt.Fprintf(&w.b, `<span class="fn">%s</span> <span class="ft">%s</span>`, html.EscapeString(fp.Field.Name), html.EscapeString(fp.Field.Type.Name))
+	fmt.Fprintf(&w.b, `<span class="fn">%s</span> <span class="ft">%s</span>`, render.Text(fp.Field.Name), render.Text(fp.Field.Type.Name))
 	if fp.IsTagged {
 		fmt.Fprintf(&w.b, ` <span class="tag" title="tagged field (KIP-482): written only when it differs from its default">tag %d</span>`, fp.Field.Tag)
 	}
@@ -104,7 +106,7 @@ func (w *formWriter) null(fp *codec.FieldPlan, key string, v codec.Value) {
 
 func (w *formWriter) about(fp *codec.FieldPlan) {
 	if fp.Field.About != "" {
-		fmt.Fprintf(&w.b, `<div class="fa">%s</div>`, html.EscapeString(fp.Field.About))
+		fmt.Fprintf(&w.b, `<div class="fa">%s</div>`, render.Text(fp.Field.About))
 	}
 }
 
@@ -135,7 +137,7 @@ func (w *formWriter) field(fp *codec.FieldPlan, v codec.Value, prefix, path stri
 				}
 				w.elem(fp, e, prefix, path+"["+strconv.Itoa(i)+"]", i, depth+1)
 			}
-			fmt.Fprintf(&w.b, `<button type="button" class="add" data-act="add" data-key="%s">+ add %s</button>`, ek, html.EscapeString(elemName(fp)))
+			fmt.Fprintf(&w.b, `<button type="button" class="add" data-act="add" data-key="%s">+ add %s</button>`, ek, render.Text(elemName(fp)))
 		}
 		w.b.WriteString(`</details>`)
 	default:
@@ -181,7 +183,7 @@ func (w *formWriter) elem(fp *codec.FieldPlan, e codec.Value, prefix, path strin
 	rm := fmt.Sprintf(`<button type="button" class="rm" data-act="rm" data-key="%s" aria-label="remove element %d">remove</button>`, ek, i)
 	if fp.Elem == schemas.KindStruct {
 		fmt.Fprintf(&w.b, `<details class="st el" data-key="%s"%s><summary><span class="fn">[%d]</span> <span class="ft">%s</span></summary>%s`,
-			ek, openAttr(w.isOpen(key, depth < 4 && i < 10)), i, html.EscapeString(fp.Struct.Name), rm)
+			ek, openAttr(w.isOpen(key, depth < 4 && i < 10)), i, render.Text(fp.Struct.Name), rm)
 		w.fields(fp.Struct, e, prefix, path, depth+1)
 		w.b.WriteString(`</details>`)
 		return
@@ -235,4 +237,31 @@ func (w *formWriter) input(k schemas.Kind, key string, v codec.Value, ro bool) {
 // errSpan is where an edit's error shows.
 func (w *formWriter) errSpan(key string) {
 	fmt.Fprintf(&w.b, `<span class="fe" id="e-%s" role="alert"></span>`, html.EscapeString(key))
+}
+
+// AttrSelector is a CSS selector of the elements whose attribute attr (a
+// name the code writes, such as data-key) is exactly value, whatever value
+// holds: value is written as a CSS string, serialized as CSSOM does it
+// (quotes and backslashes escaped, controls as hex escapes, NUL as
+// U+FFFD). No selector is built from a key any other way.
+func AttrSelector(attr, value string) string {
+	b := make([]byte, 0, len(attr)+len(value)+8)
+	b = append(b, '[')
+	b = append(b, attr...)
+	b = append(b, '=', '"')
+	for _, r := range value {
+		switch {
+		case r == 0:
+			b = append(b, "\uFFFD"...)
+		case r < 0x20 || r == 0x7f:
+			b = append(b, '\\')
+			b = strconv.AppendInt(b, int64(r), 16)
+			b = append(b, ' ')
+		case r == '"' || r == '\\':
+			b = append(b, '\\', byte(r))
+		default:
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return string(append(b, '"', ']'))
 }

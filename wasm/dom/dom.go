@@ -9,6 +9,8 @@ package dom
 import (
 	"fmt"
 	"syscall/js"
+
+	"kwire/tree"
 )
 
 var (
@@ -42,10 +44,12 @@ func (e Element) SetHTML(h string) {
 	}
 }
 
-// SetText replaces the element's contents with text.
+// SetText replaces the element's contents with text, escaped visibly by
+// tree.Escape (the text may quote a draft's names: a bidi override or a
+// control must show as an escape, not act).
 func (e Element) SetText(s string) {
 	if e.Valid() {
-		e.v.Set("textContent", s)
+		e.v.Set("textContent", tree.Escape(s))
 	}
 }
 
