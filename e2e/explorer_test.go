@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -461,6 +462,37 @@ func TestExplorer(t *testing.T) {
 			t.Errorf("guessed with %q", rel)
 		}
 		p.shot("guess")
+	})
+
+	t.Run("drop schemas", func(t *testing.T) {
+		p.t = t
+		p.open("")
+		// Four schema files of the newest release, JoinGroup's with an
+		// about text of our own, dropped as files: a release of the page.
+		newest, _ := sets.Load(sets.Auto)
+		fsys, _ := sets.FS(newest.Name)
+		files := map[string]string{}
+		for _, f := range []string{"RequestHeader.json", "ResponseHeader.json", "JoinGroupRequest.json", "JoinGroupResponse.json"} {
+			b, err := fs.ReadFile(fsys, "message/"+f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[f] = strings.Replace(string(b), "The group identifier.", "The group, as dropped.", 1)
+		}
+		js, _ := json.Marshal(files)
+		eval[bool](p, `(() => { const files = `+string(js)+`; const dt = new DataTransfer();
+			for (const [name, text] of Object.entries(files)) dt.items.add(new File([text], name, {type: "application/json"}));
+			document.dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true})); return true })()`)
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById('set').value === 'dropped'`)); err != nil {
+			t.Fatalf("no release dropped: status %q", p.status())
+		}
+		if st := p.status(); !strings.Contains(st, "release dropped added: 4 schemas, 1 APIs") {
+			t.Errorf("status %q", st)
+		}
+		if tree := p.treeText(); !strings.Contains(treeLine(tree, "GroupId"), "The group, as dropped.") {
+			t.Errorf("tree:\n%.400s", tree)
+		}
+		p.shot("dropped")
 	})
 
 	t.Run("paste a response", func(t *testing.T) {

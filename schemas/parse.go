@@ -170,18 +170,6 @@ func (p *parser) syntaxError(err error) *Error {
 	return &Error{Pos: Pos{File: p.file, Line: 1, Col: 1}, Msg: err.Error()}
 }
 
-func offsetOf(src []byte, line, col int) int {
-	off := 0
-	for l := 1; l < line; l++ {
-		i := bytes.IndexByte(src[off:], '\n')
-		if i < 0 {
-			return len(src)
-		}
-		off += i + 1
-	}
-	return min(off+col-1, len(src))
-}
-
 // comments returns the text of the // and /* */ comments in extra.
 func comments(extra []byte) []string {
 	var out []string

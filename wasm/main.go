@@ -833,10 +833,25 @@ func (u *ui) onDrop(ev dom.Event) {
 		return
 	}
 	ev.PreventDefault()
-	ev.ReadDroppedFile(func(b []byte, msg string) {
+	ev.ReadDroppedTree(func(files map[string][]byte, dirs bool, msg string) {
 		if msg != "" {
-			u.status("could not read the file: "+msg, true)
+			u.status("could not read what was dropped: "+msg, true)
 			return
+		}
+		if app.DroppedSchemas(files, dirs) {
+			report, err := u.s.AddSchemas(files)
+			u.selected = -1
+			u.refresh(true)
+			if err != nil {
+				u.status(err.Error(), true)
+			} else {
+				u.status(report, strings.Contains(report, ": error:"))
+			}
+			return
+		}
+		var b []byte
+		for _, f := range files {
+			b = f // one file: the bytes to decode
 		}
 		err := u.s.Load(b)
 		u.selected = -1

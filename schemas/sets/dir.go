@@ -4,31 +4,68 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"sort"
 	"strings"
 
 	"kwire/schemas"
 )
 
-// ProvideFiles replaces the sets with files given by path, as a dropped
-// folder or zip holds them (the same three shapes as UseDir; base names
-// a lone set).
-func ProvideFiles(files map[string][]byte, base string) error {
+// AddFiles adds the sets found in files (by path, as a dropped folder or
+// zip holds them: a folder of sets, one set, or a folder of schema JSON;
+// base names a lone set) to those there are, for as long as the program
+// runs. A set named as one there is gets "-dropped" after its name. It
+// returns the names of the sets added.
+func AddFiles(files map[string][]byte, base string) ([]string, error) {
 	m := memFS{}
 	for p, b := range files {
 		p = strings.TrimPrefix(path.Clean("/"+strings.ReplaceAll(p, "\\", "/")), "/")
-		if fs.ValidPath(p) {
+		if fs.ValidPath(p) && p != "." {
 			m[p] = b
 		}
 	}
-	out, err := readDir(m, base)
+	add, err := readDir(m, base, base)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	data = out
-	loaded = map[string]*schemas.Set{}
-	return nil
+	merged := memFS{}
+	err = fs.WalkDir(data, "data", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(data, p)
+		merged[p] = b
+		return err
+	})
+	if err != nil && len(names(data)) > 0 {
+		return nil, err
+	}
+	taken := map[string]bool{}
+	for _, n := range names(data) {
+		taken[n] = true
+	}
+	rename := map[string]string{}
+	for p, b := range add {
+		name, rest, _ := strings.Cut(strings.TrimPrefix(p, "data/"), "/")
+		to, ok := rename[name]
+		if !ok {
+			to = name
+			for taken[to] {
+				to += "-dropped"
+			}
+			rename[name] = to
+		}
+		merged["data/"+to+"/"+rest] = b
+	}
+	var added []string
+	for _, to := range rename {
+		added = append(added, to)
+		delete(loaded, to)
+	}
+	sort.Strings(added)
+	data = merged
+	return added, nil
 }
 
 // setFiles are the files of a set folder that kwire reads.
@@ -49,8 +86,9 @@ func setFile(rel string) bool {
 }
 
 // readDir finds the sets in fsys and copies their files into a memFS
-// laid out as the embedded sets are ("data/NAME/message/X.json").
-func readDir(fsys fs.FS, base string) (memFS, error) {
+// laid out as the embedded sets are ("data/NAME/message/X.json"): a set
+// at the top is named base, loose schema files make a set named loose.
+func readDir(fsys fs.FS, base, loose string) (memFS, error) {
 	out := memFS{}
 	add := func(root, name string) error {
 		return fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
@@ -99,7 +137,7 @@ func readDir(fsys fs.FS, base string) (memFS, error) {
 					if err != nil {
 						return nil, err
 					}
-					out["data/custom/message/"+e.Name()] = b
+					out["data/"+loose+"/message/"+e.Name()] = b
 				}
 			}
 		}

@@ -17,7 +17,7 @@ import (
 // clients/src/main/resources/common/message; named "custom"). Sets
 // already loaded are forgotten.
 func UseDir(dir string) error {
-	m, err := readDir(os.DirFS(dir), filepath.Base(filepath.Clean(dir)))
+	m, err := readDir(os.DirFS(dir), filepath.Base(filepath.Clean(dir)), "custom")
 	if err != nil {
 		return fmt.Errorf("--schemas %s: %w", dir, err)
 	}

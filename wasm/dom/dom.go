@@ -291,6 +291,36 @@ func (ev Event) ReadDroppedFile(done func(b []byte, err string)) {
 	f.Call("arrayBuffer").Call("then", then, fail)
 }
 
+// ReadDroppedTree reads every file a drop event carries, the files of
+// dropped folders included (by the page's kwireReadDrop), and calls done
+// with them by path, whether a folder was among them, or an error
+// message. It must be called while the event is dispatched.
+func (ev Event) ReadDroppedTree(done func(files map[string][]byte, dirs bool, err string)) {
+	p := global.Call("kwireReadDrop", ev.v.Get("dataTransfer"))
+	var then, fail js.Func
+	release := func() { then.Release(); fail.Release() }
+	then = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		defer release()
+		list := args[0].Get("files")
+		files := make(map[string][]byte, list.Length())
+		for i := range list.Length() {
+			pair := list.Index(i)
+			u8 := pair.Index(1)
+			b := make([]byte, u8.Length())
+			js.CopyBytesToGo(b, u8)
+			files[pair.Index(0).String()] = b
+		}
+		done(files, args[0].Get("dirs").Bool(), "")
+		return nil
+	})
+	fail = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		defer release()
+		done(nil, false, js.Global().Get("String").Invoke(args[0]).String())
+		return nil
+	})
+	p.Call("then", then, fail)
+}
+
 // Listeners holds registered callbacks until Release.
 type Listeners struct{ funcs []js.Func }
 

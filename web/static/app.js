@@ -29,6 +29,45 @@
     }
     go.run(result.instance);
   }
+  // kwireReadDrop reads what a drop event carries, folders included (the
+  // app's schema folders): it must be called during the drop event, and
+  // resolves to {dirs: whether a folder was dropped, files: [[path,
+  // Uint8Array], ...]}. It stops at 10,000 files or 64 MB.
+  window.kwireReadDrop = function (dt) {
+    var maxFiles = 10000, maxBytes = 64 << 20, total = 0, out = [];
+    var entries = Array.prototype.map.call(dt.items || [], function (it) {
+      return it.webkitGetAsEntry ? it.webkitGetAsEntry() : null;
+    }).filter(Boolean);
+    var dirs = entries.some(function (e) { return e.isDirectory; });
+    function readFile(entry) {
+      return new Promise(function (res, rej) {
+        entry.file(function (f) {
+          if (out.length >= maxFiles || total + f.size > maxBytes) { rej(new Error("too many files or bytes dropped (at most 10,000 files, 64 MB)")); return; }
+          total += f.size;
+          f.arrayBuffer().then(function (b) { out.push([entry.fullPath.replace(/^\//, ""), new Uint8Array(b)]); res(); }, rej);
+        }, rej);
+      });
+    }
+    function readDir(entry) {
+      return new Promise(function (res, rej) {
+        var r = entry.createReader(), all = [];
+        (function next() {
+          r.readEntries(function (es) {
+            if (!es.length) { Promise.all(all.map(walk)).then(res, rej); return; }
+            all.push.apply(all, es);
+            next();
+          }, rej);
+        })();
+      });
+    }
+    function walk(e) { return e.isDirectory ? readDir(e) : readFile(e); }
+    if (!entries.length) {
+      return Promise.all(Array.prototype.map.call(dt.files || [], function (f) {
+        return f.arrayBuffer().then(function (b) { out.push([f.name, new Uint8Array(b)]); });
+      })).then(function () { return {dirs: false, files: out}; });
+    }
+    return Promise.all(entries.map(walk)).then(function () { return {dirs: dirs, files: out}; });
+  };
   start();
   if ("serviceWorker" in navigator && location.protocol.indexOf("http") === 0) {
     navigator.serviceWorker.register("sw.js").catch(function () { /* offline use is optional */ });

@@ -1,0 +1,106 @@
+package app
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"kwire/schemas"
+	"kwire/schemas/draft"
+	"kwire/schemas/sets"
+)
+
+// Limits of a dropped zip of schemas.
+const (
+	maxZipFiles = 10000
+	maxZipBytes = 64 << 20
+)
+
+// DroppedSchemas reports whether dropped files are schemas to add as a
+// release (a folder, a .zip, or .json files), not bytes to decode.
+func DroppedSchemas(files map[string][]byte, dirs bool) bool {
+	if dirs {
+		return true
+	}
+	json := 0
+	for p, b := range files {
+		switch {
+		case strings.HasSuffix(strings.ToLower(p), ".zip") || bytes.HasPrefix(b, []byte("PK\x03\x04")):
+			return len(files) == 1
+		case strings.HasSuffix(strings.ToLower(p), ".json"):
+			json++
+		}
+	}
+	return json > 0 && json == len(files)
+}
+
+// AddSchemas makes dropped schema files (a folder of releases, one
+// release, a folder of Kafka's message JSON, or a zip of any of these) a
+// release for as long as the page is open, and selects it with the API
+// shown. It says what it read; a file that did not load is listed with
+// the draft reader's diagnostics, at their lines.
+func (s *State) AddSchemas(files map[string][]byte) (string, error) {
+	if len(files) == 1 {
+		for p, b := range files {
+			if strings.HasSuffix(strings.ToLower(p), ".zip") || bytes.HasPrefix(b, []byte("PK\x03\x04")) {
+				var err error
+				if files, err = unzip(b); err != nil {
+					return "", fmt.Errorf("%s: %w", p, err)
+				}
+			}
+		}
+	}
+	added, err := sets.AddFiles(files, "dropped")
+	if err != nil {
+		return "", err
+	}
+	var report []string
+	base, _ := sets.Load(Auto)
+	for _, name := range added {
+		set, err := sets.Load(name)
+		if err != nil {
+			return "", err
+		}
+		report = append(report, fmt.Sprintf("release %s added: %d schemas, %d APIs", name, len(set.Messages), len(set.APIs)))
+		for _, b := range set.Broken {
+			report = append(report, brokenReport(name, b, files, base)...)
+		}
+	}
+	if len(added) > 0 {
+		api := "ApiVersions"
+		if s.API != nil {
+			api = s.API.Name
+		}
+		if err := s.Select(added[0], api, -1, s.Dir); err != nil {
+			if err := s.Select(added[0], "ApiVersions", -1, s.Dir); err != nil {
+				return strings.Join(report, "\n"), err
+			}
+		}
+	}
+	return strings.Join(report, "\n"), nil
+}
+
+// brokenReport lists a file that did not load: the draft reader's
+// diagnostics of it when its text is among the files, else the error.
+func brokenReport(set string, broken error, files map[string][]byte, base *schemas.Set) []string {
+	msg := broken.Error()
+	file, _, _ := strings.Cut(msg, ":")
+	var src []byte
+	for p, b := range files {
+		if strings.HasSuffix(p, "/"+file) || p == file {
+			src = b
+		}
+	}
+	if src == nil {
+		return []string{set + ": " + msg}
+	}
+	d := draft.Load(src, draft.Options{File: file, Base: base})
+	var out []string
+	for _, g := range d.Diagnostics {
+		out = append(out, set+": "+file+":"+g.String())
+	}
+	if len(out) == 0 {
+		out = append(out, set+": "+msg)
+	}
+	return out
+}
