@@ -100,7 +100,7 @@ func (t *target) resolve(optional bool) (*schemas.Set, *schemas.API, int16, erro
 	api, err := set.LookupAPI(t.api)
 	if t.auto() && (err != nil || api.Removed()) {
 		// An API removed from the newest release is in an older one.
-		if older, a := olderAPI(t.api); older != nil {
+		if older, a := sets.FindAPI(t.api); older != nil {
 			set, api, err = older, a, nil
 		}
 	}
@@ -134,22 +134,6 @@ func (t *target) resolve(optional bool) (*schemas.Set, *schemas.API, int16, erro
 		return nil, nil, 0, fmt.Errorf("%s has no version %d in set %s (valid: %s)", dir.Schema(api).Name, v, set.Name, valid)
 	}
 	return set, api, v, nil
-}
-
-// olderAPI finds an API by name or key in the newest release that has it
-// (not removed).
-func olderAPI(nameOrKey string) (*schemas.Set, *schemas.API) {
-	rs := sets.Releases()
-	for i := len(rs) - 1; i >= 0; i-- {
-		s, err := sets.Load(rs[i].Name)
-		if err != nil {
-			continue
-		}
-		if a, err := s.LookupAPI(nameOrKey); err == nil && !a.Removed() {
-			return s, a
-		}
-	}
-	return nil, nil
 }
 
 // versionFlag is --version: a version number from 0 to 32767, or, when

@@ -375,3 +375,19 @@ func Describe(ms []Match) string {
 	return fmt.Sprintf("no release matches the advertised versions; the closest is %s (%d APIs alike, %d differ: %s%s)",
 		c.Release, c.Same, len(c.Differ), strings.Join(d, "; "), more)
 }
+
+// FindAPI finds an API by name or key ("JoinGroup", "11") in the newest
+// release that has it and has not removed it; nil when none does.
+func FindAPI(nameOrKey string) (*schemas.Set, *schemas.API) {
+	rs := Releases()
+	for i := len(rs) - 1; i >= 0; i-- {
+		s, err := Load(rs[i].Name)
+		if err != nil {
+			continue
+		}
+		if a, err := s.LookupAPI(nameOrKey); err == nil && !a.Removed() {
+			return s, a
+		}
+	}
+	return nil, nil
+}

@@ -152,7 +152,7 @@ func (s *State) Select(setName, api string, version int, dir codec.Direction) er
 	}
 	a, err := set.LookupAPI(strings.TrimSpace(api))
 	if setName == Auto && (err != nil || a.Removed()) {
-		if older, oa := releaseWithAPI(strings.TrimSpace(api)); older != nil {
+		if older, oa := sets.FindAPI(strings.TrimSpace(api)); older != nil {
 			set, a, err = older, oa, nil
 		}
 	}
@@ -183,22 +183,6 @@ func (s *State) Select(setName, api string, version int, dir codec.Direction) er
 	s.Set, s.API, s.Version, s.Dir = set, a, v, dir
 	s.Frame, s.Pasted, s.Dropped = f, false, nil
 	return s.Encode()
-}
-
-// releaseWithAPI finds an API by name or key in the newest release that
-// has it (not removed).
-func releaseWithAPI(nameOrKey string) (*schemas.Set, *schemas.API) {
-	rs := sets.Releases()
-	for i := len(rs) - 1; i >= 0; i-- {
-		s, err := sets.Load(rs[i].Name)
-		if err != nil {
-			continue
-		}
-		if a, err := s.LookupAPI(nameOrKey); err == nil && !a.Removed() {
-			return s, a
-		}
-	}
-	return nil, nil
 }
 
 // loadSet returns the named set: a released one, or the draft's.
