@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"kwire/codec/records"
 	"kwire/codec/wire"
 	"kwire/schemas"
 	"kwire/tree"
@@ -41,6 +42,10 @@ type TreeOptions struct {
 	// Sample says the value is a sample instance (Plan.Smallest): arrays of
 	// one element say "one sample element follows".
 	Sample bool
+	// Budget bounds what the records fields of the message spend, all of
+	// them together (records.Limits); nil gives the decode a budget of its
+	// own with the default limits.
+	Budget *records.Budget
 }
 
 // DecodeTree is Decode that also builds the object tree: root gets one
@@ -48,7 +53,10 @@ type TreeOptions struct {
 // failure and an error node spanning the bytes left, and the spans of
 // root's descendants cover their children's (see coverSpans).
 func (p *Plan) DecodeTree(b []byte, root *tree.Node, o TreeOptions) (Value, int, error) {
-	d := decoder{buf: b, end: len(b), tree: true, base: o.Base, section: o.Section, set: o.Set, sample: o.Sample, a: new(tree.Alloc)}
+	if o.Budget == nil {
+		o.Budget = records.NewBudget(records.Limits{})
+	}
+	d := decoder{buf: b, end: len(b), tree: true, base: o.Base, section: o.Section, set: o.Set, sample: o.Sample, a: new(tree.Alloc), budget: o.Budget}
 	var v Value
 	err := d.structInto(p.Root, &v, nil, root, "")
 	if err != nil {
@@ -96,6 +104,7 @@ type decoder struct {
 	blockSize int         // size of the last block
 	reuse     bool        // values hold memory to reuse (DecodeInto)
 	a         *tree.Alloc // the tree's nodes, child lists and strings
+	budget    *records.Budget
 }
 
 // alloc returns n zeroed values for the elements of an array of
@@ -353,7 +362,7 @@ func (d *decoder) field(fp *FieldPlan, v *Value, node *tree.Node, parent string,
 	default:
 		err = d.primitive(fp.Kind, fp.Nullable, fp.Compact, v, node)
 		if err == nil && node != nil && fp.Kind == schemas.KindRecords && !v.IsNull() {
-			node.Add(recordNodes(v.str(), d.off-len(v.str())+d.base, d.set, path, d.a)...)
+			node.Add(recordNodes(v.str(), d.off-len(v.str())+d.base, d.set, path, d.a, d.budget)...)
 		}
 		if err == nil && node != nil && fp.Kind == schemas.KindInt16 && d.set != nil && isErrorCode(fp.Field.Name) {
 			if e, ok := d.set.ErrorCode(int16(v.Int())); ok && v.Int() != 0 {

@@ -5,7 +5,9 @@
 package tree
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 )
@@ -156,16 +158,27 @@ func Shorten(s string, max int) string {
 // Text renders the tree with `+--` and `|` guides, one node a line.
 func (n *Node) Text() string {
 	var b strings.Builder
-	b.WriteString(n.Line())
-	b.WriteByte('\n')
-	writeChildren(&b, n, "")
+	n.WriteText(&b)
 	return b.String()
 }
 
-func writeChildren(b *strings.Builder, n *Node, prefix string) {
+// WriteText writes Text to w a line at a time, so that a large tree is
+// not held as one string as well.
+func (n *Node) WriteText(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString(n.Line())
+	bw.WriteByte('\n')
+	writeChildren(bw, n, "")
+	return bw.Flush()
+}
+
+func writeChildren(b *bufio.Writer, n *Node, prefix string) {
 	for i, c := range n.Children {
 		last := i == len(n.Children)-1
-		b.WriteString(prefix + "+-- " + c.Line() + "\n")
+		b.WriteString(prefix)
+		b.WriteString("+-- ")
+		b.WriteString(c.Line())
+		b.WriteByte('\n')
 		next := prefix + "|   "
 		if last {
 			next = prefix + "    "

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 
 	"kwire/codec"
 	"kwire/codec/hexin"
+	"kwire/codec/records"
 	"kwire/schemas"
 	"kwire/schemas/draft"
 	"kwire/schemas/sets"
@@ -237,6 +239,9 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	format := fs.String("format", "tree", "output: tree or json")
 	fs.BoolVar(&t.guess, "guess", false, "read a version newer than every release's with the newest layout, as a guess")
 	file := fs.String("file", "", "read raw bytes from this file")
+	var limits records.Limits
+	fs.IntVar(&limits.MaxDecompressed, "max-decompressed", records.DefaultMaxDecompressed, "decompress at most this many bytes of records in the message, over all its records fields")
+	fs.IntVar(&limits.MaxRecords, "max-records", records.DefaultMaxRecords, "decode at most this many records in the message, over all its records fields")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -279,7 +284,7 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		return err
 	}
-	opts := codec.DecodeOptions{Set: set, API: api, Version: version, Dir: dir, BodyOnly: t.body, Guess: t.guess}
+	opts := codec.DecodeOptions{Set: set, API: api, Version: version, Dir: dir, BodyOnly: t.body, Guess: t.guess, Limits: limits}
 	if t.auto() && api == nil {
 		opts.Choose = sets.Choice{}
 	}
@@ -297,17 +302,17 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	switch *format {
 	case "tree":
 		if root != nil {
-			fmt.Fprint(stdout, root.Text())
+			root.WriteText(stdout)
 		}
 	case "json":
 		if f.API != nil {
 			if t.body {
 				_, bp, perr := f.Plans()
 				if perr == nil {
-					fmt.Fprintln(stdout, string(bp.JSON(f.Body)))
+					printJSON(stdout, bp.AppendJSONBudget(nil, f.Body, records.NewBudget(limits)))
 				}
 			} else if j, jerr := f.JSON(len(data)); jerr == nil {
-				fmt.Fprintln(stdout, string(bytes.TrimSpace(j)))
+				stdout.Write(append(bytes.TrimSpace(j), '\n'))
 			}
 		}
 	}
@@ -321,4 +326,15 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return exitError(1)
 	}
 	return nil
+}
+
+// printJSON writes compact JSON indented, a line at the end.
+func printJSON(w io.Writer, j []byte) {
+	var out bytes.Buffer
+	if json.Indent(&out, j, "", "  ") != nil {
+		out.Reset()
+		out.Write(j)
+	}
+	out.WriteByte('\n')
+	w.Write(out.Bytes())
 }

@@ -90,7 +90,7 @@ func TestBadBatches(t *testing.T) {
 				}
 			}
 			// Whatever the bytes, the JSON form keeps them.
-			j := AppendJSON(nil, c.b)
+			j := AppendJSON(nil, c.b, nil)
 			var raw any
 			dec := json.NewDecoder(bytes.NewReader(j))
 			dec.UseNumber()

@@ -15,10 +15,10 @@ import (
 // valid, reads back, and is stable: encoding it and writing the JSON again
 // gives the same JSON, and the same bytes when nothing was compressed.
 func checkInput(t *testing.T, b []byte) {
-	nodes := Nodes(b, 3, Options{Path: "R", MaxRecords: 1000})
+	nodes := Nodes(b, 3, Options{Path: "R", Budget: NewBudget(Limits{MaxRecords: 1000})})
 	checkSpans(t, nodes, 3, len(b))
 	Parse(b)
-	j := AppendJSON(nil, b)
+	j := AppendJSON(nil, b, nil)
 	var raw any
 	dec := json.NewDecoder(bytes.NewReader(j))
 	dec.UseNumber()
@@ -30,7 +30,7 @@ func checkInput(t *testing.T, b []byte) {
 		t.Fatalf("JSON does not read back: %v\n%s", err, j)
 	}
 	compressed := false
-	for _, e := range newDecoder(len(b), Options{}).parseEntries(b) {
+	for _, e := range newDecoder(Options{}).parseEntries(b) {
 		if e.exact() && e.batch.Codec() != None {
 			compressed = true
 		}
@@ -38,7 +38,7 @@ func checkInput(t *testing.T, b []byte) {
 	if !compressed && !bytes.Equal(back, b) {
 		t.Fatalf("JSON round trip changed the bytes\n%x\n%x\n%s", b, back, j)
 	}
-	if j2 := AppendJSON(nil, back); !bytes.Equal(j, j2) && !sameButCRC(j, j2) {
+	if j2 := AppendJSON(nil, back, nil); !bytes.Equal(j, j2) && !sameButCRC(j, j2) {
 		t.Fatalf("JSON not stable:\n%s\n%s", j, j2)
 	}
 }

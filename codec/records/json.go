@@ -66,11 +66,14 @@ func (e *JSONError) Error() string {
 	return e.Path + ": " + e.Msg
 }
 
-// AppendJSON appends the JSON form of the records field b.
-func AppendJSON(dst, b []byte) []byte {
-	d := newDecoder(len(b), Options{})
+// AppendJSON appends the JSON form of the records field b, drawing on
+// the message's budget bg (nil: a budget of its own with the default
+// limits). An entry past the budget is written as rawHex, with a note
+// saying what was left out and how to raise the limit.
+func AppendJSON(dst, b []byte, bg *Budget) []byte {
+	d := newDecoder(Options{Budget: bg})
 	entries := d.parseEntries(b)
-	readable := false
+	readable := d.bg.Hit != "" // the entries say what was left out
 	for i := range entries {
 		if entries[i].exact() {
 			readable = true

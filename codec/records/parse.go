@@ -14,7 +14,7 @@ import (
 // at the end, a bad record) and returns the entries before it with an
 // error saying where and what.
 func Parse(b []byte) ([]Batch, error) {
-	d := newDecoder(len(b), Options{})
+	d := newDecoder(Options{})
 	var out []Batch
 	for _, e := range d.parseEntries(b) {
 		if e.err != nil {
@@ -92,7 +92,12 @@ func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 	if count < 0 {
 		return h, stream, fmt.Errorf("recordCount %d is negative", count)
 	}
-	h.Records = make([]Record, 0, min(int(count), len(s)/minRecordSize))
+	n := min(int(count), len(s)/minRecordSize)
+	if n > d.bg.recordsLeft() {
+		return h, stream, errors.New(d.bg.recordsError(plural(int(count), "record")))
+	}
+	d.bg.records += n
+	h.Records = make([]Record, 0, n)
 	pos := 0
 	for i := 0; i < int(count); i++ {
 		if pos >= len(s) {
@@ -141,6 +146,10 @@ func parseRecord(s []byte, pos int) (Record, int, error) {
 // message set inside a compressed one.
 func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
 	magic := int8(b[offMagic])
+	if d.bg.recordsLeft() == 0 {
+		return Batch{}, nil, errors.New(d.bg.recordsError("a message"))
+	}
+	d.bg.records++ // a legacy message is a record
 	hsize := legacyHeaderV0
 	if magic == 1 {
 		hsize = legacyHeaderV1

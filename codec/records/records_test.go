@@ -3,7 +3,6 @@ package records
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -179,7 +178,7 @@ func TestJSONRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			j := AppendJSON(nil, b)
+			j := AppendJSON(nil, b, nil)
 			if !json.Valid(j) {
 				t.Fatalf("invalid JSON %s", j)
 			}
@@ -199,7 +198,7 @@ func TestJSONRoundTrip(t *testing.T) {
 			if c == None && !bytes.Equal(back, b) {
 				t.Fatalf("uncompressed batch re-encodes differently\n%x\n%x", back, b)
 			}
-			if j2 := AppendJSON(nil, back); !bytes.Equal(j, j2) {
+			if j2 := AppendJSON(nil, back, nil); !bytes.Equal(j, j2) {
 				t.Fatalf("JSON differs after a round trip\n%s\n%s", j, j2)
 			}
 		})
@@ -213,15 +212,31 @@ func TestDecompressionLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes := Nodes(b, 0, Options{})
-	e := errs(nodes)
-	if len(e) != 1 || !strings.Contains(e[0], "limit") || !strings.Contains(e[0], "MaxRatio") {
+	small := NewBudget(Limits{MaxDecompressed: 2 << 20})
+	e := errs(Nodes(b, 0, Options{Budget: small}))
+	if len(e) != 1 || !strings.Contains(e[0], "decompression budget of 2 MiB") || !strings.Contains(e[0], "--max-decompressed") {
 		t.Fatalf("errors %q", e)
 	}
-	if _, err := Parse(b); !errors.Is(err, ErrLimit) {
-		t.Fatalf("Parse: %v", err)
+	if small.Hit == "" {
+		t.Error("the budget does not say it was hit")
 	}
-	if e := errs(Nodes(b, 0, Options{MaxRatio: 1 << 20, MaxBytes: 8 << 20})); e != nil {
-		t.Fatalf("with a larger limit: %q", e)
+	if e := errs(Nodes(b, 0, Options{})); e != nil {
+		t.Fatalf("with the default limit: %q", e)
+	}
+	// Two fields of one message share the budget: the second one's
+	// batch is not decompressed.
+	shared := NewBudget(Limits{MaxDecompressed: 4 << 20})
+	if e := errs(Nodes(b, 0, Options{Budget: shared})); e != nil {
+		t.Fatalf("first field: %q", e)
+	}
+	if e := errs(Nodes(b, 0, Options{Budget: shared})); len(e) != 1 || !strings.Contains(e[0], "3145741 bytes already decompressed") {
+		t.Fatalf("second field: %q", e)
+	}
+	if got, _, _ := shared.Spent(); got != 3145741 {
+		t.Errorf("spent %d bytes, want 3145741", got)
+	}
+	j := AppendJSON(nil, b, NewBudget(Limits{MaxDecompressed: 2 << 20}))
+	if !bytes.Contains(j, []byte(`"rawHex"`)) || !bytes.Contains(j, []byte("--max-decompressed")) {
+		t.Fatalf("JSON past the budget: %.300s", j)
 	}
 }
