@@ -198,6 +198,7 @@ func (d *decoder) structInto(sp *StructPlan, v *Value, list []Value, node *tree.
 	}
 	var nodes []tree.Node // the fields' nodes, side by side
 	if node != nil {
+		d.budget.TakeNodes(len(sp.Wire) + 1)
 		nodes = d.a.Nodes(len(sp.Wire))
 		extra := 0
 		if sp.Flexible {
@@ -454,14 +455,26 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 		d.off = start
 		return d.fail(wire.ErrLength, "array of %d elements needs at least %d bytes but only %d are left", count, need, d.left())
 	}
-	var enodes []tree.Node // the elements' nodes
+	// The elements' nodes, as many as the message's budget of nodes
+	// allows: past it, the elements are decoded without nodes and one
+	// node says what was left out.
+	var enodes []tree.Node
+	shown, hidden := int(count), -1 // elements with a node; where those without start
 	if node != nil {
-		block := d.a.Nodes(int(count) + 1)
+		shown = min(shown, d.budget.NodesLeft())
+		d.budget.TakeNodes(1)
+		block := d.a.Nodes(shown + 1)
 		block[0] = ln
 		enodes = block[1:]
-		d.a.Room(node, int(count)+1)
+		d.a.Room(node, shown+2)
 		node.Add(&block[0])
 		node.Value = d.plural(int(count), "element")
+	}
+	leftOut := func(i int) {
+		if hidden >= 0 {
+			n := d.add(node, tree.Node{Name: "more", Value: d.plural(int(count)-i, "more element") + " not shown", Offset: hidden + d.base, Size: d.off - hidden, Section: tree.Error, Path: path})
+			n.Err = d.budget.LeftOut(plural(int(count)-i, "more element"))
+		}
 	}
 	var list []Value
 	switch {
@@ -485,7 +498,11 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 	for i := range list {
 		var en *tree.Node
 		var epath string
-		if node != nil {
+		if node != nil && hidden < 0 && (i >= shown || d.budget.NodesLeft() == 0) {
+			hidden, shown = d.off, i
+		}
+		if node != nil && hidden < 0 {
+			d.budget.TakeNodes(1)
 			en = &enodes[i]
 			epath = d.a.Indexed(path, i)
 			en.Name, en.Type, en.Path = d.a.Indexed(elemName, i), elemName, epath
@@ -518,6 +535,13 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 				list[i] = Value{} // a reusing decode left the old value there
 			}
 			*v = List(list[:i+1])
+			if hidden >= 0 {
+				at := d.off
+				d.off = elemStart
+				leftOut(shown)
+				d.errorNode(node, d.a.Indexed(elemName, i), d.a.Indexed(path, i), err)
+				d.off = at
+			}
 			if en != nil && fp.Elem != schemas.KindStruct {
 				en.Type, en.Section, en.Size = "error", tree.Error, d.end-elemStart
 				if de, ok := err.(*wire.DecodeError); ok {
@@ -527,6 +551,7 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 			return wire.WithPath(err, "["+strconv.Itoa(i)+"]")
 		}
 	}
+	leftOut(shown)
 	return nil
 }
 

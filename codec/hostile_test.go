@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,6 +19,7 @@ import (
 
 	"kwire/codec/records"
 	"kwire/codec/wire"
+	"kwire/tree"
 )
 
 // Hostile frames: small messages whose records fields decompress to a
@@ -122,6 +125,33 @@ func hostileFrames(tb testing.TB) map[string][]byte {
 		n := bomb / 7
 		out["bomb-"+c.String()] = produceFrame(tb, rawBatch(c, int32(n), compressMax(tb, c, minimalRecords(n))))
 	}
+	// Bombs past the budget: 32 MiB of records in a few KB.
+	const big = 32 << 20
+	for _, c := range []records.Codec{records.Gzip, records.Zstd} {
+		n := big / 7
+		out["bomb-32M-"+c.String()] = produceFrame(tb, rawBatch(c, int32(n), compressMax(tb, c, minimalRecords(n))))
+	}
+	// A frame of 1 MB, uncompressed: one record with 300,000 empty
+	// headers, then minimal records.
+	rec := []byte{0, 0, 0, 0, 1, 1}
+	rec = wire.AppendVarint(rec, 300_000)
+	rec = append(rec, bytes.Repeat([]byte{0, 0}, 300_000)...)
+	rec = append(wire.AppendVarint(nil, int32(len(rec)-1)), rec[1:]...)
+	rec = append(rec, minimalRecords(60_000)...)
+	out["headers-1M"] = produceFrame(tb, rawBatch(records.None, 60_001, rec))
+	// 1 MB of empty batches, 61 bytes each.
+	out["batches-1M"] = produceFrame(tb, bytes.Repeat(records.EmptyBatch(), 1<<20/records.BatchHeaderSize))
+	// Not records: a GetTelemetrySubscriptions v0 response whose
+	// AcceptedCompressionTypes ([]int8) has 1,000,000 elements.
+	const n = 1_000_000
+	body := wire.AppendInt32(nil, 1) // correlation id
+	body = append(body, 0)           // header tagged fields
+	body = append(body, make([]byte, 4+2+16+4)...)
+	body = wire.AppendUvarint(body, n+1)
+	body = append(body, bytes.Repeat([]byte{1}, n)...)
+	body = append(body, make([]byte, 4+4+1)...)
+	body = append(body, 1, 0) // no RequestedMetrics, no tagged fields
+	out["telemetry-int8-1M"] = append(wire.AppendInt32(nil, int32(len(body))), body...)
 	return out
 }
 
@@ -137,5 +167,87 @@ func TestWriteHostileFrames(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("%s: %d bytes", name, len(b))
+	}
+}
+
+// memoryOf runs f and returns the bytes it allocated in all and the growth
+// of the live heap over the call (what f's result holds).
+func memoryOf(f func()) (total, live uint64) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	total = after.TotalAlloc - before.TotalAlloc
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if after.HeapAlloc > before.HeapAlloc {
+		live = after.HeapAlloc - before.HeapAlloc
+	}
+	return total, live
+}
+
+// TestHostileFrames decodes each hostile frame as a tree and as JSON
+// with the default limits: both stay within a bound of memory, and both
+// say what they left out and how to raise the limit.
+func TestHostileFrames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds frames of 32 MiB of records")
+	}
+	set := loadSet(t, "4.0")
+	frames := hostileFrames(t)
+	names := make([]string, 0, len(frames))
+	for n := range frames {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	const (
+		maxTotal = 192 << 20 // allocated in all, garbage included
+		maxLive  = 128 << 20 // held by the tree
+	)
+	for _, name := range names {
+		b := frames[name]
+		t.Run(name, func(t *testing.T) {
+			var f *Frame
+			var root *tree.Node
+			var err error
+			o := DecodeOptions{Set: set, Dir: Request}
+			if strings.HasPrefix(name, "telemetry") {
+				o = DecodeOptions{Set: set, API: set.APIByKey(71), Version: 0, Dir: Response}
+			}
+			total, live := memoryOf(func() { f, root, err = Decode(b, o) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			var leftOut []string
+			root.Walk(func(n *tree.Node, _ int) bool {
+				if strings.Contains(n.Err, "--max-") {
+					leftOut = append(leftOut, n.Err)
+				}
+				return true
+			})
+			t.Logf("%d-byte frame: tree allocates %d MB, holds %d MB; %d nodes say what was left out, the first: %.200s",
+				len(b), total>>20, live>>20, len(leftOut), leftOut)
+			if len(leftOut) == 0 && name != "batches-1M" { // 17,000 batches fit the budget
+				t.Error("the tree does not say what was left out")
+			}
+			if total > maxTotal || live > maxLive {
+				t.Errorf("the tree takes %d MB (%d MB held), over %d MB (%d MB)", total>>20, live>>20, maxTotal>>20, maxLive>>20)
+			}
+			runtime.KeepAlive(root)
+			root = nil
+			var j []byte
+			total, live = memoryOf(func() { j, err = f.JSON(len(b)) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("JSON of %d bytes: allocates %d MB, holds %d MB", len(j), total>>20, live>>20)
+			if total > maxTotal || live > maxLive {
+				t.Errorf("the JSON takes %d MB (%d MB held), over %d MB (%d MB)", total>>20, live>>20, maxTotal>>20, maxLive>>20)
+			}
+			if (strings.HasPrefix(name, "bomb") || strings.Contains(name, "x140k")) && !bytes.Contains(j, []byte("--max-")) {
+				t.Errorf("the JSON does not say what was left out: %.500s", j)
+			}
+		})
 	}
 }

@@ -78,10 +78,12 @@ func (b *Budget) Spent() (decompressed, records, nodes int) {
 
 func (b *Budget) bytesLeft() int   { return max(b.l.MaxDecompressed-b.decompressed, 0) }
 func (b *Budget) recordsLeft() int { return max(b.l.MaxRecords-b.records, 0) }
-func (b *Budget) nodesLeft() int   { return max(b.l.MaxNodes-b.node, 0) }
+
+// NodesLeft returns the tree nodes left.
+func (b *Budget) NodesLeft() int { return max(b.l.MaxNodes-b.node, 0) }
 
 // spent reports whether records or nodes are spent: nothing more is shown.
-func (b *Budget) spent() bool { return b.recordsLeft() == 0 || b.nodesLeft() == 0 }
+func (b *Budget) spent() bool { return b.recordsLeft() == 0 || b.NodesLeft() == 0 }
 
 // hit records, once, why something was left out, and returns msg.
 func (b *Budget) hit(msg string) string {
@@ -99,15 +101,20 @@ func (b *Budget) decompressError(c Codec) error {
 		ErrLimit, c, byteCount(b.l.MaxDecompressed), byteCount(b.decompressed))
 }
 
-// recordsError says that what follows is left out because records or
-// nodes are spent; what names it ("37 more records, 259 bytes").
-func (b *Budget) recordsError(what string) string {
-	if b.recordsLeft() == 0 {
-		return b.hit(what + " left out: the message's budget of " + strconv.Itoa(b.l.MaxRecords) +
-			" records is spent (kwire decode --max-records raises it)")
+// TakeNodes charges n tree nodes made outside the records fields (the
+// message's own arrays share the budget of nodes).
+func (b *Budget) TakeNodes(n int) { b.node += n }
+
+// LeftOut says that what follows is left out because records or nodes
+// are spent, and how to raise the limit; what names it ("37 more
+// records (259 bytes)").
+func (b *Budget) LeftOut(what string) string {
+	if b.NodesLeft() == 0 {
+		return b.hit(what + " left out: the message's budget of " + strconv.Itoa(b.l.MaxNodes) +
+			" tree nodes is spent (kwire decode --max-records raises it)")
 	}
-	return b.hit(what + " left out: the message's budget of " + strconv.Itoa(b.l.MaxNodes) +
-		" tree nodes is spent (kwire decode --max-records raises it)")
+	return b.hit(what + " left out: the message's budget of " + strconv.Itoa(b.l.MaxRecords) +
+		" records is spent (kwire decode --max-records raises it)")
 }
 
 // byteCount writes a size in bytes, with MiB when it is large.

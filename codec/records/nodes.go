@@ -121,7 +121,7 @@ func (d *decoder) entries(s []byte, sp span, path string) []*tree.Node {
 // ("batches", or "37 more records").
 func (d *decoder) more(s []byte, pos int, sp span, what, path string) *tree.Node {
 	n := d.node(sp, "more", "", plural(len(s)-pos, "byte")+" not shown", pos, len(s)-pos, tree.Error, path)
-	n.Err = d.bg.recordsError(what + " (" + plural(len(s)-pos, "byte") + ")")
+	n.Err = d.bg.LeftOut(what + " (" + plural(len(s)-pos, "byte") + ")")
 	return n
 }
 
@@ -434,7 +434,7 @@ func (d *decoder) records(rn *tree.Node, s []byte, sp span, h Batch, count int32
 		return
 	}
 	// The records shown are bounded by the bytes and by the budget.
-	expect := min(int(count), len(s)/minRecordSize, d.bg.recordsLeft(), d.bg.nodesLeft()/8)
+	expect := min(int(count), len(s)/minRecordSize, d.bg.recordsLeft(), d.bg.NodesLeft()/8)
 	rn.Children = d.a.Children(expect + 1)
 	recordsPath := d.a.Concat(path, ".records", "")
 	pos, i := 0, 0
@@ -536,10 +536,10 @@ func (d *decoder) recordFields(kids []*tree.Node, rec *tree.Node, s []byte, sp s
 	p := v.hdrAt + v.hdrSize
 	rs := s[:v.end]
 	if v.hdrCount > 0 {
-		hn.Children = d.a.Children(min(int(v.hdrCount), d.bg.nodesLeft()/3+1))
+		hn.Children = d.a.Children(min(int(v.hdrCount), d.bg.NodesLeft()/3+1))
 	}
 	for j := 0; j < int(v.hdrCount); j++ {
-		if d.bg.nodesLeft() == 0 {
+		if d.bg.NodesLeft() == 0 {
 			hn.Add(d.more(rs, p, sp, plural(int(v.hdrCount)-j, "more header"), path))
 			return kids
 		}

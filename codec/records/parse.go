@@ -94,7 +94,7 @@ func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 	}
 	n := min(int(count), len(s)/minRecordSize)
 	if n > d.bg.recordsLeft() {
-		return h, stream, errors.New(d.bg.recordsError(plural(int(count), "record")))
+		return h, stream, errors.New(d.bg.LeftOut(plural(int(count), "record")))
 	}
 	d.bg.records += n
 	h.Records = make([]Record, 0, n)
@@ -147,7 +147,7 @@ func parseRecord(s []byte, pos int) (Record, int, error) {
 func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
 	magic := int8(b[offMagic])
 	if d.bg.recordsLeft() == 0 {
-		return Batch{}, nil, errors.New(d.bg.recordsError("a message"))
+		return Batch{}, nil, errors.New(d.bg.LeftOut("a message"))
 	}
 	d.bg.records++ // a legacy message is a record
 	hsize := legacyHeaderV0
