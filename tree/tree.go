@@ -115,6 +115,25 @@ func (n *Node) Innermost(off int) *Node {
 	return n
 }
 
+// FirstError returns the first node, depth first, that holds an error,
+// and where it lies in the original buffer: its own offset, or for a node
+// in a decompressed stream (Relative), that of the nearest node above it
+// that is not. It returns nil when no node holds an error.
+func (n *Node) FirstError() (e *Node, offset int) {
+	if n.Err != "" {
+		return n, n.Offset
+	}
+	for _, c := range n.Children {
+		if e, off := c.FirstError(); e != nil {
+			if c.Relative && !n.Relative {
+				off = n.Offset
+			}
+			return e, off
+		}
+	}
+	return nil, 0
+}
+
 // MaxAbout is how much of a description the text tree shows.
 const MaxAbout = 75
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"text/tabwriter"
 
 	"kwire/codec"
@@ -17,6 +18,7 @@ import (
 	"kwire/schemas"
 	"kwire/schemas/draft"
 	"kwire/schemas/sets"
+	"kwire/tree"
 )
 
 func init() {
@@ -325,7 +327,33 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "kwire: decode error at "+derr.Error())
 		return exitError(1)
 	}
+	if root != nil {
+		// Every byte was read, but a node may hold an error: a checksum
+		// that does not match, a record that does not parse, a limit hit.
+		if e, off := root.FirstError(); e != nil {
+			fmt.Fprintln(stderr, "kwire: decode error at "+treeError(e, off))
+			return exitError(1)
+		}
+	}
 	return nil
+}
+
+// treeError describes an error node as a wire.DecodeError does: offset,
+// path, what; a node in decompressed bytes also says where in them.
+func treeError(e *tree.Node, off int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "offset %d (0x%04x): ", off, off)
+	if e.Path != "" {
+		b.WriteString(e.Path + ": ")
+	}
+	if e.Relative {
+		fmt.Fprintf(&b, "at +0x%04x of the decompressed records: ", e.Offset)
+	}
+	if e.Name != "" && e.Name != "error" && e.Name != "more" && !strings.HasPrefix(e.Path, e.Name) {
+		b.WriteString(e.Name + ": ")
+	}
+	b.WriteString(e.Err)
+	return b.String()
 }
 
 // printJSON writes compact JSON indented, a line at the end.

@@ -18,16 +18,18 @@ type Limits struct {
 	// MaxRecords bounds the records (and legacy messages) decoded: shown
 	// in the tree, or read for the JSON form.
 	MaxRecords int
-	// MaxNodes bounds the tree nodes made for records fields; zero is ten
-	// per record of MaxRecords.
+	// MaxNodes bounds the tree nodes of the message (its records and its
+	// arrays); zero is ten per record of MaxRecords and 10,000 more for
+	// the rest.
 	MaxNodes int
 }
 
 // Defaults of Limits.
 const (
 	DefaultMaxDecompressed = 16 << 20
-	DefaultMaxRecords      = 50_000
+	DefaultMaxRecords      = 40_000
 	nodesPerRecord         = 10
+	nodesBesideRecords     = 10_000
 )
 
 // withDefaults fills the zero fields.
@@ -39,7 +41,7 @@ func (l Limits) withDefaults() Limits {
 		l.MaxRecords = DefaultMaxRecords
 	}
 	if l.MaxNodes <= 0 {
-		l.MaxNodes = nodesPerRecord * l.MaxRecords
+		l.MaxNodes = nodesPerRecord*l.MaxRecords + nodesBesideRecords
 	}
 	return l
 }
