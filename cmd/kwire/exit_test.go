@@ -10,7 +10,6 @@ import (
 
 	"kwire/codec"
 	"kwire/codec/records"
-	"kwire/codec/wire"
 	"kwire/schemas/sets"
 )
 
@@ -131,4 +130,3 @@ func TestDecodeExitStatus(t *testing.T) {
 	}
 }
 
-var _ = wire.AppendInt32
