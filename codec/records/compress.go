@@ -267,6 +267,22 @@ func xxh32(b []byte) uint32 {
 
 // Compression, for encoding.
 
+// compressedPayload returns plain compressed with c: the producer's bytes kept, when
+// they decompress to plain (see Batch.Compressed), else compressed anew.
+func compressedPayload(c Codec, kept []byte, magic int8, plain []byte) ([]byte, error) {
+	if c == None {
+		return plain, nil
+	}
+	if kept != nil {
+		// Bounded by the bytes they must give.
+		d := newDecoder(Options{Budget: NewBudget(Limits{MaxDecompressed: max(len(plain), 1)})})
+		if out, _, err := d.decompress(c, kept, magic, nil); err == nil && bytes.Equal(out, plain) {
+			return kept, nil
+		}
+	}
+	return compress(c, plain)
+}
+
 // compress returns src compressed with c: gzip at the default level,
 // snappy in snappy-java's xerial framing (which Java consumers of every
 // version read), an lz4 frame, a zstd frame.

@@ -159,7 +159,19 @@ func appendEntryJSON(dst []byte, b *Batch) []byte {
 		}
 		dst = append(dst, '}')
 	}
-	return append(dst, "]}"...)
+	dst = append(dst, ']')
+	return append(appendCompressedJSON(dst, b), '}')
+}
+
+// appendCompressedJSON writes the compressed bytes of a compressed batch or
+// wrapper as read: encoding keeps them while the records are unchanged.
+func appendCompressedJSON(dst []byte, b *Batch) []byte {
+	if b.Codec() == None || b.Compressed == nil {
+		return dst
+	}
+	dst = append(dst, `,"compressedHex":"`...)
+	dst = hex.AppendEncode(dst, b.Compressed)
+	return append(dst, '"')
 }
 
 // appendAttributesJSON writes the named attribute bits, and the others
@@ -213,7 +225,8 @@ func appendMessageJSON(dst []byte, m *Batch) []byte {
 		}
 		dst = appendMessageJSON(dst, &m.Messages[i])
 	}
-	return append(dst, "]}"...)
+	dst = append(dst, ']')
+	return append(appendCompressedJSON(dst, m), '}')
 }
 
 // appendBytesJSON writes "name": "text", "nameHex": "hex" or "name": null.
@@ -453,6 +466,25 @@ func (r *reader) attributes(magic int8) int16 {
 	return a | int16(other)
 }
 
+// compressed reads "compressedHex", the compressed bytes of a batch or
+// wrapper as read, kept while they decompress to its records.
+func (r *reader) compressed(c Codec) []byte {
+	v, ok := r.obj["compressedHex"]
+	if !ok {
+		return nil
+	}
+	if c == None {
+		r.fail("compressedHex", "only a compressed batch or message has compressed bytes")
+		return nil
+	}
+	s, isStr := v.(string)
+	b, err := hex.DecodeString(s)
+	if !isStr || err != nil {
+		r.fail("compressedHex", "want a hex string, got %s", JSONKind(v))
+	}
+	return b
+}
+
 func (r *reader) list(key string) []any {
 	v, ok := r.obj[key]
 	if !ok || v == nil {
@@ -509,7 +541,7 @@ func batchFromJSON(r *reader) (Batch, error) {
 	}
 	r.check("baseOffset", "partitionLeaderEpoch", "magic", "compression", "timestampType", "transactional", "control",
 		"deleteHorizon", "otherAttributes", "crc", "lastOffsetDelta", "baseTimestamp", "maxTimestamp", "producerId",
-		"producerEpoch", "baseSequence", "records")
+		"producerEpoch", "baseSequence", "records", "compressedHex")
 	b := Batch{Magic: 2}
 	b.BaseOffset = r.int("baseOffset", 0, math.MinInt64, math.MaxInt64)
 	b.PartitionLeaderEpoch = int32(r.int("partitionLeaderEpoch", -1, math.MinInt32, math.MaxInt32))
@@ -546,6 +578,7 @@ func batchFromJSON(r *reader) (Batch, error) {
 		}
 		b.Records = append(b.Records, rec)
 	}
+	b.Compressed = r.compressed(b.Codec())
 	b.Fill()
 	b.LastOffsetDelta = int32(r.int("lastOffsetDelta", int64(b.LastOffsetDelta), math.MinInt32, math.MaxInt32))
 	b.MaxTimestamp = r.int("maxTimestamp", b.MaxTimestamp, math.MinInt64, math.MaxInt64)
@@ -553,7 +586,7 @@ func batchFromJSON(r *reader) (Batch, error) {
 }
 
 func messageFromJSON(r *reader, magic int8) (Batch, error) {
-	keys := []string{"offset", "magic", "compression", "otherAttributes", "crc", "key", "keyHex", "value", "valueHex", "messages"}
+	keys := []string{"offset", "magic", "compression", "otherAttributes", "crc", "key", "keyHex", "value", "valueHex", "messages", "compressedHex"}
 	if magic == 1 {
 		keys = append(keys, "timestampType", "timestamp")
 	}
@@ -582,6 +615,7 @@ func messageFromJSON(r *reader, magic int8) (Batch, error) {
 	if _, v := r.obj["valueHex"]; v {
 		r.fail("valueHex", "a compressed message holds \"messages\"; its value is computed from them")
 	}
+	m.Compressed = r.compressed(m.Codec())
 	m.Messages = []Batch{}
 	for i, e := range r.list("messages") {
 		sub := r.object(e, r.path+".messages["+strconv.Itoa(i)+"]")

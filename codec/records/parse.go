@@ -83,6 +83,7 @@ func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 	s := b[BatchHeaderSize:]
 	var stream []byte
 	if c := h.Codec(); c != None {
+		h.Compressed = s
 		var err error
 		if s, _, err = d.decompress(c, s, 2, nil); err != nil {
 			return h, nil, err
@@ -181,6 +182,7 @@ func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
 	if m.Value == nil {
 		return m, nil, errors.New("a compressed message needs a value")
 	}
+	m.Compressed = m.Value
 	if d.depth >= maxNesting {
 		return m, nil, errors.New("compressed message set nested too deeply")
 	}

@@ -130,6 +130,10 @@ func TestCodecsRoundTrip(t *testing.T) {
 				t.Fatalf("%d batches", len(got))
 			}
 			got[0].CRC, want.CRC = 0, 0
+			if (got[0].Compressed != nil) != (c != None) {
+				t.Errorf("compressed bytes kept: %x", got[0].Compressed)
+			}
+			got[0].Compressed = nil
 			if !reflect.DeepEqual(got[0], want) {
 				t.Errorf("got %+v\nwant %+v", got[0], want)
 			}
