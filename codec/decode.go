@@ -597,9 +597,8 @@ func (d *decoder) primitive(k schemas.Kind, nullable, compact bool, v *Value, no
 		}
 		switch k {
 		case schemas.KindBool:
-			if b[0] > 1 {
-				return d.fail(wire.ErrValue, "bool byte is %d, not 0 or 1", b[0])
-			}
+			// Kafka reads any byte but 0 as true; the value keeps the byte,
+			// so that it is written back as it was.
 			*v = Int(int64(b[0]))
 		case schemas.KindInt8:
 			*v = Int(int64(int8(b[0])))
@@ -619,6 +618,9 @@ func (d *decoder) primitive(k schemas.Kind, nullable, compact bool, v *Value, no
 		d.off += w
 		if node != nil {
 			node.Value = d.display(k, *v)
+			if k == schemas.KindBool && b[0] > 1 {
+				node.Detail = d.a.Concat("(byte 0x", hex.EncodeToString(b[:1]), ": not canonical, 0 or 1; Kafka reads any byte but 0 as true)")
+			}
 		}
 		return nil
 	}

@@ -270,8 +270,13 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 				text = append(append(text, p...), ' ')
 			}
 		}
-		if data, err = hexin.Parse(string(text)); err != nil {
-			return err
+		switch {
+		case t.body && len(bytes.TrimSpace(text)) == 0:
+			data = []byte{} // an empty body (ApiVersions v0-2 and ListGroups v0-2 requests)
+		default:
+			if data, err = hexin.Parse(string(text)); err != nil {
+				return err
+			}
 		}
 	}
 	dir, err := t.dir()

@@ -130,3 +130,25 @@ func TestDecodeExitStatus(t *testing.T) {
 	}
 }
 
+
+// TestDecodeEmptyBody: ApiVersions v0-2 and ListGroups v0-2 requests have
+// no body; an empty standard input is that empty body.
+func TestDecodeEmptyBody(t *testing.T) {
+	for _, api := range []string{"ApiVersions", "ListGroups"} {
+		for _, v := range []string{"0", "1", "2"} {
+			for _, format := range []string{"tree", "json"} {
+				out, errs, code := kwire(t, "\n", "decode", "--body", "--api", api, "--version", v, "--format", format)
+				if code != 0 || errs != "" {
+					t.Errorf("%s v%s %s: exit %d: %s", api, v, format, code, errs)
+				}
+				if format == "json" && strings.TrimSpace(out) != "{}" {
+					t.Errorf("%s v%s: JSON %q", api, v, out)
+				}
+			}
+		}
+	}
+	// A frame still needs bytes.
+	if _, errs, code := kwire(t, "", "decode"); code == 0 || !strings.Contains(errs, "empty") {
+		t.Errorf("an empty frame: exit %d: %s", code, errs)
+	}
+}
