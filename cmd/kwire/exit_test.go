@@ -130,7 +130,6 @@ func TestDecodeExitStatus(t *testing.T) {
 	}
 }
 
-
 // TestDecodeEmptyBody: ApiVersions v0-2 and ListGroups v0-2 requests have
 // no body; an empty standard input is that empty body.
 func TestDecodeEmptyBody(t *testing.T) {
