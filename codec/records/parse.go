@@ -104,7 +104,7 @@ func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 		if pos >= len(s) {
 			return h, stream, fmt.Errorf("recordCount is %d but the records end after %d", count, i)
 		}
-		r, end, err := parseRecord(s, pos)
+		r, end, err := d.parseRecord(s, pos)
 		if err != nil {
 			return h, stream, fmt.Errorf("record %d: %w", i, err)
 		}
@@ -117,8 +117,9 @@ func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 	return h, stream, nil
 }
 
-// parseRecord reads the record at s[pos:] and returns where it ends.
-func parseRecord(s []byte, pos int) (Record, int, error) {
+// parseRecord reads the record at s[pos:] and returns where it ends. Its
+// headers draw on the budget's nodes, as they would in the tree.
+func (d *decoder) parseRecord(s []byte, pos int) (Record, int, error) {
 	v := scanRecord(s, pos)
 	if v.stage < stHeaderCount {
 		return Record{}, 0, errors.New(v.err)
@@ -127,6 +128,10 @@ func parseRecord(s []byte, pos int) (Record, int, error) {
 	rs := s[:v.end]
 	p := v.hdrAt + v.hdrSize
 	if v.hdrCount > 0 {
+		if int(v.hdrCount) > d.bg.NodesLeft() {
+			return r, 0, errors.New(d.bg.LeftOut(plural(int(v.hdrCount), "header")))
+		}
+		d.bg.TakeNodes(int(v.hdrCount))
 		r.Headers = make([]Header, v.hdrCount)
 	}
 	for j := range r.Headers {
