@@ -470,10 +470,10 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 		node.Add(&block[0])
 		node.Value = d.plural(int(count), "element")
 	}
-	leftOut := func(i int) {
-		if hidden >= 0 {
-			n := d.add(node, tree.Node{Name: "more", Value: d.plural(int(count)-i, "more element") + " not shown", Offset: hidden + d.base, Size: d.off - hidden, Section: tree.Error, Path: path})
-			n.Err = d.budget.LeftOut(plural(int(count)-i, "more element"))
+	leftOut := func(n int) { // the n elements decoded since hidden
+		if hidden >= 0 && n > 0 {
+			c := d.add(node, tree.Node{Name: "more", Value: d.plural(n, "more element") + " not shown", Offset: hidden + d.base, Size: d.off - hidden, Section: tree.Error, Path: path})
+			c.Err = d.budget.LeftOut(plural(n, "more element"))
 		}
 	}
 	var list []Value
@@ -538,7 +538,7 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 			if hidden >= 0 {
 				at := d.off
 				d.off = elemStart
-				leftOut(shown)
+				leftOut(i - shown)
 				d.errorNode(node, d.a.Indexed(elemName, i), d.a.Indexed(path, i), err)
 				d.off = at
 			}
@@ -551,7 +551,7 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 			return wire.WithPath(err, "["+strconv.Itoa(i)+"]")
 		}
 	}
-	leftOut(shown)
+	leftOut(int(count) - shown)
 	return nil
 }
 

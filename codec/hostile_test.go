@@ -251,3 +251,47 @@ func TestHostileFrames(t *testing.T) {
 		})
 	}
 }
+
+// TestNodeBudgetArrays: past the budget of nodes, an array's elements are
+// decoded without nodes, and one node says how many were left out; cut
+// short, the tree still ends with an error node where the bytes end.
+func TestNodeBudgetArrays(t *testing.T) {
+	p := mustPlan(t, loadSet(t, "4.0"), "GetTelemetrySubscriptionsResponse", 0)
+	body := make([]byte, 4+2+16+4)
+	body = append(body, 1) // no AcceptedCompressionTypes
+	body = append(body, make([]byte, 9)...)
+	body = wire.AppendUvarint(body, 1000+1) // RequestedMetrics: 1000 × "a"
+	body = append(body, bytes.Repeat([]byte{2, 'a'}, 1000)...)
+	body = append(body, 0)
+	want, _, _ := p.Decode(body)
+	for _, cut := range []int{len(body), len(body) - 500} {
+		root := &tree.Node{}
+		v, _, err := p.DecodeTree(body[:cut], root, TreeOptions{Budget: records.NewBudget(records.Limits{MaxNodes: 100})})
+		if (err == nil) != (cut == len(body)) {
+			t.Fatalf("%d bytes: %v", cut, err)
+		}
+		if cut == len(body) && !v.Equal(want) {
+			t.Error("the value differs from Plan.Decode's")
+		}
+		var more, errs []*tree.Node
+		nodes := 0
+		root.Walk(func(n *tree.Node, _ int) bool {
+			nodes++
+			if n.Name == "more" {
+				more = append(more, n)
+			} else if n.Err != "" {
+				errs = append(errs, n)
+			}
+			return true
+		})
+		if len(more) != 1 || !strings.Contains(more[0].Err, "budget of 100 tree nodes") || more[0].End() > cut {
+			t.Fatalf("%d bytes: more nodes %+v", cut, more)
+		}
+		if nodes > 120 {
+			t.Errorf("%d bytes: %d nodes", cut, nodes)
+		}
+		if cut < len(body) && (len(errs) == 0 || errs[len(errs)-1].Offset != more[0].End()) {
+			t.Errorf("%d bytes: error nodes %+v after %+v", cut, errs, more[0])
+		}
+	}
+}
