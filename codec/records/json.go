@@ -33,8 +33,7 @@ import (
 // (none), a batch's lastOffsetDelta (the last record's offsetDelta),
 // maxTimestamp (the largest record timestamp), deleteHorizon (false),
 // attribute bits Kafka does not define ("otherAttributes", 0) and the CRC
-// ("crc", written only when the bytes carry a wrong one, to keep it; in a
-// compressed batch it is written over the newly compressed bytes). The
+// ("crc", written only when the bytes carry a wrong one, to keep it). The
 // batch length, record lengths and count are always computed. Written by
 // hand, a batch may leave out anything: producerId, producerEpoch,
 // baseSequence and partitionLeaderEpoch default to -1 as producers write
@@ -45,12 +44,18 @@ import (
 // compressed one holds its inner messages in "messages" instead of a
 // value.
 //
+// A compressed batch or message also holds its compressed bytes as read,
+// "compressedHex": encoding writes them back while they decompress to the
+// records (or messages) of the JSON, and compresses anew once these
+// change, so that an unchanged batch keeps the producer's bytes.
+//
 // The form is lossless: an uncompressed entry is written this way only
 // when it encodes back to the same bytes, a compressed one when it
-// decompresses to the same bytes (the compressor's own output may differ).
-// An entry that is not (a partial batch at the end of a Fetch response, a
-// corrupt record) is {"rawHex": "...", "note": "why"}, written back as is;
-// bytes that hold no readable entry at all are a plain hex string.
+// decompresses to the same bytes. An entry that is not (a partial batch at
+// the end of a Fetch response, a corrupt record), or that the message's
+// budget leaves out (Limits), is {"rawHex": "...", "note": "why"}, written
+// back as is; bytes that hold no readable entry at all are a plain hex
+// string.
 
 // JSONError is an error in the JSON form of a records field: the path
 // inside the field ("[0].records[2].key") and what is wrong.
@@ -467,14 +472,11 @@ func (r *reader) attributes(magic int8) int16 {
 }
 
 // compressed reads "compressedHex", the compressed bytes of a batch or
-// wrapper as read, kept while they decompress to its records.
+// wrapper as read, kept while they decompress to its records (so not once
+// the compression is changed to none).
 func (r *reader) compressed(c Codec) []byte {
 	v, ok := r.obj["compressedHex"]
-	if !ok {
-		return nil
-	}
-	if c == None {
-		r.fail("compressedHex", "only a compressed batch or message has compressed bytes")
+	if !ok || c == None {
 		return nil
 	}
 	s, isStr := v.(string)

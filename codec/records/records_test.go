@@ -2,11 +2,15 @@ package records
 
 import (
 	"bytes"
+	stdgzip "compress/gzip"
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/pierrec/lz4/v4"
 
 	"kwire/tree"
 )
@@ -242,5 +246,77 @@ func TestDecompressionLimit(t *testing.T) {
 	j := AppendJSON(nil, b, NewBudget(Limits{MaxDecompressed: 2 << 20}))
 	if !bytes.Contains(j, []byte(`"rawHex"`)) || !bytes.Contains(j, []byte("--max-decompressed")) {
 		t.Fatalf("JSON past the budget: %.300s", j)
+	}
+}
+
+// TestCompressedKept: the JSON form of a compressed batch keeps the
+// producer's compressed bytes while its records are unchanged; an edited
+// record, or another codec, compresses anew.
+func TestCompressedKept(t *testing.T) {
+	for _, c := range codecs[1:] {
+		t.Run(c.String(), func(t *testing.T) {
+			b := sampleBatch(c)
+			plain := AppendRecords(nil, b.Records)
+			// Not what compress writes: another level, framing or block size.
+			var odd []byte
+			switch c {
+			case Gzip:
+				var buf bytes.Buffer
+				w, _ := stdgzip.NewWriterLevel(&buf, stdgzip.BestSpeed)
+				w.Write(plain)
+				w.Close()
+				odd = buf.Bytes()
+			case Snappy:
+				odd = s2Raw(plain) // raw, not xerial-framed
+			case LZ4:
+				var buf bytes.Buffer
+				w := lz4.NewWriter(&buf)
+				w.Apply(lz4.CompressionLevelOption(lz4.Level9), lz4.ChecksumOption(false))
+				w.Write(plain)
+				w.Close()
+				odd = buf.Bytes()
+			case Zstd:
+				enc, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression), zstd.WithEncoderCRC(false))
+				odd = enc.EncodeAll(plain, nil)
+			}
+			if std, _ := compress(c, plain); bytes.Equal(std, odd) {
+				t.Fatal("the test's compressed bytes are compress's")
+			}
+			b.Fill()
+			raw := batchAround(odd, int16(c), int32(len(b.Records)))
+			j := AppendJSON(nil, raw, nil)
+			if !bytes.Contains(j, []byte(`"compressedHex"`)) {
+				t.Fatalf("no compressed bytes in %s", j)
+			}
+			var v any
+			d := json.NewDecoder(bytes.NewReader(j))
+			d.UseNumber()
+			if err := d.Decode(&v); err != nil {
+				t.Fatal(err)
+			}
+			back, err := FromJSON(v)
+			if err != nil || !bytes.Equal(back, raw) {
+				t.Fatalf("round trip: %v\n%x\n%x", err, back, raw)
+			}
+			// An edited record: compressed anew, the edit in it.
+			batch := v.([]any)[0].(map[string]any)
+			batch["records"].([]any)[0].(map[string]any)["value"] = "edited"
+			back, err = FromJSON(v)
+			if err != nil || bytes.Contains(back, odd) {
+				t.Fatalf("edited: %v", err)
+			}
+			got, err := Parse(back)
+			if err != nil || string(got[0].Records[0].Value) != "edited" {
+				t.Fatalf("edited: %v %+v", err, got)
+			}
+			// No compression: the kept bytes are ignored.
+			batch["compression"] = "none"
+			if back, err = FromJSON(v); err != nil {
+				t.Fatal(err)
+			}
+			if got, err = Parse(back); err != nil || got[0].Codec() != None || got[0].Compressed != nil {
+				t.Fatalf("none: %v %+v", err, got)
+			}
+		})
 	}
 }
