@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"kwire/codec/records"
 	"kwire/codec/wire"
 	"kwire/schemas"
 	"kwire/tree"
@@ -41,6 +42,10 @@ type TreeOptions struct {
 	// Sample says the value is a sample instance (Plan.Smallest): arrays of
 	// one element say "one sample element follows".
 	Sample bool
+	// Budget bounds what the records fields of the message spend, all of
+	// them together (records.Limits); nil gives the decode a budget of its
+	// own with the default limits.
+	Budget *records.Budget
 }
 
 // DecodeTree is Decode that also builds the object tree: root gets one
@@ -48,7 +53,10 @@ type TreeOptions struct {
 // failure and an error node spanning the bytes left, and the spans of
 // root's descendants cover their children's (see coverSpans).
 func (p *Plan) DecodeTree(b []byte, root *tree.Node, o TreeOptions) (Value, int, error) {
-	d := decoder{buf: b, end: len(b), tree: true, base: o.Base, section: o.Section, set: o.Set, sample: o.Sample, a: new(tree.Alloc)}
+	if o.Budget == nil {
+		o.Budget = records.NewBudget(records.Limits{})
+	}
+	d := decoder{buf: b, end: len(b), tree: true, base: o.Base, section: o.Section, set: o.Set, sample: o.Sample, a: new(tree.Alloc), budget: o.Budget}
 	var v Value
 	err := d.structInto(p.Root, &v, nil, root, "")
 	if err != nil {
@@ -96,6 +104,7 @@ type decoder struct {
 	blockSize int         // size of the last block
 	reuse     bool        // values hold memory to reuse (DecodeInto)
 	a         *tree.Alloc // the tree's nodes, child lists and strings
+	budget    *records.Budget
 }
 
 // alloc returns n zeroed values for the elements of an array of
@@ -189,6 +198,7 @@ func (d *decoder) structInto(sp *StructPlan, v *Value, list []Value, node *tree.
 	}
 	var nodes []tree.Node // the fields' nodes, side by side
 	if node != nil {
+		d.budget.TakeNodes(len(sp.Wire) + 1)
 		nodes = d.a.Nodes(len(sp.Wire))
 		extra := 0
 		if sp.Flexible {
@@ -353,7 +363,7 @@ func (d *decoder) field(fp *FieldPlan, v *Value, node *tree.Node, parent string,
 	default:
 		err = d.primitive(fp.Kind, fp.Nullable, fp.Compact, v, node)
 		if err == nil && node != nil && fp.Kind == schemas.KindRecords && !v.IsNull() {
-			node.Add(recordNodes(v.str(), d.off-len(v.str())+d.base, d.set, path, d.a)...)
+			node.Add(recordNodes(v.str(), d.off-len(v.str())+d.base, d.set, path, d.a, d.budget)...)
 		}
 		if err == nil && node != nil && fp.Kind == schemas.KindInt16 && d.set != nil && isErrorCode(fp.Field.Name) {
 			if e, ok := d.set.ErrorCode(int16(v.Int())); ok && v.Int() != 0 {
@@ -445,14 +455,26 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 		d.off = start
 		return d.fail(wire.ErrLength, "array of %d elements needs at least %d bytes but only %d are left", count, need, d.left())
 	}
-	var enodes []tree.Node // the elements' nodes
+	// The elements' nodes, as many as the message's budget of nodes
+	// allows: past it, the elements are decoded without nodes and one
+	// node says what was left out.
+	var enodes []tree.Node
+	shown, hidden := int(count), -1 // elements with a node; where those without start
 	if node != nil {
-		block := d.a.Nodes(int(count) + 1)
+		shown = min(shown, d.budget.NodesLeft())
+		d.budget.TakeNodes(1)
+		block := d.a.Nodes(shown + 1)
 		block[0] = ln
 		enodes = block[1:]
-		d.a.Room(node, int(count)+1)
+		d.a.Room(node, shown+2)
 		node.Add(&block[0])
 		node.Value = d.plural(int(count), "element")
+	}
+	leftOut := func(n int) { // the n elements decoded since hidden
+		if hidden >= 0 && n > 0 {
+			c := d.add(node, tree.Node{Name: "more", Value: d.plural(n, "more element") + " not shown", Offset: hidden + d.base, Size: d.off - hidden, Section: tree.Error, Path: path})
+			c.Err = d.budget.LeftOut(plural(n, "more element"))
+		}
 	}
 	var list []Value
 	switch {
@@ -476,7 +498,11 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 	for i := range list {
 		var en *tree.Node
 		var epath string
-		if node != nil {
+		if node != nil && hidden < 0 && (i >= shown || d.budget.NodesLeft() == 0) {
+			hidden, shown = d.off, i
+		}
+		if node != nil && hidden < 0 {
+			d.budget.TakeNodes(1)
 			en = &enodes[i]
 			epath = d.a.Indexed(path, i)
 			en.Name, en.Type, en.Path = d.a.Indexed(elemName, i), elemName, epath
@@ -509,6 +535,13 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 				list[i] = Value{} // a reusing decode left the old value there
 			}
 			*v = List(list[:i+1])
+			if hidden >= 0 {
+				at := d.off
+				d.off = elemStart
+				leftOut(i - shown)
+				d.errorNode(node, d.a.Indexed(elemName, i), d.a.Indexed(path, i), err)
+				d.off = at
+			}
 			if en != nil && fp.Elem != schemas.KindStruct {
 				en.Type, en.Section, en.Size = "error", tree.Error, d.end-elemStart
 				if de, ok := err.(*wire.DecodeError); ok {
@@ -518,6 +551,7 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 			return wire.WithPath(err, "["+strconv.Itoa(i)+"]")
 		}
 	}
+	leftOut(int(count) - shown)
 	return nil
 }
 
@@ -563,9 +597,8 @@ func (d *decoder) primitive(k schemas.Kind, nullable, compact bool, v *Value, no
 		}
 		switch k {
 		case schemas.KindBool:
-			if b[0] > 1 {
-				return d.fail(wire.ErrValue, "bool byte is %d, not 0 or 1", b[0])
-			}
+			// Kafka reads any byte but 0 as true; the value keeps the byte,
+			// so that it is written back as it was.
 			*v = Int(int64(b[0]))
 		case schemas.KindInt8:
 			*v = Int(int64(int8(b[0])))
@@ -585,6 +618,9 @@ func (d *decoder) primitive(k schemas.Kind, nullable, compact bool, v *Value, no
 		d.off += w
 		if node != nil {
 			node.Value = d.display(k, *v)
+			if k == schemas.KindBool && b[0] > 1 {
+				node.Detail = d.a.Concat("(byte 0x", hex.EncodeToString(b[:1]), ": not canonical, 0 or 1; Kafka reads any byte but 0 as true)")
+			}
 		}
 		return nil
 	}

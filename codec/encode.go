@@ -165,7 +165,11 @@ func appendPrimitive(dst []byte, k schemas.Kind, v *Value, nullable, compact boo
 	switch k {
 	case schemas.KindBool, schemas.KindInt8:
 		n := v.Int()
-		if lo, hi := IntRange(k); n < lo || n > hi {
+		lo, hi := IntRange(k)
+		if k == schemas.KindBool {
+			hi = math.MaxUint8 // a byte other than 0 or 1, decoded as true, is written back as it was
+		}
+		if n < lo || n > hi {
 			return dst, rangeErr(k, n)
 		}
 		return append(dst, byte(n)), nil

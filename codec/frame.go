@@ -77,6 +77,9 @@ type Frame struct {
 	// body was decoded with the layout of the set's highest, Layout.
 	Guessed bool
 	Layout  int16
+	// Limits bound what the records fields spend when the frame is
+	// decoded or written as JSON (zero: the defaults).
+	Limits records.Limits
 }
 
 // bodyVersion is the version whose layout the body has.
@@ -213,6 +216,10 @@ type DecodeOptions struct {
 	// of its API in Set with the layout of the highest one, as a guess
 	// that the tree and Frame.Guessed say.
 	Guess bool
+	// Limits bound what the records fields of the frame spend, all of
+	// them together: decompressed bytes, records, tree nodes (zero: the
+	// defaults). The tree says what was left out past them.
+	Limits records.Limits
 }
 
 // Decode reads a frame (or, with BodyOnly, a body) and returns it with its
@@ -231,13 +238,14 @@ func Decode(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
 
 // decodeFrame is Decode before the spans of an error tree are fixed up.
 func decodeFrame(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
-	f := &Frame{Set: o.Set, API: o.API, Version: o.Version, Dir: o.Dir}
+	f := &Frame{Set: o.Set, API: o.API, Version: o.Version, Dir: o.Dir, Limits: o.Limits}
 	if f.API != nil {
 		f.guess(o.Guess)
 	}
+	bg := records.NewBudget(o.Limits) // one for the whole message
 	if o.BodyOnly {
 		root := &tree.Node{Name: "message", Size: len(b)}
-		err := f.decodeBody(b, 0, root, o.Sample)
+		err := f.decodeBody(b, 0, root, o.Sample, bg)
 		if f.API != nil {
 			root.Name, root.Type = f.Dir.Schema(f.API).Name, "body v"+strconv.Itoa(int(f.Version))+f.guessNote()
 		}
@@ -283,13 +291,13 @@ func decodeFrame(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
 	hn := &tree.Node{Name: hp.Msg.Name, Type: "v" + strconv.Itoa(int(hp.Version)), Offset: 4, Section: tree.Header, About: "common " + f.Dir.String() + " header"}
 	root.Add(hn)
 	var used int
-	f.Header, used, err = hp.DecodeTree(b[4:end], hn, TreeOptions{Base: 4, Section: tree.Header, Set: f.Set})
+	f.Header, used, err = hp.DecodeTree(b[4:end], hn, TreeOptions{Base: 4, Section: tree.Header, Set: f.Set, Budget: bg})
 	hn.Size = used
 	f.labelHeader(hn)
 	if err != nil {
 		return f, root, wire.WithPath(err, hp.Msg.Name)
 	}
-	if err := f.decodeBody(b[:end], 4+used, root, o.Sample); err != nil {
+	if err := f.decodeBody(b[:end], 4+used, root, o.Sample, bg); err != nil {
 		var de *wire.DecodeError
 		if tail != nil && errors.Is(tail, wire.ErrShort) && errors.As(err, &de) {
 			// The likely cause is the cut, not the field that hit it.
@@ -360,9 +368,9 @@ func (f *Frame) guessNote() string {
 	return " (a guess: newer than every release known, read with the v" + strconv.Itoa(int(f.Layout)) + " layout)"
 }
 
-// decodeBody decodes the body that starts at b[start:]; with root it adds
-// the body node.
-func (f *Frame) decodeBody(b []byte, start int, root *tree.Node, sample bool) error {
+// decodeBody decodes the body that starts at b[start:], its records
+// drawing on bg; with root it adds the body node.
+func (f *Frame) decodeBody(b []byte, start int, root *tree.Node, sample bool, bg *records.Budget) error {
 	if f.API == nil {
 		return errors.New("decoding a body needs its API and version")
 	}
@@ -378,7 +386,7 @@ func (f *Frame) decodeBody(b []byte, start int, root *tree.Node, sample bool) er
 	if root != nil {
 		root.Add(bn)
 	}
-	v, used, err := bp.DecodeTree(b[start:], bn, TreeOptions{Base: start, Section: sec, Set: f.Set, Sample: sample})
+	v, used, err := bp.DecodeTree(b[start:], bn, TreeOptions{Base: start, Section: sec, Set: f.Set, Sample: sample, Budget: bg})
 	f.Body = v
 	bn.Size = used
 	if err != nil {
@@ -438,10 +446,11 @@ func (f *Frame) JSON(size int) ([]byte, error) {
 	if f.Guessed {
 		b = fmt.Appendf(b, `"guessed_layout":%d,`, f.Layout)
 	}
+	bg := records.NewBudget(f.Limits) // one for the whole message
 	b = append(b, `"header":`...)
-	b = hp.AppendJSON(b, f.Header)
+	b = hp.AppendJSONBudget(b, f.Header, bg)
 	b = append(b, `,"body":`...)
-	b = bp.AppendJSON(b, f.Body)
+	b = bp.AppendJSONBudget(b, f.Body, bg)
 	b = fmt.Appendf(b, `,"size":%d}`, size)
 	return jsonv.Indent(nil, b, "  "), nil
 }

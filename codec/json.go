@@ -30,7 +30,16 @@ const UnknownTagsKey = "_unknownTags"
 
 // AppendJSON appends the JSON form of v, a struct value of the plan.
 func (p *Plan) AppendJSON(dst []byte, v Value) []byte {
-	return p.Root.appendJSON(dst, v)
+	return p.AppendJSONBudget(dst, v, nil)
+}
+
+// AppendJSONBudget is AppendJSON whose records fields draw on bg, the
+// message's budget (nil: one with the default records.Limits).
+func (p *Plan) AppendJSONBudget(dst []byte, v Value, bg *records.Budget) []byte {
+	if bg == nil {
+		bg = records.NewBudget(records.Limits{})
+	}
+	return p.Root.appendJSON(dst, v, bg)
 }
 
 // JSON returns the JSON form of v, indented.
@@ -38,7 +47,7 @@ func (p *Plan) JSON(v Value) []byte {
 	return jsonv.Indent(nil, p.AppendJSON(nil, v), "  ")
 }
 
-func (sp *StructPlan) appendJSON(dst []byte, v Value) []byte {
+func (sp *StructPlan) appendJSON(dst []byte, v Value, bg *records.Budget) []byte {
 	dst = append(dst, '{')
 	first := true
 	list := v.List()
@@ -52,7 +61,7 @@ func (sp *StructPlan) appendJSON(dst []byte, v Value) []byte {
 		first = false
 		dst = records.AppendJSONString(dst, []byte(fp.Field.Name))
 		dst = append(dst, ':')
-		dst = fp.appendJSON(dst, list[fp.Index])
+		dst = fp.appendJSON(dst, list[fp.Index], bg)
 	}
 	if u := v.Unknown(); len(u) > 0 {
 		if !first {
@@ -70,7 +79,7 @@ func (sp *StructPlan) appendJSON(dst []byte, v Value) []byte {
 	return append(dst, '}')
 }
 
-func (fp *FieldPlan) appendJSON(dst []byte, v Value) []byte {
+func (fp *FieldPlan) appendJSON(dst []byte, v Value, bg *records.Budget) []byte {
 	if v.IsNull() {
 		return append(dst, "null"...)
 	}
@@ -82,19 +91,19 @@ func (fp *FieldPlan) appendJSON(dst []byte, v Value) []byte {
 				dst = append(dst, ',')
 			}
 			if fp.Elem == schemas.KindStruct {
-				dst = fp.Struct.appendJSON(dst, e)
+				dst = fp.Struct.appendJSON(dst, e, bg)
 			} else {
-				dst = appendPrimitiveJSON(dst, fp.Elem, e)
+				dst = appendPrimitiveJSON(dst, fp.Elem, e, bg)
 			}
 		}
 		return append(dst, ']')
 	case schemas.KindStruct:
-		return fp.Struct.appendJSON(dst, v)
+		return fp.Struct.appendJSON(dst, v, bg)
 	}
-	return appendPrimitiveJSON(dst, fp.Kind, v)
+	return appendPrimitiveJSON(dst, fp.Kind, v, bg)
 }
 
-func appendPrimitiveJSON(dst []byte, k schemas.Kind, v Value) []byte {
+func appendPrimitiveJSON(dst []byte, k schemas.Kind, v Value, bg *records.Budget) []byte {
 	if v.IsNull() {
 		return append(dst, "null"...)
 	}
@@ -117,7 +126,7 @@ func appendPrimitiveJSON(dst []byte, k schemas.Kind, v Value) []byte {
 	case schemas.KindUUID:
 		return strconv.AppendQuote(dst, FormatUUID(v.Str()))
 	case schemas.KindRecords:
-		return records.AppendJSON(dst, []byte(v.Str()))
+		return records.AppendJSON(dst, []byte(v.Str()), bg)
 	case schemas.KindBytes:
 		dst = append(dst, '"')
 		dst = hex.AppendEncode(dst, []byte(v.Str()))

@@ -9,10 +9,11 @@ import (
 )
 
 // recordNodes returns the tree nodes of the records field s at offset base
-// and path: control records are decoded with the set's schemas. The nodes
-// keep no reference to s, so it is read in place.
-func recordNodes(s string, base int, set *schemas.Set, path string, a *tree.Alloc) []*tree.Node {
-	o := records.Options{Path: path, Alloc: a}
+// and path, drawing on the message's budget: control records are decoded
+// with the set's schemas. The nodes keep no reference to s, so it is read
+// in place.
+func recordNodes(s string, base int, set *schemas.Set, path string, a *tree.Alloc, bg *records.Budget) []*tree.Node {
+	o := records.Options{Path: path, Alloc: a, Budget: bg}
 	if set != nil {
 		o.Control = ControlDecoder(set)
 	}

@@ -5,7 +5,9 @@
 package tree
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 )
@@ -113,6 +115,25 @@ func (n *Node) Innermost(off int) *Node {
 	return n
 }
 
+// FirstError returns the first node, depth first, that holds an error,
+// and where it lies in the original buffer: its own offset, or for a node
+// in a decompressed stream (Relative), that of the nearest node above it
+// that is not. It returns nil when no node holds an error.
+func (n *Node) FirstError() (e *Node, offset int) {
+	if n.Err != "" {
+		return n, n.Offset
+	}
+	for _, c := range n.Children {
+		if e, off := c.FirstError(); e != nil {
+			if c.Relative && !n.Relative {
+				off = n.Offset
+			}
+			return e, off
+		}
+	}
+	return nil, 0
+}
+
 // MaxAbout is how much of a description the text tree shows.
 const MaxAbout = 75
 
@@ -157,16 +178,27 @@ func Shorten(s string, max int) string {
 // Text renders the tree with `+--` and `|` guides, one node a line.
 func (n *Node) Text() string {
 	var b strings.Builder
-	b.WriteString(n.Line())
-	b.WriteByte('\n')
-	writeChildren(&b, n, "")
+	n.WriteText(&b)
 	return b.String()
 }
 
-func writeChildren(b *strings.Builder, n *Node, prefix string) {
+// WriteText writes Text to w a line at a time, so that a large tree is
+// not held as one string as well.
+func (n *Node) WriteText(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString(n.Line())
+	bw.WriteByte('\n')
+	writeChildren(bw, n, "")
+	return bw.Flush()
+}
+
+func writeChildren(b *bufio.Writer, n *Node, prefix string) {
 	for i, c := range n.Children {
 		last := i == len(n.Children)-1
-		b.WriteString(prefix + "+-- " + c.Line() + "\n")
+		b.WriteString(prefix)
+		b.WriteString("+-- ")
+		b.WriteString(c.Line())
+		b.WriteByte('\n')
 		next := prefix + "|   "
 		if last {
 			next = prefix + "    "

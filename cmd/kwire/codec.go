@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,9 +16,11 @@ import (
 
 	"kwire/codec"
 	"kwire/codec/hexin"
+	"kwire/codec/records"
 	"kwire/schemas"
 	"kwire/schemas/draft"
 	"kwire/schemas/sets"
+	"kwire/tree"
 )
 
 func init() {
@@ -254,6 +257,9 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	format := fs.String("format", "tree", "output: tree or json")
 	fs.BoolVar(&t.guess, "guess", false, "read a version newer than every release's with the newest layout, as a guess")
 	file := fs.String("file", "", "read raw bytes from this file")
+	var limits records.Limits
+	fs.IntVar(&limits.MaxDecompressed, "max-decompressed", records.DefaultMaxDecompressed, "decompress at most this many bytes of records in the message, over all its records fields")
+	fs.IntVar(&limits.MaxRecords, "max-records", records.DefaultMaxRecords, "decode at most this many records in the message, over all its records fields")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -280,8 +286,13 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 				text = append(append(text, p...), ' ')
 			}
 		}
-		if data, err = hexin.Parse(string(text)); err != nil {
-			return err
+		switch {
+		case t.body && len(bytes.TrimSpace(text)) == 0:
+			data = []byte{} // an empty body (ApiVersions v0-2 and ListGroups v0-2 requests)
+		default:
+			if data, err = hexin.Parse(string(text)); err != nil {
+				return err
+			}
 		}
 	}
 	dir, err := t.dir()
@@ -296,7 +307,7 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		return err
 	}
-	opts := codec.DecodeOptions{Set: set, API: api, Version: version, Dir: dir, BodyOnly: t.body, Guess: t.guess}
+	opts := codec.DecodeOptions{Set: set, API: api, Version: version, Dir: dir, BodyOnly: t.body, Guess: t.guess, Limits: limits}
 	if t.auto() && api == nil {
 		opts.Choose = sets.Choice{}
 	}
@@ -314,17 +325,17 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	switch *format {
 	case "tree":
 		if root != nil {
-			fmt.Fprint(stdout, root.Text())
+			root.WriteText(stdout)
 		}
 	case "json":
 		if f.API != nil {
 			if t.body {
 				_, bp, perr := f.Plans()
 				if perr == nil {
-					fmt.Fprintln(stdout, string(bp.JSON(f.Body)))
+					printJSON(stdout, bp.AppendJSONBudget(nil, f.Body, records.NewBudget(limits)))
 				}
 			} else if j, jerr := f.JSON(len(data)); jerr == nil {
-				fmt.Fprintln(stdout, string(bytes.TrimSpace(j)))
+				stdout.Write(append(bytes.TrimSpace(j), '\n'))
 			}
 		}
 	}
@@ -338,5 +349,42 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		printLine(stderr, "kwire: decode error at %v", derr)
 		return exitError(1)
 	}
+	if root != nil {
+		// Every byte was read, but a node may hold an error: a checksum
+		// that does not match, a record that does not parse, a limit hit.
+		if e, off := root.FirstError(); e != nil {
+			fmt.Fprintln(stderr, "kwire: decode error at "+treeError(e, off))
+			return exitError(1)
+		}
+	}
 	return nil
+}
+
+// treeError describes an error node as a wire.DecodeError does: offset,
+// path, what; a node in decompressed bytes also says where in them.
+func treeError(e *tree.Node, off int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "offset %d (0x%04x): ", off, off)
+	if e.Path != "" {
+		b.WriteString(e.Path + ": ")
+	}
+	if e.Relative {
+		fmt.Fprintf(&b, "at +0x%04x of the decompressed records: ", e.Offset)
+	}
+	if e.Name != "" && e.Name != "error" && e.Name != "more" && !strings.HasPrefix(e.Path, e.Name) {
+		b.WriteString(e.Name + ": ")
+	}
+	b.WriteString(e.Err)
+	return b.String()
+}
+
+// printJSON writes compact JSON indented, a line at the end.
+func printJSON(w io.Writer, j []byte) {
+	var out bytes.Buffer
+	if json.Indent(&out, j, "", "  ") != nil {
+		out.Reset()
+		out.Write(j)
+	}
+	out.WriteByte('\n')
+	w.Write(out.Bytes())
 }

@@ -32,6 +32,12 @@ type Batch struct {
 	// and its Value is computed from them when encoding.
 	Key, Value []byte
 	Messages   []Batch
+	// Compressed is the compressed payload of a compressed batch or
+	// wrapper as it was read (it aliases the bytes read). Encoding writes
+	// it back as it is while it decompresses to the records (or messages)
+	// being encoded, so that an unchanged batch keeps the producer's
+	// bytes; once they differ, they are compressed anew.
+	Compressed []byte
 }
 
 // Record is one record of a RecordBatch v2.

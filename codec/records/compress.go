@@ -45,16 +45,9 @@ func ParseCodec(s string) (Codec, bool) {
 	return 0, false
 }
 
-// ErrLimit is wrapped by decompression errors when the output would exceed
-// the limit set by Options.MaxRatio and Options.MaxBytes.
-var ErrLimit = errors.New("decompressed size limit reached")
-
-// limitError says which limit was reached and how it was computed.
-func (d *decoder) limitError(c Codec) error {
-	return fmt.Errorf("%w: %s output would exceed the %d bytes left of the limit for this records field "+
-		"(%d bytes: %d× its %d bytes, at least %d, at most %d; records.Options MaxRatio and MaxBytes)",
-		ErrLimit, c, d.budget, d.limit, d.o.MaxRatio, d.inputLen, minLimit, d.o.MaxBytes)
-}
+// ErrLimit is wrapped by decompression errors when the output would take
+// the message past its decompression budget (Limits.MaxDecompressed).
+var ErrLimit = errors.New("not decompressed")
 
 // xerialMagic starts a snappy stream framed the way Java's
 // snappy-java SnappyOutputStream writes it: the magic, a version and a
@@ -68,14 +61,14 @@ const xerialHeaderSize = 16
 const xerialBlock = 32 << 10
 
 // decompress returns the decompressed payload, counting it against the
-// field's budget; magic says which message format holds it (magic 0 lz4
+// message's budget; magic says which message format holds it (magic 0 lz4
 // frames carry Kafka 0.8's header checksum, KAFKA-3160). note describes the
 // framing when there is something to say ("xerial framing").
 //
 // The output is appended to dst[:0] when it has room, so that a caller
 // done with the bytes can hand them back (see getStream).
 func (d *decoder) decompress(c Codec, src []byte, magic int8, dst []byte) (out []byte, note string, err error) {
-	limit := d.budget
+	limit := d.bg.bytesLeft()
 	dst = dst[:0]
 	switch c {
 	case Gzip:
@@ -102,12 +95,14 @@ func (d *decoder) decompress(c Codec, src []byte, magic int8, dst []byte) (out [
 		return nil, "", fmt.Errorf("unknown compression codec %d (Kafka defines 0-4)", c)
 	}
 	if errors.Is(err, ErrLimit) {
-		return nil, note, d.limitError(c)
+		err = d.bg.decompressError(c)
+		d.bg.hit(err.Error())
+		return nil, note, err
 	}
 	if err != nil {
 		return nil, note, fmt.Errorf("%s: %w", c, err)
 	}
-	d.budget -= len(out)
+	d.bg.decompressed += len(out)
 	return out, note, nil
 }
 
@@ -271,6 +266,22 @@ func xxh32(b []byte) uint32 {
 }
 
 // Compression, for encoding.
+
+// compressedPayload returns plain compressed with c: the producer's bytes kept, when
+// they decompress to plain (see Batch.Compressed), else compressed anew.
+func compressedPayload(c Codec, kept []byte, magic int8, plain []byte) ([]byte, error) {
+	if c == None {
+		return plain, nil
+	}
+	if kept != nil {
+		// Bounded by the bytes they must give.
+		d := newDecoder(Options{Budget: NewBudget(Limits{MaxDecompressed: max(len(plain), 1)})})
+		if out, _, err := d.decompress(c, kept, magic, nil); err == nil && bytes.Equal(out, plain) {
+			return kept, nil
+		}
+	}
+	return compress(c, plain)
+}
 
 // compress returns src compressed with c: gzip at the default level,
 // snappy in snappy-java's xerial framing (which Java consumers of every

@@ -106,6 +106,7 @@ func (d *decoder) controlPart(s []byte, sp span, n *tree.Node, schema string, pr
 	}
 	for _, c := range nodes {
 		c.Walk(func(x *tree.Node, _ int) bool {
+			d.bg.node++
 			x.Path = path
 			return true
 		})

@@ -23,7 +23,8 @@ func Encode(batches []Batch) ([]byte, error) {
 // AppendBatch appends the encoding of b: a RecordBatch v2 for Magic 2,
 // else a legacy message. Lengths, the record count and the CRC (unless
 // KeepCRC) are computed; records are compressed with the batch's codec
-// (and a legacy wrapper's Messages with its). LastOffsetDelta and
+// (and a legacy wrapper's Messages with its), unless b.Compressed holds
+// them compressed already. LastOffsetDelta and
 // MaxTimestamp are written as they are (see Batch.Fill).
 func AppendBatch(dst []byte, b *Batch) ([]byte, error) {
 	switch b.Magic {
@@ -85,7 +86,7 @@ func appendBatchV2(dst []byte, b *Batch) ([]byte, error) {
 	if len(b.Records) > math.MaxInt32 {
 		return dst, fmt.Errorf("%d records do not fit a batch", len(b.Records))
 	}
-	payload, err := compress(b.Codec(), AppendRecords(nil, b.Records))
+	payload, err := compressedPayload(b.Codec(), b.Compressed, 2, AppendRecords(nil, b.Records))
 	if err != nil {
 		return dst, err
 	}
@@ -129,7 +130,7 @@ func appendMessage(dst []byte, b *Batch) ([]byte, error) {
 			}
 		}
 		var err error
-		if value, err = compress(c, inner); err != nil {
+		if value, err = compressedPayload(c, b.Compressed, b.Magic, inner); err != nil {
 			return dst, err
 		}
 	}

@@ -90,7 +90,7 @@ func TestBadBatches(t *testing.T) {
 				}
 			}
 			// Whatever the bytes, the JSON form keeps them.
-			j := AppendJSON(nil, c.b)
+			j := AppendJSON(nil, c.b, nil)
 			raw, err := jsonv.Parse(j)
 			if err != nil {
 				t.Fatalf("%v\n%s", err, j)

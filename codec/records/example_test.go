@@ -47,8 +47,8 @@ func ExampleAppendJSON() {
 		Records: []records.Record{{Key: []byte("k"), Value: []byte{0, 1}, Headers: []records.Header{{Key: []byte("h"), Value: []byte("v")}}}}}
 	b.Fill()
 	raw, _ := records.Encode([]records.Batch{b})
-	fmt.Println(string(records.AppendJSON(nil, raw)))
-	fmt.Println(string(records.AppendJSON(nil, raw[:30]))) // no whole batch: hex
+	fmt.Println(string(records.AppendJSON(nil, raw, nil)))
+	fmt.Println(string(records.AppendJSON(nil, raw[:30], nil))) // no whole batch: hex
 	// Output:
 	// [{"baseOffset":0,"partitionLeaderEpoch":-1,"magic":2,"compression":"none","timestampType":"CreateTime","transactional":false,"control":false,"baseTimestamp":0,"producerId":-1,"producerEpoch":-1,"baseSequence":-1,"records":[{"key":"k","valueHex":"0001","headers":[{"key":"h","value":"v"}]}]}]
 	// "00000000000000000000003fffffffff021b8907c2000000000000000000"

@@ -36,8 +36,7 @@ import (
 // (none), a batch's lastOffsetDelta (the last record's offsetDelta),
 // maxTimestamp (the largest record timestamp), deleteHorizon (false),
 // attribute bits Kafka does not define ("otherAttributes", 0) and the CRC
-// ("crc", written only when the bytes carry a wrong one, to keep it; in a
-// compressed batch it is written over the newly compressed bytes). The
+// ("crc", written only when the bytes carry a wrong one, to keep it). The
 // batch length, record lengths and count are always computed. Written by
 // hand, a batch may leave out anything: producerId, producerEpoch,
 // baseSequence and partitionLeaderEpoch default to -1 as producers write
@@ -48,12 +47,18 @@ import (
 // compressed one holds its inner messages in "messages" instead of a
 // value.
 //
+// A compressed batch or message also holds its compressed bytes as read,
+// "compressedHex": encoding writes them back while they decompress to the
+// records (or messages) of the JSON, and compresses anew once these
+// change, so that an unchanged batch keeps the producer's bytes.
+//
 // The form is lossless: an uncompressed entry is written this way only
 // when it encodes back to the same bytes, a compressed one when it
-// decompresses to the same bytes (the compressor's own output may differ).
-// An entry that is not (a partial batch at the end of a Fetch response, a
-// corrupt record) is {"rawHex": "...", "note": "why"}, written back as is;
-// bytes that hold no readable entry at all are a plain hex string.
+// decompresses to the same bytes. An entry that is not (a partial batch at
+// the end of a Fetch response, a corrupt record), or that the message's
+// budget leaves out (Limits), is {"rawHex": "...", "note": "why"}, written
+// back as is; bytes that hold no readable entry at all are a plain hex
+// string.
 
 // JSONError is an error in the JSON form of a records field: the path
 // inside the field ("[0].records[2].key") and what is wrong.
@@ -69,11 +74,14 @@ func (e *JSONError) Error() string {
 	return e.Path + ": " + e.Msg
 }
 
-// AppendJSON appends the JSON form of the records field b.
-func AppendJSON(dst, b []byte) []byte {
-	d := newDecoder(len(b), Options{})
+// AppendJSON appends the JSON form of the records field b, drawing on
+// the message's budget bg (nil: a budget of its own with the default
+// limits). An entry past the budget is written as rawHex, with a note
+// saying what was left out and how to raise the limit.
+func AppendJSON(dst, b []byte, bg *Budget) []byte {
+	d := newDecoder(Options{Budget: bg})
 	entries := d.parseEntries(b)
-	readable := false
+	readable := d.bg.Hit != "" // the entries say what was left out
 	for i := range entries {
 		if entries[i].exact() {
 			readable = true
@@ -159,7 +167,19 @@ func appendEntryJSON(dst []byte, b *Batch) []byte {
 		}
 		dst = append(dst, '}')
 	}
-	return append(dst, "]}"...)
+	dst = append(dst, ']')
+	return append(appendCompressedJSON(dst, b), '}')
+}
+
+// appendCompressedJSON writes the compressed bytes of a compressed batch or
+// wrapper as read: encoding keeps them while the records are unchanged.
+func appendCompressedJSON(dst []byte, b *Batch) []byte {
+	if b.Codec() == None || b.Compressed == nil {
+		return dst
+	}
+	dst = append(dst, `,"compressedHex":"`...)
+	dst = hex.AppendEncode(dst, b.Compressed)
+	return append(dst, '"')
 }
 
 // appendAttributesJSON writes the named attribute bits, and the others
@@ -213,7 +233,8 @@ func appendMessageJSON(dst []byte, m *Batch) []byte {
 		}
 		dst = appendMessageJSON(dst, &m.Messages[i])
 	}
-	return append(dst, "]}"...)
+	dst = append(dst, ']')
+	return append(appendCompressedJSON(dst, m), '}')
 }
 
 // appendBytesJSON writes "name": "text", "nameHex": "hex" or "name": null.
@@ -477,6 +498,22 @@ func (r *reader) attributes(magic int8) int16 {
 	return a | int16(other)
 }
 
+// compressed reads "compressedHex", the compressed bytes of a batch or
+// wrapper as read, kept while they decompress to its records (so not once
+// the compression is changed to none).
+func (r *reader) compressed(c Codec) []byte {
+	v, ok := r.obj["compressedHex"]
+	if !ok || c == None {
+		return nil
+	}
+	s, isStr := v.(string)
+	b, err := hex.DecodeString(s)
+	if !isStr || err != nil {
+		r.fail("compressedHex", "want a hex string, got %s", JSONKind(v))
+	}
+	return b
+}
+
 func (r *reader) list(key string) []any {
 	v, ok := r.obj[key]
 	if !ok || v == nil {
@@ -533,7 +570,7 @@ func batchFromJSON(r *reader) (Batch, error) {
 	}
 	r.check("baseOffset", "partitionLeaderEpoch", "magic", "compression", "timestampType", "transactional", "control",
 		"deleteHorizon", "otherAttributes", "crc", "lastOffsetDelta", "baseTimestamp", "maxTimestamp", "producerId",
-		"producerEpoch", "baseSequence", "records")
+		"producerEpoch", "baseSequence", "records", "compressedHex")
 	b := Batch{Magic: 2}
 	b.BaseOffset = r.int("baseOffset", 0, math.MinInt64, math.MaxInt64)
 	b.PartitionLeaderEpoch = int32(r.int("partitionLeaderEpoch", -1, math.MinInt32, math.MaxInt32))
@@ -570,6 +607,7 @@ func batchFromJSON(r *reader) (Batch, error) {
 		}
 		b.Records = append(b.Records, rec)
 	}
+	b.Compressed = r.compressed(b.Codec())
 	b.Fill()
 	b.LastOffsetDelta = int32(r.int("lastOffsetDelta", int64(b.LastOffsetDelta), math.MinInt32, math.MaxInt32))
 	b.MaxTimestamp = r.int("maxTimestamp", b.MaxTimestamp, math.MinInt64, math.MaxInt64)
@@ -577,7 +615,7 @@ func batchFromJSON(r *reader) (Batch, error) {
 }
 
 func messageFromJSON(r *reader, magic int8) (Batch, error) {
-	keys := []string{"offset", "magic", "compression", "otherAttributes", "crc", "key", "keyHex", "value", "valueHex", "messages"}
+	keys := []string{"offset", "magic", "compression", "otherAttributes", "crc", "key", "keyHex", "value", "valueHex", "messages", "compressedHex"}
 	if magic == 1 {
 		keys = append(keys, "timestampType", "timestamp")
 	}
@@ -606,6 +644,7 @@ func messageFromJSON(r *reader, magic int8) (Batch, error) {
 	if _, v := r.obj["valueHex"]; v {
 		r.fail("valueHex", "a compressed message holds \"messages\"; its value is computed from them")
 	}
+	m.Compressed = r.compressed(m.Codec())
 	m.Messages = []Batch{}
 	for i, e := range r.list("messages") {
 		sub := r.object(e, r.path+".messages["+strconv.Itoa(i)+"]")

@@ -52,6 +52,7 @@ func lastOffset(s []byte) int64 {
 // message returns the node of the legacy message b (exactly its bytes).
 func (d *decoder) message(b []byte, pos int, sp span, path string) *tree.Node {
 	magic := int8(b[offMagic])
+	d.bg.records++ // a legacy message is a record
 	n := d.node(sp, "Message", "v"+strconv.Itoa(int(magic)), "", pos, len(b), tree.RecordBatch, path)
 	hsize := legacyHeaderV0
 	if magic == 1 {

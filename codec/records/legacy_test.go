@@ -170,7 +170,7 @@ func TestLegacy(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			j := AppendJSON(nil, c.b)
+			j := AppendJSON(nil, c.b, nil)
 			raw, err := jsonv.Parse(j)
 			if err != nil {
 				t.Fatalf("%v\n%s", err, j)
@@ -186,7 +186,7 @@ func TestLegacy(t *testing.T) {
 			if err != nil || len(again) != len(got) {
 				t.Fatalf("re-encoded: %v", err)
 			}
-			if j2 := AppendJSON(nil, back); !bytes.Equal(j, j2) {
+			if j2 := AppendJSON(nil, back, nil); !bytes.Equal(j, j2) {
 				t.Fatalf("JSON differs after the round trip\n%s\n%s", j, j2)
 			}
 		})

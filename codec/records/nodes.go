@@ -36,53 +36,27 @@ type Options struct {
 	// Control decodes control record keys and values with the schema set;
 	// nil uses the built-in layouts of ControlRecordType and EndTxnMarker.
 	Control ControlFunc
-	// Decompression is bounded for the whole records field: at most
-	// MaxRatio times the field's size, but never less than 1 MiB nor more
-	// than MaxBytes. Zero takes the defaults, DefaultMaxRatio and
-	// DefaultMaxBytes.
-	MaxRatio int
-	MaxBytes int
-	// MaxRecords bounds the records the tree shows (default
-	// DefaultMaxRecords); past it, batches show their headers only.
-	MaxRecords int
+	// Budget bounds what the field may spend, shared with the other
+	// records fields of its message (see Limits); nil gives the call a
+	// budget of its own with the default limits.
+	Budget *Budget
 	// Alloc, when set, is the allocator of the tree the nodes join (they
 	// then share its blocks); nil gives the call one of its own.
 	Alloc *tree.Alloc
 }
 
-// Defaults of Options.
-const (
-	DefaultMaxRatio   = 256
-	DefaultMaxBytes   = 64 << 20
-	DefaultMaxRecords = 100_000
-	minLimit          = 1 << 20
-)
-
 // decoder holds what one Nodes or Parse call shares: the options, the
-// allocator, the decompression budget and the records shown so far.
+// allocator, and the message's budget.
 type decoder struct {
-	o        Options
-	a        alloc
-	inputLen int
-	limit    int    // decompressed bytes allowed in all
-	budget   int    // decompressed bytes left
-	shown    int    // records in the tree so far
-	depth    int    // nesting of compressed legacy message sets
-	outer    *outer // the wrapper of the message set being read, if any
+	o     Options
+	a     alloc
+	bg    *Budget
+	depth int    // nesting of compressed legacy message sets
+	outer *outer // the wrapper of the message set being read, if any
 }
 
-func newDecoder(inputLen int, o Options) *decoder {
-	if o.MaxRatio <= 0 {
-		o.MaxRatio = DefaultMaxRatio
-	}
-	if o.MaxBytes <= 0 {
-		o.MaxBytes = DefaultMaxBytes
-	}
-	if o.MaxRecords <= 0 {
-		o.MaxRecords = DefaultMaxRecords
-	}
-	limit := min(o.MaxBytes, max(minLimit, o.MaxRatio*inputLen))
-	return &decoder{o: o, a: alloc{o.Alloc}, inputLen: inputLen, limit: limit, budget: limit}
+func newDecoder(o Options) *decoder {
+	return &decoder{o: o, a: alloc{o.Alloc}, bg: o.Budget.orNew()}
 }
 
 // Nodes returns the tree nodes of the contents of a records field whose
@@ -94,7 +68,7 @@ func Nodes(b []byte, base int, o Options) []*tree.Node {
 	if o.Alloc == nil {
 		o.Alloc = new(tree.Alloc)
 	}
-	d := newDecoder(len(b), o)
+	d := newDecoder(o)
 	return d.entries(b, span{base: base, rel: o.Relative}, o.Path)
 }
 
@@ -107,6 +81,7 @@ type span struct {
 
 // node returns a node with the common fields set.
 func (d *decoder) node(sp span, name, typ, val string, pos, size int, sec tree.Section, path string) *tree.Node {
+	d.bg.node++
 	n := d.a.Node()
 	n.Name, n.Type, n.Value = name, typ, val
 	n.Offset, n.Size, n.Section, n.Path = sp.base+pos, size, sec, path
@@ -127,6 +102,10 @@ func (d *decoder) errNode(sp span, name string, pos, end int, msg, path string) 
 func (d *decoder) entries(s []byte, sp span, path string) []*tree.Node {
 	out := d.a.Children(min(len(s)/BatchHeaderSize+1, 16))
 	for pos, i := 0, 0; pos < len(s); i++ {
+		if d.bg.spent() {
+			out = append(out, d.more(s, pos, sp, "batches", path))
+			break
+		}
 		n, size := d.entry(s, pos, sp, d.a.Indexed(path, i))
 		out = append(out, n)
 		if size <= 0 {
@@ -135,6 +114,15 @@ func (d *decoder) entries(s []byte, sp span, path string) []*tree.Node {
 		pos += size
 	}
 	return out
+}
+
+// more is the node of what is left out of s from pos on, once the
+// message's budget of records or nodes is spent; what says what it holds
+// ("batches", or "37 more records").
+func (d *decoder) more(s []byte, pos int, sp span, what, path string) *tree.Node {
+	n := d.node(sp, "more", "", plural(len(s)-pos, "byte")+" not shown", pos, len(s)-pos, tree.Error, path)
+	n.Err = d.bg.LeftOut(what + " (" + plural(len(s)-pos, "byte") + ")")
+	return n
 }
 
 // Sizes of the legacy message header: offset, size, crc, magic,
@@ -445,21 +433,17 @@ func (d *decoder) records(rn *tree.Node, s []byte, sp span, h Batch, count int32
 		rn.Add(d.errNode(sp, "recordCount", 0, len(s), fmt.Sprintf("recordCount %d is negative", count), path))
 		return
 	}
-	expect := min(int(count), len(s)/minRecordSize)
-	if d.shown+expect > d.o.MaxRecords {
-		expect = max(d.o.MaxRecords-d.shown, 0)
-	}
+	// The records shown are bounded by the bytes and by the budget.
+	expect := min(int(count), len(s)/minRecordSize, d.bg.recordsLeft(), d.bg.NodesLeft()/8)
 	rn.Children = d.a.Children(expect + 1)
 	recordsPath := d.a.Concat(path, ".records", "")
 	pos, i := 0, 0
 	for ; i < int(count) && pos < len(s); i++ {
-		if d.shown >= d.o.MaxRecords {
-			more := d.node(sp, "more", "", fmt.Sprintf("%d more records, %d bytes", int(count)-i, len(s)-pos), pos, len(s)-pos, tree.Record, path)
-			more.About = fmt.Sprintf("not shown: the tree stops at %d records (records.Options.MaxRecords)", d.o.MaxRecords)
-			rn.Add(more)
+		if d.bg.spent() {
+			rn.Add(d.more(s, pos, sp, plural(int(count)-i, "more record"), path))
 			return
 		}
-		d.shown++
+		d.bg.records++
 		rec, end := d.record(s, pos, sp, h, i, control, recordsPath)
 		rn.Add(rec)
 		if end < 0 {
@@ -552,9 +536,13 @@ func (d *decoder) recordFields(kids []*tree.Node, rec *tree.Node, s []byte, sp s
 	p := v.hdrAt + v.hdrSize
 	rs := s[:v.end]
 	if v.hdrCount > 0 {
-		hn.Children = d.a.Children(int(v.hdrCount))
+		hn.Children = d.a.Children(min(int(v.hdrCount), d.bg.NodesLeft()/3+1))
 	}
 	for j := 0; j < int(v.hdrCount); j++ {
+		if d.bg.NodesLeft() == 0 {
+			hn.Add(d.more(rs, p, sp, plural(int(v.hdrCount)-j, "more header"), path))
+			return kids
+		}
 		k, hv, stage, msg := scanHeader(rs, p)
 		hd := d.node(sp, d.a.Indexed("Header", j), "Header", "", p, 0, tree.Record, path)
 		hd.Children = d.a.Children(2)

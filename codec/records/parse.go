@@ -14,7 +14,7 @@ import (
 // at the end, a bad record) and returns the entries before it with an
 // error saying where and what.
 func Parse(b []byte) ([]Batch, error) {
-	d := newDecoder(len(b), Options{})
+	d := newDecoder(Options{})
 	var out []Batch
 	for _, e := range d.parseEntries(b) {
 		if e.err != nil {
@@ -83,6 +83,7 @@ func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 	s := b[BatchHeaderSize:]
 	var stream []byte
 	if c := h.Codec(); c != None {
+		h.Compressed = s
 		var err error
 		if s, _, err = d.decompress(c, s, 2, nil); err != nil {
 			return h, nil, err
@@ -92,13 +93,18 @@ func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 	if count < 0 {
 		return h, stream, fmt.Errorf("recordCount %d is negative", count)
 	}
-	h.Records = make([]Record, 0, min(int(count), len(s)/minRecordSize))
+	n := min(int(count), len(s)/minRecordSize)
+	if n > d.bg.recordsLeft() {
+		return h, stream, errors.New(d.bg.LeftOut(plural(int(count), "record")))
+	}
+	d.bg.records += n
+	h.Records = make([]Record, 0, n)
 	pos := 0
 	for i := 0; i < int(count); i++ {
 		if pos >= len(s) {
 			return h, stream, fmt.Errorf("recordCount is %d but the records end after %d", count, i)
 		}
-		r, end, err := parseRecord(s, pos)
+		r, end, err := d.parseRecord(s, pos)
 		if err != nil {
 			return h, stream, fmt.Errorf("record %d: %w", i, err)
 		}
@@ -111,8 +117,9 @@ func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 	return h, stream, nil
 }
 
-// parseRecord reads the record at s[pos:] and returns where it ends.
-func parseRecord(s []byte, pos int) (Record, int, error) {
+// parseRecord reads the record at s[pos:] and returns where it ends. Its
+// headers draw on the budget's nodes, as they would in the tree.
+func (d *decoder) parseRecord(s []byte, pos int) (Record, int, error) {
 	v := scanRecord(s, pos)
 	if v.stage < stHeaderCount {
 		return Record{}, 0, errors.New(v.err)
@@ -121,6 +128,10 @@ func parseRecord(s []byte, pos int) (Record, int, error) {
 	rs := s[:v.end]
 	p := v.hdrAt + v.hdrSize
 	if v.hdrCount > 0 {
+		if int(v.hdrCount) > d.bg.NodesLeft() {
+			return r, 0, errors.New(d.bg.LeftOut(plural(int(v.hdrCount), "header")))
+		}
+		d.bg.TakeNodes(int(v.hdrCount))
 		r.Headers = make([]Header, v.hdrCount)
 	}
 	for j := range r.Headers {
@@ -141,6 +152,10 @@ func parseRecord(s []byte, pos int) (Record, int, error) {
 // message set inside a compressed one.
 func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
 	magic := int8(b[offMagic])
+	if d.bg.recordsLeft() == 0 {
+		return Batch{}, nil, errors.New(d.bg.LeftOut("a message"))
+	}
+	d.bg.records++ // a legacy message is a record
 	hsize := legacyHeaderV0
 	if magic == 1 {
 		hsize = legacyHeaderV1
@@ -172,6 +187,7 @@ func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
 	if m.Value == nil {
 		return m, nil, errors.New("a compressed message needs a value")
 	}
+	m.Compressed = m.Value
 	if d.depth >= maxNesting {
 		return m, nil, errors.New("compressed message set nested too deeply")
 	}

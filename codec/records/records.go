@@ -10,7 +10,8 @@
 // offsets relative to the decompressed stream, control records decoded
 // with the schema set (through Options.Control), a partial batch at the
 // end shown as such. Damage is shown where it is, not fatal.
-// Decompression is bounded (Options.MaxRatio, MaxBytes).
+// Decompression, records and tree nodes are bounded by a Budget that
+// every records field of one message shares (Limits).
 //
 // Parse reads a field into Batch values, Encode writes them back, and
 // AppendJSON and FromJSON are the field's JSON form (see json.go).

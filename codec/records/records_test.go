@@ -2,13 +2,16 @@ package records
 
 import (
 	"bytes"
+	stdgzip "compress/gzip"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"kwire/jsonv"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/pierrec/lz4/v4"
 
 	"kwire/tree"
 )
@@ -132,6 +135,10 @@ func TestCodecsRoundTrip(t *testing.T) {
 				t.Fatalf("%d batches", len(got))
 			}
 			got[0].CRC, want.CRC = 0, 0
+			if (got[0].Compressed != nil) != (c != None) {
+				t.Errorf("compressed bytes kept: %x", got[0].Compressed)
+			}
+			got[0].Compressed = nil
 			if !reflect.DeepEqual(got[0], want) {
 				t.Errorf("got %+v\nwant %+v", got[0], want)
 			}
@@ -180,7 +187,7 @@ func TestJSONRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			j := AppendJSON(nil, b)
+			j := AppendJSON(nil, b, nil)
 			if !json.Valid(j) {
 				t.Fatalf("invalid JSON %s", j)
 			}
@@ -198,7 +205,7 @@ func TestJSONRoundTrip(t *testing.T) {
 			if c == None && !bytes.Equal(back, b) {
 				t.Fatalf("uncompressed batch re-encodes differently\n%x\n%x", back, b)
 			}
-			if j2 := AppendJSON(nil, back); !bytes.Equal(j, j2) {
+			if j2 := AppendJSON(nil, back, nil); !bytes.Equal(j, j2) {
 				t.Fatalf("JSON differs after a round trip\n%s\n%s", j, j2)
 			}
 		})
@@ -212,15 +219,101 @@ func TestDecompressionLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes := Nodes(b, 0, Options{})
-	e := errs(nodes)
-	if len(e) != 1 || !strings.Contains(e[0], "limit") || !strings.Contains(e[0], "MaxRatio") {
+	small := NewBudget(Limits{MaxDecompressed: 2 << 20})
+	e := errs(Nodes(b, 0, Options{Budget: small}))
+	if len(e) != 1 || !strings.Contains(e[0], "decompression budget of 2 MiB") || !strings.Contains(e[0], "--max-decompressed") {
 		t.Fatalf("errors %q", e)
 	}
-	if _, err := Parse(b); !errors.Is(err, ErrLimit) {
-		t.Fatalf("Parse: %v", err)
+	if small.Hit == "" {
+		t.Error("the budget does not say it was hit")
 	}
-	if e := errs(Nodes(b, 0, Options{MaxRatio: 1 << 20, MaxBytes: 8 << 20})); e != nil {
-		t.Fatalf("with a larger limit: %q", e)
+	if e := errs(Nodes(b, 0, Options{})); e != nil {
+		t.Fatalf("with the default limit: %q", e)
+	}
+	// Two fields of one message share the budget: the second one's
+	// batch is not decompressed.
+	shared := NewBudget(Limits{MaxDecompressed: 4 << 20})
+	if e := errs(Nodes(b, 0, Options{Budget: shared})); e != nil {
+		t.Fatalf("first field: %q", e)
+	}
+	if e := errs(Nodes(b, 0, Options{Budget: shared})); len(e) != 1 || !strings.Contains(e[0], "3145741 bytes already decompressed") {
+		t.Fatalf("second field: %q", e)
+	}
+	if got, _, _ := shared.Spent(); got != 3145741 {
+		t.Errorf("spent %d bytes, want 3145741", got)
+	}
+	j := AppendJSON(nil, b, NewBudget(Limits{MaxDecompressed: 2 << 20}))
+	if !bytes.Contains(j, []byte(`"rawHex"`)) || !bytes.Contains(j, []byte("--max-decompressed")) {
+		t.Fatalf("JSON past the budget: %.300s", j)
+	}
+}
+
+// TestCompressedKept: the JSON form of a compressed batch keeps the
+// producer's compressed bytes while its records are unchanged; an edited
+// record, or another codec, compresses anew.
+func TestCompressedKept(t *testing.T) {
+	for _, c := range codecs[1:] {
+		t.Run(c.String(), func(t *testing.T) {
+			b := sampleBatch(c)
+			plain := AppendRecords(nil, b.Records)
+			// Not what compress writes: another level, framing or block size.
+			var odd []byte
+			switch c {
+			case Gzip:
+				var buf bytes.Buffer
+				w, _ := stdgzip.NewWriterLevel(&buf, stdgzip.BestSpeed)
+				w.Write(plain)
+				w.Close()
+				odd = buf.Bytes()
+			case Snappy:
+				odd = s2Raw(plain) // raw, not xerial-framed
+			case LZ4:
+				var buf bytes.Buffer
+				w := lz4.NewWriter(&buf)
+				w.Apply(lz4.CompressionLevelOption(lz4.Level9), lz4.ChecksumOption(false))
+				w.Write(plain)
+				w.Close()
+				odd = buf.Bytes()
+			case Zstd:
+				enc, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression), zstd.WithEncoderCRC(false))
+				odd = enc.EncodeAll(plain, nil)
+			}
+			if std, _ := compress(c, plain); bytes.Equal(std, odd) {
+				t.Fatal("the test's compressed bytes are compress's")
+			}
+			b.Fill()
+			raw := batchAround(odd, int16(c), int32(len(b.Records)))
+			j := AppendJSON(nil, raw, nil)
+			if !bytes.Contains(j, []byte(`"compressedHex"`)) {
+				t.Fatalf("no compressed bytes in %s", j)
+			}
+			v, err := jsonv.Parse(j)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := FromJSON(v)
+			if err != nil || !bytes.Equal(back, raw) {
+				t.Fatalf("round trip: %v\n%x\n%x", err, back, raw)
+			}
+			// An edited record: compressed anew, the edit in it.
+			batch := v.([]any)[0].(map[string]any)
+			batch["records"].([]any)[0].(map[string]any)["value"] = "edited"
+			back, err = FromJSON(v)
+			if err != nil || bytes.Contains(back, odd) {
+				t.Fatalf("edited: %v", err)
+			}
+			got, err := Parse(back)
+			if err != nil || string(got[0].Records[0].Value) != "edited" {
+				t.Fatalf("edited: %v %+v", err, got)
+			}
+			// No compression: the kept bytes are ignored.
+			batch["compression"] = "none"
+			if back, err = FromJSON(v); err != nil {
+				t.Fatal(err)
+			}
+			if got, err = Parse(back); err != nil || got[0].Codec() != None || got[0].Compressed != nil {
+				t.Fatalf("none: %v %+v", err, got)
+			}
+		})
 	}
 }

@@ -1,0 +1,48 @@
+package codec
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"kwire/tree"
+)
+
+// TestBoolNotCanonical: Kafka reads any byte but 0 as true. A bool byte of
+// 2 decodes as true, the tree says it is not canonical, and the value
+// keeps the byte, so that it encodes back as it was.
+func TestBoolNotCanonical(t *testing.T) {
+	p := mustPlan(t, loadSet(t, "4.0"), "MetadataRequest", 4)
+	b := []byte{0xff, 0xff, 0xff, 0xff, 0x02} // Topics null, AllowAutoTopicCreation 2
+	root := &tree.Node{}
+	v, n, err := p.DecodeTree(b, root, TreeOptions{})
+	if err != nil || n != len(b) {
+		t.Fatalf("decode: %v after %d bytes", err, n)
+	}
+	f := p.Root.Field("AllowAutoTopicCreation")
+	if !v.List()[f.Index].Bool() {
+		t.Error("a bool byte of 2 is not true")
+	}
+	var node *tree.Node
+	root.Walk(func(x *tree.Node, _ int) bool {
+		if x.Name == "AllowAutoTopicCreation" {
+			node = x
+		}
+		return true
+	})
+	if node == nil || node.Value != "true" || !strings.Contains(node.Detail, "0x02: not canonical") || node.Err != "" {
+		t.Fatalf("node %+v", node)
+	}
+	back, err := p.Encode(v)
+	if err != nil || !bytes.Equal(back, b) {
+		t.Errorf("encode: %v: %x, want %x", err, back, b)
+	}
+	if j := p.AppendJSON(nil, v); !bytes.Contains(j, []byte(`"AllowAutoTopicCreation":true`)) {
+		t.Errorf("JSON %s", j)
+	}
+	// A value set to true is written as 1.
+	v.List()[f.Index] = Bool(true)
+	if got, err := p.Encode(v); err != nil || got[4] != 1 {
+		t.Errorf("true: %x %v", got, err)
+	}
+}
