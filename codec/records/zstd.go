@@ -16,6 +16,10 @@ import (
 // window of at least 1 KB; accuracy logs up to 9 for every sequence table;
 // a repeat offset of 0 is taken as 1. It refuses frames that need a
 // dictionary.
+//
+// Size matters more than speed here: a failure panics with a zstdFail,
+// which zstdDecodeFrames recovers (as encoding/json and regexp/syntax
+// do), so that no call needs an error check, and errors hold ints only.
 
 const (
 	zstdMagic    = 0xfd2fb528
@@ -53,356 +57,262 @@ type zstdDec struct {
 // frames, §3.1), appending to dst[:0], failing with ErrLimit past limit
 // bytes: every size is checked against the bytes left and the limit
 // before it is used. Content checksums are verified.
-func zstdDecodeFrames(src []byte, limit int, dst []byte) ([]byte, error) {
+func zstdDecodeFrames(src []byte, limit int, dst []byte) (out []byte, err error) {
+	defer func() {
+		if e := recover(); e != nil {
+			f, ok := e.(zstdFail)
+			if !ok {
+				panic(e) // a bug, not bad input
+			}
+			out, err = nil, f.err
+		}
+	}()
 	d := &zstdDec{src: src, out: dst[:0], limit: limit}
 	for i := 0; i < len(src); {
-		if len(src)-i < 4 {
-			return nil, zerr(i, "%d bytes after the last frame, too few for a frame", len(src)-i)
-		}
-		m := binary.LittleEndian.Uint32(src[i:])
-		var err error
-		switch {
-		case m == zstdMagic:
-			i, err = d.frame(i + 4)
-		case m&^15 == 0x184d2a50: // skippable frame (§3.1.2)
-			if len(src)-i < 8 || int64(binary.LittleEndian.Uint32(src[i+4:])) > int64(len(src)-i-8) {
-				return nil, zerr(i, "skippable frame cut short")
-			}
-			i += 8 + int(binary.LittleEndian.Uint32(src[i+4:]))
-		default:
-			return nil, zerr(i, "magic %#08x, want %#08x", m, zstdMagic)
-		}
-		if err != nil {
-			return nil, err
-		}
+		i = d.frame(i)
 	}
 	return d.out, nil
 }
 
-func b2i(b bool) int {
-	if b {
-		return 1
+// zstdFail carries a decoding error to zstdDecodeFrames.
+type zstdFail struct{ err error }
+
+// fail stops the decoding when bad is true, with an error at byte at of
+// the input: msg with its verbs filled by args.
+//
+//go:noinline
+func fail(bad bool, at int, msg string, args ...int) {
+	if bad {
+		a := []any{at}
+		for _, v := range args {
+			a = append(a, v)
+		}
+		panic(zstdFail{fmt.Errorf("byte %d: "+msg, a...)})
 	}
-	return 0
 }
 
-func zerr(at int, format string, args ...any) error {
-	return fmt.Errorf("byte %d: "+format, append([]any{at}, args...)...)
-}
-
-const errZstdCut = "%s cut short"
-
-// need makes room for n more bytes of output, within the limit.
-func (d *zstdDec) need(n int) error {
-	if n > d.limit-len(d.out) {
-		return errTooBig
-	}
-	if n > cap(d.out)-len(d.out) {
-		o := make([]byte, len(d.out), min(max(2*cap(d.out), len(d.out)+n, 4096), d.limit))
+// emit appends b, then n bytes copied from off bytes back, which may
+// overlap the bytes they make (§3.1.1.4): all within the limit, growing
+// the output to at most the limit.
+//
+//go:noinline
+func (d *zstdDec) emit(b []byte, off, n int) {
+	k := len(b) + n
+	zstdTooBig(k > d.limit-len(d.out))
+	if k > cap(d.out)-len(d.out) {
+		o := make([]byte, len(d.out), min(max(2*cap(d.out), len(d.out)+k, 4096), d.limit))
 		copy(o, d.out)
 		d.out = o
 	}
-	return nil
-}
-
-// copyMatch appends n bytes copied from off bytes back, which may
-// overlap the bytes it writes (§3.1.1.4); need made room for them.
-func (d *zstdDec) copyMatch(off, n int) {
-	s := len(d.out) - off
-	for n > 0 {
-		k := min(n, len(d.out)-s)
-		d.out = append(d.out, d.out[s:s+k]...)
-		n -= k
+	e := len(d.out) + k
+	d.out = d.out[:e]
+	p := e - n
+	copy(d.out[p-len(b):], b)
+	// Each copy doubles what the next can take: the bytes from s repeat
+	// every off bytes.
+	for s := p - off; p < e; {
+		p += copy(d.out[p:e], d.out[s:p])
 	}
 }
 
-// frame decodes the frame whose header starts at src[i] (after the magic
-// number, §3.1.1) and returns the position after it.
-func (d *zstdDec) frame(i int) (int, error) {
-	src, at := d.src, i-4
-	if i >= len(src) {
-		return 0, zerr(at, errZstdCut, "frame header")
+// zstdTooBig stops the decoding with errTooBig when bad is true.
+//
+//go:noinline
+func zstdTooBig(bad bool) {
+	if bad {
+		panic(zstdFail{errTooBig})
 	}
-	fhd := src[i]
+}
+
+// frame decodes the frame at src[i:] (§3.1.1) or skips a skippable
+// frame (§3.1.2), and returns the position after it.
+func (d *zstdDec) frame(i int) int {
+	src, at := d.src, i
+	var h [18]byte // the longest header, zeros past the end
+	copy(h[:], src[i:])
+	m := binary.LittleEndian.Uint32(h[:])
+	fail(len(src)-i < 5, i, "%d bytes after the last frame, too few for a frame", len(src)-i)
+	if m&^15 == 0x184d2a50 {
+		n := int64(binary.LittleEndian.Uint32(h[4:]))
+		fail(len(src)-i < 8 || n > int64(len(src)-i-8), i, "skippable frame cut short")
+		return i + 8 + int(n)
+	}
+	fail(m != zstdMagic, i, "magic %#08x, want %#08x", int(m), zstdMagic)
+	// Frame_Header_Descriptor (§3.1.1.1.1): sizes of the content size
+	// (1 only when single segment, 2, 4, 8), single segment (no window
+	// descriptor), reserved, checksum, size of the dictionary id (0, 1,
+	// 2, 4).
+	fhd, wd := h[4], int(h[5])
 	single := fhd&0x20 != 0
-	if fhd&0x08 != 0 {
-		return 0, zerr(i, "reserved bit set in the frame header descriptor")
-	}
-	dictLen := int(fhd&3) + int(fhd&3)/3 // 0, 1, 2, 4 bytes
-	fcsLen := 1 << (fhd >> 6)            // 1 (only when single), 2, 4, 8 bytes
-	if fhd>>6 == 0 && !single {
+	dictLen := int(fhd&3) + int(fhd&3)/3
+	fcsLen := 1 << (fhd >> 6)
+	if fhd < 0x40 && !single {
 		fcsLen = 0
 	}
-	i++
-	if !single {
-		i++ // Window_Descriptor
+	p := 6 - b2i(single)
+	id := binary.LittleEndian.Uint64(h[p:]) & (1<<(8*dictLen) - 1)
+	fcs := binary.LittleEndian.Uint64(h[p+dictLen:]) & (1<<(8*fcsLen) - 1)
+	i += p + dictLen + fcsLen
+	fail(fhd&0x08 != 0 || i > len(src), at, "frame header cut short or with its reserved bit set")
+	fail(id != 0, at, "the frame needs dictionary %d, and dictionaries are not supported", int(id))
+	if fcsLen == 2 {
+		fcs += 256 // §3.1.1.1.4
 	}
-	if len(src)-i < dictLen+fcsLen {
-		return 0, zerr(at, errZstdCut, "frame header")
-	}
-	window := 0
-	if !single { // §3.1.1.1.2
-		wd := src[i-1]
-		window = 1 << (10 + wd>>3)
-		window += window >> 3 * int(wd&7)
-	}
-	if id := zstdLE(src[i:i+dictLen], 0); id != 0 {
-		return 0, zerr(i, "the frame needs dictionary %d, and dictionaries are not supported", id)
-	}
-	i += dictLen
-	fcs := -1
-	if fcsLen > 0 {
-		v := zstdLE(src[i:i+fcsLen], 0)
-		if fcsLen == 2 {
-			v += 256 // §3.1.1.1.4
-		}
-		if v > uint64(d.limit-len(d.out)) {
-			return 0, errTooBig
-		}
-		fcs = int(v)
-		// Room for the frame, but no more than its blocks can make.
-		_ = d.need(min(fcs, (len(src)-i)<<15))
-	}
-	i += fcsLen
+	zstdTooBig(fcs > uint64(d.limit-len(d.out)))
+	window := 1 << (10 + wd>>3) // §3.1.1.1.2
+	window += window >> 3 * (wd & 7)
 	if single {
-		window = max(fcs, 1<<10)
+		window = max(int(fcs), 1<<10)
 	}
 	bmax := min(window, zstdBlockMax) // Block_Maximum_Size (§3.1.1.2.3)
 	start := len(d.out)
 	d.huffLog, d.have, d.rep = 0, [3]bool{}, [3]int{1, 4, 8}
 	for last := false; !last; {
-		if len(src)-i < 3 {
-			return 0, zerr(i, errZstdCut, "block header")
-		}
+		fail(len(src)-i < 3, i, "block header cut short")
 		h := int(zstdLE(src[i:i+3], 0)) // §3.1.1.2
-		at, size := i, h>>3
+		at, size, typ := i, h>>3, h>>1&3
 		last = h&1 != 0
 		i += 3
-		if size > bmax {
-			return 0, zerr(at, "block of %d bytes, more than the %d a block may hold", size, bmax)
-		}
 		n := size
-		if h>>1&3 == 1 {
+		if typ == 1 {
 			n = 1
 		}
-		if n > len(src)-i {
-			return 0, zerr(at, errZstdCut, "block")
-		}
-		var err error
-		switch h >> 1 & 3 {
+		fail(size > bmax || n > len(src)-i || typ == 3, at, "block of %d bytes, type %d: more than the %d a block may hold, cut short, or reserved", size, typ, bmax)
+		switch typ {
 		case 0: // raw
-			if err = d.need(size); err == nil {
-				d.out = append(d.out, src[i:i+size]...)
-			}
+			d.emit(src[i:i+size], 0, 0)
 		case 1: // RLE
-			if err = d.need(size); err == nil && size > 0 {
-				d.out = append(d.out, src[i])
-				d.copyMatch(1, size-1)
-			}
+			d.emit(src[i:i+min(size, 1)], 1, max(size-1, 0))
 		case 2:
-			err = d.block(i, i+size, bmax, window, start)
-		default:
-			err = zerr(at, "reserved block type")
-		}
-		if err != nil {
-			return 0, err
+			d.block(i, i+size, bmax, window, start)
 		}
 		i += n
 	}
-	if fcs >= 0 && len(d.out)-start != fcs {
-		return 0, zerr(at, "frame decodes to %d bytes, its header says %d", len(d.out)-start, fcs)
-	}
+	fail(fcsLen > 0 && uint64(len(d.out)-start) != fcs, at, "frame decodes to %d bytes, its header says %d", len(d.out)-start, int(fcs))
 	if fhd&4 != 0 { // Content_Checksum (§3.1.1)
-		if len(src)-i < 4 {
-			return 0, zerr(i, errZstdCut, "content checksum")
-		}
-		if sum, want := uint32(zstdXXH64(d.out[start:])), binary.LittleEndian.Uint32(src[i:]); sum != want {
-			return 0, zerr(i, "content checksum %#08x, want %#08x", want, sum)
-		}
+		fail(len(src)-i < 4 || uint32(zstdXXH64(d.out[start:])) != binary.LittleEndian.Uint32(src[i:]), i, "content checksum cut short or not that of the content")
 		i += 4
 	}
-	return i, nil
+	return i
 }
 
 // block decodes the compressed block src[i:end] (§3.1.1.3). Matches reach
 // back at most window bytes and not before the frame's start.
-func (d *zstdDec) block(i, end, bmax, window, start int) error {
+func (d *zstdDec) block(i, end, bmax, window, start int) {
 	src := d.src
-	i, err := d.literals(i, end, bmax)
-	if err != nil {
-		return err
-	}
-	if i >= end {
-		return zerr(i, errZstdCut, "sequences section")
-	}
-	nseq := int(src[i]) // §3.1.1.3.2.1
-	switch {
-	case nseq == 255:
-		if end-i < 3 {
-			return zerr(i, errZstdCut, "sequences section header")
-		}
-		nseq = int(src[i+1]) + int(src[i+2])<<8 + 0x7f00
-		i += 3
-	case nseq >= 128:
-		if end-i < 2 {
-			return zerr(i, errZstdCut, "sequences section header")
-		}
-		nseq = (nseq-128)<<8 + int(src[i+1])
+	i = d.literals(i, end, bmax)
+	// Number_of_Sequences (§3.1.1.3.2.1), then the modes; h holds the
+	// bytes they may take, zeros past the end.
+	var h [4]byte
+	copy(h[:], src[i:end])
+	at, nseq, modes := i, int(h[0]), h[1]
+	i += 2
+	if nseq == 255 {
+		nseq, modes = int(h[1])+int(h[2])<<8+0x7f00, h[3]
 		i += 2
-	default:
+	} else if nseq >= 128 {
+		nseq, modes = (nseq-128)<<8+int(h[1]), h[2]
 		i++
 	}
 	if nseq == 0 {
-		if i != end {
-			return zerr(i, "%d bytes after a sequences section with no sequences", end-i)
-		}
-		if err := d.need(len(d.lits)); err != nil {
-			return err
-		}
-		d.out = append(d.out, d.lits...)
-		return nil
+		fail(i-1 != end, at, "sequences section of %d bytes, want %d for no sequences", end-at, i-1-at)
+		d.emit(d.lits, 0, 0)
+		return
 	}
-	if i >= end {
-		return zerr(i, errZstdCut, "sequences section header")
-	}
-	modes := src[i]
-	if modes&3 != 0 {
-		return zerr(i, "reserved bits set in the symbol compression modes")
-	}
-	i++
+	fail(modes&3 != 0 || i > end, at, "sequences section header cut short or with reserved bits set")
 	// The tables, in the order literals length, offset, match length
 	// (§3.1.1.3.2.1).
 	for k := range 3 {
-		t := d.tabs[k][:]
-		maxSym := [3]int{35, 31, 52}[k]
+		var nbuf [256]int16
+		maxSym, norm, log := [3]int{35, 31, 52}[k], zstdPredef[k], zstdPredefLog[k] // predefined (§3.1.1.3.2.2)
 		switch modes >> (6 - 2*k) & 3 {
-		case 0: // predefined (§3.1.1.3.2.2)
-			var norm [53]int16
-			for s, c := range zstdPredef[k] {
-				norm[s] = int16(c)
-			}
-			d.logs[k] = zstdPredefLog[k]
-			zstdBuild(t, norm[:len(zstdPredef[k])], d.logs[k], k)
-		case 1: // RLE
-			if i >= end {
-				return zerr(i, errZstdCut, "sequences section header")
-			}
-			if int(src[i]) > maxSym {
-				return zerr(i, "RLE symbol %d, more than %d", src[i], maxSym)
-			}
-			t[0] = zstdCell{}
-			t[0].base, t[0].extra = zstdSymbol(k, int(src[i]))
-			d.logs[k] = 0
+		case 1: // RLE: one symbol, as a table of accuracy log 0
+			fail(i >= end || int(src[i]) > maxSym, i, "RLE table: symbol missing or over %d", maxSym)
+			nbuf[src[i]] = 1
+			norm, log = nbuf[:src[i]+1], 0
 			i++
 		case 2:
-			var norm [256]int16
 			var n int
-			n, d.logs[k], i, err = zstdReadFSE(src, i, end, maxSym, 9, &norm)
-			if err != nil {
-				return err
-			}
-			zstdBuild(t, norm[:n], d.logs[k], k)
+			n, log, i = zstdReadFSE(src, i, end, maxSym, 9, &nbuf)
+			norm = nbuf[:n]
 		case 3: // repeat: the previous block's table
-			if !d.have[k] {
-				return zerr(i, "a sequences table repeats the previous block's, and there is none")
-			}
+			fail(!d.have[k], i, "a sequences table repeats the previous block's, and there is none")
+			continue
 		}
-		d.have[k] = true
+		d.logs[k], d.have[k] = log, true
+		zstdBuild(d.tabs[k][:], norm, log, k)
 	}
 	// The bitstream (§3.1.1.3.2.2): the initial states of the literals
-	// length, offset and match length tables, then per sequence the extra
+	// length, offset and match length tables; then per sequence the extra
 	// bits of the offset, match length and literals length, then the
 	// state updates of literals length, match length and offset.
 	var r zstdBits
-	if !r.init(src[i:end]) {
-		return zerr(i, "sequences bitstream has no end mark")
-	}
-	var st [3]int
+	r.init(i, src[i:end])
+	var st, v [3]int
 	for k := range st {
 		st[k] = r.read(d.logs[k])
 	}
 	lits, bstart := d.lits, len(d.out)
 	for s := range nseq {
-		ll, of, ml := &d.tabs[0][st[0]], &d.tabs[1][st[1]], &d.tabs[2][st[2]]
-		off := int(of.base) + r.read(of.extra)
-		mlen := int(ml.base) + r.read(ml.extra)
-		llen := int(ll.base) + r.read(ll.extra)
-		if s < nseq-1 {
-			st[0] = int(ll.next) + r.read(ll.nb)
-			st[2] = int(ml.next) + r.read(ml.nb)
-			st[1] = int(of.next) + r.read(of.nb)
+		ofCode := d.tabs[1][st[1]].extra
+		for j := range 3 {
+			k := (j + 1) % 3
+			c := &d.tabs[k][st[k]]
+			v[k] = int(c.base) + r.read(c.extra)
 		}
-		if r.n < 0 {
-			return zerr(i, "sequences bitstream ends within sequence %d of %d", s+1, nseq)
+		for j := 0; j < 3 && s < nseq-1; j++ {
+			k := (3 - j) % 3
+			c := &d.tabs[k][st[k]]
+			st[k] = int(c.next) + r.read(c.nb)
 		}
+		llen, off, mlen := v[0], v[1], v[2]
 		// Repeat offsets (§3.1.1.5): an Offset_Value of 1-3 names one of
 		// the last three offsets, shifted by one when there are no
 		// literals, where 3 means the last offset minus 1.
-		if of.extra > 1 {
+		if ofCode > 1 {
 			off -= 3
 			d.rep = [3]int{off, d.rep[0], d.rep[1]}
-		} else if idx := off - 1 + b2i(llen == 0); idx == 0 {
-			off = d.rep[0]
 		} else {
-			off = d.rep[0] - 1
-			if idx < 3 {
-				off = d.rep[idx]
+			if llen == 0 {
+				off++
 			}
-			off = max(off, 1) // 0 is invalid: taken as 1, as zstd and klauspost do
-			if idx > 1 {
-				d.rep[2] = d.rep[1]
+			if off > 1 {
+				o := d.rep[0] - 1
+				if off < 4 {
+					o = d.rep[off-1]
+				}
+				if off > 2 {
+					d.rep[2] = d.rep[1]
+				}
+				d.rep[0], d.rep[1] = max(o, 1), d.rep[0] // 0 is invalid: taken as 1, as zstd and klauspost do
 			}
-			d.rep[0], d.rep[1] = off, d.rep[0]
+			off = d.rep[0]
 		}
 		// Execution (§3.1.1.4): literals, then the match.
-		if llen > len(lits) {
-			return zerr(i, "sequence %d of %d takes %d literals, %d are left", s+1, nseq, llen, len(lits))
-		}
-		if len(d.out)-bstart+llen+mlen > bmax {
-			return zerr(i, "block decodes to more than %d bytes", bmax)
-		}
-		if err := d.need(llen + mlen); err != nil {
-			return err
-		}
-		d.out = append(d.out, lits[:llen]...)
+		fail(r.n < 0 || llen > len(lits) || len(d.out)-bstart+llen+mlen > bmax || off > len(d.out)+llen-start || off > window, i,
+			"sequence %d of %d: bitstream cut short, or literals length %d, offset %d or match length %d out of bounds", s+1, nseq, llen, off, mlen)
+		d.emit(lits[:llen], off, mlen)
 		lits = lits[llen:]
-		if off <= 0 || off > len(d.out)-start || off > window {
-			return zerr(i, "sequence %d of %d: offset %d, but %d bytes are decoded", s+1, nseq, off, len(d.out)-start)
-		}
-		d.copyMatch(off, mlen)
 	}
-	if r.n != 0 {
-		return zerr(i, "sequences bitstream: %d bits left after the last sequence", r.n)
-	}
-	if len(d.out)-bstart+len(lits) > bmax {
-		return zerr(i, "block decodes to more than %d bytes", bmax)
-	}
-	if err := d.need(len(lits)); err != nil {
-		return err
-	}
-	d.out = append(d.out, lits...)
-	return nil
+	fail(r.n != 0 || len(d.out)-bstart+len(lits) > bmax, i, "sequences bitstream: %d bits left after the last sequence, or block over %d bytes", r.n, bmax)
+	d.emit(lits, 0, 0)
 }
 
 // literals reads the literals section at src[i:end] (§3.1.1.3.1) into
 // d.lits and returns the position after it.
-func (d *zstdDec) literals(i, end, bmax int) (int, error) {
+func (d *zstdDec) literals(i, end, bmax int) int {
 	src, at := d.src, i
-	if i >= end {
-		return 0, zerr(i, errZstdCut, "literals section header")
-	}
-	typ, sf := src[i]&3, int(src[i]>>2&3)
-	size, csize, hlen := int(src[i]>>3), 0, 1 // §3.1.1.3.1.1
+	var h [5]byte // the header's bytes, zeros past the end
+	copy(h[:], src[i:end])
+	typ, sf := h[0]&3, int(h[0]>>2&3)
+	size, csize, hlen := int(h[0]>>3), 0, 1 // §3.1.1.3.1.1
 	if typ < 2 && sf&1 != 0 {
 		hlen = 2 + sf>>1
 	} else if typ >= 2 {
 		hlen = [4]int{3, 3, 4, 5}[sf]
 	}
-	if end-i < hlen {
-		return 0, zerr(i, errZstdCut, "literals section header")
-	}
 	if hlen > 1 {
-		v := int(zstdLE(src[i:i+hlen], 0) >> 4)
+		v := int(zstdLE(h[:hlen], 0) >> 4)
 		size = v
 		if typ >= 2 {
 			n := [4]int{10, 10, 14, 18}[sf]
@@ -410,110 +320,82 @@ func (d *zstdDec) literals(i, end, bmax int) (int, error) {
 		}
 	}
 	i += hlen
-	if size > bmax {
-		return 0, zerr(at, "%d literals, more than the %d a block may hold", size, bmax)
+	if typ == 1 {
+		csize = 1
+	} else if typ == 0 {
+		csize = size
 	}
+	fail(i >= end || size > bmax || csize > end-i, at, "%d literals in %d bytes: more than the %d a block may hold, or cut short", size, csize, bmax)
+	end = i + csize
 	if typ == 0 { // raw
-		if size > end-i {
-			return 0, zerr(at, errZstdCut, "literals")
-		}
-		d.lits = src[i : i+size]
-		return i + size, nil
+		d.lits = src[i:end]
+		return end
 	}
 	// All the literals end in the output: check them against the limit
 	// before making room for them.
-	if size > d.limit-len(d.out) {
-		return 0, errTooBig
-	}
+	zstdTooBig(size > d.limit-len(d.out))
 	if cap(d.buf) < size {
 		d.buf = make([]byte, size)
 	}
 	out := d.buf[:size]
 	d.lits = out
 	if typ == 1 { // RLE
-		if i >= end {
-			return 0, zerr(at, errZstdCut, "literals")
-		}
 		for k := range out {
 			out[k] = src[i]
 		}
-		return i + 1, nil
+		return end
 	}
-	if csize > end-i {
-		return 0, zerr(at, errZstdCut, "literals")
-	}
-	end = i + csize
 	if typ == 2 {
-		var err error
-		if i, err = d.huffTable(i, end); err != nil {
-			return 0, err
-		}
-	} else if d.huffLog == 0 { // treeless: the previous Huffman table
-		return 0, zerr(at, "literals reuse the previous Huffman table, and there is none")
+		i = d.huffTable(i, end)
 	}
-	if sf == 0 {
-		return end, d.huffStream(i, src[i:end], out)
+	fail(d.huffLog == 0, at, "literals reuse the previous Huffman table, and there is none")
+	// One stream, or four (§3.1.1.3.1.6) after a jump table of the first
+	// three streams' sizes; each of four decodes a quarter of the
+	// literals, rounded up, the last what is left.
+	n, seg := 1, size
+	if sf != 0 {
+		n, seg = 4, (size+3)/4
+		fail(end-i < 6 || size < 3*seg, i, "literals: jump table cut short, or too few literals for four streams")
 	}
-	// Four streams (§3.1.1.3.1.6): a jump table of the first three
-	// streams' sizes; each decodes a quarter of the literals, rounded up,
-	// the last what is left.
-	seg := (size + 3) / 4
-	if end-i < 6 || size < 3*seg {
-		return 0, zerr(i, "literals: bad jump table")
+	p := i + 6*(n/4)
+	for k := range n {
+		ln := end - p
+		if k < n-1 {
+			ln = int(binary.LittleEndian.Uint16(src[i+2*k:]))
+		}
+		fail(ln > end-p, i, "literals: bad jump table")
+		d.huffStream(p, src[p:p+ln], out[k*seg:min(k*seg+seg, size)])
+		p += ln
 	}
-	p := i + 6
-	for k := range 4 {
-		n := end - p
-		if k < 3 {
-			n = int(binary.LittleEndian.Uint16(src[i+2*k:]))
-		}
-		if n > end-p {
-			return 0, zerr(i, "literals: bad jump table")
-		}
-		if err := d.huffStream(p, src[p:p+n], out[k*seg:min(k*seg+seg, size)]); err != nil {
-			return 0, err
-		}
-		p += n
-	}
-	return end, nil
+	return end
 }
 
 // huffTable reads a Huffman tree description (§4.2.1) at src[i:end] into
 // d.huff and returns the position after it.
-func (d *zstdDec) huffTable(i, end int) (int, error) {
+func (d *zstdDec) huffTable(i, end int) int {
 	src, at := d.src, i
-	if i >= end {
-		return 0, zerr(at, errZstdCut, "Huffman tree description")
-	}
+	fail(i >= end, at, "Huffman tree description cut short")
 	hb := int(src[i])
 	i++
 	var w [260]byte
-	n := 0
+	n, ln := hb-127, hb
+	if hb >= 128 {
+		ln = (n + 1) / 2
+	}
+	fail(ln > end-i, at, "Huffman tree description cut short")
 	if hb >= 128 { // weights in 4 bits each (§4.2.1.1)
-		n = hb - 127
-		if (n+1)/2 > end-i {
-			return 0, zerr(at, errZstdCut, "Huffman tree description")
-		}
 		for k := range n {
 			w[k] = src[i+k/2] >> (4 - 4*(k&1)) & 15
 		}
 		i += (n + 1) / 2
 	} else { // weights FSE-compressed, two interleaved states (§4.2.1.2)
-		if hb > end-i {
-			return 0, zerr(at, errZstdCut, "Huffman tree description")
-		}
-		end = i + hb
+		n, end = 0, i+hb
 		var norm [256]int16
-		ns, al, j, err := zstdReadFSE(src, i, end, 255, 6, &norm)
-		if err != nil {
-			return 0, err
-		}
+		ns, al, j := zstdReadFSE(src, i, end, 255, 6, &norm)
 		var t [64]zstdCell
 		zstdBuild(t[:], norm[:ns], al, 3)
 		var r zstdBits
-		if !r.init(src[j:end]) {
-			return 0, zerr(j, "Huffman weights bitstream has no end mark")
-		}
+		r.init(j, src[j:end])
 		// The weights end where a state would read past the stream's end:
 		// both states' symbols are then the last two.
 		s := [2]int{r.read(al), r.read(al)}
@@ -528,32 +410,23 @@ func (d *zstdDec) huffTable(i, end int) (int, error) {
 			n++
 			s[k] = int(c.next) + r.read(c.nb)
 		}
-		if r.n != 0 || n > 255 {
-			return 0, zerr(j, "bad Huffman weights bitstream")
-		}
+		fail(r.n != 0 || n > 255, j, "bad Huffman weights bitstream")
 		i = end
 	}
 	// The last symbol's weight is what makes the sum of 2^(weight-1) a
 	// power of two (§4.2.1.3); a weight w takes log+1-w bits.
 	sum := 0
 	for _, x := range w[:n] {
-		if x > 11 {
-			return 0, zerr(at, "Huffman weight %d, more than 11", x)
-		}
-		if x > 0 {
-			sum += 1 << (x - 1)
-		}
+		sum += 1 << min(x, 12) >> 1
 	}
 	log := bits.Len(uint(sum))
 	rest := 1<<log - sum
-	if sum == 0 || log > 11 || rest&(rest-1) != 0 {
-		return 0, zerr(at, "bad Huffman weights")
-	}
+	fail(sum == 0 || log > 11 || rest&(rest-1) != 0, at, "bad Huffman weights")
 	w[n] = byte(bits.Len(uint(rest)))
 	n++
 	// Codes go by weight, lowest first, then by symbol (§4.2.2): a
 	// symbol of weight w fills 2^(w-1) entries of the table read by the
-	// next log bits.
+	// next log bits. As zstd, at least two codes of the longest length.
 	pos := 0
 	for wt := 1; wt <= log; wt++ {
 		for s, x := range w[:n] {
@@ -564,51 +437,39 @@ func (d *zstdDec) huffTable(i, end int) (int, error) {
 				}
 			}
 		}
-		if wt == 1 && pos < 2 { // as zstd: at least two codes of the longest length
-			return 0, zerr(at, "bad Huffman weights")
-		}
+		fail(pos < 2, at, "bad Huffman weights")
 	}
 	d.huffLog = uint8(log)
-	return i, nil
+	return i
 }
 
 // huffStream decodes len(out) literals from one Huffman-coded stream
 // (§4.2.2), which must end exactly there.
-func (d *zstdDec) huffStream(at int, src, out []byte) error {
+func (d *zstdDec) huffStream(at int, src, out []byte) {
 	var r zstdBits
-	if !r.init(src) {
-		return zerr(at, "Huffman stream has no end mark")
-	}
+	r.init(at, src)
 	for k := range out {
 		e := d.huff[r.peek(d.huffLog)]
 		out[k] = byte(e >> 8)
 		r.n -= int(e & 15)
 	}
-	if r.n != 0 {
-		return zerr(at, "Huffman stream does not end with its %d literals", len(out))
-	}
-	return nil
+	fail(r.n != 0, at, "Huffman stream does not end with its %d literals", len(out))
 }
 
 // zstdReadFSE reads an FSE table description (§4.1.1) at src[i:end] into
 // norm: the number of symbols, the accuracy log, the position after it.
 // Its bits are read from the lowest; bits past end read as zeros, but the
 // description must end before end.
-func zstdReadFSE(src []byte, i, end, maxSym int, maxLog uint8, norm *[256]int16) (n int, al uint8, j int, err error) {
+func zstdReadFSE(src []byte, i, end, maxSym int, maxLog uint8, norm *[256]int16) (n int, al uint8, j int) {
 	b, p := src[i:end], 0
 	peek := func(k int) int { return int(zstdLE(b, p>>3) >> (p & 7) & (1<<k - 1)) }
 	al, p = uint8(peek(4))+5, 4
-	if al > maxLog {
-		return 0, 0, 0, zerr(i, "FSE accuracy log %d, more than %d", al, maxLog)
-	}
 	// remaining is what the counts still have to share (plus one); a
 	// count is read in just enough bits to hold remaining+1 values, a
 	// value below lim in one bit fewer.
 	remaining, thr, nb := 1<<al+1, 1<<al, int(al)+1
-	for remaining > 1 {
-		if n > maxSym {
-			return 0, 0, 0, zerr(i, "FSE table has more than %d symbols", maxSym+1)
-		}
+	for remaining > 1 && al <= maxLog {
+		fail(n > maxSym, i, "FSE table has more than %d symbols", maxSym+1)
 		v, lim := peek(nb), 2*thr-1-remaining
 		c := v & (thr - 1)
 		if c < lim {
@@ -623,17 +484,16 @@ func zstdReadFSE(src []byte, i, end, maxSym int, maxLog uint8, norm *[256]int16)
 		norm[n] = int16(c)
 		n++
 		remaining -= max(c, -c)
-		if c == 0 { // 2-bit counts of more zeros follow, while they are 3
-			for r := 3; r == 3; {
-				r = peek(2)
-				p += 2
-				for range r {
-					if n > maxSym {
-						return 0, 0, 0, zerr(i, "FSE table has more than %d symbols", maxSym+1)
-					}
+		// After a zero, 2-bit counts of more zeros, while they are 3.
+		// Zeros past maxSym are not stored: the next count fails.
+		for r := 3 * b2i(c == 0); r == 3; {
+			r = peek(2)
+			p += 2
+			for range r {
+				if n <= maxSym {
 					norm[n] = 0
-					n++
 				}
+				n++
 			}
 		}
 		for remaining < thr {
@@ -641,10 +501,9 @@ func zstdReadFSE(src []byte, i, end, maxSym int, maxLog uint8, norm *[256]int16)
 			thr >>= 1
 		}
 	}
-	if j = i + (p+7)/8; remaining != 1 || j > end {
-		return 0, 0, 0, zerr(i, "bad FSE table description")
-	}
-	return n, al, j, nil
+	j = i + (p+7)/8
+	fail(al > maxLog || remaining != 1 || j > end, i, "bad FSE table description (accuracy log %d, at most %d)", int(al), int(maxLog))
+	return n, al, j
 }
 
 // zstdBuild fills t with the decoding table of the counts norm (§4.1.1):
@@ -724,7 +583,7 @@ var zstdLens = func() (t [36 + 53]struct {
 // The predefined distributions (§3.1.1.3.2.2) of literals lengths,
 // offsets and match lengths, and their accuracy logs.
 var (
-	zstdPredef = [3][]int8{
+	zstdPredef = [3][]int16{
 		{4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1, -1, -1, -1, -1},
 		{1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1},
 		{1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1},
@@ -741,12 +600,9 @@ type zstdBits struct {
 	n int
 }
 
-func (r *zstdBits) init(b []byte) bool {
-	if len(b) == 0 || b[len(b)-1] == 0 {
-		return false
-	}
+func (r *zstdBits) init(at int, b []byte) {
+	fail(len(b) == 0 || b[len(b)-1] == 0, at, "bitstream without its end mark")
 	r.b, r.n = b, 8*len(b)-9+bits.Len8(b[len(b)-1])
-	return true
 }
 
 // peek returns the next k bits (k <= 32) without reading them.
@@ -822,4 +678,11 @@ func zstdXXH64(b []byte) uint64 {
 	h ^= h >> 29
 	h *= p3
 	return h ^ h>>32
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
