@@ -49,8 +49,9 @@ import (
 // when it encodes back to the same bytes, a compressed one when it
 // decompresses to the same bytes (the compressor's own output may differ).
 // An entry that is not (a partial batch at the end of a Fetch response, a
-// corrupt record) is {"rawHex": "...", "note": "why"}, written back as is;
-// bytes that hold no readable entry at all are a plain hex string.
+// corrupt record), or that this build cannot compress again (a zstd batch
+// in the browser app), is {"rawHex": "...", "note": "why"}, written back
+// as is; bytes that hold no readable entry at all are a plain hex string.
 
 // JSONError is an error in the JSON form of a records field: the path
 // inside the field ("[0].records[2].key") and what is wrong.
@@ -72,7 +73,7 @@ func AppendJSON(dst, b []byte) []byte {
 	entries := d.parseEntries(b)
 	readable := false
 	for i := range entries {
-		if entries[i].exact() {
+		if entries[i].jsonExact() {
 			readable = true
 			break
 		}
@@ -88,13 +89,15 @@ func AppendJSON(dst, b []byte) []byte {
 			dst = append(dst, ',')
 		}
 		e := &entries[i]
-		if !e.exact() {
+		if !e.jsonExact() {
 			dst = append(dst, `{"rawHex":"`...)
 			dst = hex.AppendEncode(dst, e.raw)
 			dst = append(dst, `","note":`...)
 			note := "does not encode back to the same bytes"
 			if e.err != nil {
 				note = e.err.Error()
+			} else if e.batch.Codec() == Zstd && !zstdEncodes {
+				note = "zstd batches stay hex here: this build cannot compress them again (`kwire` on the command line can)"
 			}
 			dst = appendString(dst, note)
 			dst = append(dst, '}')
@@ -103,6 +106,13 @@ func AppendJSON(dst, b []byte) []byte {
 		dst = appendEntryJSON(dst, &e.batch)
 	}
 	return append(dst, ']')
+}
+
+// jsonExact reports whether e is written as a batch: it encodes back to
+// what was read (exact), and this build can compress it again (the
+// browser app reads zstd but does not write it, codecs_js.go).
+func (e *parsed) jsonExact() bool {
+	return (zstdEncodes || e.batch.Codec() != Zstd) && e.exact()
 }
 
 func appendEntryJSON(dst []byte, b *Batch) []byte {
