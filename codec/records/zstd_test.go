@@ -369,27 +369,44 @@ func TestZstdXXH64(t *testing.T) {
 	}
 }
 
-// ours never panics, never returns more than the limit, and agrees with
-// klauspost on what klauspost decodes.
+// FuzzZstd: ours never panics, never returns more than the limit, and
+// agrees with klauspost on what klauspost decodes, given the bytes b as
+// they are, and b compressed by klauspost (at a level picked by lim,
+// without checksum) with one byte changed (x at pos): most such frames
+// still decode, to outputs the two must agree on.
 func FuzzZstd(f *testing.F) {
-	enc, _ := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1))
-	best, _ := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.SpeedBestCompression))
-	for _, in := range [][]byte{nil, []byte("hello hello hello hello"), AppendRecords(nil, sampleRecords(30)), bytes.Repeat([]byte{7}, 3000)} {
-		f.Add(enc.EncodeAll(in, nil), uint16(0))
-		f.Add(best.EncodeAll(in, nil), uint16(100))
+	var encs []*zstd.Encoder
+	for _, l := range []zstd.EncoderLevel{zstd.SpeedFastest, zstd.SpeedDefault, zstd.SpeedBetterCompression, zstd.SpeedBestCompression} {
+		for _, crc := range []bool{false, true} {
+			enc, _ := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(l), zstd.WithEncoderCRC(crc))
+			encs = append(encs, enc)
+		}
+	}
+	text := []byte(strings.Repeat("the quick brown fox jumps over the lazy dog; ", 40))
+	for _, in := range [][]byte{nil, []byte("hello hello hello hello"), AppendRecords(nil, sampleRecords(30)), bytes.Repeat([]byte{7}, 3000), text} {
+		for k, enc := range encs {
+			f.Add(enc.EncodeAll(in, nil), uint16(k*100), uint16(k*7), byte(k))
+			f.Add(in, uint16(k), uint16(len(in)/3), byte(1<<k))
+		}
 	}
 	files, _ := filepath.Glob("testdata/zstd/*.zst")
 	for _, file := range files {
 		if b, err := os.ReadFile(file); err == nil && len(b) < 4096 {
-			f.Add(b, uint16(0))
+			f.Add(b, uint16(0), uint16(0), byte(0))
 		}
 	}
-	f.Fuzz(func(t *testing.T, b []byte, lim uint16) {
+	f.Fuzz(func(t *testing.T, b []byte, lim, pos uint16, x byte) {
 		limit := 1 << 20
 		if lim > 0 {
 			limit = int(lim)
 		}
-		compareZstd(t, "fuzz", b, limit)
+		compareZstd(t, "bytes", b, limit)
+		frame := encs[2*(int(lim)%4)].EncodeAll(b, nil)
+		if got, err := zstdDecodeFrames(frame, len(b), nil); err != nil || !bytes.Equal(got, b) {
+			t.Fatalf("%x compressed by klauspost: %x back, %v", b, got, err)
+		}
+		frame[int(pos)%len(frame)] ^= x
+		compareZstd(t, "changed frame", frame, 1<<20)
 	})
 }
 
