@@ -102,7 +102,7 @@ func (d *zstdDec) frame(i int) int {
 	if single {
 		window = max(int(fcs), 1<<10)
 	}
-	bmax := min(window, zstdBlockMax) // Block_Maximum_Size (§3.1.1.2.3)
+	bmax := min(window, zstdBlockMax) // Block_Maximum_Size (§3.1.1.2.4)
 	start := len(d.out)
 	d.huffLog, d.have, d.rep = 0, [3]bool{}, [3]int{1, 4, 8}
 	for last := false; !last; {
@@ -180,7 +180,7 @@ func (d *zstdDec) block(i, end, bmax, window, start int) {
 		d.logs[k], d.have[k] = log, true
 		zstdBuild(d.tabs[k][:], norm, log, k)
 	}
-	// The bitstream (§3.1.1.3.2.2): the initial states of the literals
+	// The bitstream (§3.1.1.3.2.1.2): the initial states of the literals
 	// length, offset and match length tables; then per sequence the extra
 	// bits of the offset, match length and literals length, then the
 	// state updates of literals length, match length and offset.
