@@ -86,19 +86,26 @@ func lz4DecodeBlock(w *boundedOut, src []byte, at, blockMax int) {
 		token := int(src[i])
 		var lit int
 		lit, i = lz4ReadLength(src, i+1, token>>4)
-		fail(lit > len(src)-i, "lz4: block at byte %d: %d literals but %d bytes left", at, lit, len(src)-i)
+		if lit > len(src)-i {
+			fail(true, "lz4: block at byte %d: %d literals but %d bytes left", at, lit, len(src)-i)
+		}
 		lits := src[i : i+lit]
 		i += lit
 		off, ml := 0, 0
 		if i < len(src) { // else the last sequence: literals only (or a block ending with a match: accepted)
-			fail(len(src)-i < 2, "lz4: block at byte %d: match offset cut short", at)
+			if len(src)-i < 2 {
+				fail(true, "lz4: block at byte %d: match offset cut short", at)
+			}
 			off = int(binary.LittleEndian.Uint16(src[i:]))
 			ml, i = lz4ReadLength(src, i+2, token&15)
 			ml += 4
-			fail(off == 0 || off > len(w.out)+lit, "lz4: block at byte %d: match offset %d, but %d bytes are decoded", at, off, len(w.out)+lit)
+			if off == 0 || off > len(w.out)+lit {
+				fail(true, "lz4: block at byte %d: match offset %d, but %d bytes are decoded", at, off, len(w.out)+lit)
+			}
 		}
-		fail(len(w.out)-start+lit+ml > blockMax && start+blockMax < w.limit,
-			"lz4: block at byte %d decodes to more than the %d bytes a block may hold", at, blockMax)
+		if len(w.out)-start+lit+ml > blockMax && start+blockMax < w.limit {
+			fail(true, "lz4: block at byte %d decodes to more than the %d bytes a block may hold", at, blockMax)
+		}
 		w.emit(lits, off, ml)
 	}
 }
@@ -107,7 +114,9 @@ func lz4DecodeBlock(w *boundedOut, src []byte, at, blockMax int) {
 // position after the bytes that follow a nibble of 15.
 func lz4ReadLength(src []byte, i, n int) (int, int) {
 	for more := n == 15; more; i++ {
-		fail(i >= len(src), "lz4: length cut short at byte %d of a block", i)
+		if i >= len(src) {
+			fail(true, "lz4: length cut short at byte %d of a block", i)
+		}
 		n += int(src[i])
 		more = src[i] == 255
 	}

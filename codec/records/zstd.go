@@ -69,7 +69,7 @@ func (d *zstdDec) frame(i int) int {
 	var h [18]byte // the longest header, zeros past the end
 	copy(h[:], src[i:])
 	m := binary.LittleEndian.Uint32(h[:])
-	fail(len(src)-i < 5, "byte %d: %d bytes after the last frame, too few for a frame", i, len(src)-i)
+	fail(len(src)-i < 5, "byte %d: %d bytes left, too few for a frame", i, len(src)-i)
 	if m&^15 == 0x184d2a50 {
 		n := int64(binary.LittleEndian.Uint32(h[4:]))
 		fail(len(src)-i < 8 || n > int64(len(src)-i-8), "byte %d: skippable frame cut short", i)
@@ -91,8 +91,8 @@ func (d *zstdDec) frame(i int) int {
 	id := binary.LittleEndian.Uint64(h[p:]) & (1<<(8*dictLen) - 1)
 	fcs := binary.LittleEndian.Uint64(h[p+dictLen:]) & (1<<(8*fcsLen) - 1)
 	i += p + dictLen + fcsLen
-	fail(fhd&0x08 != 0 || i > len(src), "byte %d: frame header cut short or with its reserved bit set", at)
-	fail(id != 0, "byte %d: the frame needs dictionary %d, and dictionaries are not supported", at, int(id))
+	fail(fhd&0x08 != 0 || i > len(src), "byte %d: frame header cut short or reserved bit set", at)
+	fail(id != 0, "byte %d: the frame needs dictionary %d (not supported)", at, int(id))
 	if fcsLen == 2 {
 		fcs += 256 // §3.1.1.1.4
 	}
@@ -115,7 +115,7 @@ func (d *zstdDec) frame(i int) int {
 		if typ == 1 {
 			n = 1
 		}
-		fail(size > bmax || n > len(src)-i || typ == 3, "byte %d: block of %d bytes, type %d: more than the %d a block may hold, cut short, or reserved", at, size, typ, bmax)
+		fail(size > bmax || n > len(src)-i || typ == 3, "byte %d: block of %d bytes, type %d: over %d, cut short or reserved type", at, size, typ, bmax)
 		switch typ {
 		case 0: // raw
 			d.emit(src[i:i+size], 0, 0)
@@ -128,7 +128,7 @@ func (d *zstdDec) frame(i int) int {
 	}
 	fail(fcsLen > 0 && uint64(len(d.out)-start) != fcs, "byte %d: frame decodes to %d bytes, its header says %d", at, len(d.out)-start, int(fcs))
 	if fhd&4 != 0 { // Content_Checksum (§3.1.1)
-		fail(len(src)-i < 4 || uint32(zstdXXH64(d.out[start:])) != binary.LittleEndian.Uint32(src[i:]), "byte %d: content checksum cut short or not that of the content", i)
+		fail(len(src)-i < 4 || uint32(zstdXXH64(d.out[start:])) != binary.LittleEndian.Uint32(src[i:]), "byte %d: content checksum cut short or wrong", i)
 		i += 4
 	}
 	return i
@@ -153,11 +153,11 @@ func (d *zstdDec) block(i, end, bmax, window, start int) {
 		i++
 	}
 	if nseq == 0 {
-		fail(i-1 != end, "byte %d: sequences section of %d bytes, want %d for no sequences", at, end-at, i-1-at)
+		fail(i-1 != end, "byte %d: sequences section of %d bytes, want %d", at, end-at, i-1-at)
 		d.emit(d.lits, 0, 0)
 		return
 	}
-	fail(modes&3 != 0 || i > end, "byte %d: sequences section header cut short or with reserved bits set", at)
+	fail(modes&3 != 0 || i > end, "byte %d: sequences header cut short or reserved bits set", at)
 	// The tables, in the order literals length, offset, match length
 	// (§3.1.1.3.2.1).
 	for k := range 3 {
@@ -174,7 +174,7 @@ func (d *zstdDec) block(i, end, bmax, window, start int) {
 			n, log, i = zstdReadFSE(src, i, end, maxSym, 9, &nbuf)
 			norm = nbuf[:n]
 		case 3: // repeat: the previous block's table
-			fail(!d.have[k], "byte %d: a sequences table repeats the previous block's, and there is none", i)
+			fail(!d.have[k], "byte %d: a table repeats the previous one, and there is none", i)
 			continue
 		}
 		d.logs[k], d.have[k] = log, true
@@ -227,12 +227,13 @@ func (d *zstdDec) block(i, end, bmax, window, start int) {
 			off = d.rep[0]
 		}
 		// Execution (§3.1.1.4): literals, then the match.
-		fail(r.n < 0 || llen > len(lits) || len(d.out)-bstart+llen+mlen > bmax || off > len(d.out)+llen-start || off > window,
-			"byte %d: sequence %d of %d: bitstream cut short, or literals length %d, offset %d or match length %d out of bounds", i, s+1, nseq, llen, off, mlen)
+		if r.n < 0 || llen > len(lits) || len(d.out)-bstart+llen+mlen > bmax || off > len(d.out)+llen-start || off > window {
+			fail(true, "byte %d: sequence %d of %d: bitstream cut short, or literals length %d, offset %d or match length %d out of bounds", i, s+1, nseq, llen, off, mlen)
+		}
 		d.emit(lits[:llen], off, mlen)
 		lits = lits[llen:]
 	}
-	fail(r.n != 0 || len(d.out)-bstart+len(lits) > bmax, "byte %d: sequences bitstream: %d bits left after the last sequence, or block over %d bytes", i, r.n, bmax)
+	fail(r.n != 0 || len(d.out)-bstart+len(lits) > bmax, "byte %d: %d bits left after the last sequence, or block over %d bytes", i, r.n, bmax)
 	d.emit(lits, 0, 0)
 }
 
@@ -263,7 +264,7 @@ func (d *zstdDec) literals(i, end, bmax int) int {
 	} else if typ == 0 {
 		csize = size
 	}
-	fail(i >= end || size > bmax || csize > end-i, "byte %d: %d literals in %d bytes: more than the %d a block may hold, or cut short", at, size, csize, bmax)
+	fail(i >= end || size > bmax || csize > end-i, "byte %d: %d literals in %d bytes: over %d or cut short", at, size, csize, bmax)
 	end = i + csize
 	if typ == 0 { // raw
 		d.lits = src[i:end]
@@ -286,14 +287,14 @@ func (d *zstdDec) literals(i, end, bmax int) int {
 	if typ == 2 {
 		i = d.huffTable(i, end)
 	}
-	fail(d.huffLog == 0, "byte %d: literals reuse the previous Huffman table, and there is none", at)
+	fail(d.huffLog == 0, "byte %d: treeless literals and no previous Huffman table", at)
 	// One stream, or four (§3.1.1.3.1.6) after a jump table of the first
 	// three streams' sizes; each of four decodes a quarter of the
 	// literals, rounded up, the last what is left.
 	n, seg := 1, size
 	if sf != 0 {
 		n, seg = 4, (size+3)/4
-		fail(end-i < 6 || size < 3*seg, "byte %d: literals: jump table cut short, or too few literals for four streams", i)
+		fail(end-i < 6 || size < 3*seg, "byte %d: jump table cut short, or too few literals for 4 streams", i)
 	}
 	p := i + 6*(n/4)
 	for k := range n {
@@ -301,7 +302,7 @@ func (d *zstdDec) literals(i, end, bmax int) int {
 		if k < n-1 {
 			ln = int(binary.LittleEndian.Uint16(src[i+2*k:]))
 		}
-		fail(ln > end-p, "byte %d: literals: bad jump table", i)
+		fail(ln > end-p, "byte %d: bad jump table", i)
 		d.huffStream(p, src[p:p+ln], out[k*seg:min(k*seg+seg, size)])
 		p += ln
 	}
@@ -391,7 +392,7 @@ func (d *zstdDec) huffStream(at int, src, out []byte) {
 		out[k] = byte(e >> 8)
 		r.n -= int(e & 15)
 	}
-	fail(r.n != 0, "byte %d: Huffman stream does not end with its %d literals", at, len(out))
+	fail(r.n != 0, "byte %d: Huffman stream does not end at %d literals", at, len(out))
 }
 
 // zstdReadFSE reads an FSE table description (§4.1.1) at src[i:end] into
@@ -440,7 +441,7 @@ func zstdReadFSE(src []byte, i, end, maxSym int, maxLog uint8, norm *[256]int16)
 		}
 	}
 	j = i + (p+7)/8
-	fail(al > maxLog || remaining != 1 || j > end, "byte %d: bad FSE table description (accuracy log %d, at most %d)", i, int(al), int(maxLog))
+	fail(al > maxLog || remaining != 1 || j > end, "byte %d: bad FSE table (accuracy log %d, at most %d)", i, int(al), int(maxLog))
 	return n, al, j
 }
 
