@@ -85,6 +85,13 @@ chromium_ready() {
 	apt-get update -qq >/dev/null && apt-get install -y -qq chromium >/dev/null
 }
 
+node_ready() {
+	if command -v node >/dev/null 2>&1; then return 0; fi
+	log "installing Debian's nodejs for the js/wasm tests"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >/dev/null && apt-get install -y -qq nodejs >/dev/null
+}
+
 test_all() {
 	schemas
 	log "gofmt"
@@ -107,6 +114,9 @@ test_all() {
 	fi
 	log "go test"
 	go test -count=1 ./...
+	log "go test (js/wasm, in node: the browser build's codecs)"
+	node_ready
+	GOOS=js GOARCH=wasm go test -count=1 -exec "$(go env GOROOT)/lib/wasm/go_js_wasm_exec" -run 'TestZstdBrowser' ./codec/records/
 	log "fuzz (short)"
 	fuzz_short
 	# Last, so that a binary over its size budget fails the run without

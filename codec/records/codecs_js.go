@@ -8,18 +8,19 @@ import (
 )
 
 // The browser app keeps its binary within budget: the standard library's
-// gzip, snappy and lz4 written out here (snappy.go, lz4.go), no zstd (left
-// to the command line).
+// gzip, snappy, lz4 and a zstd decoder written out here (snappy.go,
+// lz4.go, zstd.go), no zstd encoder (left to the command line).
 var newGzipWriter = gzip.NewWriter
 
 type gzipReader = gzip.Reader
 
-// zstdDecode is not in the browser app: klauspost's decoder alone would
-// take it over its size budget. The tree shows the compressed bytes and
-// says where to decode them.
-func zstdDecode([]byte, int, []byte) ([]byte, error) { return nil, errNoZstd }
+// zstd frames by zstd.go's own decoder: klauspost's would take the
+// browser app over its size budget.
+var zstdDecode = zstdDecodeFrames
 
-var errNoZstd = errors.New("zstd decompression is not built into the browser app (it would not fit its size budget); `kwire decode` on the command line shows these records")
+// zstdEncodes is false: zstd batches stay hex in the JSON form
+// (AppendJSON), so that it encodes back.
+const zstdEncodes = false
 
 // errNoZstdEncoder says where zstd batches can be encoded.
 var errNoZstdEncoder = errors.New("compressing with zstd is not built into the browser app (it would not fit its size budget); `kwire encode` on the command line does it")

@@ -77,6 +77,9 @@ func zstdDecode(src []byte, limit int, dst []byte) ([]byte, error) {
 	return out, err
 }
 
+// zstdEncodes says that zstd batches are written again (AppendJSON).
+const zstdEncodes = true
+
 var (
 	zstdEncOnce sync.Once
 	zstdEnc     *zstd.Encoder

@@ -55,8 +55,9 @@ import (
 // The form is lossless: an uncompressed entry is written this way only
 // when it encodes back to the same bytes, a compressed one when it
 // decompresses to the same bytes. An entry that is not (a partial batch at
-// the end of a Fetch response, a corrupt record), or that the message's
-// budget leaves out (Limits), is {"rawHex": "...", "note": "why"}, written
+// the end of a Fetch response, a corrupt record), that the message's budget
+// leaves out (Limits), or that this build cannot compress again (a zstd
+// batch in the browser app), is {"rawHex": "...", "note": "why"}, written
 // back as is; bytes that hold no readable entry at all are a plain hex
 // string.
 
@@ -83,7 +84,7 @@ func AppendJSON(dst, b []byte, bg *Budget) []byte {
 	entries := d.parseEntries(b)
 	readable := d.bg.Hit != "" // the entries say what was left out
 	for i := range entries {
-		if entries[i].exact() {
+		if entries[i].jsonExact() {
 			readable = true
 			break
 		}
@@ -99,13 +100,15 @@ func AppendJSON(dst, b []byte, bg *Budget) []byte {
 			dst = append(dst, ',')
 		}
 		e := &entries[i]
-		if !e.exact() {
+		if !e.jsonExact() {
 			dst = append(dst, `{"rawHex":"`...)
 			dst = hex.AppendEncode(dst, e.raw)
 			dst = append(dst, `","note":`...)
 			note := "does not encode back to the same bytes"
 			if e.err != nil {
 				note = e.err.Error()
+			} else if e.batch.Codec() == Zstd && !zstdEncodes {
+				note = "zstd batches stay hex here: this build cannot compress them again (`kwire` on the command line can)"
 			}
 			dst = AppendJSONString(dst, []byte(note))
 			dst = append(dst, '}')
@@ -114,6 +117,13 @@ func AppendJSON(dst, b []byte, bg *Budget) []byte {
 		dst = appendEntryJSON(dst, &e.batch)
 	}
 	return append(dst, ']')
+}
+
+// jsonExact reports whether e is written as a batch: it encodes back to
+// what was read (exact), and this build can compress it again (the
+// browser app reads zstd but does not write it, codecs_js.go).
+func (e *parsed) jsonExact() bool {
+	return (zstdEncodes || e.batch.Codec() != Zstd) && e.exact()
 }
 
 func appendEntryJSON(dst []byte, b *Batch) []byte {

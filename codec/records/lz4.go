@@ -2,7 +2,6 @@ package records
 
 import (
 	"encoding/binary"
-	"fmt"
 )
 
 // The lz4 frame format written out (https://github.com/lz4/lz4/blob/dev/doc/lz4_Frame_format.md,
@@ -12,178 +11,116 @@ import (
 
 const lz4Magic = 0x184d2204
 
-// lz4BlockSizes are the block maximum sizes of BD's bits 6-4 (4 to 7).
-var lz4BlockSizes = [...]int{4: 64 << 10, 5: 256 << 10, 6: 1 << 20, 7: 4 << 20}
-
 // lz4DecodeFrames decodes one or more concatenated lz4 frames, appending
 // to dst[:0], failing with ErrLimit past limit bytes: every length is
 // checked against the bytes left and the limit before it is used. Block
-// and content checksums are skipped, not verified.
-func lz4DecodeFrames(src []byte, limit int, dst []byte) ([]byte, error) {
-	out := dst[:0]
-	if len(src) == 0 {
-		return nil, fmt.Errorf("lz4: no frame")
-	}
+// and content checksums are skipped, not verified. Written for size
+// (bounded.go).
+func lz4DecodeFrames(src []byte, limit int, dst []byte) (out []byte, err error) {
+	defer catchFail(&out, &err)
+	fail(len(src) == 0, "lz4: no frame")
+	w := &boundedOut{dst[:0], limit}
 	for pos := 0; pos < len(src); {
-		var err error
-		if out, pos, err = lz4DecodeFrame(src, pos, limit, out); err != nil {
-			return nil, err
-		}
+		pos = lz4DecodeFrame(w, src, pos)
 	}
-	return out, nil
+	return w.out, nil
 }
 
 // lz4DecodeFrame decodes the frame at src[pos:], returning the position
 // after it.
-func lz4DecodeFrame(src []byte, pos, limit int, out []byte) ([]byte, int, error) {
-	if len(src)-pos < 7 {
-		return nil, 0, fmt.Errorf("lz4: frame at byte %d: %d bytes, too few for a frame header", pos, len(src)-pos)
+func lz4DecodeFrame(w *boundedOut, src []byte, pos int) int {
+	var h [16]byte // the longest header, zeros past the end
+	copy(h[:], src[pos:])
+	fail(len(src)-pos < 7, "lz4: frame at byte %d: %d bytes, too few for a frame header", pos, len(src)-pos)
+	m := binary.LittleEndian.Uint32(h[:])
+	fail(m != lz4Magic, "lz4: frame at byte %d: magic %#08x, want %#08x", pos, int(m), lz4Magic)
+	// FLG: version, block independence, block checksum, content size,
+	// content checksum, reserved, dictionary id; BD: the block maximum
+	// size code (4-7).
+	flg, code := h[4], int(h[5]>>4&7)
+	fail(flg>>6 != 1 || flg&0x02 != 0 || h[5]&0x8f != 0 || code < 4 || flg&0x01 != 0,
+		"lz4: frame at byte %d: version %d (want 1), reserved bits set, block maximum size code %d (4-7 allowed) or a dictionary (not supported)",
+		pos, int(flg>>6), code)
+	blockMax := 1 << (16 + 2*(code-4)) // 64 KB, 256 KB, 1 MB, 4 MB
+	descLen := 2 + 8*int(flg>>3&1)     // with the content size
+	i := pos + 5 + descLen
+	fail(i > len(src), "lz4: frame at byte %d: frame header cut short", pos)
+	if hc, want := h[4+descLen], byte(xxh32(h[4:4+descLen])>>8); hc != want {
+		fail(true, "lz4: frame at byte %d: header checksum %#02x, want %#02x", pos, int(hc), int(want))
 	}
-	if m := binary.LittleEndian.Uint32(src[pos:]); m != lz4Magic {
-		return nil, 0, fmt.Errorf("lz4: frame at byte %d: magic %#08x, want %#08x", pos, m, lz4Magic)
-	}
-	flg, bd := src[pos+4], src[pos+5]
-	if flg>>6 != 1 {
-		return nil, 0, fmt.Errorf("lz4: frame at byte %d: version %d, want 1", pos, flg>>6)
-	}
-	if flg&0x02 != 0 || bd&0x8f != 0 {
-		return nil, 0, fmt.Errorf("lz4: frame at byte %d: reserved bits set in the frame descriptor", pos)
-	}
-	blockMax := lz4BlockSizes[min(int(bd>>4)&7, len(lz4BlockSizes)-1)]
-	if blockMax == 0 {
-		return nil, 0, fmt.Errorf("lz4: frame at byte %d: block maximum size code %d (4-7 allowed)", pos, bd>>4&7)
-	}
-	descLen := 2
-	if flg&0x08 != 0 { // content size
-		descLen += 8
-	}
-	if flg&0x01 != 0 { // dictionary id
-		return nil, 0, fmt.Errorf("lz4: frame at byte %d: a frame with a dictionary cannot be decoded", pos)
-	}
-	if len(src)-pos < 4+descLen+1 {
-		return nil, 0, fmt.Errorf("lz4: frame at byte %d: frame header cut short", pos)
-	}
-	desc := src[pos+4 : pos+4+descLen]
-	if hc := src[pos+4+descLen]; byte(xxh32(desc)>>8) != hc {
-		return nil, 0, fmt.Errorf("lz4: frame at byte %d: header checksum %#02x, want %#02x", pos, hc, byte(xxh32(desc)>>8))
-	}
-	i := pos + 4 + descLen + 1
-	blockSum := flg&0x10 != 0
+	blockSum := 4 * int(flg>>4&1)
 	for {
-		if len(src)-i < 4 {
-			return nil, 0, fmt.Errorf("lz4: block at byte %d: %d bytes left, too few for a block size", i, len(src)-i)
-		}
+		fail(len(src)-i < 4, "lz4: block at byte %d: %d bytes left, too few for a block size", i, len(src)-i)
 		size := binary.LittleEndian.Uint32(src[i:])
-		i += 4
 		if size == 0 { // end mark
+			i += 4
 			break
 		}
-		stored := size&(1<<31) != 0
 		n := int(size &^ (1 << 31))
-		if n > blockMax || n > len(src)-i {
-			return nil, 0, fmt.Errorf("lz4: block at byte %d: size %d, but %d bytes are left and blocks are at most %d", i-4, n, len(src)-i, blockMax)
+		fail(n > blockMax || n+blockSum > len(src)-i-4,
+			"lz4: block at byte %d: size %d (and checksum), but %d bytes are left and blocks are at most %d", i, n, len(src)-i-4, blockMax)
+		block := src[i+4 : i+4+n]
+		if size>>31 != 0 { // stored
+			w.emit(block, 0, 0)
+		} else {
+			lz4DecodeBlock(w, block, i, blockMax)
 		}
-		block := src[i : i+n]
-		i += n
-		if blockSum {
-			if len(src)-i < 4 {
-				return nil, 0, fmt.Errorf("lz4: block at byte %d: its checksum is cut short", i)
-			}
-			i += 4
-		}
-		start := len(out)
-		if stored {
-			if len(out)+n > limit {
-				return nil, 0, errTooBig
-			}
-			out = append(out, block...)
-			continue
-		}
-		var err error
-		if out, err = lz4DecodeBlock(block, out, min(limit, start+blockMax)); err != nil {
-			if err == errTooBig && start+blockMax < limit {
-				err = fmt.Errorf("lz4: block at byte %d decodes to more than the %d bytes a block may hold", i-n-4, blockMax)
-			}
-			return nil, 0, err
-		}
+		i += 4 + n + blockSum
 	}
 	if flg&0x04 != 0 { // content checksum
-		if len(src)-i < 4 {
-			return nil, 0, fmt.Errorf("lz4: frame at byte %d: content checksum cut short", pos)
-		}
+		fail(len(src)-i < 4, "lz4: frame at byte %d: content checksum cut short", pos)
 		i += 4
 	}
-	return out, i, nil
+	return i
 }
 
-// lz4DecodeBlock appends the decoded lz4 block to out, never past limit
-// bytes in all. A match may reach back into earlier blocks (blocks that
-// are not independent).
-func lz4DecodeBlock(src, out []byte, limit int) ([]byte, error) {
-	bad := func(i int, what string) error { return fmt.Errorf("lz4: block byte %d: %s", i, what) }
-	length := func(i *int, n int) (int, bool) {
-		for {
-			if *i >= len(src) {
-				return 0, false
-			}
-			b := src[*i]
-			*i++
-			n += int(b)
-			if n > limit {
-				return n, true // over the limit: reported by the caller
-			}
-			if b != 255 {
-				return n, true
-			}
-		}
-	}
-	for i := 0; ; {
-		if i >= len(src) {
-			return out, nil // the block ends with a match (the format wants literals last; accepted)
-		}
-		token := src[i]
-		i++
-		lit := int(token >> 4)
-		if lit == 15 {
-			var ok bool
-			if lit, ok = length(&i, lit); !ok {
-				return nil, bad(i, "literal length cut short")
-			}
-		}
+// lz4DecodeBlock appends the decoded lz4 block at byte at to w, which
+// may hold at most blockMax bytes. A match may reach back into earlier
+// blocks (blocks that are not independent).
+func lz4DecodeBlock(w *boundedOut, src []byte, at, blockMax int) {
+	start := len(w.out)
+	for i := 0; i < len(src); {
+		// A sequence: a token of two lengths, literals, then a match at a
+		// 2-byte offset (none after the last literals); lengths of 15 go
+		// on in bytes while they are 255.
+		token := int(src[i])
+		var lit int
+		lit, i = lz4ReadLength(src, i+1, token>>4)
 		if lit > len(src)-i {
-			return nil, bad(i, fmt.Sprintf("%d literals but %d bytes left", lit, len(src)-i))
+			fail(true, "lz4: block at byte %d: %d literals but %d bytes left", at, lit, len(src)-i)
 		}
-		if len(out)+lit > limit {
-			return nil, errTooBig
-		}
-		out = append(out, src[i:i+lit]...)
+		lits := src[i : i+lit]
 		i += lit
-		if i == len(src) {
-			return out, nil // the last sequence: literals only
-		}
-		if len(src)-i < 2 {
-			return nil, bad(i, "match offset cut short")
-		}
-		off := int(binary.LittleEndian.Uint16(src[i:]))
-		i += 2
-		if off == 0 || off > len(out) {
-			return nil, bad(i-2, fmt.Sprintf("match offset %d, but %d bytes are decoded", off, len(out)))
-		}
-		ml := int(token&15) + 4
-		if token&15 == 15 {
-			var ok bool
-			if ml, ok = length(&i, ml); !ok {
-				return nil, bad(i, "match length cut short")
+		off, ml := 0, 0
+		if i < len(src) { // else the last sequence: literals only (or a block ending with a match: accepted)
+			if len(src)-i < 2 {
+				fail(true, "lz4: block at byte %d: match offset cut short", at)
+			}
+			off = int(binary.LittleEndian.Uint16(src[i:]))
+			ml, i = lz4ReadLength(src, i+2, token&15)
+			ml += 4
+			if off == 0 || off > len(w.out)+lit {
+				fail(true, "lz4: block at byte %d: match offset %d, but %d bytes are decoded", at, off, len(w.out)+lit)
 			}
 		}
-		if len(out)+ml > limit {
-			return nil, errTooBig
+		if len(w.out)-start+lit+ml > blockMax && start+blockMax < w.limit {
+			fail(true, "lz4: block at byte %d decodes to more than the %d bytes a block may hold", at, blockMax)
 		}
-		from := len(out) - off
-		for k := range ml { // byte by byte: a match may overlap its own output
-			out = append(out, out[from+k])
-		}
+		w.emit(lits, off, ml)
 	}
+}
+
+// lz4ReadLength returns a length whose token nibble is n, and the
+// position after the bytes that follow a nibble of 15.
+func lz4ReadLength(src []byte, i, n int) (int, int) {
+	for more := n == 15; more; i++ {
+		if i >= len(src) {
+			fail(true, "lz4: length cut short at byte %d of a block", i)
+		}
+		n += int(src[i])
+		more = src[i] == 255
+	}
+	return n, i
 }
 
 // lz4EncodeFrame writes src as an lz4 frame: independent blocks of at

@@ -123,3 +123,36 @@ func FuzzLZ4(f *testing.F) {
 		}
 	})
 }
+
+// Corrupt frames: a byte changed anywhere never panics, and when pierrec
+// decodes the result, lz4.go decodes it to the same bytes.
+func TestLZ4Corrupt(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	decoded := 0
+	for k, in := range lz4Inputs()[2:] {
+		in = in[:min(len(in), 30000)]
+		var buf bytes.Buffer
+		w := lz4.NewWriter(&buf)
+		if err := w.Apply(lz4.ChecksumOption(k%2 == 0)); err != nil { // without it, most changed frames decode
+			t.Fatal(err)
+		}
+		w.Write(in)
+		w.Close()
+		for range 500 {
+			b := bytes.Clone(buf.Bytes())
+			b[r.IntN(len(b))] ^= byte(1 + r.IntN(255))
+			theirs, err := io.ReadAll(io.LimitReader(lz4.NewReader(bytes.NewReader(b)), 1<<20))
+			mine, myErr := lz4DecodeFrames(b, 1<<20, nil)
+			if err == nil && (myErr != nil || !bytes.Equal(mine, theirs)) {
+				t.Fatalf("%x: pierrec decodes %d bytes, lz4.go %d, %v", b, len(theirs), len(mine), myErr)
+			}
+			if err == nil {
+				decoded++
+			}
+		}
+	}
+	t.Logf("pierrec decoded %d changed frames", decoded)
+	if decoded < 100 {
+		t.Errorf("pierrec decoded %d changed frames, too few to compare", decoded)
+	}
+}
