@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"encoding/hex"
 	"encoding/json"
@@ -462,6 +463,35 @@ func TestExplorer(t *testing.T) {
 			t.Errorf("guessed with %q", rel)
 		}
 		p.shot("guess")
+	})
+
+	t.Run("zstd batch", func(t *testing.T) {
+		p.t = t
+		// A Produce request with a zstd batch, compressed natively by
+		// klauspost: the browser shows its records.
+		set, _ := sets.Load("3.9")
+		api, _ := set.LookupAPI("Produce")
+		f, err := codec.NewFrame(set, api, 9, codec.Request)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.SetJSON([]byte(`{"Acks":1,"TimeoutMs":1000,"TopicData":[{"Name":"t","PartitionData":[{"Index":0,
+			"Records":[{"compression":"zstd","records":[{"key":"k1","value":"hello-zstd-one"},{"key":"k2","value":"hello-zstd-two"}]}]}]}]}`)); err != nil {
+			t.Fatal(err)
+		}
+		b, err := f.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(b, []byte{0x28, 0xb5, 0x2f, 0xfd}) {
+			t.Fatal("no zstd frame in the request")
+		}
+		p.open("")
+		p.do(chromedp.SetValue("#paste", hex.EncodeToString(b)), chromedp.Click(`button[data-act="decode"]`))
+		tree := p.treeText()
+		if strings.Contains(tree, "ERROR") || !strings.Contains(tree, "hello-zstd-two") || p.status() != "" {
+			t.Errorf("zstd batch: status %q, tree:\n%.3000s", p.status(), tree)
+		}
 	})
 
 	t.Run("drop schemas", func(t *testing.T) {
