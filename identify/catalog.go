@@ -21,10 +21,8 @@ type entry struct {
 	body    *codec.Plan
 	header  *codec.Plan
 	layout  int     // the same number for the same wire layout, whatever the API
-	// same is the layout without nullability and tagged fields: two
-	// versions with the same read bytes without nulls or tags alike.
-	same  string
 	prior   float64 // penalty before any byte is read
+	words   string  // the API's name, field and struct names, in capitals
 }
 
 // catalog holds every distinct layout of every release.
@@ -55,7 +53,6 @@ func build() catalog {
 	rs := sets.Releases()
 	layouts := map[string]int{}
 	fp := fingerprinter{memo: map[*codec.StructPlan]string{}}
-	loose := fingerprinter{memo: map[*codec.StructPlan]string{}, loose: true}
 	seen := map[string]bool{} // dir/key/version/layout already listed
 	var newest *schemas.Set
 	for i := len(rs) - 1; i >= 0; i-- {
@@ -100,8 +97,9 @@ func build() catalog {
 						id = len(layouts)
 						layouts[wire] = id
 					}
-					e := entry{set: s, api: a, version: v, dir: dir, body: bp, header: hp, layout: id, same: loose.of(bp.Root)}
+					e := entry{set: s, api: a, version: v, dir: dir, body: bp, header: hp, layout: id}
 					e.prior = prior(e, newest)
+					e.words = apiWords(a)
 					if dir == codec.Request {
 						k := [2]int16{a.Key, v}
 						c.byReq[k] = append(c.byReq[k], len(c.entries))
@@ -114,13 +112,28 @@ func build() catalog {
 	return c
 }
 
+// everyday are the APIs of producers and consumers, which most of the
+// traffic between clients and brokers is; the others (admin calls) are
+// rarer.
+var everyday = []string{
+	"Produce", "Fetch", "ListOffsets", "Metadata", "OffsetCommit", "OffsetFetch", "FindCoordinator",
+	"JoinGroup", "Heartbeat", "LeaveGroup", "SyncGroup", "SaslHandshake", "ApiVersions", "InitProducerId",
+	"OffsetForLeaderEpoch", "AddPartitionsToTxn", "AddOffsetsToTxn", "EndTxn", "TxnOffsetCommit",
+	"SaslAuthenticate", "ConsumerGroupHeartbeat", "GetTelemetrySubscriptions", "PushTelemetry",
+	"ShareGroupHeartbeat", "ShareFetch", "ShareAcknowledge",
+}
+
 // prior is the penalty of a candidate before its bytes are read: APIs
 // that clients do not send (controller-only ones), APIs the newest release
-// removed and unstable versions are less likely.
+// removed and unstable versions are less likely, and admin calls a little
+// less likely than the APIs of producers and consumers.
 func prior(e entry, newest *schemas.Set) float64 {
 	p := 0.0
-	if !slices.Contains(e.api.Request.Listeners, "broker") && !slices.Contains(e.api.Request.Listeners, "zkBroker") {
+	switch {
+	case !slices.Contains(e.api.Request.Listeners, "broker") && !slices.Contains(e.api.Request.Listeners, "zkBroker"):
 		p += 1
+	case !slices.Contains(everyday, e.api.Name):
+		p += 0.3
 	}
 	if newest != nil {
 		if na := newest.APIByKey(e.api.Key); na == nil || na.Removed() {
@@ -133,13 +146,32 @@ func prior(e entry, newest *schemas.Set) float64 {
 	return p
 }
 
+// apiWords is the text an error code's name is checked against: the
+// API's name and the names, struct names and entity types of the fields of
+// its request and response, in capitals.
+func apiWords(a *schemas.API) string {
+	var b strings.Builder
+	b.WriteString(strings.ToUpper(a.Name))
+	var walk func([]*schemas.Field)
+	walk = func(fs []*schemas.Field) {
+		for _, f := range fs {
+			b.WriteString(" " + strings.ToUpper(f.Name+" "+f.EntityType))
+			if f.Struct != nil {
+				b.WriteString(" " + strings.ToUpper(f.Struct.Name))
+				walk(f.Struct.Fields)
+			}
+		}
+	}
+	walk(a.Request.Fields)
+	walk(a.Response.Fields)
+	return b.String()
+}
+
 // fingerprinter writes the wire layout of a struct plan as text: what a
 // decoder reads, in order, without names. Two plans with the same text
-// decode the same bytes the same way. A loose one leaves out
-// nullability and tagged fields.
+// decode the same bytes the same way.
 type fingerprinter struct {
-	memo  map[*codec.StructPlan]string
-	loose bool
+	memo map[*codec.StructPlan]string
 }
 
 func (f *fingerprinter) of(sp *codec.StructPlan) string {
@@ -155,9 +187,6 @@ func (f *fingerprinter) of(sp *codec.StructPlan) string {
 		f.field(&b, fp)
 	}
 	for _, fp := range sp.Tagged {
-		if f.loose {
-			break
-		}
 		b.WriteString("t" + strconv.Itoa(fp.Field.Tag))
 		f.field(&b, fp)
 	}
@@ -172,7 +201,7 @@ func (f *fingerprinter) field(b *strings.Builder, fp *codec.FieldPlan) {
 	if fp.Kind == schemas.KindArray {
 		b.WriteString("[" + fp.Elem.String() + "]")
 	}
-	if fp.Nullable && !f.loose {
+	if fp.Nullable {
 		b.WriteByte('?')
 	}
 	if fp.Compact {

@@ -55,7 +55,7 @@ type Candidate struct {
 	// same way, newest first: the bytes cannot tell them from Version.
 	Also []int16
 
-	same string // the entry's loose layout
+	sum uint64 // what was read, see scorer
 }
 
 // Has says whether the candidate is the API key and version, or reads
@@ -149,13 +149,13 @@ func Rank(b []byte, o Options) []Candidate {
 }
 
 // merge folds each candidate into an earlier one of the same API,
-// direction and framing that reads the bytes the same way, with the same
-// score, into its Also.
+// direction and framing that read the same values from the bytes, with
+// the same score, into its Also.
 func merge(cs []Candidate) []Candidate {
 	var out []Candidate
 	for _, c := range cs {
 		i := slices.IndexFunc(out, func(k Candidate) bool {
-			return k.API.Key == c.API.Key && k.Dir == c.Dir && k.Framing == c.Framing && k.same == c.same &&
+			return k.API.Key == c.API.Key && k.Dir == c.Dir && k.Framing == c.Framing && k.sum == c.sum &&
 				k.Score == c.Score && k.ByCorrelation == c.ByCorrelation
 		})
 		if i < 0 {
@@ -251,7 +251,7 @@ var errTooShort = errors.New("fewer bytes than the smallest body of this version
 // body longer than the bytes.
 func (r *ranker) try(i int, fr Framing, all bool) (Candidate, bool) {
 	e := &r.c.entries[i]
-	cand := Candidate{Set: e.set, API: e.api, Version: e.version, Dir: e.dir, Framing: fr, same: e.same}
+	cand := Candidate{Set: e.set, API: e.api, Version: e.version, Dir: e.dir, Framing: fr}
 	start, end := 0, len(r.b)
 	var hv codec.Value
 	if fr == Frame {
@@ -296,7 +296,7 @@ func (r *ranker) try(i int, fr Framing, all bool) (Candidate, bool) {
 		cand.Err = wire.Errorf(cand.FailedAt, wire.ErrTrailing, "%d bytes after the end of the body", len(r.b)-start-res.n)
 		return cand, false
 	}
-	s := scorer{set: e.set}
+	s := scorer{set: e.set, words: e.words}
 	s.pen = e.prior
 	if fr == Frame {
 		s.structV(e.header.Root, hv)
@@ -306,8 +306,9 @@ func (r *ranker) try(i int, fr Framing, all bool) (Candidate, bool) {
 	} else if len(r.b) >= 4 && int64(int32(binary.BigEndian.Uint32(r.b))) == int64(len(r.b)-4) {
 		s.pen += 3 // it starts with the size a frame of it would have
 	}
-	s.structV(e.body.Root, v)
+	s.message(e.body.Root, v)
 	cand.Score = math.Exp(-s.pen / 4)
+	cand.sum = s.sum
 	cand.FailedAt = -1
 	return cand, true
 }

@@ -2,6 +2,7 @@ package identify
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -12,9 +13,19 @@ import (
 
 // scorer adds up the penalties of the values of one decoded message: each
 // value that a broker or client would rarely write adds to pen.
+// sum hashes what was read (kinds, values, lengths, without names), so
+// that two layouts that read the bytes the same way have the same sum.
 type scorer struct {
-	set *schemas.Set
-	pen float64
+	set   *schemas.Set
+	words string // the API's words (apiWords)
+	pen   float64
+	sum   uint64
+}
+
+// mix adds x to the sum (FNV-1a over 64-bit words).
+func (s *scorer) mix(x uint64) {
+	s.sum ^= x
+	s.sum *= 1099511628211
 }
 
 // The penalties, in the units of the score's exponent.
@@ -28,6 +39,10 @@ const (
 	penNegative     = 1.5 // an id, offset or size below -1
 	penLarge        = 0.7 // a plain number above 2^20 or below -1
 	penFloat        = 1   // a float that is NaN, infinite or huge
+	penEmpty        = 0.2 // a message's own array of structs is empty
+	penAlien        = 1.5 // an error about things the API does not deal with
+	penPort         = 1   // a port outside 1-65535
+	penNoName       = 0.5 // an empty name, host or string id
 )
 
 // Milliseconds since the epoch of 2001-01-01 and 2100-01-01.
@@ -35,6 +50,20 @@ const (
 	minTimeMs = 978307200000
 	maxTimeMs = 4102444800000
 )
+
+// message scores a message body: its fields, and whether it holds any of
+// the entities (topics, groups, results) that its arrays list; a request
+// asks about some and a response answers for them.
+func (s *scorer) message(sp *codec.StructPlan, v codec.Value) {
+	for _, fp := range sp.Wire {
+		if fp.Kind == schemas.KindArray && fp.Elem == schemas.KindStruct && fp.Index < len(v.List()) {
+			if l := v.List()[fp.Index]; !l.IsNull() && len(l.List()) == 0 {
+				s.pen += penEmpty
+			}
+		}
+	}
+	s.structV(sp, v)
+}
 
 func (s *scorer) structV(sp *codec.StructPlan, v codec.Value) {
 	list := v.List()
@@ -49,16 +78,20 @@ func (s *scorer) structV(sp *codec.StructPlan, v codec.Value) {
 		}
 	}
 	s.pen += penUnknownTag * float64(len(v.Unknown()))
+	s.mix(uint64(len(v.Unknown())))
 }
 
 func (s *scorer) field(fp *codec.FieldPlan, v codec.Value) {
+	s.mix(uint64(fp.Kind)<<8 | uint64(fp.Elem))
 	if v.IsNull() {
+		s.mix(1)
 		return
 	}
 	switch fp.Kind {
 	case schemas.KindStruct:
 		s.structV(fp.Struct, v)
 	case schemas.KindArray:
+		s.mix(uint64(len(v.List())))
 		for _, e := range v.List() {
 			if fp.Elem == schemas.KindStruct {
 				s.structV(fp.Struct, e)
@@ -72,6 +105,11 @@ func (s *scorer) field(fp *codec.FieldPlan, v codec.Value) {
 }
 
 func (s *scorer) primitive(k schemas.Kind, name string, v codec.Value) {
+	if k == schemas.KindString || k == schemas.KindBytes || k == schemas.KindRecords || k == schemas.KindUUID {
+		s.mix(uint64(len(v.Str())))
+	} else {
+		s.mix(uint64(v.Int()))
+	}
 	switch k {
 	case schemas.KindBool:
 		if v.Int() > 1 {
@@ -84,8 +122,11 @@ func (s *scorer) primitive(k schemas.Kind, name string, v codec.Value) {
 			s.pen += penFloat
 		}
 	case schemas.KindString:
-		if !readable(v.Str()) {
+		switch str := v.Str(); {
+		case !readable(str):
 			s.pen += penString
+		case str == "" && isName(name):
+			s.pen += penNoName
 		}
 	case schemas.KindRecords:
 		if b := v.Str(); len(b) > 0 && (len(b) < 17 || b[16] > 2) {
@@ -97,8 +138,15 @@ func (s *scorer) primitive(k schemas.Kind, name string, v codec.Value) {
 func (s *scorer) integer(k schemas.Kind, name string, n int64) {
 	switch {
 	case strings.HasSuffix(name, "ErrorCode") && k == schemas.KindInt16:
-		if _, ok := s.set.ErrorCode(int16(n)); !ok {
+		switch ec, ok := s.set.ErrorCode(int16(n)); {
+		case !ok:
 			s.pen += penUnknownError
+		case s.alien(ec.Name):
+			s.pen += penAlien
+		}
+	case name == "Port":
+		if n < 1 || n > 65535 {
+			s.pen += penPort
 		}
 	case isTime(name):
 		if n != -1 && n != 0 && (n < minTimeMs || n > maxTimeMs) {
@@ -113,9 +161,40 @@ func (s *scorer) integer(k schemas.Kind, name string, n int64) {
 	}
 }
 
+// entities are the kinds of things error names are about, each with the
+// words an API that deals with them has in its names.
+var entities = []struct{ error, api []string }{
+	{[]string{"GROUP"}, []string{"GROUP"}},
+	{[]string{"TOPIC"}, []string{"TOPIC"}},
+	{[]string{"TRANSACTION", "TXN"}, []string{"TRANSACTION", "TXN"}},
+	{[]string{"PRODUCER"}, []string{"PRODUCER"}},
+}
+
+// alien says whether an error name is about things that the API does not
+// deal with (GROUP_ID_NOT_FOUND from an API with no group).
+func (s *scorer) alien(errorName string) bool {
+	if s.words == "" {
+		return false
+	}
+	for _, e := range entities {
+		if slices.ContainsFunc(e.error, func(w string) bool { return strings.Contains(errorName, w) }) &&
+			!slices.ContainsFunc(e.api, func(w string) bool { return strings.Contains(s.words, w) }) {
+			return true
+		}
+	}
+	return false
+}
+
 // isTime says whether a field holds a point in time in milliseconds.
 func isTime(name string) bool {
 	return strings.Contains(name, "Timestamp") || name == "LogAppendTimeMs" || strings.HasSuffix(name, "TimeMs") && !strings.Contains(name, "Throttle")
+}
+
+// isName says whether a string field names something that has a name:
+// a topic, a group, a host.
+func isName(name string) bool {
+	return name == "Name" || name == "Host" || name == "Topic" || strings.HasSuffix(name, "Name") ||
+		strings.HasSuffix(name, "Id") && name != "MemberId"
 }
 
 // isOpaque says whether a field holds a number of any size: ids, epochs,
