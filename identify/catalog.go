@@ -28,28 +28,33 @@ type entry struct {
 // catalog holds every distinct layout of every release.
 type catalog struct {
 	entries []entry
-	byReq   map[[2]int16][]int // request entries by key and version
-	err     error
+	newest  *schemas.Set // the newest release when it was built
 }
 
 var (
-	catOnce sync.Once
-	cat     catalog
+	catMu sync.Mutex
+	cat   *catalog
 )
 
-// load builds the catalog once: releases newest first, so that a layout
-// that several releases share is listed with the newest.
+// load returns the catalog of the releases known now, built on first use
+// and again when they change (sets.UseDir, sets.Provide).
 func load() *catalog {
-	catOnce.Do(func() { cat = build() })
-	return &cat
+	catMu.Lock()
+	defer catMu.Unlock()
+	var newest *schemas.Set
+	if rs := sets.Releases(); len(rs) > 0 {
+		newest, _ = sets.Load(rs[len(rs)-1].Name)
+	}
+	if cat == nil || cat.newest != newest {
+		c := build()
+		c.newest = newest
+		cat = &c
+	}
+	return cat
 }
 
-// Reset forgets the catalog, to be built again from the releases known
-// now (after sets.UseDir or sets.Provide).
-func Reset() { catOnce = sync.Once{} }
-
 func build() catalog {
-	c := catalog{byReq: map[[2]int16][]int{}}
+	var c catalog
 	rs := sets.Releases()
 	layouts := map[string]int{}
 	fp := fingerprinter{memo: map[*codec.StructPlan]string{}}
@@ -58,8 +63,7 @@ func build() catalog {
 	for i := len(rs) - 1; i >= 0; i-- {
 		s, err := sets.Load(rs[i].Name)
 		if err != nil {
-			c.err = err
-			continue
+			continue // a release that does not load is left out
 		}
 		if newest == nil {
 			newest = s
@@ -100,10 +104,6 @@ func build() catalog {
 					e := entry{set: s, api: a, version: v, dir: dir, body: bp, header: hp, layout: id}
 					e.prior = prior(e, newest)
 					e.words = apiWords(a)
-					if dir == codec.Request {
-						k := [2]int16{a.Key, v}
-						c.byReq[k] = append(c.byReq[k], len(c.entries))
-					}
 					c.entries = append(c.entries, e)
 				}
 			}

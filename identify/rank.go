@@ -8,6 +8,7 @@ package identify
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -55,7 +56,8 @@ type Candidate struct {
 	// same way, newest first: the bytes cannot tell them from Version.
 	Also []int16
 
-	sum uint64 // what was read, see scorer
+	sum       uint64  // what was read, see scorer
+	closeness float64 // of a failed candidate: how plausible what it read was, less what it did not
 }
 
 // Has says whether the candidate is the API key and version, or reads
@@ -95,9 +97,10 @@ type Choice struct {
 const closest = 5
 
 // Rank returns the readings of b, best first: those that decode every
-// byte by score (a request seen with the frame's correlation id and
-// Options.Prefer first), else the closest ones, those that read furthest
-// first. The answer is never empty while any release is known.
+// byte by score (a request seen with the frame's correlation id,
+// Options.Prefer and a request frame first), else the closest ones: by
+// the plausibility of what they read before they failed, less a little
+// for each byte they did not read. The answer is never empty while any release is known.
 func Rank(b []byte, o Options) []Candidate {
 	c := load()
 	r := ranker{b: b, c: c, tries: map[tryKey]tryResult{}}
@@ -136,8 +139,8 @@ func Rank(b []byte, o Options) []Candidate {
 	}
 	sort.SliceStable(failed, func(i, j int) bool {
 		a, b := failed[i], failed[j]
-		if a.FailedAt != b.FailedAt {
-			return a.FailedAt > b.FailedAt
+		if a.closeness != b.closeness {
+			return a.closeness > b.closeness
 		}
 		return less(a, b)
 	})
@@ -170,7 +173,8 @@ func merge(cs []Candidate) []Candidate {
 }
 
 // order sorts exact candidates: by correlation id, then the preferred
-// choice, then by score.
+// choice, then request frames (whose header names their API and version),
+// then by score.
 func (r *ranker) order(cs []Candidate, o Options) {
 	if len(r.b) >= 8 && o.Requests != nil {
 		if s, ok := o.Requests[int32(binary.BigEndian.Uint32(r.b[4:]))]; ok {
@@ -186,8 +190,10 @@ func (r *ranker) order(cs []Candidate, o Options) {
 			return 0
 		case o.Prefer != nil && *o.Prefer == Choice{c.API.Key, c.Version, c.Dir, c.Framing}:
 			return 1
+		case c.Dir == codec.Request && c.Framing == Frame:
+			return 2 // its header names it
 		}
-		return 2
+		return 3
 	}
 	sort.SliceStable(cs, func(i, j int) bool {
 		a, b := cs[i], cs[j]
@@ -252,12 +258,21 @@ var errTooShort = errors.New("fewer bytes than the smallest body of this version
 func (r *ranker) try(i int, fr Framing, all bool) (Candidate, bool) {
 	e := &r.c.entries[i]
 	cand := Candidate{Set: e.set, API: e.api, Version: e.version, Dir: e.dir, Framing: fr}
+	// fail returns cand as failed at off, and how close it came.
+	fail := func(off int, err error, pen float64) (Candidate, bool) {
+		cand.FailedAt, cand.Err = off, err
+		unread := len(r.b) - off
+		if overrun(err) {
+			unread /= 2 // the bytes may be cut short in the field that failed
+		}
+		cand.closeness = -pen - penUnread*float64(unread)
+		return cand, false
+	}
 	start, end := 0, len(r.b)
 	var hv codec.Value
 	if fr == Frame {
 		if len(r.b) < 4 {
-			cand.Err = wire.Errorf(0, wire.ErrShort, "a frame starts with an int32 size; only %d bytes", len(r.b))
-			return cand, false
+			return fail(0, wire.Errorf(0, wire.ErrShort, "a frame starts with an int32 size; only %d bytes", len(r.b)), e.prior)
 		}
 		if e.dir == codec.Request && !all && (len(r.b) < 8 || int16(binary.BigEndian.Uint16(r.b[4:])) != e.api.Key || int16(binary.BigEndian.Uint16(r.b[6:])) != e.version) {
 			return cand, false
@@ -267,37 +282,68 @@ func (r *ranker) try(i int, fr Framing, all bool) (Candidate, bool) {
 		}
 		h := r.header(e.header)
 		if h.err != nil {
-			cand.FailedAt, cand.Err = failOffset(h.err, 4)
-			return cand, false
+			off, err := failOffset(h.err, 4)
+			return fail(off, err, e.prior)
 		}
 		hv, start = h.v, 4+h.n
 		if e.dir == codec.Request && !headerNames(e, hv) {
-			cand.FailedAt, cand.Err = 4, errors.New("the request header names another API or version")
-			return cand, false
+			return fail(4, errors.New("the request header names another API or version"), e.prior)
 		}
 	}
 	key := tryKey{e.layout, start}
 	res, ok := r.tries[key]
 	if !ok && !all && e.body.MinSize() > end-start {
-		cand.FailedAt, cand.Err = end, errTooShort
-		return cand, false
+		return fail(end, errTooShort, e.prior)
 	}
 	var v codec.Value
-	if !ok || res.err == nil && res.n == end-start {
+	if !ok || all || res.err == nil && res.n == end-start {
 		v, res.n, res.err = e.body.Decode(r.b[start:end])
 		r.tries[key] = res
 	}
+	pen, sum := e.prior, uint64(0)
+	if all || res.err == nil && start+res.n == len(r.b) {
+		pen, sum = r.score(e, fr, hv, v) // of what was read, before any failure
+	}
 	switch {
 	case res.err != nil:
-		cand.FailedAt, cand.Err = failOffset(res.err, start)
-		return cand, false
+		off, err := failOffset(res.err, start)
+		return fail(off, err, pen)
 	case start+res.n != len(r.b):
-		cand.FailedAt = start + res.n
-		cand.Err = wire.Errorf(cand.FailedAt, wire.ErrTrailing, "%d bytes after the end of the body", len(r.b)-start-res.n)
-		return cand, false
+		off := start + res.n
+		return fail(off, wire.Errorf(off, wire.ErrTrailing, "%d bytes after the end of the body", len(r.b)-off), pen)
 	}
-	s := scorer{set: e.set, words: e.words}
-	s.pen = e.prior
+	cand.Score, cand.sum, cand.FailedAt = math.Exp(-pen/4), sum, -1
+	return cand, true
+}
+
+// overrun says whether err is a field that runs past the end of the
+// bytes, as the last field of bytes cut short does, by less than the
+// bytes could hold again.
+func overrun(err error) bool {
+	var de *wire.DecodeError
+	if !errors.As(err, &de) {
+		return false
+	}
+	if errors.Is(err, wire.ErrShort) {
+		return true
+	}
+	var need, left int
+	if _, e := fmt.Sscanf(de.Err.Error(), "bad length: string length %d exceeds the %d bytes left", &need, &left); e == nil {
+		return need <= 2*left+16
+	}
+	if _, e := fmt.Sscanf(de.Err.Error(), "bad length: bytes length %d exceeds the %d bytes left", &need, &left); e == nil {
+		return need <= 2*left+16
+	}
+	return false
+}
+
+// penUnread is the penalty of each byte a failed candidate did not read.
+const penUnread = 0.05
+
+// score returns the penalty of a reading of the bytes and the sum of what
+// it read (see scorer).
+func (r *ranker) score(e *entry, fr Framing, hv, v codec.Value) (float64, uint64) {
+	s := scorer{set: e.set, words: e.words, pen: e.prior}
 	if fr == Frame {
 		s.structV(e.header.Root, hv)
 		if e.dir == codec.Response && len(r.b) >= 8 && int32(binary.BigEndian.Uint32(r.b[4:])) < 0 {
@@ -307,10 +353,7 @@ func (r *ranker) try(i int, fr Framing, all bool) (Candidate, bool) {
 		s.pen += 3 // it starts with the size a frame of it would have
 	}
 	s.message(e.body.Root, v)
-	cand.Score = math.Exp(-s.pen / 4)
-	cand.sum = s.sum
-	cand.FailedAt = -1
-	return cand, true
+	return s.pen, s.sum
 }
 
 // header decodes the header of a frame (after its size) with hp, once per
