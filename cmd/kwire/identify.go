@@ -126,7 +126,11 @@ func identified(data []byte, t *target) []identify.Candidate {
 // the others on stderr.
 func decodeIdentified(data []byte, cs []identify.Candidate, limits records.Limits, stderr io.Writer) (*codec.Frame, *tree.Node, error) {
 	best := cs[0]
-	printLine(stderr, "kwire: identified as %s", candidateLine(best))
+	if best.Exact() {
+		printLine(stderr, "kwire: identified as %s", candidateLine(best))
+	} else {
+		printLine(stderr, "kwire: nothing decodes every byte; read as the closest, %s", candidateLine(best))
+	}
 	for _, c := range cs[1:] {
 		printLine(stderr, "kwire: or %s", candidateLine(c))
 	}
