@@ -448,7 +448,8 @@ func (f *Frame) JSON(size int) ([]byte, error) {
 		b = fmt.Appendf(b, `"guessed_layout":%d,`, f.Layout)
 	}
 	bg := records.NewBudget(f.Limits) // one for the whole message
-	if f.Header.IsList() {            // a body read alone has none
+	// A body read alone has no header.
+	if f.Header.IsList() {
 		b = append(b, `"header":`...)
 		b = hp.AppendJSONBudget(b, f.Header, bg)
 		b = append(b, ',')
