@@ -352,7 +352,7 @@ func (r *ranker) score(e *entry, fr Framing, hv, v codec.Value) (float64, uint64
 	} else if len(r.b) >= 4 && int64(int32(binary.BigEndian.Uint32(r.b))) == int64(len(r.b)-4) {
 		s.pen += 3 // it starts with the size a frame of it would have
 	}
-	s.message(e.body.Root, v)
+	s.message(e.body.Root, v, e.dir)
 	return s.pen, s.sum
 }
 

@@ -39,10 +39,14 @@ const (
 	penNegative     = 1.5 // an id, offset or size below -1
 	penLarge        = 0.7 // a plain number above 2^20 or below -1
 	penFloat        = 1   // a float that is NaN, infinite or huge
-	penEmpty        = 0.2 // a message's own array of structs is empty
+	penEmpty        = 0.2 // a response's own array of structs is empty
+	penEmptyAsk     = 0.5 // a request's: it asks about nothing
 	penAlien        = 1.5 // an error about things the API does not deal with
 	penPort         = 1   // a port outside 1-65535
 	penNoName       = 0.5 // an empty name, host or string id
+	penError        = 0.3 // any error at all: most answers have none
+	penThrottle     = 0.3 // a throttle time other than 0
+	penUUID         = 1   // a uuid neither zero nor random-looking
 )
 
 // Milliseconds since the epoch of 2001-01-01 and 2100-01-01.
@@ -54,11 +58,11 @@ const (
 // message scores a message body: its fields, and whether it holds any of
 // the entities (topics, groups, results) that its arrays list; a request
 // asks about some and a response answers for them.
-func (s *scorer) message(sp *codec.StructPlan, v codec.Value) {
+func (s *scorer) message(sp *codec.StructPlan, v codec.Value, dir codec.Direction) {
 	for _, fp := range sp.Wire {
 		if fp.Kind == schemas.KindArray && fp.Elem == schemas.KindStruct && fp.Index < len(v.List()) {
 			if l := v.List()[fp.Index]; !l.IsNull() && len(l.List()) == 0 {
-				s.pen += penEmpty
+				s.pen += map[codec.Direction]float64{codec.Request: penEmptyAsk, codec.Response: penEmpty}[dir]
 			}
 		}
 	}
@@ -132,6 +136,10 @@ func (s *scorer) primitive(k schemas.Kind, name string, v codec.Value) {
 		if b := v.Str(); len(b) > 0 && (len(b) < 17 || b[16] > 2) {
 			s.pen += penRecords
 		}
+	case schemas.KindUUID:
+		if zeros := strings.Count(v.Str(), "\x00"); zeros > 6 && zeros < 16 {
+			s.pen += penUUID
+		}
 	}
 }
 
@@ -143,6 +151,12 @@ func (s *scorer) integer(k schemas.Kind, name string, n int64) {
 			s.pen += penUnknownError
 		case s.alien(ec.Name):
 			s.pen += penAlien
+		case n != 0:
+			s.pen += penError
+		}
+	case name == "ThrottleTimeMs":
+		if n != 0 {
+			s.pen += penThrottle
 		}
 	case name == "Port":
 		if n < 1 || n > 65535 {
@@ -152,9 +166,17 @@ func (s *scorer) integer(k schemas.Kind, name string, n int64) {
 		if n != -1 && n != 0 && (n < minTimeMs || n > maxTimeMs) {
 			s.pen += penTime
 		}
-	case isOpaque(name):
-		if n < -1 {
+	case containsAny(name, "Operations", "Hash", "Crc", "Checksum", "Mask", "Seed"):
+		// Bit fields and hashes: any value.
+	case containsAny(name, "Id", "Epoch", "Offset", "Bytes", "Size", "Sequence", "Ms"):
+		// Ids, epochs, offsets, sizes: from -1 up.
+		switch {
+		case n < -1:
 			s.pen += penNegative
+		case n > 1<<40:
+			s.pen += penLarge // a trillion ids, offsets or bytes
+		case k == schemas.KindInt32 && n > 1<<28 && n != math.MaxInt32 && containsAny(name, "Bytes", "Size"):
+			s.pen += penLarge // sizes of a message are megabytes, or "any"
 		}
 	case n < -1 || n > 1<<20:
 		s.pen += penLarge
@@ -177,8 +199,7 @@ func (s *scorer) alien(errorName string) bool {
 		return false
 	}
 	for _, e := range entities {
-		if slices.ContainsFunc(e.error, func(w string) bool { return strings.Contains(errorName, w) }) &&
-			!slices.ContainsFunc(e.api, func(w string) bool { return strings.Contains(s.words, w) }) {
+		if containsAny(errorName, e.error...) && !containsAny(s.words, e.api...) {
 			return true
 		}
 	}
@@ -197,15 +218,9 @@ func isName(name string) bool {
 		strings.HasSuffix(name, "Id") && name != "MemberId"
 }
 
-// isOpaque says whether a field holds a number of any size: ids, epochs,
-// offsets, sizes, hashes.
-func isOpaque(name string) bool {
-	for _, s := range []string{"Id", "Epoch", "Offset", "Hash", "Crc", "Checksum", "Bytes", "Size", "Sequence", "Ms", "Mask", "Seed"} {
-		if strings.Contains(name, s) {
-			return true
-		}
-	}
-	return false
+// containsAny says whether name contains any of the words.
+func containsAny(name string, words ...string) bool {
+	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(name, w) })
 }
 
 // readable says whether s is text a person or a program would write: UTF-8
