@@ -6,8 +6,9 @@
 # the versions of several Kafka releases), as whole frames and as bare
 # bodies, without the help of the requests. A candidate is right when it
 # is the response's API and version, or folds it in as a version that
-# reads the same bytes. -v lists the responses ranked wrong. Exits 1 when
-# below the floors that TestAccuracy asserts (top-1 95%, top-3 99%).
+# reads the same bytes. -v lists the responses ranked wrong. Says when the
+# figures are below the targets (top-1 95%, top-3 99%); exits 1 when they
+# are below the floors that TestAccuracy asserts.
 # Record the corpus anew with: go test ./identify -run TestRecordCorpus -corpus
 #
 #   scripts/identify-accuracy.sh [-v]
@@ -20,5 +21,5 @@ go test -count 1 -run '^TestAccuracy$' -v ./identify >"$out" 2>&1 || status=$?
 if [ "${1:-}" = -v ]; then
 	grep -E '^\s+accuracy_test.go:[0-9]+: .*(ranked|not in)' "$out" | sed -E 's/^\s+accuracy_test.go:[0-9]+: /  /'
 fi
-grep -E 'frames:|bodies:|below the floors|FAIL|panic' "$out" | sed -E 's/^\s+accuracy_test.go:[0-9]+: //'
+grep -E 'frames:|bodies:|frames after|below the|FAIL|panic' "$out" | sed -E 's/^\s+accuracy_test.go:[0-9]+: //'
 exit $status
