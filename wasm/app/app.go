@@ -15,6 +15,7 @@ import (
 	"kwire/codec"
 	"kwire/codec/hexin"
 	"kwire/codec/wire"
+	"kwire/identify"
 	"kwire/render"
 	"kwire/schemas"
 	"kwire/schemas/draft"
@@ -70,6 +71,13 @@ type State struct {
 
 	shown    codec.DecodeOptions // how Root was decoded from Bytes
 	shownErr error               // and the error it gave
+
+	// Candidates are what pasted bytes that the current choice did not
+	// decode may be instead, best first (see identify); Chosen is the one
+	// shown. seen holds the requests pasted before, by correlation id.
+	Candidates []identify.Candidate
+	Chosen     int
+	seen       map[int32]identify.Seen
 }
 
 // New returns the state showing the smallest request of api in set (""
@@ -182,6 +190,7 @@ func (s *State) Select(setName, api string, version int, dir codec.Direction) er
 	}
 	s.Set, s.API, s.Version, s.Dir = set, a, v, dir
 	s.Frame, s.Pasted, s.Dropped = f, false, nil
+	s.Candidates, s.Chosen = nil, 0
 	return s.Encode()
 }
 
@@ -298,9 +307,12 @@ func (s *State) Paste(text string) error {
 
 // Load decodes raw bytes (a dropped file, or pasted text once parsed).
 // With response selected, bytes that do not decode as the response but
-// do as a request (which names its API) are taken as that request.
+// do as a request (which names its API) are taken as that request. Bytes
+// that decode as neither are identified: the candidates that decode them
+// are offered, and the best is shown.
 func (s *State) Load(b []byte) error {
 	s.Pasted, s.Dropped, s.guess = true, nil, false
+	s.Candidates, s.Chosen = nil, 0
 	s.show(b, true)
 	if s.Err != nil && s.Dir == codec.Response {
 		api, version := s.API, s.Version
@@ -311,6 +323,10 @@ func (s *State) Load(b []byte) error {
 			s.show(b, true)
 		}
 	}
+	if s.Err != nil {
+		s.identify(b)
+	}
+	s.remember(b)
 	return s.Err
 }
 
