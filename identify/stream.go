@@ -2,9 +2,12 @@ package identify
 
 import (
 	"encoding/binary"
+	"errors"
 	"maps"
 
 	"kwire/codec"
+	"kwire/codec/wire"
+	"kwire/schemas/sets"
 )
 
 // Frames splits b into the size-delimited frames it holds end to end: a
@@ -45,4 +48,28 @@ func RankStream(frames [][]byte, o Options) [][]Candidate {
 		}
 	}
 	return out
+}
+
+// NotRequest says whether bytes that did not decode as a request frame
+// (with err) should be identified rather than shown as a damaged request:
+// when their header names no API version that a release has (a response's
+// correlation id read as a key and version), or when the frame is whole
+// but small (under 32 bytes prove little) or stopped in its first half. A
+// request cut short or with bytes after it, one that read most of its
+// bytes, and one newer than every release (read as a guess) stay
+// requests.
+func NotRequest(b []byte, err error) bool {
+	if len(b) < 8 {
+		return true
+	}
+	key, version := int16(binary.BigEndian.Uint16(b[4:])), int16(binary.BigEndian.Uint16(b[6:]))
+	if _, e := sets.ForVersion(key, version, false); e != nil {
+		var verr *sets.VersionError
+		return !errors.As(e, &verr) || !verr.Newer()
+	}
+	if int64(int32(binary.BigEndian.Uint32(b))) != int64(len(b)-4) {
+		return false
+	}
+	var de *wire.DecodeError
+	return !errors.As(err, &de) || de.Offset < len(b)/2 || len(b) < 32
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -297,7 +296,7 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			opts.Choose = sets.Choice{}
 		}
 		f, root, derr = codec.Decode(data, opts)
-		if ident && derr != nil && notRequest(data, f, derr) {
+		if ident && derr != nil && identify.NotRequest(data, derr) {
 			if c := identified(data, &t); len(c) > 0 && c[0].Exact() {
 				printLine(stderr, "kwire: not a request: %v", derr)
 				cs = c
@@ -360,19 +359,6 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
-}
-
-// notRequest says whether bytes that did not decode as a request frame
-// may be something else: a whole frame (its size fits) or a header that
-// names no API version kwire knows. A request cut short or with bytes
-// after it, or newer than every release, stays a request.
-func notRequest(data []byte, f *codec.Frame, err error) bool {
-	var verr *sets.VersionError
-	if errors.As(err, &verr) {
-		return !verr.Newer()
-	}
-	whole := len(data) >= 4 && int64(binary.BigEndian.Uint32(data)) == int64(len(data)-4)
-	return f.API == nil || whole
 }
 
 // readBytes reads the bytes a command works on: from --file, or hex (or

@@ -17,7 +17,7 @@ const (
 func TestIdentify(t *testing.T) {
 	out, errs, code := kwire(t, "", "identify", joinGroupResp)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if code != 0 || len(lines) < 2 || len(lines) > 6 || !strings.HasPrefix(lines[1], "0.95 11 JoinGroup v9 response trunk frame") {
+	if code != 0 || len(lines) < 2 || len(lines) > 6 || !strings.HasSuffix(lines[1], " 11 JoinGroup v9 response trunk frame") {
 		t.Fatalf("identify (exit %d, %s):\n%s", code, errs, out)
 	}
 	// A stream: the request names its response.
@@ -37,7 +37,7 @@ func TestIdentify(t *testing.T) {
 func TestDecodeIdentified(t *testing.T) {
 	for _, args := range [][]string{{"decode", joinGroupResp}, {"decode", "--response", joinGroupResp}} {
 		out, errs, code := kwire(t, "", args...)
-		if code != 0 || !strings.HasPrefix(out, "JoinGroupResponse message v9") || !strings.Contains(errs, "kwire: identified as 0.95 11 JoinGroup v9 response") {
+		if code != 0 || !strings.HasPrefix(out, "JoinGroupResponse message v9") || !strings.Contains(errs, "11 JoinGroup v9 response trunk frame") {
 			t.Errorf("%v (exit %d):\n%s\n%s", args, code, out, errs)
 		}
 	}

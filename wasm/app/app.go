@@ -308,8 +308,9 @@ func (s *State) Paste(text string) error {
 // Load decodes raw bytes (a dropped file, or pasted text once parsed).
 // With response selected, bytes that do not decode as the response but
 // do as a request (which names its API) are taken as that request. Bytes
-// that decode as neither are identified: the candidates that decode them
-// are offered, and the best is shown.
+// that decode as neither are identified (unless they are a damaged request,
+// identify.NotRequest): the candidates that decode them are offered, and
+// the best is shown.
 func (s *State) Load(b []byte) error {
 	s.Pasted, s.Dropped, s.guess = true, nil, false
 	s.Candidates, s.Chosen = nil, 0
@@ -323,7 +324,7 @@ func (s *State) Load(b []byte) error {
 			s.show(b, true)
 		}
 	}
-	if s.Err != nil {
+	if s.Err != nil && (s.Dir == codec.Response || identify.NotRequest(b, s.Err)) {
 		s.identify(b)
 	}
 	s.remember(b)
