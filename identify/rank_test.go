@@ -111,3 +111,31 @@ func FuzzRank(f *testing.F) {
 		}
 	})
 }
+
+// TestNotRequest: which bytes that fail as a request frame are identified.
+func TestNotRequest(t *testing.T) {
+	join := frameOf(t, 11, 9, codec.Request) // 33 bytes
+	damaged := bytes.Clone(join)
+	damaged[24] = 0 // MemberId null: fails at 24, past half
+	early := bytes.Clone(join)
+	early[15] = 0x7f // GroupId longer than the frame: fails at 15
+	for _, c := range []struct {
+		name string
+		b    []byte
+		want bool
+	}{
+		{"a response read as Produce v4", frameOf(t, 12, 4, codec.Response), true},
+		{"a damaged request", damaged, false},
+		{"a request that stops early", early, true},
+		{"a request cut short", join[:30], false},
+		{"no API with key 32767", []byte{0, 0, 0, 10, 0x7f, 0xff, 0, 0, 0, 0, 0, 0, 0, 0}, true},
+	} {
+		_, _, err := codec.Decode(c.b, codec.DecodeOptions{Dir: codec.Request, Choose: sets.Choice{}})
+		if err == nil {
+			t.Fatalf("%s: decodes as a request", c.name)
+		}
+		if got := NotRequest(c.b, err); got != c.want {
+			t.Errorf("%s: NotRequest %v, want %v (%v)", c.name, got, c.want, err)
+		}
+	}
+}
