@@ -8,10 +8,11 @@ package identify
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 
 	"kwire/codec"
 	"kwire/codec/wire"
@@ -327,12 +328,12 @@ func overrun(err error) bool {
 	if errors.Is(err, wire.ErrShort) {
 		return true
 	}
-	var need, left int
-	if _, e := fmt.Sscanf(de.Err.Error(), "bad length: string length %d exceeds the %d bytes left", &need, &left); e == nil {
-		return need <= 2*left+16
-	}
-	if _, e := fmt.Sscanf(de.Err.Error(), "bad length: bytes length %d exceeds the %d bytes left", &need, &left); e == nil {
-		return need <= 2*left+16
+	// "string length 45 exceeds the 44 bytes left" (decoder.primitive)
+	f := strings.Fields(de.Err.Error())
+	if i := slices.Index(f, "exceeds"); i >= 1 && i+2 < len(f) && f[i-2] == "length" {
+		need, e1 := strconv.Atoi(f[i-1])
+		left, e2 := strconv.Atoi(f[i+2])
+		return e1 == nil && e2 == nil && need <= 2*left+16
 	}
 	return false
 }

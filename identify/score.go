@@ -3,8 +3,8 @@ package identify
 import (
 	"math"
 	"slices"
+	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"kwire/codec"
@@ -230,7 +230,7 @@ func readable(s string) bool {
 		return false
 	}
 	for _, r := range s {
-		if r < 0x20 || r == 0x7f || r == utf8.RuneError || !unicode.IsPrint(r) && r != ' ' {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError || !strconv.IsPrint(r) && r != ' ' {
 			return false
 		}
 	}
