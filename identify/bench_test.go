@@ -1,13 +1,15 @@
 package identify
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"kwire/e2e/bigmsg"
 )
 
 // BenchmarkRank ranks a small response frame (a JoinGroup response of the
-// corpus), its body, and a Fetch response frame and body of 64 KB.
+// corpus), its body, a Fetch response frame and body of 64 KB, and 64 KB
+// that nothing decodes (every layout read as far as it goes).
 func BenchmarkRank(b *testing.B) {
 	var small []byte
 	for _, p := range readCorpus(b) {
@@ -21,10 +23,15 @@ func BenchmarkRank(b *testing.B) {
 		b.Fatal(err)
 	}
 	Rank(small, Options{}) // the catalog, built once
+	noise := make([]byte, 64<<10)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range noise {
+		noise[i] = byte(rng.Uint32())
+	}
 	for _, c := range []struct {
 		name string
 		b    []byte
-	}{{"small-frame", small}, {"small-body", small[9:]}, {"64KB-frame", big}, {"64KB-body", big[9:]}} {
+	}{{"small-frame", small}, {"small-body", small[9:]}, {"64KB-frame", big}, {"64KB-body", big[9:]}, {"64KB-noise", noise}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(c.b)))
 			for b.Loop() {

@@ -78,8 +78,9 @@ type Options struct {
 	// Requests seen earlier by correlation id: a response frame with one
 	// of them is read as the response of that request first.
 	Requests map[int32]Seen
-	// Prefer is tried first (the current choice of a caller): when it
-	// decodes the bytes exactly it comes first, whatever its score.
+	// Prefer is the current choice of a caller: when it decodes the
+	// bytes exactly it comes first (after a response named by its
+	// correlation id), whatever its score.
 	Prefer *Choice
 	// Max bounds the candidates returned (0: every exact one, or the 5
 	// closest when none is exact).
@@ -101,14 +102,13 @@ const closest = 5
 // byte by score (a request seen with the frame's correlation id,
 // Options.Prefer and a request frame first), else the closest ones: by
 // the plausibility of what they read before they failed, less a little
-// for each byte they did not read. The answer is never empty while any release is known.
+// for each byte they did not read. The answer is never empty while any
+// release is known.
 func Rank(b []byte, o Options) []Candidate {
 	c := load()
 	r := ranker{b: b, c: c, tries: map[tryKey]tryResult{}}
 	frameOK := len(b) >= 4 && int64(int32(binary.BigEndian.Uint32(b))) == int64(len(b)-4)
 	var exact []Candidate
-	// Bodies first: they fill the cache of failed layouts that frames of
-	// the same layout can use when their header is as long.
 	for i := range c.entries {
 		if cand, ok := r.try(i, Body, false); ok {
 			exact = append(exact, cand)
