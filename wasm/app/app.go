@@ -50,6 +50,9 @@ type State struct {
 	// Pasted is set when the bytes came from the user (paste, file or a
 	// link's hex) rather than from the form.
 	Pasted bool
+	// Body: the bytes are a bare body, without size and header (pasted
+	// from a log and identified as one).
+	Body bool
 	// Dropped lists the fields whose values the last version switch left
 	// out (they come back on switching back).
 	Dropped []string
@@ -189,7 +192,7 @@ func (s *State) Select(setName, api string, version int, dir codec.Direction) er
 		return err
 	}
 	s.Set, s.API, s.Version, s.Dir = set, a, v, dir
-	s.Frame, s.Pasted, s.Dropped = f, false, nil
+	s.Frame, s.Pasted, s.Dropped, s.Body = f, false, nil, false
 	s.Candidates, s.Chosen = nil, 0
 	return s.Encode()
 }
@@ -236,7 +239,13 @@ func (s *State) Encode() error {
 	}
 	// An edit changes the length little: room for the last bytes spares
 	// a 4 MB message the copies of growing its buffer.
-	b, err := s.Frame.Append(make([]byte, 0, len(s.Bytes)+64))
+	var b []byte
+	var err error
+	if s.Body {
+		b, err = s.Frame.EncodeBody()
+	} else {
+		b, err = s.Frame.Append(make([]byte, 0, len(s.Bytes)+64))
+	}
 	if err != nil {
 		s.Err, s.ErrOffset = err, -1
 		return err
@@ -252,8 +261,8 @@ func (s *State) show(b []byte, adopt bool) {
 	// The smallest message's tree calls its array elements samples, as
 	// the docs pages do.
 	sample := !adopt && s.isSmallest(b)
-	opts := codec.DecodeOptions{Set: s.Set, API: s.API, Version: s.Version, Dir: s.Dir, Sample: sample}
-	if s.auto() && s.Dir == codec.Request {
+	opts := codec.DecodeOptions{Set: s.Set, API: s.API, Version: s.Version, Dir: s.Dir, Sample: sample, BodyOnly: s.Body}
+	if s.auto() && s.Dir == codec.Request && !s.Body {
 		opts.Choose = sets.Choice{}
 	}
 	opts.Guess = s.guess
@@ -272,7 +281,7 @@ func (s *State) show(b []byte, adopt bool) {
 	if errors.As(err, &de) {
 		s.ErrOffset = de.Offset
 	}
-	if err == nil && s.Dir == codec.Request && f != nil && f.API != nil {
+	if err == nil && s.Dir == codec.Request && !s.Body && f != nil && f.API != nil {
 		s.Set, s.API, s.Version = f.Set, f.API, f.Version
 	}
 	switch {
@@ -316,15 +325,15 @@ func (s *State) Load(b []byte) error {
 	s.Candidates, s.Chosen = nil, 0
 	s.show(b, true)
 	if s.Err != nil && s.Dir == codec.Response {
-		api, version := s.API, s.Version
-		s.Dir = codec.Request
+		api, version, body := s.API, s.Version, s.Body
+		s.Dir, s.Body = codec.Request, false
 		s.show(b, true)
 		if s.Err != nil {
-			s.Dir, s.API, s.Version = codec.Response, api, version
+			s.Dir, s.API, s.Version, s.Body = codec.Response, api, version, body
 			s.show(b, true)
 		}
 	}
-	if s.Err != nil && (s.Dir == codec.Response || identify.NotRequest(b, s.Err)) {
+	if s.Err != nil && (s.Dir == codec.Response || s.Body || identify.NotRequest(b, s.Err)) {
 		s.identify(b)
 	}
 	s.remember(b)
@@ -408,7 +417,9 @@ func (s *State) SetVersion(v int16) error {
 		return err
 	}
 	var dropped []string
-	carry(oldH.Root, newH.Root, &f.Header, newH.Smallest(), "header.", &dropped)
+	if !s.Body {
+		carry(oldH.Root, newH.Root, &f.Header, newH.Smallest(), "header.", &dropped)
+	}
 	carry(oldB.Root, newB.Root, &f.Body, newB.Smallest(), "", &dropped)
 	old := *s
 	s.Frame, s.Set, s.API, s.Version, s.Dropped = f, set, api, v, dropped

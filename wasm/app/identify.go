@@ -18,10 +18,12 @@ const maxChips = 5
 // pasted request had is read as that request's response.
 func (s *State) identify(b []byte) {
 	prefer := identify.Choice{Key: s.API.Key, Version: s.Version, Dir: s.Dir, Framing: identify.Frame}
+	if s.Body {
+		prefer.Framing = identify.Body
+	}
 	var cs []identify.Candidate
-	for _, c := range identify.Rank(b, identify.Options{Requests: s.seen, Prefer: &prefer, Max: 32}) {
-		// The page edits whole frames: bodies are read by kwire decode.
-		if c.Exact() && c.Framing == identify.Frame && len(cs) < maxChips {
+	for _, c := range identify.Rank(b, identify.Options{Requests: s.seen, Prefer: &prefer, Max: maxChips}) {
+		if c.Exact() {
 			cs = append(cs, c)
 		}
 	}
@@ -41,14 +43,20 @@ func (s *State) Choose(i int) error {
 	s.Chosen = i
 	s.choice, s.guess = Auto, false
 	s.Set, s.API, s.Version, s.Dir = c.Set, c.API, c.Version, c.Dir
+	s.Body = c.Framing == identify.Body
 	s.show(s.Bytes, true)
 	return s.Err
 }
 
-// ChipLabel names candidate i on its chip: "JoinGroupResponse v9".
+// ChipLabel names candidate i on its chip: "JoinGroupResponse v9", and
+// "(body)" for a bare body.
 func (s *State) ChipLabel(i int) string {
 	c := s.Candidates[i]
-	return c.Dir.Schema(c.API).Name + " v" + strconv.Itoa(int(c.Version))
+	l := c.Dir.Schema(c.API).Name + " v" + strconv.Itoa(int(c.Version))
+	if c.Framing == identify.Body {
+		l += " (body)"
+	}
+	return l
 }
 
 // CandidatesText sums the candidates up above the chips: "JoinGroupResponse
@@ -74,7 +82,7 @@ func (s *State) CandidatesText() string {
 // remember notes a request frame shown without error by its correlation
 // id, so that its response is identified by it.
 func (s *State) remember(b []byte) {
-	if s.Err != nil || s.Dir != codec.Request || s.API == nil || len(b) < 12 {
+	if s.Err != nil || s.Dir != codec.Request || s.Body || s.API == nil || len(b) < 12 {
 		return
 	}
 	if s.seen == nil {

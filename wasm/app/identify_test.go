@@ -75,3 +75,37 @@ func TestIdentifyByCorrelation(t *testing.T) {
 		t.Errorf("CandidatesText: %q", s.CandidatesText())
 	}
 }
+
+// TestIdentifyBody: a bare body pasted from a log is identified as one;
+// it is edited as a body, and a link reproduces it.
+func TestIdentifyBody(t *testing.T) {
+	s := newState(t)
+	body := joinGroupResp[18:] // after size, correlation id and tag count
+	if err := s.Paste(body); err != nil {
+		t.Fatal(err)
+	}
+	if !s.Body || s.API.Name != "JoinGroup" || s.Dir != codec.Response || s.ChipLabel(s.Chosen) != "JoinGroupResponse v9 (body)" {
+		t.Fatalf("read as %s v%d %s (body %v)", s.API.Name, s.Version, s.Dir, s.Body)
+	}
+	if strings.Contains(s.Form(nil), "ResponseHeader") {
+		t.Error("the form of a body shows a header")
+	}
+	if err := s.SetField("b:GenerationId", "7"); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Bytes) != len(body)/2 || !s.Body {
+		t.Errorf("after an edit: %d bytes, body %v", len(s.Bytes), s.Body)
+	}
+	q := s.Query()
+	if !strings.Contains(q, "&body=1&hex=") {
+		t.Errorf("query %q", q)
+	}
+	again := newState(t)
+	if err := again.Apply(q); err != nil || !again.Body || again.HexString() != s.HexString() || again.API.Name != "JoinGroup" {
+		t.Errorf("the link: %v, body %v, %s", err, again.Body, again.HexString())
+	}
+	// Choosing an API reads frames again.
+	if err := s.Select("", "JoinGroup", 9, codec.Request); err != nil || s.Body {
+		t.Errorf("after Select: %v, body %v", err, s.Body)
+	}
+}
