@@ -58,7 +58,7 @@ func build() catalog {
 	rs := sets.Releases()
 	layouts := map[string]int{}
 	fp := fingerprinter{memo: map[*codec.StructPlan]string{}}
-	seen := map[string]bool{} // dir/key/version/layout already listed
+	seen := map[string]int{} // dir/key/version/layout: its entry
 	var newest *schemas.Set
 	for i := len(rs) - 1; i >= 0; i-- {
 		s, err := sets.Load(rs[i].Name)
@@ -92,10 +92,17 @@ func build() catalog {
 					}
 					wire := fp.of(bp.Root)
 					key := dir.String() + "/" + strconv.Itoa(int(a.Key)) + "/" + strconv.Itoa(int(v)) + "/" + wire
-					if seen[key] {
+					if i, ok := seen[key]; ok {
+						// An older release has it too: it is listed with
+						// the newest, unless only an older one has it
+						// stable (as sets.ForVersion chooses).
+						if e := &c.entries[i]; sets.Unstable(e.api, v) && !sets.Unstable(a, v) {
+							e.set, e.api, e.body, e.header = s, a, bp, hp
+							e.prior, e.words = prior(*e, newest), apiWords(a)
+						}
 						continue
 					}
-					seen[key] = true
+					seen[key] = len(c.entries)
 					id, ok := layouts[wire]
 					if !ok {
 						id = len(layouts)

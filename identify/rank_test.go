@@ -139,3 +139,24 @@ func TestNotRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestCatalogReleases: each layout is listed with the release that
+// sets.ForVersion reads its version with (the newest, stable first), when
+// that release has the layout.
+func TestCatalogReleases(t *testing.T) {
+	c := load()
+	fp := fingerprinter{memo: map[*codec.StructPlan]string{}}
+	for _, e := range c.entries {
+		want, err := sets.ForVersion(e.api.Key, e.version, e.dir == codec.Response)
+		if err != nil {
+			t.Fatalf("%s v%d: %v", e.api.Name, e.version, err)
+		}
+		p, err := codec.PlanFor(e.dir.Schema(want.APIByKey(e.api.Key)), e.version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fp.of(p.Root) == fp.of(e.body.Root) && want != e.set {
+			t.Errorf("%s v%d %s listed with %s, want %s", e.api.Name, e.version, e.dir, e.set.Name, want.Name)
+		}
+	}
+}
