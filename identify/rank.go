@@ -29,6 +29,7 @@ const (
 	Body
 )
 
+// String is "frame" or "body".
 func (f Framing) String() string {
 	if f == Body {
 		return "body"
