@@ -86,6 +86,8 @@ type Options struct {
 	// Max bounds the candidates returned (0: every exact one, or the 5
 	// closest when none is exact).
 	Max int
+	// Keep, when set, says which directions and framings are tried.
+	Keep func(codec.Direction, Framing) bool
 }
 
 // Choice names a candidate: API key, version, direction and framing.
@@ -104,22 +106,27 @@ const closest = 5
 // Options.Prefer and a request frame first), else the closest ones: by
 // the plausibility of what they read before they failed, less a little
 // for each byte they did not read. The answer is never empty while any
-// release is known.
+// release is known and Options.Keep keeps anything.
 func Rank(b []byte, o Options) []Candidate {
 	c := load()
 	r := ranker{b: b, c: c, tries: map[tryKey]tryResult{}}
 	frameOK := len(b) >= 4 && int64(int32(binary.BigEndian.Uint32(b))) == int64(len(b)-4)
+	keep := func(i int, fr Framing) bool { return o.Keep == nil || o.Keep(c.entries[i].dir, fr) }
 	var exact []Candidate
 	for i := range c.entries {
+		if !keep(i, Body) {
+			continue
+		}
 		if cand, ok := r.try(i, Body, false); ok {
 			exact = append(exact, cand)
 		}
 	}
-	if frameOK {
-		for i := range c.entries {
-			if cand, ok := r.try(i, Frame, false); ok {
-				exact = append(exact, cand)
-			}
+	for i := range c.entries {
+		if !frameOK || !keep(i, Frame) {
+			continue
+		}
+		if cand, ok := r.try(i, Frame, false); ok {
+			exact = append(exact, cand)
 		}
 	}
 	if len(exact) > 0 {
@@ -135,8 +142,10 @@ func Rank(b []byte, o Options) []Candidate {
 	var failed []Candidate
 	for i := range c.entries {
 		for _, fr := range []Framing{Frame, Body} {
-			cand, _ := r.try(i, fr, true)
-			failed = append(failed, cand)
+			if keep(i, fr) {
+				cand, _ := r.try(i, fr, true)
+				failed = append(failed, cand)
+			}
 		}
 	}
 	sort.SliceStable(failed, func(i, j int) bool {

@@ -285,7 +285,9 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var root *tree.Node
 	var derr error
 	if ident && needAPI {
-		cs = identified(data, &t)
+		if cs = identified(data, &t); len(cs) == 0 {
+			return errors.New("no release kwire knows has such messages: give --api and --version")
+		}
 	} else {
 		set, api, version, err := t.resolve(!needAPI)
 		if err != nil {
@@ -304,9 +306,6 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	if cs != nil {
-		if len(cs) == 0 {
-			return fmt.Errorf("no %s of any API decodes these bytes: give --api and --version", map[bool]string{true: "body", false: "response"}[t.body])
-		}
 		f, root, derr = decodeIdentified(data, cs, limits, stderr)
 	}
 	if root != nil && f.API != nil && t.schema == "" {

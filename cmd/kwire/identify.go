@@ -110,16 +110,10 @@ func candidateLine(c identify.Candidate) string {
 // identified is decode without --api: the candidates for the bytes, as
 // identify ranks them, of the direction and framing the flags allow.
 func identified(data []byte, t *target) []identify.Candidate {
-	var out []identify.Candidate
-	for _, c := range identify.Rank(data, identify.Options{Max: 64}) {
-		switch {
-		case t.response && c.Dir != codec.Response, t.request && c.Dir != codec.Request:
-		case t.body && c.Framing != identify.Body:
-		default:
-			out = append(out, c)
-		}
+	keep := func(d codec.Direction, fr identify.Framing) bool {
+		return !(t.response && d != codec.Response || t.request && d != codec.Request || t.body && fr != identify.Body)
 	}
-	return out[:min(len(out), shown)]
+	return identify.Rank(data, identify.Options{Max: shown, Keep: keep})
 }
 
 // decodeIdentified decodes data as the best candidate, and lists it and
