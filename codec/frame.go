@@ -432,7 +432,8 @@ func (f *Frame) labelHeader(hn *tree.Node) {
 }
 
 // JSON returns the frame's JSON form: {api_key, api_name, version,
-// direction, header, body, size}; size is the encoded length, or -1.
+// direction, header, body, size}; size is the encoded length, or -1. A
+// frame without a header (a body read alone) has no "header".
 func (f *Frame) JSON(size int) ([]byte, error) {
 	hp, bp, err := f.Plans()
 	if err != nil {
@@ -447,9 +448,13 @@ func (f *Frame) JSON(size int) ([]byte, error) {
 		b = fmt.Appendf(b, `"guessed_layout":%d,`, f.Layout)
 	}
 	bg := records.NewBudget(f.Limits) // one for the whole message
-	b = append(b, `"header":`...)
-	b = hp.AppendJSONBudget(b, f.Header, bg)
-	b = append(b, `,"body":`...)
+	// A body read alone has no header.
+	if f.Header.IsList() {
+		b = append(b, `"header":`...)
+		b = hp.AppendJSONBudget(b, f.Header, bg)
+		b = append(b, ',')
+	}
+	b = append(b, `"body":`...)
 	b = bp.AppendJSONBudget(b, f.Body, bg)
 	b = fmt.Appendf(b, `,"size":%d}`, size)
 	return jsonv.Indent(nil, b, "  "), nil

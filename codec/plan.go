@@ -139,6 +139,10 @@ func (c *compiler) structPlan(s *schemas.Struct) *StructPlan {
 	return sp
 }
 
+// MinSize is the fewest bytes a body of the plan's message takes on the
+// wire: shorter bytes cannot be one.
+func (p *Plan) MinSize() int { return p.Root.minSize }
+
 // minSize is the fewest bytes the field can take (lengths and markers).
 func (fp *FieldPlan) minSize() int {
 	switch fp.Kind {

@@ -548,6 +548,34 @@ func TestExplorer(t *testing.T) {
 		}
 	})
 
+	t.Run("identify a pasted response", func(t *testing.T) {
+		p.t = t
+		p.open("set=trunk&api=JoinGroup&v=9&dir=request")
+		// A JoinGroup v9 response from kfake, pasted with request chosen.
+		p.do(chromedp.SetValue("#paste", "00000043000000010000000000004fffffffff000001002e6b776972652d636f727075732d61313236363136623034366266306538666365356335653431333135633166640100"), chromedp.Click(`button[data-act="decode"]`))
+		if tree := p.treeText(); !strings.HasPrefix(tree, "JoinGroupResponse message v9") {
+			t.Errorf("identified tree:\n%s", tree)
+		}
+		if chips := eval[string](p, `document.getElementById('chips').innerText`); !strings.HasPrefix(chips, "Identified as JoinGroupResponse v9") {
+			t.Errorf("chips %q", chips)
+		}
+		// A Heartbeat v4 response reads the same as others: a click on a
+		// chip reads the bytes as another.
+		p.do(chromedp.SetValue("#paste", "0000000c000000040000000000000000"), chromedp.Click(`button[data-act="decode"]`))
+		if n := eval[int](p, `document.querySelectorAll('#chips button').length`); n < 2 {
+			t.Fatalf("%d chips for a Heartbeat v4 response", n)
+		}
+		label := eval[string](p, `document.querySelectorAll('#chips button')[1].innerText`)
+		p.click(`#chips button[data-i="1"]`)
+		if tree := p.treeText(); !strings.HasPrefix(tree, strings.Replace(label, " v", " message v", 1)) {
+			t.Errorf("after the chip %q:\n%s", label, tree)
+		}
+		if pressed := eval[string](p, `document.querySelector('#chips button[aria-pressed="true"]').innerText`); pressed != label {
+			t.Errorf("pressed chip %q, want %q", pressed, label)
+		}
+		p.shot("identify")
+	})
+
 	t.Run("malformed hex", func(t *testing.T) {
 		p.t = t
 		p.pick("dir", "request")

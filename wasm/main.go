@@ -198,6 +198,7 @@ func (u *ui) refresh(form bool) {
 		u.status("", false)
 	}
 	dom.ByID("guessbar").SetProp("hidden", !s.CanGuess())
+	u.drawChips()
 	dropped := dom.ByID("dropped")
 	if len(s.Dropped) > 0 {
 		dropped.SetText("Not in v" + strconv.Itoa(int(s.Version)) + " (kept, and back if you switch back): " + strings.Join(s.Dropped, ", "))
@@ -217,6 +218,24 @@ func (u *ui) refresh(form bool) {
 	} else {
 		link.SetAttr("title", "the message is too large for a link: the link names the API and version only")
 	}
+}
+
+// drawChips shows what identified pasted bytes may be, one chip a
+// candidate, the one shown pressed.
+func (u *ui) drawChips() {
+	s := u.s
+	chips := dom.ByID("chips")
+	chips.SetProp("hidden", len(s.Candidates) == 0)
+	if len(s.Candidates) == 0 {
+		return
+	}
+	var b strings.Builder
+	b.WriteString(html.EscapeString(s.CandidatesText()) + ":")
+	for i := range s.Candidates {
+		fmt.Fprintf(&b, ` <button type="button" data-act="choose" data-i="%d" aria-pressed="%t">%s</button>`,
+			i, i == s.Chosen, html.EscapeString(s.ChipLabel(i)))
+	}
+	chips.SetHTML(b.String())
 }
 
 // drawRows draws the byte-view rows around the scroll position; unless
@@ -655,6 +674,12 @@ func (u *ui) button(b dom.Element) {
 		u.loadDraft(false)
 	case "json-apply":
 		u.applyJSON()
+	case "choose":
+		if i, ok := b.Int("data-i"); ok {
+			_ = s.Choose(i)
+			u.selected = -1
+			u.refresh(true)
+		}
 	case "guess":
 		_ = s.Guess()
 		u.selected = -1

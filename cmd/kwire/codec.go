@@ -17,6 +17,7 @@ import (
 	"kwire/codec"
 	"kwire/codec/hexin"
 	"kwire/codec/records"
+	"kwire/identify"
 	"kwire/schemas"
 	"kwire/schemas/draft"
 	"kwire/schemas/sets"
@@ -267,51 +268,46 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := oneOf("format", *format, "tree", "json"); err != nil {
 		return err
 	}
-	var data []byte
-	switch {
-	case *file != "" && len(pos) > 0:
-		return errors.New("give hex or --file, not both")
-	case *file != "":
-		if data, err = os.ReadFile(*file); err != nil {
-			return err
-		}
-	default:
-		text := []byte(nil)
-		if len(pos) == 0 || (len(pos) == 1 && pos[0] == "-") {
-			if text, err = io.ReadAll(stdin); err != nil {
-				return err
-			}
-		} else {
-			for _, p := range pos {
-				text = append(append(text, p...), ' ')
-			}
-		}
-		switch {
-		case t.body && len(bytes.TrimSpace(text)) == 0:
-			data = []byte{} // an empty body (ApiVersions v0-2 and ListGroups v0-2 requests)
-		default:
-			if data, err = hexin.Parse(string(text)); err != nil {
-				return err
-			}
-		}
+	data, err := readBytes(pos, *file, stdin, t.body)
+	if err != nil {
+		return err
 	}
 	dir, err := t.dir()
 	if err != nil {
 		return err
 	}
 	needAPI := t.body || dir == codec.Response
-	set, api, version, err := t.resolve(!needAPI)
-	if err != nil {
-		if needAPI && t.api == "" {
-			return fmt.Errorf("a %s does not name its API: give --api and --version", map[bool]string{true: "body", false: "response"}[t.body])
+	// Without --api kwire ranks what the bytes may be (kwire identify),
+	// unless they are a request frame that decodes.
+	ident := t.api == "" && t.schema == "" && !t.guess
+	var cs []identify.Candidate
+	var f *codec.Frame
+	var root *tree.Node
+	var derr error
+	if ident && needAPI {
+		if cs = identified(data, &t); len(cs) == 0 {
+			return errors.New("no release kwire knows has such messages: give --api and --version")
 		}
-		return err
+	} else {
+		set, api, version, err := t.resolve(!needAPI)
+		if err != nil {
+			return err
+		}
+		opts := codec.DecodeOptions{Set: set, API: api, Version: version, Dir: dir, BodyOnly: t.body, Guess: t.guess, Limits: limits}
+		if t.auto() && api == nil {
+			opts.Choose = sets.Choice{}
+		}
+		f, root, derr = codec.Decode(data, opts)
+		if ident && derr != nil && identify.NotRequest(data, derr) {
+			if c := identified(data, &t); len(c) > 0 && c[0].Exact() {
+				printLine(stderr, "kwire: not a request: %v", derr)
+				cs = c
+			}
+		}
 	}
-	opts := codec.DecodeOptions{Set: set, API: api, Version: version, Dir: dir, BodyOnly: t.body, Guess: t.guess, Limits: limits}
-	if t.auto() && api == nil {
-		opts.Choose = sets.Choice{}
+	if cs != nil {
+		f, root, derr = decodeIdentified(data, cs, limits, stderr)
 	}
-	f, root, derr := codec.Decode(data, opts)
 	if root != nil && f.API != nil && t.schema == "" {
 		root.About = "read with the schemas of " + sets.ReleaseOf(f.Set.Name).String()
 	}
@@ -329,7 +325,11 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	case "json":
 		if f.API != nil {
-			if t.body {
+			if cs != nil {
+				if j, jerr := f.JSON(len(data)); jerr == nil {
+					stdout.Write(identifiedJSON(j, cs))
+				}
+			} else if t.body {
 				_, bp, perr := f.Plans()
 				if perr == nil {
 					printJSON(stdout, bp.AppendJSONBudget(nil, f.Body, records.NewBudget(limits)))
@@ -358,6 +358,33 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// readBytes reads the bytes a command works on: from --file, or hex (or
+// base64) in the arguments or on stdin; emptyOK lets empty text stand for
+// no bytes (an empty body).
+func readBytes(pos []string, file string, stdin io.Reader, emptyOK bool) ([]byte, error) {
+	switch {
+	case file != "" && len(pos) > 0:
+		return nil, errors.New("give hex or --file, not both")
+	case file != "":
+		return os.ReadFile(file)
+	}
+	var text []byte
+	if len(pos) == 0 || (len(pos) == 1 && pos[0] == "-") {
+		var err error
+		if text, err = io.ReadAll(stdin); err != nil {
+			return nil, err
+		}
+	} else {
+		for _, p := range pos {
+			text = append(append(text, p...), ' ')
+		}
+	}
+	if emptyOK && len(bytes.TrimSpace(text)) == 0 {
+		return []byte{}, nil // an empty body (ApiVersions v0-2 and ListGroups v0-2 requests)
+	}
+	return hexin.Parse(string(text))
 }
 
 // treeError describes an error node as a wire.DecodeError does: offset,

@@ -146,9 +146,9 @@ func TestDecodeErrors(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "offset 33 (0x0021)") || !strings.Contains(errs, "trailing") {
 		t.Errorf("trailing: %d %q", code, errs)
 	}
-	// A response needs --api and --version.
-	_, errs, code = kwire(t, "0000000500000000", "decode", "--response")
-	if code != 1 || !strings.Contains(errs, "--api") {
+	// A response that no API decodes is read as the closest candidate.
+	_, errs, code = kwire(t, "00000005ffffffff", "decode", "--response")
+	if code != 1 || !strings.Contains(errs, "nothing decodes every byte") {
 		t.Errorf("response: %d %q", code, errs)
 	}
 	// A string length past the end.
@@ -162,9 +162,10 @@ func TestDecodeErrors(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "column 4") {
 		t.Errorf("not hex: %d %q", code, errs)
 	}
-	// An unknown API key in a request header.
+	// An unknown API key in a request header: not a request, so the
+	// bytes are identified.
 	_, errs, code = kwire(t, "0000000a7fff0000000000000000", "decode")
-	if code != 1 || !strings.Contains(errs, "API with key 32767") {
+	if code != 0 || !strings.Contains(errs, "API with key 32767") || !strings.Contains(errs, "identified as") {
 		t.Errorf("unknown key: %d %q", code, errs)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"kwire/codec"
 	"kwire/codec/hexin"
 	"kwire/codec/wire"
+	"kwire/identify"
 	"kwire/render"
 	"kwire/schemas"
 	"kwire/schemas/draft"
@@ -49,6 +50,9 @@ type State struct {
 	// Pasted is set when the bytes came from the user (paste, file or a
 	// link's hex) rather than from the form.
 	Pasted bool
+	// Body: the bytes are a bare body, without size and header (pasted
+	// from a log and identified as one).
+	Body bool
 	// Dropped lists the fields whose values the last version switch left
 	// out (they come back on switching back).
 	Dropped []string
@@ -70,6 +74,13 @@ type State struct {
 
 	shown    codec.DecodeOptions // how Root was decoded from Bytes
 	shownErr error               // and the error it gave
+
+	// Candidates are what pasted bytes that the current choice did not
+	// decode may be instead, best first (see identify); Chosen is the one
+	// shown. seen holds the requests pasted before, by correlation id.
+	Candidates []identify.Candidate
+	Chosen     int
+	seen       map[int32]identify.Seen
 }
 
 // New returns the state showing the smallest request of api in set (""
@@ -181,7 +192,8 @@ func (s *State) Select(setName, api string, version int, dir codec.Direction) er
 		return err
 	}
 	s.Set, s.API, s.Version, s.Dir = set, a, v, dir
-	s.Frame, s.Pasted, s.Dropped = f, false, nil
+	s.Frame, s.Pasted, s.Dropped, s.Body = f, false, nil, false
+	s.Candidates, s.Chosen = nil, 0
 	return s.Encode()
 }
 
@@ -227,7 +239,13 @@ func (s *State) Encode() error {
 	}
 	// An edit changes the length little: room for the last bytes spares
 	// a 4 MB message the copies of growing its buffer.
-	b, err := s.Frame.Append(make([]byte, 0, len(s.Bytes)+64))
+	var b []byte
+	var err error
+	if s.Body {
+		b, err = s.Frame.EncodeBody()
+	} else {
+		b, err = s.Frame.Append(make([]byte, 0, len(s.Bytes)+64))
+	}
 	if err != nil {
 		s.Err, s.ErrOffset = err, -1
 		return err
@@ -243,8 +261,8 @@ func (s *State) show(b []byte, adopt bool) {
 	// The smallest message's tree calls its array elements samples, as
 	// the docs pages do.
 	sample := !adopt && s.isSmallest(b)
-	opts := codec.DecodeOptions{Set: s.Set, API: s.API, Version: s.Version, Dir: s.Dir, Sample: sample}
-	if s.auto() && s.Dir == codec.Request {
+	opts := codec.DecodeOptions{Set: s.Set, API: s.API, Version: s.Version, Dir: s.Dir, Sample: sample, BodyOnly: s.Body}
+	if s.auto() && s.Dir == codec.Request && !s.Body {
 		opts.Choose = sets.Choice{}
 	}
 	opts.Guess = s.guess
@@ -263,7 +281,7 @@ func (s *State) show(b []byte, adopt bool) {
 	if errors.As(err, &de) {
 		s.ErrOffset = de.Offset
 	}
-	if err == nil && s.Dir == codec.Request && f != nil && f.API != nil {
+	if err == nil && s.Dir == codec.Request && !s.Body && f != nil && f.API != nil {
 		s.Set, s.API, s.Version = f.Set, f.API, f.Version
 	}
 	switch {
@@ -298,19 +316,27 @@ func (s *State) Paste(text string) error {
 
 // Load decodes raw bytes (a dropped file, or pasted text once parsed).
 // With response selected, bytes that do not decode as the response but
-// do as a request (which names its API) are taken as that request.
+// do as a request (which names its API) are taken as that request. Bytes
+// that decode as neither are identified (unless they are a damaged request,
+// identify.NotRequest): the candidates that decode them are offered, and
+// the best is shown.
 func (s *State) Load(b []byte) error {
 	s.Pasted, s.Dropped, s.guess = true, nil, false
+	s.Candidates, s.Chosen = nil, 0
 	s.show(b, true)
 	if s.Err != nil && s.Dir == codec.Response {
-		api, version := s.API, s.Version
-		s.Dir = codec.Request
+		api, version, body := s.API, s.Version, s.Body
+		s.Dir, s.Body = codec.Request, false
 		s.show(b, true)
 		if s.Err != nil {
-			s.Dir, s.API, s.Version = codec.Response, api, version
+			s.Dir, s.API, s.Version, s.Body = codec.Response, api, version, body
 			s.show(b, true)
 		}
 	}
+	if s.Err != nil && (s.Dir == codec.Response || s.Body || identify.NotRequest(b, s.Err)) {
+		s.identify(b)
+	}
+	s.remember(b)
 	return s.Err
 }
 
@@ -391,7 +417,9 @@ func (s *State) SetVersion(v int16) error {
 		return err
 	}
 	var dropped []string
-	carry(oldH.Root, newH.Root, &f.Header, newH.Smallest(), "header.", &dropped)
+	if !s.Body {
+		carry(oldH.Root, newH.Root, &f.Header, newH.Smallest(), "header.", &dropped)
+	}
 	carry(oldB.Root, newB.Root, &f.Body, newB.Smallest(), "", &dropped)
 	old := *s
 	s.Frame, s.Set, s.API, s.Version, s.Dropped = f, set, api, v, dropped

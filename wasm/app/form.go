@@ -32,9 +32,11 @@ func (s *State) Form(open func(key string) (bool, bool)) string {
 		return `<p class="note">` + render.Text(err.Error()) + `</p>`
 	}
 	w := &formWriter{open: open}
-	fmt.Fprintf(&w.b, `<fieldset class="fs"><legend>%s <span class="ft">v%d</span></legend>`, render.Text(hp.Msg.Name), hp.Version)
-	w.fields(hp.Root, s.Frame.Header, "h:", "", 0)
-	w.b.WriteString("</fieldset>")
+	if !s.Body { // a bare body has no header
+		fmt.Fprintf(&w.b, `<fieldset class="fs"><legend>%s <span class="ft">v%d</span></legend>`, render.Text(hp.Msg.Name), hp.Version)
+		w.fields(hp.Root, s.Frame.Header, "h:", "", 0)
+		w.b.WriteString("</fieldset>")
+	}
 	fmt.Fprintf(&w.b, `<fieldset class="fs"><legend>%s <span class="ft">v%d</span></legend>`, render.Text(bp.Msg.Name), bp.Version)
 	w.fields(bp.Root, s.Frame.Body, "b:", "", 0)
 	w.b.WriteString("</fieldset>")

@@ -11,13 +11,17 @@ import (
 // MaxLinkBytes is the largest message whose bytes a link carries.
 const MaxLinkBytes = 16 << 10
 
-// Query is the URL query that reproduces the view: set, api, v, dir and,
-// when the bytes are not the smallest message, hex; with a draft schema
+// Query is the URL query that reproduces the view: set, api, v, dir, body
+// (1 for a bare body) and, when the bytes are not the smallest message,
+// hex; with a draft schema
 // pasted, base, keys and schema (see draftQuery). The docs link to
 // index.html?set=trunk&api=JoinGroup&v=9&dir=request.
 func (s *State) Query() string {
 	q := "set=" + queryEscape(s.Choice()) + "&api=" + queryEscape(s.API.Name) +
 		"&v=" + strconv.Itoa(int(s.Version)) + "&dir=" + s.Dir.String()
+	if s.Body {
+		q += "&body=1"
+	}
 	if s.custom() && len(s.Bytes) <= MaxLinkBytes {
 		q += "&hex=" + s.HexString()
 	}
@@ -35,7 +39,8 @@ func (s *State) custom() bool {
 }
 
 // Apply sets the state from a URL query: set (default trunk), api (name or
-// key), v (default the latest), dir (request or response), then hex (the
+// key), v (default the latest), dir (request or response), body (1: the
+// bytes are a bare body), then hex (the
 // bytes to decode) or json (a value to encode). A schema (a draft, with
 // its base and keys) is loaded first, so that set=draft selects from it. It returns the first
 // problem; what could be applied stays applied.
@@ -71,6 +76,7 @@ func (s *State) Apply(query string) error {
 		return err
 	}
 	if h := q.get("hex"); h != "" {
+		s.Body = q.get("body") == "1"
 		return s.Paste(h)
 	}
 	if j := q.get("json"); j != "" {

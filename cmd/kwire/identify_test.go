@@ -1,0 +1,67 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"kwire/jsonv"
+)
+
+// A JoinGroup v9 request and its response (MEMBER_ID_REQUIRED), as kgo and
+// kfake wrote them (identify/testdata/corpus.txt).
+const (
+	joinGroupReq  = "00000094000b000900000001000c6b776972652d636f72707573000d636f727075732d67726f75700000afc80000ea60010009636f6e73756d65720213636f6f70657261746976652d737469636b791f000300000002000161000162000000040000000000000000ffffffffffff0028626567696e6e696e6720746f206d616e616765207468652067726f7570206c6966656379636c6500"
+	joinGroupResp = "00000043000000010000000000004fffffffff000001002e6b776972652d636f727075732d61313236363136623034366266306538666365356335653431333135633166640100"
+)
+
+func TestIdentify(t *testing.T) {
+	out, errs, code := kwire(t, "", "identify", joinGroupResp)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) < 2 || len(lines) > 6 || !strings.HasSuffix(lines[1], " 11 JoinGroup v9 response trunk frame") {
+		t.Fatalf("identify (exit %d, %s):\n%s", code, errs, out)
+	}
+	// A stream: the request names its response.
+	out, _, code = kwire(t, "", "identify", joinGroupReq+joinGroupResp)
+	if code != 0 || !strings.Contains(out, "# frame 2 at 0x0098") || !strings.Contains(out, "11 JoinGroup v9 response trunk frame (by correlation id)") {
+		t.Errorf("identify a stream (exit %d):\n%s", code, out)
+	}
+	// Nothing decodes: the closest, each with where it stops; exit 1.
+	out, _, code = kwire(t, "", "identify", "00000010ffffffffffffffffffffffffffff")
+	if code != 1 || !strings.Contains(out, "nothing decodes every byte") || !strings.Contains(out, "stops at 0x") {
+		t.Errorf("identify bytes nothing decodes (exit %d):\n%s", code, out)
+	}
+}
+
+// TestDecodeIdentified: decode without --api reads a response as the best
+// candidate, says so on stderr, and adds the candidates to the JSON form.
+func TestDecodeIdentified(t *testing.T) {
+	for _, args := range [][]string{{"decode", joinGroupResp}, {"decode", "--response", joinGroupResp}} {
+		out, errs, code := kwire(t, "", args...)
+		if code != 0 || !strings.HasPrefix(out, "JoinGroupResponse message v9") || !strings.Contains(errs, "11 JoinGroup v9 response trunk frame") {
+			t.Errorf("%v (exit %d):\n%s\n%s", args, code, out, errs)
+		}
+	}
+	out, errs, code := kwire(t, "", "decode", "--body", joinGroupResp[18:])
+	if code != 0 || !strings.HasPrefix(out, "JoinGroupResponse body v9") {
+		t.Errorf("decode --body (exit %d):\n%s\n%s", code, out, errs)
+	}
+	out, _, code = kwire(t, "", "decode", "--format", "json", joinGroupResp)
+	v, err := jsonv.Parse([]byte(out))
+	if code != 0 || err != nil {
+		t.Fatalf("decode --format json (exit %d, %v):\n%s", code, err, out)
+	}
+	id, _ := v.(map[string]any)["identified"].(map[string]any)
+	cands, _ := id["candidates"].([]any)
+	if len(cands) == 0 || id["chosen"] != jsonv.Number("0") {
+		t.Fatalf("identified: %v", id)
+	}
+	first := cands[0].(map[string]any)
+	if first["api_name"] != "JoinGroup" || first["direction"] != "response" {
+		t.Errorf("first candidate: %v", first)
+	}
+	// A request frame decodes as before, without a word about candidates.
+	_, errs, code = kwire(t, "", "decode", joinGroupReq)
+	if code != 0 || errs != "" {
+		t.Errorf("decode a request (exit %d): %s", code, errs)
+	}
+}

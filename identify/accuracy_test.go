@@ -1,0 +1,122 @@
+package identify
+
+import (
+	"fmt"
+	"testing"
+
+	"kwire/codec"
+	"kwire/schemas/sets"
+)
+
+// accuracy is how often the truth is the first, or among the first three,
+// candidates.
+type accuracy struct {
+	n, top1, top3 int
+	strict        int // first, with the truth's own version
+	wrong         []string
+}
+
+func (a accuracy) String() string {
+	pc := func(k int) float64 { return 100 * float64(k) / float64(a.n) }
+	return fmt.Sprintf("top-1 %.1f%% (%d/%d), top-3 %.1f%% (%d/%d); first with the version itself, not one that reads the same: %.1f%%",
+		pc(a.top1), a.top1, a.n, pc(a.top3), a.top3, a.n, pc(a.strict))
+}
+
+func (a *accuracy) add(cs []Candidate, key, version int16, fr Framing, label string) {
+	a.n++
+	for i, c := range cs {
+		if i == 3 {
+			break
+		}
+		if c.Exact() && c.Has(key, version) && c.Dir == codec.Response && c.Framing == fr {
+			if i == 0 {
+				a.top1++
+				if c.Version == version {
+					a.strict++
+				}
+			}
+			a.top3++
+			if i > 0 {
+				a.wrong = append(a.wrong, fmt.Sprintf("%s: ranked %d, after %s", label, i+1, describe(cs[0])))
+			}
+			return
+		}
+	}
+	first := "nothing"
+	if len(cs) > 0 {
+		first = describe(cs[0])
+	}
+	a.wrong = append(a.wrong, fmt.Sprintf("%s: not in the first 3 (first %s)", label, first))
+}
+
+func describe(c Candidate) string {
+	return fmt.Sprintf("%s v%d%s %s %s %.2f", c.API.Name, c.Version, also(c.Also), c.Dir, c.Framing, c.Score)
+}
+
+func also(vs []int16) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	return fmt.Sprint(vs)
+}
+
+// measure ranks every response of the corpus as a whole frame and as a
+// bare body, without the requests' help, and as a frame after its request.
+func measure(t testing.TB) (frames, bodies, streams accuracy) {
+	for _, p := range readCorpus(t) {
+		set, err := sets.ForVersion(p.key, p.version, true)
+		if err != nil {
+			t.Fatalf("key %d v%d: %v", p.key, p.version, err)
+		}
+		api := set.APIByKey(p.key)
+		label := fmt.Sprintf("%s v%d", api.Name, p.version)
+		frames.add(Rank(p.resp, Options{}), p.key, p.version, Frame, label+" frame")
+		streams.add(RankStream([][]byte{p.req, p.resp}, Options{})[1], p.key, p.version, Frame, label+" after its request")
+		hp, err := codec.PlanFor(set.ResponseHeader, codec.HeaderVersion(api, p.version, codec.Response))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, n, err := hp.Decode(p.resp[4:])
+		if err != nil {
+			t.Fatalf("%s: header: %v", label, err)
+		}
+		bodies.add(Rank(p.resp[4+n:], Options{}), p.key, p.version, Body, label+" body")
+	}
+	return frames, bodies, streams
+}
+
+// The floors TestAccuracy holds the ranking to, in percent, and the
+// targets of issue 12 (top-1 95%, top-3 99%), which this corpus does not
+// reach yet: most of the responses ranked wrong read the same as another
+// API's (EndTxn and Heartbeat, AddPartitionsToTxn and OffsetCommit,
+// CreatePartitions and CreateTopics), which only a request seen before
+// tells apart (RankStream).
+const (
+	floorTop1, floorTop3   = 93.0, 97.5
+	targetTop1, targetTop3 = 95.0, 99.0
+)
+
+// TestAccuracy holds the ranking of the corpus's responses, as whole
+// frames and as bare bodies, to the floors, and says whether it meets the
+// targets.
+func TestAccuracy(t *testing.T) {
+	frames, bodies, streams := measure(t)
+	t.Logf("frames: %v", frames)
+	t.Logf("bodies: %v", bodies)
+	t.Logf("frames after their request: %v", streams)
+	if streams.top1 != streams.n {
+		t.Errorf("a response after its request is not always first: %v %v", streams, streams.wrong)
+	}
+	for _, a := range []accuracy{frames, bodies} {
+		for _, w := range a.wrong {
+			t.Log(w)
+		}
+		top1, top3 := 100*float64(a.top1)/float64(a.n), 100*float64(a.top3)/float64(a.n)
+		if top1 < floorTop1 || top3 < floorTop3 {
+			t.Errorf("below the floors (top-1 %.1f%%, top-3 %.1f%%): %v", floorTop1, floorTop3, a)
+		}
+		if top1 < targetTop1 || top3 < targetTop3 {
+			t.Logf("below the targets (top-1 %.0f%%, top-3 %.0f%%): %v", targetTop1, targetTop3, a)
+		}
+	}
+}

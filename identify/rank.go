@@ -1,0 +1,409 @@
+// Package identify says what bytes are when nothing says it: it ranks
+// every release, API, version, direction and framing (a whole frame or a
+// bare body) whose layout decodes the bytes exactly, by how plausible the
+// values read are, and names the closest candidates, with the offset where
+// each failed, when none does.
+package identify
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"kwire/codec"
+	"kwire/codec/wire"
+	"kwire/schemas"
+)
+
+// Framing says whether bytes are a whole frame (size, header, body) or a
+// bare body.
+type Framing uint8
+
+// The two framings.
+const (
+	Frame Framing = iota
+	Body
+)
+
+// String is "frame" or "body".
+func (f Framing) String() string {
+	if f == Body {
+		return "body"
+	}
+	return "frame"
+}
+
+// Candidate is one reading of the bytes.
+type Candidate struct {
+	Set     *schemas.Set // the newest release with this layout
+	API     *schemas.API
+	Version int16
+	Dir     codec.Direction
+	Framing Framing
+	// Score is the plausibility of the values read, from 0 to 1; 0 for a
+	// candidate that does not decode the bytes.
+	Score float64
+	// FailedAt is -1 when the candidate decodes every byte, else the
+	// offset where it stopped (an error, or bytes left over).
+	FailedAt int
+	Err      error
+	// ByCorrelation: a request seen earlier with the frame's correlation
+	// id named the API and version.
+	ByCorrelation bool
+	// Also lists the other versions of the API that read the bytes the
+	// same way, newest first: the bytes cannot tell them from Version.
+	Also []int16
+
+	sum       uint64  // what was read, see scorer
+	closeness float64 // of a failed candidate: how plausible what it read was, less what it did not
+}
+
+// Has says whether the candidate is the API key and version, or reads
+// the bytes as that version does.
+func (c Candidate) Has(key, version int16) bool {
+	return c.API.Key == key && (c.Version == version || slices.Contains(c.Also, version))
+}
+
+// Exact says whether the candidate decodes every byte.
+func (c Candidate) Exact() bool { return c.FailedAt < 0 }
+
+// Seen is a request seen earlier, by its API key and version.
+type Seen struct{ Key, Version int16 }
+
+// Options say what is known besides the bytes.
+type Options struct {
+	// Requests seen earlier by correlation id: a response frame with one
+	// of them is read as the response of that request first.
+	Requests map[int32]Seen
+	// Prefer is the current choice of a caller: when it decodes the
+	// bytes exactly it comes first (after a response named by its
+	// correlation id), whatever its score.
+	Prefer *Choice
+	// Max bounds the candidates returned (0: every exact one, or the 5
+	// closest when none is exact).
+	Max int
+	// Keep, when set, says which directions and framings are tried.
+	Keep func(codec.Direction, Framing) bool
+}
+
+// Choice names a candidate: API key, version, direction and framing.
+type Choice struct {
+	Key     int16
+	Version int16
+	Dir     codec.Direction
+	Framing Framing
+}
+
+// closest is how many failed candidates are returned when none decodes.
+const closest = 5
+
+// Rank returns the readings of b, best first: those that decode every
+// byte by score (a request seen with the frame's correlation id,
+// Options.Prefer and a request frame first), else the closest ones: by
+// the plausibility of what they read before they failed, less a little
+// for each byte they did not read. The answer is never empty while any
+// release is known and Options.Keep keeps anything.
+func Rank(b []byte, o Options) []Candidate {
+	c := load()
+	r := ranker{b: b, c: c, tries: map[tryKey]tryResult{}}
+	frameOK := len(b) >= 4 && int64(int32(binary.BigEndian.Uint32(b))) == int64(len(b)-4)
+	keep := func(i int, fr Framing) bool { return o.Keep == nil || o.Keep(c.entries[i].dir, fr) }
+	var exact []Candidate
+	for i := range c.entries {
+		if !keep(i, Body) {
+			continue
+		}
+		if cand, ok := r.try(i, Body, false); ok {
+			exact = append(exact, cand)
+		}
+	}
+	for i := range c.entries {
+		if !frameOK || !keep(i, Frame) {
+			continue
+		}
+		if cand, ok := r.try(i, Frame, false); ok {
+			exact = append(exact, cand)
+		}
+	}
+	if len(exact) > 0 {
+		r.order(exact, o)
+		exact = merge(exact)
+		if o.Max > 0 && len(exact) > o.Max {
+			exact = exact[:o.Max]
+		}
+		return exact
+	}
+	// Nothing fits: every candidate, even those too long for the bytes
+	// and frames whose size is wrong, read as far as it goes.
+	var failed []Candidate
+	for i := range c.entries {
+		for _, fr := range []Framing{Frame, Body} {
+			if keep(i, fr) {
+				cand, _ := r.try(i, fr, true)
+				failed = append(failed, cand)
+			}
+		}
+	}
+	sort.SliceStable(failed, func(i, j int) bool {
+		a, b := failed[i], failed[j]
+		if a.closeness != b.closeness {
+			return a.closeness > b.closeness
+		}
+		return less(a, b)
+	})
+	n := closest
+	if o.Max > 0 {
+		n = o.Max
+	}
+	return failed[:min(n, len(failed))]
+}
+
+// merge folds each candidate into an earlier one of the same API,
+// direction and framing that read the same values from the bytes, with
+// the same score, into its Also.
+func merge(cs []Candidate) []Candidate {
+	var out []Candidate
+	for _, c := range cs {
+		i := slices.IndexFunc(out, func(k Candidate) bool {
+			return k.API.Key == c.API.Key && k.Dir == c.Dir && k.Framing == c.Framing && k.sum == c.sum &&
+				k.Score == c.Score && k.ByCorrelation == c.ByCorrelation
+		})
+		if i < 0 {
+			out = append(out, c)
+			continue
+		}
+		if !slices.Contains(out[i].Also, c.Version) && out[i].Version != c.Version {
+			out[i].Also = append(out[i].Also, c.Version)
+		}
+	}
+	return out
+}
+
+// order sorts exact candidates: by correlation id, then the preferred
+// choice, then request frames (whose header names their API and version),
+// then by score.
+func (r *ranker) order(cs []Candidate, o Options) {
+	if len(r.b) >= 8 && o.Requests != nil {
+		if s, ok := o.Requests[int32(binary.BigEndian.Uint32(r.b[4:]))]; ok {
+			for i := range cs {
+				c := &cs[i]
+				c.ByCorrelation = c.Framing == Frame && c.Dir == codec.Response && c.API.Key == s.Key && c.Version == s.Version
+			}
+		}
+	}
+	rank := func(c Candidate) int {
+		switch {
+		case c.ByCorrelation:
+			return 0
+		case o.Prefer != nil && *o.Prefer == Choice{c.API.Key, c.Version, c.Dir, c.Framing}:
+			return 1
+		case c.Dir == codec.Request && c.Framing == Frame:
+			return 2 // its header names it
+		}
+		return 3
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		a, b := cs[i], cs[j]
+		if ra, rb := rank(a), rank(b); ra != rb {
+			return ra < rb
+		}
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		return less(a, b)
+	})
+}
+
+// less orders candidates of equal merit so that the ranking is the same
+// every time: frames before bodies, responses before requests, then by
+// key and newest version.
+func less(a, b Candidate) bool {
+	switch {
+	case a.Framing != b.Framing:
+		return a.Framing < b.Framing
+	case a.Dir != b.Dir:
+		return a.Dir > b.Dir
+	case a.API.Key != b.API.Key:
+		return a.API.Key < b.API.Key
+	}
+	return a.Version > b.Version
+}
+
+type tryKey struct {
+	layout int
+	start  int
+}
+
+type tryResult struct {
+	n   int
+	err error
+}
+
+// ranker tries the catalog's entries on one input, remembering which
+// layouts failed where, so that a layout several APIs share is read once.
+type ranker struct {
+	b     []byte
+	c     *catalog
+	tries map[tryKey]tryResult
+	hdrs  map[*codec.Plan]hdrResult
+}
+
+type hdrResult struct {
+	v   codec.Value
+	n   int
+	err error
+}
+
+// errTooShort stands for the failure of a layout whose smallest body is
+// longer than the bytes left, not read in the first pass.
+var errTooShort = errors.New("fewer bytes than the smallest body of this version")
+
+// try reads b as entry i with a framing. It returns the candidate and
+// whether it decodes every byte. Unless all is set, it gives up early on
+// what cannot fit: a frame of a request with another key or version, a
+// body longer than the bytes.
+func (r *ranker) try(i int, fr Framing, all bool) (Candidate, bool) {
+	e := &r.c.entries[i]
+	cand := Candidate{Set: e.set, API: e.api, Version: e.version, Dir: e.dir, Framing: fr}
+	// fail returns cand as failed at off, and how close it came.
+	fail := func(off int, err error, pen float64) (Candidate, bool) {
+		cand.FailedAt, cand.Err = off, err
+		unread := len(r.b) - off
+		if overrun(err) {
+			unread /= 2 // the bytes may be cut short in the field that failed
+		}
+		cand.closeness = -pen - penUnread*float64(unread)
+		return cand, false
+	}
+	start, end := 0, len(r.b)
+	var hv codec.Value
+	if fr == Frame {
+		if len(r.b) < 4 {
+			return fail(0, wire.Errorf(0, wire.ErrShort, "a frame starts with an int32 size; only %d bytes", len(r.b)), e.prior)
+		}
+		if e.dir == codec.Request && !all && (len(r.b) < 8 || int16(binary.BigEndian.Uint16(r.b[4:])) != e.api.Key || int16(binary.BigEndian.Uint16(r.b[6:])) != e.version) {
+			return cand, false
+		}
+		if size := int64(int32(binary.BigEndian.Uint32(r.b))); size >= 0 && size < int64(end-4) {
+			end = 4 + int(size)
+		}
+		h := r.header(e.header)
+		if h.err != nil {
+			off, err := failOffset(h.err, 4)
+			return fail(off, err, e.prior)
+		}
+		hv, start = h.v, 4+h.n
+		if e.dir == codec.Request && !headerNames(e, hv) {
+			return fail(4, errors.New("the request header names another API or version"), e.prior)
+		}
+	}
+	key := tryKey{e.layout, start}
+	res, ok := r.tries[key]
+	if !ok && !all && e.body.MinSize() > end-start {
+		return fail(end, errTooShort, e.prior)
+	}
+	var v codec.Value
+	if !ok || all || res.err == nil && res.n == end-start {
+		v, res.n, res.err = e.body.Decode(r.b[start:end])
+		r.tries[key] = res
+	}
+	pen, sum := e.prior, uint64(0)
+	if all || res.err == nil && start+res.n == len(r.b) {
+		pen, sum = r.score(e, fr, hv, v) // of what was read, before any failure
+	}
+	switch {
+	case res.err != nil:
+		off, err := failOffset(res.err, start)
+		return fail(off, err, pen)
+	case start+res.n != len(r.b):
+		off := start + res.n
+		return fail(off, wire.Errorf(off, wire.ErrTrailing, "%d bytes after the end of the body", len(r.b)-off), pen)
+	}
+	cand.Score, cand.sum, cand.FailedAt = math.Exp(-pen/4), sum, -1
+	return cand, true
+}
+
+// overrun says whether err is a field that runs past the end of the
+// bytes, as the last field of bytes cut short does, by less than the
+// bytes could hold again.
+func overrun(err error) bool {
+	var de *wire.DecodeError
+	if !errors.As(err, &de) {
+		return false
+	}
+	if errors.Is(err, wire.ErrShort) {
+		return true
+	}
+	// "string length 45 exceeds the 44 bytes left" (decoder.primitive)
+	f := strings.Fields(de.Err.Error())
+	if i := slices.Index(f, "exceeds"); i >= 1 && i+2 < len(f) && f[i-2] == "length" {
+		need, e1 := strconv.Atoi(f[i-1])
+		left, e2 := strconv.Atoi(f[i+2])
+		return e1 == nil && e2 == nil && need <= 2*left+16
+	}
+	return false
+}
+
+// penUnread is the penalty of each byte a failed candidate did not read.
+const penUnread = 0.05
+
+// score returns the penalty of a reading of the bytes and the sum of what
+// it read (see scorer).
+func (r *ranker) score(e *entry, fr Framing, hv, v codec.Value) (float64, uint64) {
+	s := scorer{set: e.set, words: e.words, pen: e.prior}
+	if fr == Frame {
+		s.structV(e.header.Root, hv)
+		if e.dir == codec.Response && len(r.b) >= 8 && int32(binary.BigEndian.Uint32(r.b[4:])) < 0 {
+			s.pen++ // clients count correlation ids up from 0
+		}
+	} else if len(r.b) >= 4 && int64(int32(binary.BigEndian.Uint32(r.b))) == int64(len(r.b)-4) {
+		s.pen += 3 // it starts with the size a frame of it would have
+	}
+	s.message(e.body.Root, v, e.dir)
+	return s.pen, s.sum
+}
+
+// header decodes the header of a frame (after its size) with hp, once per
+// header plan.
+func (r *ranker) header(hp *codec.Plan) hdrResult {
+	if h, ok := r.hdrs[hp]; ok {
+		return h
+	}
+	if r.hdrs == nil {
+		r.hdrs = map[*codec.Plan]hdrResult{}
+	}
+	end := len(r.b)
+	if size := int64(int32(binary.BigEndian.Uint32(r.b))); size >= 0 && size < int64(end-4) {
+		end = 4 + int(size)
+	}
+	var h hdrResult
+	h.v, h.n, h.err = hp.Decode(r.b[4:end])
+	r.hdrs[hp] = h
+	return h
+}
+
+// headerNames says whether a request header value names e's key and
+// version.
+func headerNames(e *entry, hv codec.Value) bool {
+	k, v := e.header.Root.Field("RequestApiKey"), e.header.Root.Field("RequestApiVersion")
+	if k == nil || v == nil || len(hv.List()) <= max(k.Index, v.Index) {
+		return false
+	}
+	return hv.List()[k.Index].Int() == int64(e.api.Key) && hv.List()[v.Index].Int() == int64(e.version)
+}
+
+// failOffset is where err says decoding stopped, counted from the start of
+// the input (err's offsets count from base).
+func failOffset(err error, base int) (int, error) {
+	var de *wire.DecodeError
+	if errors.As(err, &de) {
+		shifted := *de
+		shifted.Offset += base
+		return shifted.Offset, &shifted
+	}
+	return base, err
+}

@@ -1,0 +1,238 @@
+package identify
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"kwire/codec"
+	"kwire/schemas"
+)
+
+// scorer adds up the penalties of the values of one decoded message: each
+// value that a broker or client would rarely write adds to pen.
+// sum hashes what was read (kinds, values, lengths, without names), so
+// that two layouts that read the bytes the same way have the same sum.
+type scorer struct {
+	set   *schemas.Set
+	words string // the API's words (apiWords)
+	pen   float64
+	sum   uint64
+}
+
+// mix adds x to the sum (FNV-1a over 64-bit words).
+func (s *scorer) mix(x uint64) {
+	s.sum ^= x
+	s.sum *= 1099511628211
+}
+
+// The penalties, in the units of the score's exponent.
+const (
+	penUnknownError = 4   // an error code the release does not know
+	penUnknownTag   = 3   // a tagged field the schema does not define
+	penBool         = 3   // a bool byte other than 0 and 1
+	penString       = 2.5 // a string that is not readable text
+	penRecords      = 3   // records that do not start like a batch
+	penTime         = 2   // a timestamp outside 2001-2100 (not -1 or 0)
+	penNegative     = 1.5 // an id, offset or size below -1
+	penLarge        = 0.7 // a plain number above 2^20 or below -1
+	penFloat        = 1   // a float that is NaN, infinite or huge
+	penEmpty        = 0.2 // a response's own array of structs is empty
+	penEmptyAsk     = 0.5 // a request's: it asks about nothing
+	penAlien        = 1.5 // an error about things the API does not deal with
+	penPort         = 1   // a port outside 1-65535
+	penNoName       = 0.5 // an empty name, host or string id
+	penError        = 0.3 // any error at all: most answers have none
+	penThrottle     = 0.3 // a throttle time other than 0
+	penUUID         = 1   // a uuid neither zero nor random-looking
+)
+
+// Milliseconds since the epoch of 2001-01-01 and 2100-01-01.
+const (
+	minTimeMs = 978307200000
+	maxTimeMs = 4102444800000
+)
+
+// message scores a message body: its fields, and whether it holds any of
+// the entities (topics, groups, results) that its arrays list; a request
+// asks about some and a response answers for them.
+func (s *scorer) message(sp *codec.StructPlan, v codec.Value, dir codec.Direction) {
+	for _, fp := range sp.Wire {
+		if fp.Kind == schemas.KindArray && fp.Elem == schemas.KindStruct && fp.Index < len(v.List()) {
+			if l := v.List()[fp.Index]; !l.IsNull() && len(l.List()) == 0 {
+				s.pen += map[codec.Direction]float64{codec.Request: penEmptyAsk, codec.Response: penEmpty}[dir]
+			}
+		}
+	}
+	s.structV(sp, v)
+}
+
+func (s *scorer) structV(sp *codec.StructPlan, v codec.Value) {
+	list := v.List()
+	for _, fp := range sp.Wire {
+		if fp.Index < len(list) {
+			s.field(fp, list[fp.Index])
+		}
+	}
+	for _, fp := range sp.Tagged {
+		if fp.Index < len(list) && !fp.IsDefault(list[fp.Index]) {
+			s.field(fp, list[fp.Index])
+		}
+	}
+	s.pen += penUnknownTag * float64(len(v.Unknown()))
+	s.mix(uint64(len(v.Unknown())))
+}
+
+func (s *scorer) field(fp *codec.FieldPlan, v codec.Value) {
+	s.mix(uint64(fp.Kind)<<8 | uint64(fp.Elem))
+	if v.IsNull() {
+		s.mix(1)
+		return
+	}
+	switch fp.Kind {
+	case schemas.KindStruct:
+		s.structV(fp.Struct, v)
+	case schemas.KindArray:
+		s.mix(uint64(len(v.List())))
+		for _, e := range v.List() {
+			if fp.Elem == schemas.KindStruct {
+				s.structV(fp.Struct, e)
+			} else {
+				s.primitive(fp.Elem, fp.Field.Name, e)
+			}
+		}
+	default:
+		s.primitive(fp.Kind, fp.Field.Name, v)
+	}
+}
+
+func (s *scorer) primitive(k schemas.Kind, name string, v codec.Value) {
+	if k == schemas.KindString || k == schemas.KindBytes || k == schemas.KindRecords || k == schemas.KindUUID {
+		s.mix(uint64(len(v.Str())))
+	} else {
+		s.mix(uint64(v.Int()))
+	}
+	switch k {
+	case schemas.KindBool:
+		if v.Int() > 1 {
+			s.pen += penBool
+		}
+	case schemas.KindInt8, schemas.KindInt16, schemas.KindInt32, schemas.KindInt64:
+		s.integer(k, name, v.Int())
+	case schemas.KindFloat64:
+		if f := v.Float64(); math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 1e12 {
+			s.pen += penFloat
+		}
+	case schemas.KindString:
+		switch str := v.Str(); {
+		case !readable(str):
+			s.pen += penString
+		case str == "" && isName(name):
+			s.pen += penNoName
+		}
+	case schemas.KindRecords:
+		if b := v.Str(); len(b) > 0 && (len(b) < 17 || b[16] > 2) {
+			s.pen += penRecords
+		}
+	case schemas.KindUUID:
+		if zeros := strings.Count(v.Str(), "\x00"); zeros > 6 && zeros < 16 {
+			s.pen += penUUID
+		}
+	}
+}
+
+func (s *scorer) integer(k schemas.Kind, name string, n int64) {
+	switch {
+	case strings.HasSuffix(name, "ErrorCode") && k == schemas.KindInt16:
+		switch ec, ok := s.set.ErrorCode(int16(n)); {
+		case !ok:
+			s.pen += penUnknownError
+		case s.alien(ec.Name):
+			s.pen += penAlien
+		case n != 0:
+			s.pen += penError
+		}
+	case name == "ThrottleTimeMs":
+		if n != 0 {
+			s.pen += penThrottle
+		}
+	case name == "Port":
+		if n < 1 || n > 65535 {
+			s.pen += penPort
+		}
+	case isTime(name):
+		if n != -1 && n != 0 && (n < minTimeMs || n > maxTimeMs) {
+			s.pen += penTime
+		}
+	case containsAny(name, "Operations", "Hash", "Crc", "Checksum", "Mask", "Seed"):
+		// Bit fields and hashes: any value.
+	case containsAny(name, "Id", "Epoch", "Offset", "Bytes", "Size", "Sequence", "Ms"):
+		// Ids, epochs, offsets, sizes: from -1 up.
+		switch {
+		case n < -1:
+			s.pen += penNegative
+		case n > 1<<40:
+			s.pen += penLarge // a trillion ids, offsets or bytes
+		case k == schemas.KindInt32 && n > 1<<28 && n != math.MaxInt32 && containsAny(name, "Bytes", "Size"):
+			s.pen += penLarge // sizes of a message are megabytes, or "any"
+		}
+	case n < -1 || n > 1<<20:
+		s.pen += penLarge
+	}
+}
+
+// entities are the kinds of things error names are about, each with the
+// words an API that deals with them has in its names.
+var entities = []struct{ error, api []string }{
+	{[]string{"GROUP"}, []string{"GROUP"}},
+	{[]string{"TOPIC"}, []string{"TOPIC"}},
+	{[]string{"TRANSACTION", "TXN"}, []string{"TRANSACTION", "TXN"}},
+	{[]string{"PRODUCER"}, []string{"PRODUCER"}},
+}
+
+// alien says whether an error name is about things that the API does not
+// deal with (GROUP_ID_NOT_FOUND from an API with no group).
+func (s *scorer) alien(errorName string) bool {
+	if s.words == "" {
+		return false
+	}
+	for _, e := range entities {
+		if containsAny(errorName, e.error...) && !containsAny(s.words, e.api...) {
+			return true
+		}
+	}
+	return false
+}
+
+// isTime says whether a field holds a point in time in milliseconds.
+func isTime(name string) bool {
+	return strings.Contains(name, "Timestamp") || name == "LogAppendTimeMs" || strings.HasSuffix(name, "TimeMs") && !strings.Contains(name, "Throttle")
+}
+
+// isName says whether a string field names something that has a name:
+// a topic, a group, a host.
+func isName(name string) bool {
+	return name == "Name" || name == "Host" || name == "Topic" || strings.HasSuffix(name, "Name") ||
+		strings.HasSuffix(name, "Id") && name != "MemberId"
+}
+
+// containsAny says whether name contains any of the words.
+func containsAny(name string, words ...string) bool {
+	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(name, w) })
+}
+
+// readable says whether s is text a person or a program would write: UTF-8
+// without control characters.
+func readable(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError || !strconv.IsPrint(r) && r != ' ' {
+			return false
+		}
+	}
+	return true
+}

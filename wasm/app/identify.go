@@ -1,0 +1,92 @@
+package app
+
+import (
+	"encoding/binary"
+	"errors"
+	"strconv"
+
+	"kwire/codec"
+	"kwire/identify"
+)
+
+// maxChips is how many candidates the page offers.
+const maxChips = 5
+
+// identify ranks bytes that the current choice did not decode and shows
+// the best candidate; the current choice is tried first (it would come
+// first if it decoded them), and a response whose correlation id a
+// pasted request had is read as that request's response.
+func (s *State) identify(b []byte) {
+	prefer := identify.Choice{Key: s.API.Key, Version: s.Version, Dir: s.Dir, Framing: identify.Frame}
+	if s.Body {
+		prefer.Framing = identify.Body
+	}
+	var cs []identify.Candidate
+	for _, c := range identify.Rank(b, identify.Options{Requests: s.seen, Prefer: &prefer, Max: maxChips}) {
+		if c.Exact() {
+			cs = append(cs, c)
+		}
+	}
+	if len(cs) == 0 {
+		return // the error of the current choice stays
+	}
+	s.Candidates = cs
+	s.Choose(0)
+}
+
+// Choose shows the bytes read as candidate i (a chip's click).
+func (s *State) Choose(i int) error {
+	if i < 0 || i >= len(s.Candidates) {
+		return errors.New("no such candidate")
+	}
+	c := s.Candidates[i]
+	s.Chosen = i
+	s.choice, s.guess = Auto, false
+	s.Set, s.API, s.Version, s.Dir = c.Set, c.API, c.Version, c.Dir
+	s.Body = c.Framing == identify.Body
+	s.show(s.Bytes, true)
+	return s.Err
+}
+
+// ChipLabel names candidate i on its chip: "JoinGroupResponse v9", and
+// "(body)" for a bare body.
+func (s *State) ChipLabel(i int) string {
+	c := s.Candidates[i]
+	l := c.Dir.Schema(c.API).Name + " v" + strconv.Itoa(int(c.Version))
+	if c.Framing == identify.Body {
+		l += " (body)"
+	}
+	return l
+}
+
+// CandidatesText sums the candidates up above the chips: "JoinGroupResponse
+// v9, and 2 others", with how the first was found.
+func (s *State) CandidatesText() string {
+	if len(s.Candidates) == 0 {
+		return ""
+	}
+	t := "Identified as " + s.ChipLabel(0)
+	switch n := len(s.Candidates) - 1; n {
+	case 0:
+	case 1:
+		t += ", and 1 other"
+	default:
+		t += ", and " + strconv.Itoa(n) + " others"
+	}
+	if s.Candidates[0].ByCorrelation {
+		t += " (by the correlation id of a request pasted before)"
+	}
+	return t
+}
+
+// remember notes a request frame shown without error by its correlation
+// id, so that its response is identified by it.
+func (s *State) remember(b []byte) {
+	if s.Err != nil || s.Dir != codec.Request || s.Body || s.API == nil || len(b) < 12 {
+		return
+	}
+	if s.seen == nil {
+		s.seen = map[int32]identify.Seen{}
+	}
+	s.seen[int32(binary.BigEndian.Uint32(b[8:]))] = identify.Seen{Key: s.API.Key, Version: s.Version}
+}
