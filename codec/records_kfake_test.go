@@ -5,11 +5,10 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"net"
+	"kwire/internal/traffic"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,63 +20,6 @@ import (
 	"kwire/schemas/sets"
 	"kwire/tree"
 )
-
-// recConn records the bytes a client writes and reads on one connection.
-type recConn struct {
-	net.Conn
-	mu      sync.Mutex
-	out, in bytes.Buffer
-}
-
-func (c *recConn) Read(p []byte) (int, error) {
-	n, err := c.Conn.Read(p)
-	c.mu.Lock()
-	c.in.Write(p[:n])
-	c.mu.Unlock()
-	return n, err
-}
-
-func (c *recConn) Write(p []byte) (int, error) {
-	n, err := c.Conn.Write(p)
-	c.mu.Lock()
-	c.out.Write(p[:n])
-	c.mu.Unlock()
-	return n, err
-}
-
-// capture is a kgo dialer that records every connection.
-type capture struct {
-	mu    sync.Mutex
-	conns []*recConn
-}
-
-func (c *capture) dial(ctx context.Context, network, host string) (net.Conn, error) {
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, network, host)
-	if err != nil {
-		return nil, err
-	}
-	rc := &recConn{Conn: conn}
-	c.mu.Lock()
-	c.conns = append(c.conns, rc)
-	c.mu.Unlock()
-	return rc, nil
-}
-
-// frames splits a stream of size-delimited frames (a last, incomplete one
-// is left out: the client may have closed mid-read).
-func frames(b []byte) [][]byte {
-	var out [][]byte
-	for len(b) >= 4 {
-		n := int(binary.BigEndian.Uint32(b))
-		if len(b) < 4+n {
-			break
-		}
-		out = append(out, b[:4+n])
-		b = b[4+n:]
-	}
-	return out
-}
 
 // produced is what a test producer wrote to one topic.
 type produced struct {
@@ -170,9 +112,9 @@ func kfakeRecords(t *testing.T, set *schemas.Set, versions *kversion.Versions) {
 	defer cluster.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	capt := &capture{}
+	capt := &traffic.Recorder{}
 	client := func(opts ...kgo.Opt) *kgo.Client {
-		base := []kgo.Opt{kgo.SeedBrokers(cluster.ListenAddrs()...), kgo.Dialer(capt.dial), kgo.MaxVersions(versions)}
+		base := []kgo.Opt{kgo.SeedBrokers(cluster.ListenAddrs()...), kgo.Dialer(capt.Dial), kgo.MaxVersions(versions)}
 		cl, err := kgo.NewClient(append(base, opts...)...)
 		if err != nil {
 			t.Fatal(err)
@@ -253,10 +195,8 @@ func kfakeRecords(t *testing.T, set *schemas.Set, versions *kversion.Versions) {
 	var produceRecs, fetchRecs, controls []string
 	codecsSeen := map[string]bool{}
 	nFrames, nFetch, exact, compressed, recompressed := 0, 0, 0, 0, 0
-	for _, c := range capt.conns {
-		c.mu.Lock()
-		reqs, resps := frames(c.out.Bytes()), frames(c.in.Bytes())
-		c.mu.Unlock()
+	for _, c := range capt.Conns() {
+		reqs, resps := traffic.Frames(c.Out()), traffic.Frames(c.In())
 		type reqInfo struct{ key, version int16 }
 		byCorr := map[int32]reqInfo{}
 		for _, b := range reqs {

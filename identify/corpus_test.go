@@ -1,18 +1,16 @@
 package identify
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/hex"
 	"flag"
 	"fmt"
-	"net"
+	"kwire/internal/traffic"
 	"os"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -29,62 +27,6 @@ var writeCorpus = flag.Bool("corpus", false, "record testdata/corpus.txt from kg
 // its response are on the same connection, the request first.
 const corpusFile = "testdata/corpus.txt"
 
-// recConn records the bytes a client writes and reads on one connection.
-type recConn struct {
-	net.Conn
-	mu      sync.Mutex
-	out, in bytes.Buffer
-}
-
-func (c *recConn) Read(p []byte) (int, error) {
-	n, err := c.Conn.Read(p)
-	c.mu.Lock()
-	c.in.Write(p[:n])
-	c.mu.Unlock()
-	return n, err
-}
-
-func (c *recConn) Write(p []byte) (int, error) {
-	n, err := c.Conn.Write(p)
-	c.mu.Lock()
-	c.out.Write(p[:n])
-	c.mu.Unlock()
-	return n, err
-}
-
-type capture struct {
-	mu    sync.Mutex
-	conns []*recConn
-}
-
-func (c *capture) dial(ctx context.Context, network, host string) (net.Conn, error) {
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, network, host)
-	if err != nil {
-		return nil, err
-	}
-	rc := &recConn{Conn: conn}
-	c.mu.Lock()
-	c.conns = append(c.conns, rc)
-	c.mu.Unlock()
-	return rc, nil
-}
-
-// splitFrames splits a stream of size-delimited frames, leaving out a
-// last, incomplete one.
-func splitFrames(b []byte) [][]byte {
-	var out [][]byte
-	for len(b) >= 4 {
-		n := int(binary.BigEndian.Uint32(b))
-		if len(b) < 4+n {
-			break
-		}
-		out = append(out, b[:4+n])
-		b = b[4+n:]
-	}
-	return out
-}
-
 // TestRecordCorpus records the corpus with -corpus: producers (plain,
 // idempotent, transactional), a consumer group, a direct consumer and
 // admin requests of many APIs, with the versions of several Kafka
@@ -97,10 +39,8 @@ func TestRecordCorpus(t *testing.T) {
 	seen := map[string]bool{}
 	for _, v := range []*kversion.Versions{kversion.V2_4_0(), kversion.V2_8_0(), kversion.V3_5_0(), kversion.V4_0_0(), kversion.Stable()} {
 		capt := record(t, v)
-		for _, c := range capt.conns {
-			c.mu.Lock()
-			reqs, resps := splitFrames(c.out.Bytes()), splitFrames(c.in.Bytes())
-			c.mu.Unlock()
+		for _, c := range capt.Conns() {
+			reqs, resps := traffic.Frames(c.Out()), traffic.Frames(c.In())
 			byCorr := map[uint32][]byte{}
 			for _, b := range reqs {
 				if len(b) >= 12 {
@@ -131,7 +71,7 @@ func TestRecordCorpus(t *testing.T) {
 
 // record runs the clients against a fresh kfake cluster with versions at
 // most v.
-func record(t *testing.T, v *kversion.Versions) *capture {
+func record(t *testing.T, v *kversion.Versions) *traffic.Recorder {
 	cluster, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(2, "a", "b"))
 	if err != nil {
 		t.Fatal(err)
@@ -139,9 +79,9 @@ func record(t *testing.T, v *kversion.Versions) *capture {
 	defer cluster.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	capt := &capture{}
+	capt := &traffic.Recorder{}
 	client := func(opts ...kgo.Opt) *kgo.Client {
-		base := []kgo.Opt{kgo.SeedBrokers(cluster.ListenAddrs()...), kgo.Dialer(capt.dial), kgo.MaxVersions(v), kgo.ClientID("kwire-corpus")}
+		base := []kgo.Opt{kgo.SeedBrokers(cluster.ListenAddrs()...), kgo.Dialer(capt.Dial), kgo.MaxVersions(v), kgo.ClientID("kwire-corpus")}
 		cl, err := kgo.NewClient(append(base, opts...)...)
 		if err != nil {
 			t.Fatal(err)
