@@ -86,18 +86,21 @@ type Event struct {
 type Conn struct {
 	ID             int
 	Client, Broker netip.AddrPort
-	r              *Reader
-	tcp            [2]half
-	fr             [2]*framer
-	pending        map[int32]*Request
-	sawSYN         bool
-	known          bool // Kafka for sure (port or detection)
-	ignored        bool // not Kafka
-	tls            bool
-	sasl           bool // raw SASL tokens follow SaslHandshake v0
-	saslV0         map[int32]bool
-	closed         [2]bool
-	last           time.Time
+	// MidStream: the capture holds no SYN of the connection, so its
+	// first bytes may be the end of a frame.
+	MidStream bool
+	r         *Reader
+	tcp       [2]half
+	fr        [2]*framer
+	pending   map[int32]*Request
+	sawSYN    bool
+	known     bool // Kafka for sure (port or detection)
+	ignored   bool // not Kafka
+	tls       bool
+	sasl      bool // raw SASL tokens follow SaslHandshake v0
+	saslV0    map[int32]bool
+	closed    [2]bool
+	last      time.Time
 }
 
 func (c *Conn) String() string { return c.Client.String() + " → " + c.Broker.String() }
@@ -121,6 +124,7 @@ type Reader struct {
 	nconn  int
 	packet int
 	known  map[[2]int16]bool
+	stop   bool
 	// Packets and NotTCP count the packets read and those without TCP.
 	Packets, NotTCP int
 }
@@ -142,24 +146,33 @@ func NewReader(opts Options, emit func(*Event)) *Reader {
 // decoded before it (the open connections are flushed first).
 func Read(f io.Reader, opts Options, emit func(*Event)) (*Reader, error) {
 	r := NewReader(opts, emit)
+	return r, r.ReadAll(f)
+}
+
+// ReadAll reads a capture file to its end, or until Stop.
+func (r *Reader) ReadAll(f io.Reader) error {
 	pr, err := NewPacketReader(f)
 	if err != nil {
-		return r, err
+		return err
 	}
 	var last time.Time
-	for {
+	for !r.stop {
 		p, err := pr.Next()
 		if err != nil {
 			r.Close(last)
 			if err == io.EOF {
-				return r, nil
+				return nil
 			}
-			return r, err
+			return err
 		}
 		last = p.Time
 		r.Packet(p)
 	}
+	return nil
 }
+
+// Stop makes ReadAll return after the current packet (from emit).
+func (r *Reader) Stop() { r.stop = true }
 
 func (r *Reader) send(e *Event) {
 	r.n++
@@ -239,7 +252,7 @@ func (r *Reader) newConn(seg Segment) *Conn {
 	case r.ports[seg.Src.Port()]:
 		c.Client, c.Broker = seg.Dst, seg.Src
 	}
-	c.sawSYN = syn
+	c.sawSYN, c.MidStream = syn, !syn
 	c.known = r.ports[c.Broker.Port()]
 	if !c.known && !c.sawSYN {
 		c.ignored = true // mid-connection on a port that is not Kafka's: --port says it is

@@ -41,6 +41,9 @@ type FileError struct {
 }
 
 func (e *FileError) Error() string {
+	if e.Packet == 0 {
+		return fmt.Sprintf("file header: %v", e.Err)
+	}
 	return fmt.Sprintf("packet %d at byte offset %d: %v", e.Packet, e.Offset, e.Err)
 }
 

@@ -431,14 +431,25 @@ func (f *Frame) labelHeader(hn *tree.Node) {
 	}
 }
 
-// JSON returns the frame's JSON form: {api_key, api_name, version,
-// direction, header, body, size}; size is the encoded length, or -1.
+// JSON returns the frame's JSON form, indented: {api_key, api_name,
+// version, direction, header, body, size}; size is the encoded length,
+// or -1.
 func (f *Frame) JSON(size int) ([]byte, error) {
-	hp, bp, err := f.Plans()
+	b, err := f.AppendJSON(nil, size)
 	if err != nil {
 		return nil, err
 	}
-	b := fmt.Appendf(nil, `{"api_key":%d,"api_name":`, f.API.Key)
+	return jsonv.Indent(nil, b, "  "), nil
+}
+
+// AppendJSON appends the frame's JSON form (as JSON returns it) on one
+// line.
+func (f *Frame) AppendJSON(b []byte, size int) ([]byte, error) {
+	hp, bp, err := f.Plans()
+	if err != nil {
+		return b, err
+	}
+	b = fmt.Appendf(b, `{"api_key":%d,"api_name":`, f.API.Key)
 	b = records.AppendJSONString(b, []byte(f.API.Name))
 	b = fmt.Appendf(b, `,"version":%d,"direction":"%s","set":`, f.Version, f.Dir)
 	b = records.AppendJSONString(b, []byte(f.Set.Name))
@@ -451,8 +462,7 @@ func (f *Frame) JSON(size int) ([]byte, error) {
 	b = hp.AppendJSONBudget(b, f.Header, bg)
 	b = append(b, `,"body":`...)
 	b = bp.AppendJSONBudget(b, f.Body, bg)
-	b = fmt.Appendf(b, `,"size":%d}`, size)
-	return jsonv.Indent(nil, b, "  "), nil
+	return fmt.Appendf(b, `,"size":%d}`, size), nil
 }
 
 // SetJSON sets the frame's body from JSON: either a body value or the

@@ -1,0 +1,348 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"kwire/capture"
+	"kwire/codec"
+	"kwire/codec/records"
+	"kwire/schemas/sets"
+	"kwire/tree"
+)
+
+func init() {
+	commands["capture"] = command{"decode the Kafka conversations of a pcap or pcapng file", cmdCapture}
+}
+
+// portsFlag is --port, repeatable.
+type portsFlag []uint16
+
+func (p *portsFlag) String() string { return fmt.Sprint(*p) }
+
+func (p *portsFlag) Set(s string) error {
+	n, err := strconv.ParseUint(s, 10, 16)
+	if err != nil || n == 0 {
+		return fmt.Errorf("%q is not a TCP port: give a number from 1 to 65535", s)
+	}
+	*p = append(*p, uint16(n))
+	return nil
+}
+
+// captureRun is one kwire capture: its options and what it saw so far.
+type captureRun struct {
+	out     *bufio.Writer
+	stderr  io.Writer
+	format  string
+	body    bool
+	frame   int
+	limits  records.Limits
+	t0      time.Time
+	failed  int
+	frames  int
+	conns   map[int]bool
+	found   bool
+	frameOK bool
+	reader  *capture.Reader
+}
+
+func cmdCapture(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("kwire capture", flag.ContinueOnError)
+	run := &captureRun{stderr: stderr, conns: map[int]bool{}}
+	fs.StringVar(&run.format, "format", "table", "output: table (a line per frame) or json (an object per line)")
+	fs.BoolVar(&run.body, "body", false, "with --format json: each frame decoded, as kwire decode --format json prints it")
+	fs.IntVar(&run.frame, "frame", 0, "print frame `N` (the first column) as kwire decode prints it")
+	var ports portsFlag
+	fs.Var(&ports, "port", "read TCP port `N` as a Kafka broker's, besides "+fmt.Sprint(capture.DefaultPorts)+" (repeatable)")
+	fs.IntVar(&run.limits.MaxDecompressed, "max-decompressed", records.DefaultMaxDecompressed, "decompress at most this many bytes of records in each message")
+	fs.IntVar(&run.limits.MaxRecords, "max-records", records.DefaultMaxRecords, "decode at most this many records in each message")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := oneOf("format", run.format, "table", "json"); err != nil {
+		return err
+	}
+	switch {
+	case len(pos) != 1:
+		return usageErr("give one capture FILE (pcap or pcapng)")
+	case run.frame < 0:
+		return usageErr("--frame must be 1 or more")
+	case run.body && run.format != "json":
+		return usageErr("--body goes with --format json")
+	}
+	f, err := os.Open(pos[0])
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var in io.Reader = f
+	if st, err := f.Stat(); err == nil && isTerminal(stderr) {
+		in = &progress{r: f, size: st.Size(), w: stderr, next: time.Now().Add(time.Second)}
+	}
+	run.out = bufio.NewWriterSize(stdout, 1<<16)
+	if run.format == "table" && run.frame == 0 {
+		fmt.Fprintf(run.out, "%-5s %-11s %-30s %-8s %-26s %-4s %-11s %-8s %-10s %-14s %s\n",
+			"#", "TIME", "CONNECTION", "DIR", "API", "VER", "CORR", "SIZE", "LATENCY", "ERRORS", "STATUS")
+	}
+	run.reader = capture.NewReader(capture.Options{Ports: ports, Limits: run.limits}, run.event)
+	rerr := run.reader.ReadAll(in)
+	if p, ok := in.(*progress); ok {
+		p.clear()
+	}
+	run.out.Flush()
+	if rerr != nil {
+		printLine(stderr, "kwire: %s: %v", pos[0], rerr)
+		run.failed++
+	}
+	if run.frame > 0 {
+		if !run.found {
+			printLine(stderr, "kwire: %s has no frame %d (the first column of kwire capture numbers them)", pos[0], run.frame)
+			return exitError(1)
+		}
+		if !run.frameOK {
+			return exitError(1)
+		}
+		return nil
+	}
+	r := run.reader
+	printLine(stderr, "kwire: %s: %d packets (%d not TCP), %d Kafka connections, %d frames, %d problems",
+		pos[0], r.Packets, r.NotTCP, len(run.conns), run.frames, run.failed)
+	if run.failed > 0 {
+		return exitError(1)
+	}
+	return nil
+}
+
+// event prints one event.
+func (run *captureRun) event(e *capture.Event) {
+	if run.t0.IsZero() {
+		run.t0 = e.Time
+	}
+	if e.Conn != nil {
+		run.conns[e.Conn.ID] = true
+	}
+	if run.frame > 0 {
+		if e.N == run.frame {
+			run.found = true
+			run.frameOK = run.printFrame(e)
+			run.reader.Stop()
+		}
+		return
+	}
+	var f *codec.Frame
+	var root *tree.Node
+	status, failed := "ok", false
+	switch e.Kind {
+	case capture.KindNote:
+		printLine(run.stderr, "kwire: %s", e.Note)
+		run.failed++
+		return
+	case capture.KindFrame:
+		run.frames++
+		var err error
+		f, root, err = e.Decode(run.limits)
+		if s := frameStatus(e, root, err); s != "" {
+			status, failed = s, true
+		}
+	case capture.KindSkipped:
+		status, failed = e.Note, !(e.Conn.MidStream && e.Offset == 0)
+	case capture.KindTLS, capture.KindSASL:
+		status = e.Note
+	}
+	if failed {
+		run.failed++
+	}
+	if run.format == "json" {
+		run.jsonLine(e, f, root, status)
+		return
+	}
+	api, ver, corr, latency := "-", "-", "-", ""
+	switch e.Kind {
+	case capture.KindFrame:
+		api, ver, corr = apiName(e.Key), strconv.Itoa(int(e.Version)), strconv.Itoa(int(e.Correlation))
+		if e.Dir == codec.Response && e.Request == nil {
+			api, ver = "?", "?"
+		}
+	case capture.KindSASL:
+		api = "(SASL token)"
+	case capture.KindTLS:
+		api = "(TLS)"
+	case capture.KindSkipped:
+		api = "(skipped)"
+	}
+	if e.Request != nil {
+		latency = fmt.Sprintf("%.3fms", float64(e.Time.Sub(e.Request.Time).Microseconds())/1000)
+	}
+	codes := strings.Join(errorCodes(root), ",")
+	line := fmt.Sprintf("%-5d %-11.6f %-30s %-8s %-26s %-4s %-11s %-8d %-10s %-14s %s",
+		e.N, e.Time.Sub(run.t0).Seconds(), e.Conn, e.Dir, api, ver, corr, e.Size, latency, codes, status)
+	fmt.Fprintln(run.out, tree.Escape(line))
+}
+
+// frameStatus is what went wrong with a frame ("" for nothing): lost
+// bytes, a decode error, an error node.
+func frameStatus(e *capture.Event, root *tree.Node, err error) string {
+	var parts []string
+	if e.Incomplete != "" {
+		parts = append(parts, "incomplete: "+e.Incomplete)
+	}
+	if err != nil {
+		parts = append(parts, "decode error at "+err.Error())
+	} else if root != nil {
+		if n, off := root.FirstError(); n != nil {
+			parts = append(parts, "decode error at "+treeError(n, off))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// apiName names an API key with the newest release that has it.
+func apiName(key int16) string {
+	if _, a, err := sets.NewestWith(key); err == nil {
+		return a.Name
+	}
+	return "key " + strconv.Itoa(int(key))
+}
+
+// errorCodes are the names of the non-zero error codes in a tree, once each.
+func errorCodes(root *tree.Node) []string {
+	if root == nil {
+		return nil
+	}
+	var out []string
+	root.Walk(func(n *tree.Node, _ int) bool {
+		if strings.HasSuffix(n.Name, "ErrorCode") && n.Value != "0" && n.Value != "" && n.Err == "" {
+			v := n.Value
+			if i := strings.IndexByte(v, '('); i >= 0 {
+				v = strings.TrimSuffix(v[i+1:], ")")
+			}
+			for _, o := range out {
+				if o == v {
+					return true
+				}
+			}
+			out = append(out, v)
+		}
+		return true
+	})
+	return out
+}
+
+// captureLine is the JSON of one event, without its body.
+type captureLine struct {
+	N             int      `json:"n"`
+	Kind          string   `json:"kind"`
+	Time          string   `json:"time"`
+	Conn          string   `json:"conn"`
+	ConnID        int      `json:"conn_id"`
+	Dir           string   `json:"dir"`
+	APIKey        *int16   `json:"api_key"`
+	APIName       string   `json:"api_name,omitempty"`
+	APIVersion    *int16   `json:"api_version"`
+	CorrelationID *int32   `json:"correlation_id"`
+	Size          int      `json:"size"`
+	LatencyMs     *float64 `json:"latency_ms,omitempty"`
+	ErrorCodes    []string `json:"error_codes,omitempty"`
+	Packet        int      `json:"packet"`
+	Status        string   `json:"status"`
+}
+
+var kindNames = map[capture.Kind]string{capture.KindFrame: "frame", capture.KindSASL: "sasl", capture.KindTLS: "tls", capture.KindSkipped: "skipped"}
+
+func (run *captureRun) jsonLine(e *capture.Event, f *codec.Frame, root *tree.Node, status string) {
+	l := captureLine{N: e.N, Kind: kindNames[e.Kind], Time: e.Time.UTC().Format(time.RFC3339Nano), Conn: e.Conn.String(), ConnID: e.Conn.ID,
+		Dir: e.Dir.String(), Size: e.Size, Packet: e.Packet, Status: status, ErrorCodes: errorCodes(root)}
+	if e.Kind == capture.KindFrame && (e.Dir == codec.Request || e.Request != nil) {
+		key, v := e.Key, e.Version
+		l.APIKey, l.APIVersion, l.APIName = &key, &v, apiName(key)
+	}
+	if e.Kind == capture.KindFrame {
+		c := e.Correlation
+		l.CorrelationID = &c
+	}
+	if e.Request != nil {
+		ms := float64(e.Time.Sub(e.Request.Time).Microseconds()) / 1000
+		l.LatencyMs = &ms
+	}
+	b, _ := json.Marshal(l)
+	if run.body && f != nil && f.API != nil {
+		if j, err := f.AppendJSON(append(b[:len(b)-1], `,"body":`...), e.Size); err == nil {
+			b = append(j, '}')
+		}
+	}
+	run.out.Write(append(b, '\n'))
+}
+
+// printFrame prints a frame's tree as kwire decode does and says whether
+// it decoded.
+func (run *captureRun) printFrame(e *capture.Event) bool {
+	if e.Kind != capture.KindFrame {
+		printLine(run.stderr, "kwire: %d is not a Kafka frame: %s", e.N, e.Note)
+		return false
+	}
+	f, root, err := e.Decode(run.limits)
+	if root != nil {
+		if f.API != nil {
+			root.About = "read with the schemas of " + sets.ReleaseOf(f.Set.Name).String()
+		}
+		root.WriteText(run.out)
+	}
+	run.out.Flush()
+	if e.Incomplete != "" {
+		printLine(run.stderr, "kwire: frame %d is incomplete: %s", e.N, e.Incomplete)
+	}
+	if err != nil {
+		printLine(run.stderr, "kwire: decode error at %v", err)
+		return false
+	}
+	if n, off := root.FirstError(); n != nil {
+		printLine(run.stderr, "kwire: decode error at %s", treeError(n, off))
+		return false
+	}
+	return e.Incomplete == ""
+}
+
+// isTerminal says whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// progress reports how much of the file was read, once a second, on a
+// terminal.
+type progress struct {
+	r          io.Reader
+	size, done int64
+	w          io.Writer
+	next       time.Time
+	shown      bool
+}
+
+func (p *progress) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.done += int64(n)
+	if now := time.Now(); now.After(p.next) {
+		p.next = now.Add(time.Second)
+		p.shown = true
+		fmt.Fprintf(p.w, "\rkwire: read %d of %d MB (%d%%)", p.done>>20, p.size>>20, p.done*100/max(p.size, 1))
+	}
+	return n, err
+}
+
+func (p *progress) clear() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+}
