@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"kwire/capture"
 	"kwire/codec"
 	"kwire/codec/records"
+	"kwire/codec/wire"
 	"kwire/schemas/sets"
 	"kwire/tree"
 )
@@ -171,6 +173,9 @@ func (run *captureRun) event(e *capture.Event) {
 		if e.Dir == codec.Response && e.Request == nil {
 			api, ver = "?", "?"
 		}
+		if e.Dir == codec.Request && len(e.Data) < 12 {
+			api, ver, corr = "?", "?", "?"
+		}
 	case capture.KindSASL:
 		api = "(SASL token)"
 	case capture.KindTLS:
@@ -194,8 +199,11 @@ func frameStatus(e *capture.Event, root *tree.Node, err error) string {
 	if e.Incomplete != "" {
 		parts = append(parts, "incomplete: "+e.Incomplete)
 	}
-	if err != nil {
+	var de *wire.DecodeError
+	if errors.As(err, &de) {
 		parts = append(parts, "decode error at "+err.Error())
+	} else if err != nil {
+		parts = append(parts, err.Error())
 	} else if root != nil {
 		if n, off := root.FirstError(); n != nil {
 			parts = append(parts, "decode error at "+treeError(n, off))
@@ -260,7 +268,7 @@ var kindNames = map[capture.Kind]string{capture.KindFrame: "frame", capture.Kind
 func (run *captureRun) jsonLine(e *capture.Event, f *codec.Frame, root *tree.Node, status string) {
 	l := captureLine{N: e.N, Kind: kindNames[e.Kind], Time: e.Time.UTC().Format(time.RFC3339Nano), Conn: e.Conn.String(), ConnID: e.Conn.ID,
 		Dir: e.Dir.String(), Size: e.Size, Packet: e.Packet, Status: status, ErrorCodes: errorCodes(root)}
-	if e.Kind == capture.KindFrame && (e.Dir == codec.Request || e.Request != nil) {
+	if e.Kind == capture.KindFrame && (e.Dir == codec.Request && len(e.Data) >= 12 || e.Request != nil) {
 		key, v := e.Key, e.Version
 		l.APIKey, l.APIVersion, l.APIName = &key, &v, apiName(key)
 	}
@@ -300,7 +308,7 @@ func (run *captureRun) printFrame(e *capture.Event) bool {
 		printLine(run.stderr, "kwire: frame %d is incomplete: %s", e.N, e.Incomplete)
 	}
 	if err != nil {
-		printLine(run.stderr, "kwire: decode error at %v", err)
+		printLine(run.stderr, "kwire: %s", frameStatus(&capture.Event{}, nil, err))
 		return false
 	}
 	if n, off := root.FirstError(); n != nil {
