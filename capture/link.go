@@ -104,8 +104,11 @@ func parseIP(ethType uint16, b []byte, cut int) (Segment, error) {
 	var end int // end of the IP payload in b, as the IP header says it
 	switch ethType {
 	case 0x0800:
-		if len(b) < 20 || b[0]>>4 != 4 {
-			return s, fmt.Errorf("an IPv4 header of %d bytes or version %d", len(b), b[0]>>4)
+		if len(b) < 20 {
+			return s, fmt.Errorf("an IPv4 header of %d bytes (20)", len(b))
+		}
+		if b[0]>>4 != 4 {
+			return s, fmt.Errorf("IP version %d in an IPv4 packet", b[0]>>4)
 		}
 		ihl := int(b[0]&0x0f) * 4
 		total := int(binary.BigEndian.Uint16(b[2:]))
@@ -123,8 +126,11 @@ func parseIP(ethType uint16, b []byte, cut int) (Segment, error) {
 		s.Dst = netip.AddrPortFrom(netip.AddrFrom4([4]byte(b[16:20])), 0)
 		b, end = b[ihl:], total-ihl
 	case 0x86dd:
-		if len(b) < 40 || b[0]>>4 != 6 {
-			return s, fmt.Errorf("an IPv6 header of %d bytes", len(b))
+		if len(b) < 40 {
+			return s, fmt.Errorf("an IPv6 header of %d bytes (40)", len(b))
+		}
+		if b[0]>>4 != 6 {
+			return s, fmt.Errorf("IP version %d in an IPv6 packet", b[0]>>4)
 		}
 		proto = b[6]
 		end = int(binary.BigEndian.Uint16(b[4:]))

@@ -69,7 +69,7 @@ func NewPacketReader(r io.Reader) (*PacketReader, error) {
 	switch binary.LittleEndian.Uint32(magic) {
 	case 0x0a0d0d0a: // pcapng section header block
 		g := &ngGuard{r: br}
-		ng, err := pcapgo.NewNgReader(g, pcapgo.NgReaderOptions{WantMixedLinkType: true, SkipUnknownVersion: true})
+		ng, err := pcapgo.NewNgReader(g, pcapgo.NgReaderOptions{WantMixedLinkType: true, SkipUnknownVersion: false})
 		if err != nil {
 			return nil, &FileError{Offset: 0, Err: fmt.Errorf("pcapng section header: %w", err)}
 		}
@@ -148,7 +148,8 @@ func (g *ngGuard) Read(p []byte) (int, error) {
 		if g.err != nil {
 			return 0, g.err
 		}
-		if g.err = g.next(); g.err != nil && g.pos == len(g.buf) {
+		if g.err = g.next(); g.err != nil {
+			g.buf, g.pos = g.buf[:0], 0 // nothing of a bad block reaches pcapgo
 			return 0, g.err
 		}
 	}
@@ -162,6 +163,46 @@ func (g *ngGuard) u32(b []byte) uint32 {
 		return binary.BigEndian.Uint32(b)
 	}
 	return binary.LittleEndian.Uint32(b)
+}
+
+func (g *ngGuard) u16(b []byte) uint16 {
+	if g.big {
+		return binary.BigEndian.Uint16(b)
+	}
+	return binary.LittleEndian.Uint16(b)
+}
+
+// options checks the options of a section header, interface description
+// or statistics block: each inside the block, and the timestamp
+// resolution and offset of an interface of a size and value pcapgo can
+// use.
+func (g *ngGuard) options(typ uint32, b []byte) error {
+	pos := 0
+	for pos+4 <= len(b) {
+		code, n := g.u16(b[pos:]), int(g.u16(b[pos+2:]))
+		if code == 0 {
+			return nil
+		}
+		if pos+4+(n+3)&^3 > len(b) {
+			return fmt.Errorf("option %d of %d bytes at +%d runs past the block's end", code, n, pos)
+		}
+		v := b[pos+4 : pos+4+n]
+		switch {
+		case typ == 1 && code == 9: // if_tsresol
+			if n < 1 || v[0]&0x80 != 0 && v[0]&0x7f > 62 || v[0]&0x80 == 0 && v[0] > 18 {
+				return fmt.Errorf("timestamp resolution option of %d bytes, value %x: want 1 byte, 2^-62 to 10^-18", n, v)
+			}
+		case typ == 1 && code == 14, typ == 5 && code >= 2 && code <= 8: // if_tsoffset, statistics
+			if n != 8 {
+				return fmt.Errorf("option %d of %d bytes (8)", code, n)
+			}
+		}
+		pos += 4 + (n+3)&^3
+	}
+	if pos != len(b) {
+		return fmt.Errorf("%d bytes after the last option", len(b)-pos)
+	}
+	return nil
 }
 
 // next reads and checks one block.
@@ -196,7 +237,6 @@ func (g *ngGuard) next() error {
 	}
 	g.buf = g.buf[:total]
 	if n, _ := io.ReadFull(g.r, g.buf); n < int(total) {
-		g.buf = g.buf[:0]
 		return fmt.Errorf("block of type %#x at byte offset %d: %d bytes of %d, the file ends inside it (truncated capture)", typ, g.offset, n, total)
 	}
 	if g.u32(g.buf[total-4:]) != total {
@@ -204,14 +244,23 @@ func (g *ngGuard) next() error {
 	}
 	body := g.buf[8 : total-4]
 	bad := func(format string, a ...any) error {
-		g.buf = g.buf[:0]
 		return fmt.Errorf("block of type %#x at byte offset %d: %s", typ, g.offset, fmt.Sprintf(format, a...))
 	}
-	switch typ {
-	case 1: // interface description
-		if len(body) < 8 {
-			return bad("an interface description of %d bytes (at least 8)", len(body))
+	optionsAt := map[uint32]int{0x0a0d0d0a: 16, 1: 8, 5: 12}
+	if at, ok := optionsAt[typ]; ok {
+		if len(body) < at {
+			return bad("%d bytes before its options, %d there", at, len(body))
 		}
+		if err := g.options(typ, body[at:]); err != nil {
+			return bad("%v", err)
+		}
+	}
+	switch typ {
+	case 0x0a0d0d0a: // section header
+		if major := g.u16(body[4:]); major != 1 {
+			return bad("pcapng version %d.%d (kwire reads 1.0)", major, g.u16(body[6:]))
+		}
+	case 1: // interface description
 		if g.ifaces == 0 {
 			g.snap0 = g.u32(body[4:])
 		}

@@ -108,6 +108,14 @@ type Options struct {
 	BrokerPort uint16
 }
 
+// Links0 is the link type of the first interface.
+func (o Options) Links0() int {
+	if len(o.Links) == 0 {
+		return int(layers.LinkTypeEthernet)
+	}
+	return o.Links[0]
+}
+
 // Packet is one synthesized packet.
 type Packet struct {
 	Time       time.Time
