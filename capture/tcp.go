@@ -34,7 +34,6 @@ type half struct {
 	next    uint32 // sequence number of the next byte to deliver
 	pending []pendingSeg
 	pbytes  int
-	fin     bool
 }
 
 // syn starts the stream at the byte after a SYN.
