@@ -115,8 +115,8 @@ func cmdCapture(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return nil
 	}
 	r := run.reader
-	printLine(stderr, "kwire: %s: %d packets (%d not TCP), %d Kafka connections, %d frames, %d problems",
-		pos[0], r.Packets, r.NotTCP, len(run.conns), run.frames, run.failed)
+	printLine(stderr, "kwire: %s: %s (%d not TCP), %s, %s, %s", pos[0], plural(r.Packets, "packet"), r.NotTCP,
+		plural(len(run.conns), "Kafka connection"), plural(run.frames, "frame"), plural(run.failed, "problem"))
 	if run.failed > 0 {
 		return exitError(1)
 	}
@@ -189,7 +189,7 @@ func (run *captureRun) event(e *capture.Event) {
 	codes := strings.Join(errorCodes(root), ",")
 	line := fmt.Sprintf("%-5d %-11.6f %-30s %-8s %-26s %-4s %-11s %-8d %-10s %-14s %s",
 		e.N, e.Time.Sub(run.t0).Seconds(), e.Conn, e.Dir, api, ver, corr, e.Size, latency, codes, status)
-	fmt.Fprintln(run.out, tree.Escape(line))
+	fmt.Fprintln(run.out, tree.Escape(strings.TrimRight(line, " ")))
 }
 
 // frameStatus is what went wrong with a frame ("" for nothing): lost
