@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -53,6 +54,9 @@ type captureRun struct {
 	found   bool
 	frameOK bool
 	reader  *capture.Reader
+	jobs    chan *job // to the workers
+	order   chan *job // to the writer, in order
+	done    chan struct{}
 }
 
 func cmdCapture(args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -95,7 +99,13 @@ func cmdCapture(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			"#", "TIME", "CONNECTION", "DIR", "API", "VER", "CORR", "SIZE", "LATENCY", "ERRORS", "STATUS")
 	}
 	run.reader = capture.NewReader(capture.Options{Ports: ports, Limits: run.limits}, run.event)
+	if run.frame == 0 {
+		run.start()
+	}
 	rerr := run.reader.ReadAll(in)
+	if run.frame == 0 {
+		run.wait()
+	}
 	if p, ok := in.(*progress); ok {
 		p.clear()
 	}
@@ -123,7 +133,58 @@ func cmdCapture(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// event prints one event.
+// job is one event on its way to the output: decoded by a worker,
+// printed in order.
+type job struct {
+	e   capture.Event
+	res chan rendered
+}
+
+// rendered is what an event prints.
+type rendered struct {
+	out    []byte
+	stderr string
+	failed bool
+}
+
+// start starts the workers that decode and render events, as many as
+// there are processors, and the writer that prints them in order. At
+// most a few events per worker are in flight.
+func (run *captureRun) start() {
+	n := runtime.GOMAXPROCS(0)
+	run.jobs = make(chan *job, 2*n)
+	run.order = make(chan *job, 2*n)
+	run.done = make(chan struct{})
+	for range n {
+		go func() {
+			for j := range run.jobs {
+				j.res <- run.render(&j.e)
+			}
+		}()
+	}
+	go func() {
+		defer close(run.done)
+		for j := range run.order {
+			r := <-j.res
+			if r.stderr != "" {
+				printLine(run.stderr, "kwire: %s", r.stderr)
+			}
+			run.out.Write(r.out)
+			if r.failed {
+				run.failed++
+			}
+		}
+	}()
+}
+
+// wait waits for every event to be printed.
+func (run *captureRun) wait() {
+	close(run.jobs)
+	close(run.order)
+	<-run.done
+}
+
+// event hands one event on (its bytes copied: the reader reuses them).
 func (run *captureRun) event(e *capture.Event) {
 	if run.t0.IsZero() {
 		run.t0 = e.Time
@@ -139,16 +200,24 @@ func (run *captureRun) event(e *capture.Event) {
 		}
 		return
 	}
+	if e.Kind == capture.KindFrame {
+		run.frames++
+	}
+	j := &job{e: *e, res: make(chan rendered, 1)}
+	j.e.Data = append([]byte(nil), e.Data...)
+	run.order <- j
+	run.jobs <- j
+}
+
+// render decodes an event and formats its line.
+func (run *captureRun) render(e *capture.Event) rendered {
 	var f *codec.Frame
 	var root *tree.Node
 	status, failed := "ok", false
 	switch e.Kind {
 	case capture.KindNote:
-		printLine(run.stderr, "kwire: %s", e.Note)
-		run.failed++
-		return
+		return rendered{stderr: e.Note, failed: true}
 	case capture.KindFrame:
-		run.frames++
 		var err error
 		f, root, err = e.Decode(run.limits)
 		if s := frameStatus(e, root, err); s != "" {
@@ -159,12 +228,8 @@ func (run *captureRun) event(e *capture.Event) {
 	case capture.KindTLS, capture.KindSASL:
 		status = e.Note
 	}
-	if failed {
-		run.failed++
-	}
 	if run.format == "json" {
-		run.jsonLine(e, f, root, status)
-		return
+		return rendered{out: run.jsonLine(e, f, root, status), failed: failed}
 	}
 	api, ver, corr, latency := "-", "-", "-", ""
 	switch e.Kind {
@@ -189,7 +254,7 @@ func (run *captureRun) event(e *capture.Event) {
 	codes := strings.Join(errorCodes(root), ",")
 	line := fmt.Sprintf("%-5d %-11.6f %-30s %-8s %-26s %-4s %-11s %-8d %-10s %-14s %s",
 		e.N, e.Time.Sub(run.t0).Seconds(), e.Conn, e.Dir, api, ver, corr, e.Size, latency, codes, status)
-	fmt.Fprintln(run.out, tree.Escape(strings.TrimRight(line, " ")))
+	return rendered{out: []byte(tree.Escape(strings.TrimRight(line, " ")) + "\n"), failed: failed}
 }
 
 // frameStatus is what went wrong with a frame ("" for nothing): lost
@@ -265,7 +330,7 @@ type captureLine struct {
 
 var kindNames = map[capture.Kind]string{capture.KindFrame: "frame", capture.KindSASL: "sasl", capture.KindTLS: "tls", capture.KindSkipped: "skipped"}
 
-func (run *captureRun) jsonLine(e *capture.Event, f *codec.Frame, root *tree.Node, status string) {
+func (run *captureRun) jsonLine(e *capture.Event, f *codec.Frame, root *tree.Node, status string) []byte {
 	l := captureLine{N: e.N, Kind: kindNames[e.Kind], Time: e.Time.UTC().Format(time.RFC3339Nano), Conn: e.Conn.String(), ConnID: e.Conn.ID,
 		Dir: e.Dir.String(), Size: e.Size, Packet: e.Packet, Status: status, ErrorCodes: errorCodes(root)}
 	if e.Kind == capture.KindFrame && (e.Dir == codec.Request && len(e.Data) >= 12 || e.Request != nil) {
@@ -286,7 +351,7 @@ func (run *captureRun) jsonLine(e *capture.Event, f *codec.Frame, root *tree.Nod
 			b = append(j, '}')
 		}
 	}
-	run.out.Write(append(b, '\n'))
+	return append(b, '\n')
 }
 
 // printFrame prints a frame's tree as kwire decode does and says whether
