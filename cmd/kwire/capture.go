@@ -149,11 +149,11 @@ type rendered struct {
 
 // start starts the workers that decode and render events, as many as
 // there are processors, and the writer that prints them in order. At
-// most a few events per worker are in flight.
+// most one event per worker waits to be printed.
 func (run *captureRun) start() {
 	n := runtime.GOMAXPROCS(0)
-	run.jobs = make(chan *job, 2*n)
-	run.order = make(chan *job, 2*n)
+	run.jobs = make(chan *job)
+	run.order = make(chan *job, n)
 	run.done = make(chan struct{})
 	for range n {
 		go func() {
