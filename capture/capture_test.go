@@ -170,11 +170,19 @@ func read(t *testing.T, file []byte) ([]seen, error) {
 	_, err := capture.Read(bytes.NewReader(file), capture.Options{}, func(e *capture.Event) {
 		s := seen{e: *e, data: append([]byte(nil), e.Data...)}
 		if e.Kind == capture.KindFrame {
-			_, root, derr := e.Decode(capture.Options{}.Limits)
+			f, root, derr := e.Decode(capture.Options{}.Limits)
 			s.err = derr
 			if root != nil {
 				if n, _ := root.FirstError(); n != nil {
 					s.first = n.Err
+				}
+			}
+			// The values alone decode to the same JSON form.
+			if fv, verr := e.DecodeValues(capture.Options{}.Limits); derr == nil && f.API != nil {
+				j, _ := f.AppendJSON(nil, e.Size)
+				jv, _ := fv.AppendJSON(nil, e.Size)
+				if verr != nil || !bytes.Equal(j, jv) {
+					t.Errorf("event %d: DecodeValues: %v; its JSON differs: %v", e.N, verr, !bytes.Equal(j, jv))
 				}
 			}
 		}

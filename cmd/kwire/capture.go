@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -9,6 +10,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -211,15 +213,17 @@ func (run *captureRun) event(e *capture.Event) {
 
 // render decodes an event and formats its line.
 func (run *captureRun) render(e *capture.Event) rendered {
-	var f *codec.Frame
 	var root *tree.Node
 	status, failed := "ok", false
 	switch e.Kind {
 	case capture.KindNote:
 		return rendered{stderr: e.Note, failed: true}
 	case capture.KindFrame:
+		if run.format == "json" && run.body {
+			return run.renderBody(e)
+		}
 		var err error
-		f, root, err = e.Decode(run.limits)
+		_, root, err = e.Decode(run.limits)
 		if s := frameStatus(e, root, err); s != "" {
 			status, failed = s, true
 		}
@@ -229,7 +233,7 @@ func (run *captureRun) render(e *capture.Event) rendered {
 		status = e.Note
 	}
 	if run.format == "json" {
-		return rendered{out: run.jsonLine(e, f, root, status), failed: failed}
+		return rendered{out: run.jsonLine(e, status, errorCodes(root), nil), failed: failed}
 	}
 	api, ver, corr, latency := "-", "-", "-", ""
 	switch e.Kind {
@@ -330,9 +334,65 @@ type captureLine struct {
 
 var kindNames = map[capture.Kind]string{capture.KindFrame: "frame", capture.KindSASL: "sasl", capture.KindTLS: "tls", capture.KindSkipped: "skipped"}
 
-func (run *captureRun) jsonLine(e *capture.Event, f *codec.Frame, root *tree.Node, status string) []byte {
+// renderBody is render of a frame with --format json --body: the values
+// alone are decoded (no tree) and written as JSON, which reads the records;
+// a frame that fails, or whose records JSON holds an entry that did not
+// read ("note") or a wrong CRC ("crc", written only then), is decoded
+// again with its tree, which says what is wrong.
+func (run *captureRun) renderBody(e *capture.Event) rendered {
+	f, err := e.DecodeValues(run.limits)
+	var body []byte
+	if f != nil && f.API != nil {
+		body, _ = f.AppendJSON(nil, e.Size)
+	}
+	codes := jsonErrorCodes(f, body)
+	var root *tree.Node
+	if err != nil || bytes.Contains(body, []byte(`"note":`)) || bytes.Contains(body, []byte(`"crc":`)) {
+		_, root, err = e.Decode(run.limits)
+		codes = errorCodes(root)
+	}
+	status := frameStatus(e, root, err)
+	failed := status != ""
+	if !failed {
+		status = "ok"
+	}
+	return rendered{out: run.jsonLine(e, status, codes, body), failed: failed}
+}
+
+// jsonErrorCodes are the names of the non-zero error codes in a frame's
+// JSON form (as errorCodes finds them in its tree): the values of the keys
+// that end in ErrorCode (a key inside a JSON string has its quote escaped,
+// so it does not match).
+func jsonErrorCodes(f *codec.Frame, j []byte) []string {
+	var out []string
+	const key = `ErrorCode":`
+	for {
+		i := bytes.Index(j, []byte(key))
+		if i < 0 {
+			return out
+		}
+		j = j[i+len(key):]
+		n := 0
+		for n < len(j) && (j[n] == '-' || j[n] >= '0' && j[n] <= '9') {
+			n++
+		}
+		code, err := strconv.ParseInt(string(j[:n]), 10, 16)
+		if err != nil || code == 0 {
+			continue
+		}
+		name := strconv.Itoa(int(code))
+		if e, ok := f.Set.ErrorCode(int16(code)); ok {
+			name = e.Name
+		}
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+}
+
+func (run *captureRun) jsonLine(e *capture.Event, status string, codes []string, body []byte) []byte {
 	l := captureLine{N: e.N, Kind: kindNames[e.Kind], Time: e.Time.UTC().Format(time.RFC3339Nano), Conn: e.Conn.String(), ConnID: e.Conn.ID,
-		Dir: e.Dir.String(), Size: e.Size, Packet: e.Packet, Status: status, ErrorCodes: errorCodes(root)}
+		Dir: e.Dir.String(), Size: e.Size, Packet: e.Packet, Status: status, ErrorCodes: codes}
 	if e.Kind == capture.KindFrame && (e.Dir == codec.Request && len(e.Data) >= 12 || e.Request != nil) {
 		key, v := e.Key, e.Version
 		l.APIKey, l.APIVersion, l.APIName = &key, &v, apiName(key)
@@ -346,10 +406,8 @@ func (run *captureRun) jsonLine(e *capture.Event, f *codec.Frame, root *tree.Nod
 		l.LatencyMs = &ms
 	}
 	b, _ := json.Marshal(l)
-	if run.body && f != nil && f.API != nil {
-		if j, err := f.AppendJSON(append(b[:len(b)-1], `,"body":`...), e.Size); err == nil {
-			b = append(j, '}')
-		}
+	if body != nil {
+		b = append(append(append(b[:len(b)-1], `,"body":`...), body...), '}')
 	}
 	return append(b, '\n')
 }

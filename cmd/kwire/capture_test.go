@@ -303,3 +303,49 @@ func TestCapturePorts(t *testing.T) {
 		t.Errorf("--port 7777: exit %d:\n%s%s", code, out, errs)
 	}
 }
+
+// TestCaptureJSONStatus: --format json, with and without --body, says what
+// the table says of each frame: a records batch whose CRC does not match
+// is an error either way, and error codes are found either way.
+func TestCaptureJSONStatus(t *testing.T) {
+	dir := t.TempDir()
+	produce := encodeFrame(t, "Produce", 9, codec.Request, 3, `{"Acks":-1,"TimeoutMs":1000,"TopicData":[{"Name":"t","PartitionData":[{"Index":0,"Records":[{"records":[{"key":"k","value":"v"}]}]}]}]}`)
+	bad := append([]byte(nil), produce...)
+	bad[len(bad)-5] ^= 1 // the record's value, v to w: its batch's CRC no longer matches
+	chunks := append(sampleChunks(t), chunk(0, true, 20, produce), chunk(0, true, 21, bad))
+	path := filepath.Join(dir, "crc.pcap")
+	writeCapture(t, path, capturetest.Packets(chunks, capturetest.Options{}))
+	table, _, code := kwire(t, "", "capture", path)
+	if code != 1 {
+		t.Errorf("table: exit %d, want 1", code)
+	}
+	rows := strings.Split(strings.TrimSpace(table), "\n")[1:]
+	for _, args := range [][]string{{"--format", "json"}, {"--format", "json", "--body"}} {
+		out, _, code := kwire(t, "", append(append([]string{"capture"}, args...), path)...)
+		if code != 1 {
+			t.Errorf("%v: exit %d, want 1", args, code)
+		}
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if len(lines) != len(rows) {
+			t.Fatalf("%v: %d lines, the table %d", args, len(lines), len(rows))
+		}
+		for i, l := range lines {
+			v, err := jsonv.Parse([]byte(l))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := v.(map[string]any)
+			status := m["status"].(string)
+			if !strings.HasSuffix(rows[i], " "+status) {
+				t.Errorf("%v line %d: status %q, the table: %s", args, i, status, rows[i])
+			}
+			codes, _ := m["error_codes"].([]any)
+			if (len(codes) == 1 && codes[0] == "TOPIC_ALREADY_EXISTS") != strings.Contains(rows[i], "TOPIC_ALREADY_EXISTS") {
+				t.Errorf("%v line %d: error codes %v, the table: %s", args, i, codes, rows[i])
+			}
+		}
+	}
+	if !strings.Contains(rows[len(rows)-1], "CRC") {
+		t.Errorf("the last frame's status: %s", rows[len(rows)-1])
+	}
+}
