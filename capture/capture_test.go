@@ -366,6 +366,43 @@ func TestAltered(t *testing.T) {
 		check(t, "reordered", pcap(t, out, ether, false, false), rec, 0, 0)
 	})
 
+	t.Run("acknowledged before captured", func(t *testing.T) {
+		// Pairs of client segments captured in reverse order, with the
+		// broker's bare acknowledgement of both between them: the first
+		// is late, not lost.
+		pkts := fresh()
+		next := map[int]uint32{} // the broker's next sequence number per connection
+		var out []capturetest.Packet
+		swapped := 0
+		for i := 0; i < len(pkts); i++ {
+			p := pkts[i]
+			if !p.FromClient {
+				next[p.Conn] = p.Seq + uint32(len(p.Payload))
+				if p.Flags&0x03 != 0 {
+					next[p.Conn]++
+				}
+			}
+			if i+1 < len(pkts) && p.FromClient && len(p.Payload) > 0 && i%3 == 0 {
+				q := pkts[i+1]
+				if q.Conn == p.Conn && q.FromClient && len(q.Payload) > 0 {
+					a := q
+					a.FromClient, a.Payload, a.Flags = false, nil, 0x10
+					a.Seq, a.Ack = next[p.Conn], q.Seq+uint32(len(q.Payload))
+					a.Rebuild()
+					out = append(out, q, a, p)
+					i++
+					swapped++
+					continue
+				}
+			}
+			out = append(out, p)
+		}
+		if swapped == 0 {
+			t.Fatal("no segments to swap")
+		}
+		check(t, "acknowledged before captured", pcap(t, out, ether, false, false), rec, 0, 0)
+	})
+
 	// lost drops one segment inside a frame of several segments: that
 	// frame is incomplete, and every other frame decodes.
 	lost := func(pkts []capturetest.Packet) ([]capturetest.Packet, int) {

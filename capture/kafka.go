@@ -220,14 +220,17 @@ func (r *Reader) Packet(p Packet) {
 		h.syn(seg.Seq)
 	}
 	if seg.Flags&FlagACK != 0 {
-		c.tcp[1-dir].acked(seg.Ack, p.Time)
+		c.tcp[1-dir].acked(seg.Ack)
+		if len(seg.Payload) > 0 {
+			// An answer: the bytes it acknowledges were read, not late.
+			c.tcp[1-dir].lost(p.Time)
+		}
 	}
 	var why string
 	if seg.Missing > 0 {
 		why = fmt.Sprintf("packet %d captured %d of %d bytes (snaplen)", p.N, len(p.Data), p.Len)
 	}
-	c.fr[dir].why = why
-	h.segment(seg.Seq, seg.Payload, seg.Missing, p.Time)
+	h.segment(seg.Seq, seg.Payload, seg.Missing, why, p.Time)
 	if seg.Flags&FlagRST != 0 {
 		r.closeConn(k, c, p.Time)
 		return
@@ -327,7 +330,6 @@ type framer struct {
 	skipped int   // bytes dropped while resynchronising, not yet reported
 	skipAt  int64
 	started bool
-	why     string // why the bytes the current packet lacks are missing
 	t       time.Time
 }
 
@@ -565,13 +567,12 @@ func (c *Conn) addPending(q *Request) {
 }
 
 // gap: n bytes of the stream are not in the capture.
-func (f *framer) gap(n int, t time.Time) {
+func (f *framer) gap(n int, t time.Time, why string) {
 	c := f.c
 	if c.ignored || c.tls {
 		return
 	}
 	f.t = t
-	why := f.why
 	if why == "" {
 		why = fmt.Sprintf("the capture lacks %d bytes at stream offset %d (a lost segment)", n, f.off+int64(len(f.buf))+int64(f.skip))
 	}

@@ -13,13 +13,14 @@ const maxPending = 4 << 20
 // (bytes the capture lacks).
 type sink interface {
 	data(b []byte, t time.Time)
-	gap(n int, t time.Time)
+	gap(n int, t time.Time, why string) // why: "" for bytes the capture lost
 }
 
 type pendingSeg struct {
 	seq  uint32
 	data []byte
-	miss int // bytes the snaplen cut after data
+	miss int    // bytes the snaplen cut after data
+	why  string // what cut them
 	t    time.Time
 }
 
@@ -34,6 +35,8 @@ type half struct {
 	next    uint32 // sequence number of the next byte to deliver
 	pending []pendingSeg
 	pbytes  int
+	ack     uint32 // the largest acknowledgement the other side sent
+	acks    bool   // ack is set
 }
 
 // syn starts the stream at the byte after a SYN.
@@ -44,28 +47,29 @@ func (h *half) syn(seq uint32) {
 }
 
 // segment takes one segment's payload (and the bytes the snaplen cut after
-// it).
-func (h *half) segment(seq uint32, data []byte, miss int, t time.Time) {
+// it, and why).
+func (h *half) segment(seq uint32, data []byte, miss int, why string, t time.Time) {
 	if len(data)+miss == 0 {
 		return
 	}
 	if !h.started {
 		h.started, h.next = true, seq
 	}
-	d := int32(seq - h.next)
-	if d > 0 {
-		h.hold(seq, data, miss, t)
+	if d := int32(seq - h.next); d > 0 {
+		h.hold(pendingSeg{seq, append([]byte(nil), data...), miss, why, t})
 		if h.pbytes > maxPending {
 			h.skipToPending(t)
 		}
-		return
+	} else {
+		h.deliver(pendingSeg{seq, data, miss, why, t})
+		h.drain()
 	}
-	h.deliver(seq, data, miss, t)
-	h.drain()
+	h.lost(t)
 }
 
 // deliver hands on the part of a segment at or after next.
-func (h *half) deliver(seq uint32, data []byte, miss int, t time.Time) {
+func (h *half) deliver(p pendingSeg) {
+	seq, data, miss, t := p.seq, p.data, p.miss, p.t
 	skip := int(h.next - seq) // bytes already delivered
 	if skip >= len(data)+miss {
 		return // a retransmission
@@ -78,15 +82,15 @@ func (h *half) deliver(seq uint32, data []byte, miss int, t time.Time) {
 		skip -= len(data)
 	}
 	if m := miss - skip; m > 0 {
-		h.out.gap(m, t)
+		h.out.gap(m, t, p.why)
 		h.next += uint32(m)
 	}
 }
 
-func (h *half) hold(seq uint32, data []byte, miss int, t time.Time) {
-	i, _ := slices.BinarySearchFunc(h.pending, seq, func(p pendingSeg, s uint32) int { return int(int32(p.seq - s)) })
-	h.pending = slices.Insert(h.pending, i, pendingSeg{seq, append([]byte(nil), data...), miss, t})
-	h.pbytes += len(data)
+func (h *half) hold(p pendingSeg) {
+	i, _ := slices.BinarySearchFunc(h.pending, p.seq, func(q pendingSeg, s uint32) int { return int(int32(q.seq - s)) })
+	h.pending = slices.Insert(h.pending, i, p)
+	h.pbytes += len(p.data)
 }
 
 // drain delivers the held segments that now follow on.
@@ -95,7 +99,7 @@ func (h *half) drain() {
 		p := h.pending[0]
 		h.pending = h.pending[1:]
 		h.pbytes -= len(p.data)
-		h.deliver(p.seq, p.data, p.miss, p.t)
+		h.deliver(p)
 	}
 	if len(h.pending) == 0 {
 		h.pending = nil
@@ -108,16 +112,27 @@ func (h *half) skipToPending(t time.Time) {
 		return
 	}
 	if n := int32(h.pending[0].seq - h.next); n > 0 {
-		h.out.gap(int(n), t)
+		h.out.gap(int(n), t, "")
 		h.next = h.pending[0].seq
 	}
 	h.drain()
 }
 
-// acked: the other side acknowledged every byte before ack, so bytes
-// before it that the capture lacks are lost, not late.
-func (h *half) acked(ack uint32, t time.Time) {
-	for len(h.pending) > 0 && int32(ack-h.pending[0].seq) >= 0 {
+// acked: the other side acknowledged every byte before ack.
+func (h *half) acked(ack uint32) {
+	if !h.acks || int32(ack-h.ack) > 0 {
+		h.ack, h.acks = ack, true
+	}
+}
+
+// lost declares lost the bytes the other side acknowledged and the
+// capture still lacks: they are lost, not late. It runs after the next
+// segment of this direction, or with data from the other side, not on a
+// bare acknowledgement, so that a segment captured just after its
+// acknowledgement (captures on several queues may order them so) still
+// comes in time.
+func (h *half) lost(t time.Time) {
+	for h.acks && len(h.pending) > 0 && int32(h.ack-h.pending[0].seq) >= 0 {
 		h.skipToPending(t)
 	}
 }
