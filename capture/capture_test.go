@@ -425,6 +425,28 @@ func TestAltered(t *testing.T) {
 		pkts, _ := lost(fresh())
 		check(t, "lost", pcap(t, pkts, ether, false, false), rec, 1, 0)
 	})
+	t.Run("lost frame end", func(t *testing.T) {
+		// The last segment of a frame of several: the frame is incomplete,
+		// and the next one starts where its size says.
+		pkts := fresh()
+		client, _ := rec.Streams()
+		for _, i := range dataPackets(pkts) {
+			p := pkts[i]
+			if !p.FromClient || startsFrame(client[p.Conn], p.Payload) || !bytes.Contains(client[p.Conn], p.Payload) {
+				continue
+			}
+			j := i + 1
+			for j < len(pkts) && (pkts[j].Conn != p.Conn || !pkts[j].FromClient || len(pkts[j].Payload) == 0) {
+				j++
+			}
+			if j < len(pkts) && startsFrame(client[p.Conn], pkts[j].Payload) {
+				pkts = append(pkts[:i:i], pkts[i+1:]...)
+				check(t, "lost frame end", pcap(t, pkts, ether, false, false), rec, 1, 0)
+				return
+			}
+		}
+		t.Fatal("no frame end to lose")
+	})
 	t.Run("snaplen", func(t *testing.T) {
 		pkts := fresh()
 		_, i := lost(pkts)

@@ -236,6 +236,7 @@ func (r *Reader) Packet(p Packet) {
 		return
 	}
 	if seg.Flags&FlagFIN != 0 {
+		h.finAt(seg.Seq + uint32(len(seg.Payload)+seg.Missing))
 		c.closed[dir] = true
 		if c.closed[1-dir] {
 			r.closeConn(k, c, p.Time)
@@ -349,7 +350,7 @@ func (f *framer) data(b []byte, t time.Time) {
 		}
 	}
 	f.buf = append(f.buf, b...)
-	if !f.started && len(f.buf) >= 3 {
+	if !f.started && len(f.buf) >= 5 {
 		f.started = true
 		if isTLS(f.buf) {
 			c.tls = true
@@ -379,10 +380,11 @@ func (f *framer) data(b []byte, t time.Time) {
 	f.process()
 }
 
-// isTLS says whether bytes start with a TLS record header (a Kafka frame
-// would have a size of more than 300 MB).
+// isTLS says whether bytes start with a TLS record header: a content type
+// from 20 to 23, version 3.0 to 3.4, a length of at most 18432 (a Kafka
+// frame would have a size of more than 300 MB).
 func isTLS(b []byte) bool {
-	return b[0] >= 0x14 && b[0] <= 0x17 && b[1] == 0x03 && b[2] <= 0x04
+	return b[0] >= 0x14 && b[0] <= 0x17 && b[1] == 0x03 && b[2] <= 0x04 && int(b[3])<<8|int(b[4]) <= 18432
 }
 
 // process emits the frames at the start of buf.
@@ -601,11 +603,10 @@ func (f *framer) gap(n int, t time.Time, why string) {
 	f.frame(f.buf, size, why)
 	f.off += int64(len(f.buf))
 	f.buf = f.buf[:0]
-	if n < need {
+	f.off += int64(n)
+	if n <= need { // the frame's size says where the next one starts
 		f.skip = need - n
-		f.off += int64(n)
 	} else {
-		f.off += int64(n)
 		f.synced = false
 	}
 }

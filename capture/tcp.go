@@ -37,6 +37,14 @@ type half struct {
 	pbytes  int
 	ack     uint32 // the largest acknowledgement the other side sent
 	acks    bool   // ack is set
+	fin     uint32 // the sequence number of a FIN
+	fins    bool   // fin is set
+}
+
+// finAt notes a FIN at seq (the byte after the last): its sequence
+// number is acknowledged, but carries no byte.
+func (h *half) finAt(seq uint32) {
+	h.fin, h.fins = seq, true
 }
 
 // syn starts the stream at the byte after a SYN.
@@ -132,8 +140,20 @@ func (h *half) acked(ack uint32) {
 // acknowledgement (captures on several queues may order them so) still
 // comes in time.
 func (h *half) lost(t time.Time) {
-	for h.acks && len(h.pending) > 0 && int32(h.ack-h.pending[0].seq) >= 0 {
+	if !h.acks || !h.started {
+		return
+	}
+	for len(h.pending) > 0 && int32(h.ack-h.pending[0].seq) >= 0 {
 		h.skipToPending(t)
+	}
+	end := h.ack // the bytes before it were read
+	if h.fins && int32(end-h.fin) > 0 {
+		end = h.fin
+	}
+	if n := int32(end - h.next); n > 0 && n <= maxPending {
+		h.out.gap(int(n), t, "")
+		h.next = end
+		h.drain()
 	}
 }
 
