@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -347,5 +348,22 @@ func TestCaptureJSONStatus(t *testing.T) {
 	}
 	if !strings.Contains(rows[len(rows)-1], "CRC") {
 		t.Errorf("the last frame's status: %s", rows[len(rows)-1])
+	}
+}
+
+// TestCaptureProgress: on a terminal, how much of the file is read, then
+// the line cleared.
+func TestCaptureProgress(t *testing.T) {
+	var w bytes.Buffer
+	p := &progress{r: strings.NewReader(strings.Repeat("x", 3<<20)), size: 3 << 20, w: &w}
+	if _, err := io.Copy(io.Discard, p); err != nil {
+		t.Fatal(err)
+	}
+	p.clear()
+	if got := w.String(); !strings.HasPrefix(got, "\rkwire: read 0 of 3 MB (") || !strings.HasSuffix(got, "\r\x1b[K") {
+		t.Errorf("progress: %q", got)
+	}
+	if isTerminal(&w) {
+		t.Error("a buffer is no terminal")
 	}
 }
