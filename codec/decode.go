@@ -23,6 +23,15 @@ func (p *Plan) Decode(b []byte) (Value, int, error) {
 	return v, d.off, err
 }
 
+// decodeAt is Decode of bytes that start at offset base of the buffer
+// the errors' offsets count from.
+func (p *Plan) decodeAt(b []byte, base int) (Value, int, error) {
+	d := decoder{buf: b, end: len(b), base: base}
+	var v Value
+	err := d.structInto(p.Root, &v, nil, nil, "")
+	return v, d.off, err
+}
+
 // DecodeInto is Decode into *v, reusing the memory of the value v held
 // (from an earlier decode of the same plan) wherever it is large enough,
 // as kmsg's ReadFrom reuses a message's slices: a loop decoding a stream

@@ -220,6 +220,11 @@ type DecodeOptions struct {
 	// them together: decompressed bytes, records, tree nodes (zero: the
 	// defaults). The tree says what was left out past them.
 	Limits records.Limits
+	// ValuesOnly decodes the header and body values without their trees
+	// (Plan.Decode, records fields kept as bytes): the tree holds the
+	// frame, header and body nodes alone, and errors inside records
+	// fields show only when they are read (Frame.JSON).
+	ValuesOnly bool
 }
 
 // Decode reads a frame (or, with BodyOnly, a body) and returns it with its
@@ -245,7 +250,7 @@ func decodeFrame(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
 	bg := records.NewBudget(o.Limits) // one for the whole message
 	if o.BodyOnly {
 		root := &tree.Node{Name: "message", Size: len(b)}
-		err := f.decodeBody(b, 0, root, o.Sample, bg)
+		err := f.decodeBody(b, 0, root, o, bg)
 		if f.API != nil {
 			root.Name, root.Type = f.Dir.Schema(f.API).Name, "body v"+strconv.Itoa(int(f.Version))+f.guessNote()
 		}
@@ -291,13 +296,17 @@ func decodeFrame(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
 	hn := &tree.Node{Name: hp.Msg.Name, Type: "v" + strconv.Itoa(int(hp.Version)), Offset: 4, Section: tree.Header, About: "common " + f.Dir.String() + " header"}
 	root.Add(hn)
 	var used int
-	f.Header, used, err = hp.DecodeTree(b[4:end], hn, TreeOptions{Base: 4, Section: tree.Header, Set: f.Set, Budget: bg})
+	if o.ValuesOnly {
+		f.Header, used, err = hp.decodeAt(b[4:end], 4)
+	} else {
+		f.Header, used, err = hp.DecodeTree(b[4:end], hn, TreeOptions{Base: 4, Section: tree.Header, Set: f.Set, Budget: bg})
+	}
 	hn.Size = used
 	f.labelHeader(hn)
 	if err != nil {
 		return f, root, wire.WithPath(err, hp.Msg.Name)
 	}
-	if err := f.decodeBody(b[:end], 4+used, root, o.Sample, bg); err != nil {
+	if err := f.decodeBody(b[:end], 4+used, root, o, bg); err != nil {
 		var de *wire.DecodeError
 		if tail != nil && errors.Is(tail, wire.ErrShort) && errors.As(err, &de) {
 			// The likely cause is the cut, not the field that hit it.
@@ -370,7 +379,7 @@ func (f *Frame) guessNote() string {
 
 // decodeBody decodes the body that starts at b[start:], its records
 // drawing on bg; with root it adds the body node.
-func (f *Frame) decodeBody(b []byte, start int, root *tree.Node, sample bool, bg *records.Budget) error {
+func (f *Frame) decodeBody(b []byte, start int, root *tree.Node, o DecodeOptions, bg *records.Budget) error {
 	if f.API == nil {
 		return errors.New("decoding a body needs its API and version")
 	}
@@ -386,7 +395,13 @@ func (f *Frame) decodeBody(b []byte, start int, root *tree.Node, sample bool, bg
 	if root != nil {
 		root.Add(bn)
 	}
-	v, used, err := bp.DecodeTree(b[start:], bn, TreeOptions{Base: start, Section: sec, Set: f.Set, Sample: sample, Budget: bg})
+	var v Value
+	var used int
+	if o.ValuesOnly {
+		v, used, err = bp.decodeAt(b[start:], start)
+	} else {
+		v, used, err = bp.DecodeTree(b[start:], bn, TreeOptions{Base: start, Section: sec, Set: f.Set, Sample: o.Sample, Budget: bg})
+	}
 	f.Body = v
 	bn.Size = used
 	if err != nil {
@@ -431,15 +446,26 @@ func (f *Frame) labelHeader(hn *tree.Node) {
 	}
 }
 
-// JSON returns the frame's JSON form: {api_key, api_name, version,
-// direction, header, body, size}; size is the encoded length, or -1. A
-// frame without a header (a body read alone) has no "header".
+// JSON returns the frame's JSON form, indented: {api_key, api_name,
+// version, direction, set, header, body, size}; size is the encoded
+// length, or -1. A frame without a header (a body read alone) has no
+// "header".
 func (f *Frame) JSON(size int) ([]byte, error) {
-	hp, bp, err := f.Plans()
+	b, err := f.AppendJSON(nil, size)
 	if err != nil {
 		return nil, err
 	}
-	b := fmt.Appendf(nil, `{"api_key":%d,"api_name":`, f.API.Key)
+	return jsonv.Indent(nil, b, "  "), nil
+}
+
+// AppendJSON appends the frame's JSON form (as JSON returns it) on one
+// line.
+func (f *Frame) AppendJSON(b []byte, size int) ([]byte, error) {
+	hp, bp, err := f.Plans()
+	if err != nil {
+		return b, err
+	}
+	b = fmt.Appendf(b, `{"api_key":%d,"api_name":`, f.API.Key)
 	b = records.AppendJSONString(b, []byte(f.API.Name))
 	b = fmt.Appendf(b, `,"version":%d,"direction":"%s","set":`, f.Version, f.Dir)
 	b = records.AppendJSONString(b, []byte(f.Set.Name))
@@ -456,8 +482,7 @@ func (f *Frame) JSON(size int) ([]byte, error) {
 	}
 	b = append(b, `"body":`...)
 	b = bp.AppendJSONBudget(b, f.Body, bg)
-	b = fmt.Appendf(b, `,"size":%d}`, size)
-	return jsonv.Indent(nil, b, "  "), nil
+	return fmt.Appendf(b, `,"size":%d}`, size), nil
 }
 
 // SetJSON sets the frame's body from JSON: either a body value or the

@@ -195,8 +195,9 @@ func kfakeRecords(t *testing.T, set *schemas.Set, versions *kversion.Versions) {
 	var produceRecs, fetchRecs, controls []string
 	codecsSeen := map[string]bool{}
 	nFrames, nFetch, exact, compressed, recompressed := 0, 0, 0, 0, 0
-	for _, c := range capt.Conns() {
-		reqs, resps := traffic.Frames(c.Out()), traffic.Frames(c.In())
+	sent, recv := capt.Streams()
+	for i := range sent {
+		reqs, resps := traffic.Frames(sent[i]), traffic.Frames(recv[i])
 		type reqInfo struct{ key, version int16 }
 		byCorr := map[int32]reqInfo{}
 		for _, b := range reqs {

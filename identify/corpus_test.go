@@ -39,8 +39,9 @@ func TestRecordCorpus(t *testing.T) {
 	seen := map[string]bool{}
 	for _, v := range []*kversion.Versions{kversion.V2_4_0(), kversion.V2_8_0(), kversion.V3_5_0(), kversion.V4_0_0(), kversion.Stable()} {
 		capt := record(t, v)
-		for _, c := range capt.Conns() {
-			reqs, resps := traffic.Frames(c.Out()), traffic.Frames(c.In())
+		client, broker := capt.Streams()
+		for i := range client {
+			reqs, resps := traffic.Frames(client[i]), traffic.Frames(broker[i])
 			byCorr := map[uint32][]byte{}
 			for _, b := range reqs {
 				if len(b) >= 12 {

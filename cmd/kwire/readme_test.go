@@ -13,7 +13,8 @@ import (
 // in a fenced block, and the lines after it, up to the next example, are
 // its output (standard output, then standard error); a line "..." stands
 // for any number of lines. An example shown without output must succeed.
-// kip-1071.txt is the KIP-1071 draft among the seeds.
+// kip-1071.txt is the KIP-1071 draft among the seeds; kafka.pcap is the
+// capture of TestCaptureTable.
 func TestREADME(t *testing.T) {
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -27,6 +28,7 @@ func TestREADME(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "kip-1071.txt"), draft, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	writeSample(t, dir) // kafka.pcap, for the capture examples
 	t.Chdir(dir)
 	examples := readmeExamples(string(readme))
 	if len(examples) < 8 {

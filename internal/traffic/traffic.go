@@ -1,81 +1,94 @@
 // Package traffic records what Kafka clients send and receive, for tests
 // that use real clients (franz-go's kgo against kfake) as a source of
-// frames: a dialer that keeps each connection's bytes, and the split of a
-// byte stream into size-delimited frames.
+// frames: a dialer that keeps each connection's reads and writes in the
+// order they happened, and the split of a byte stream into size-delimited
+// frames.
 package traffic
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"net"
 	"sync"
+	"time"
 )
 
-// Conn is one recorded connection: the bytes the client wrote (Out) and
-// read (In).
-type Conn struct {
-	net.Conn
-	mu      sync.Mutex
-	out, in bytes.Buffer
+// Chunk is the bytes of one read or write on a recorded connection.
+type Chunk struct {
+	Conn       int // 0-based connection number
+	FromClient bool
+	Time       time.Time
+	Data       []byte
 }
 
-func (c *Conn) Read(p []byte) (int, error) {
-	n, err := c.Conn.Read(p)
-	c.mu.Lock()
-	c.in.Write(p[:n])
-	c.mu.Unlock()
-	return n, err
-}
-
-func (c *Conn) Write(p []byte) (int, error) {
-	n, err := c.Conn.Write(p)
-	c.mu.Lock()
-	c.out.Write(p[:n])
-	c.mu.Unlock()
-	return n, err
-}
-
-// Out is what the client wrote: its requests.
-func (c *Conn) Out() []byte {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return bytes.Clone(c.out.Bytes())
-}
-
-// In is what the client read: the responses.
-func (c *Conn) In() []byte {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return bytes.Clone(c.in.Bytes())
-}
-
-// Recorder is a dialer (kgo.Dialer(r.Dial)) that records every
-// connection it makes.
+// Recorder records every connection its Dial opens, in the order the
+// bytes went (a write is recorded before it is sent, a read after it is
+// received, so that a response never comes before its request).
 type Recorder struct {
-	mu    sync.Mutex
-	conns []*Conn
+	mu     sync.Mutex
+	Chunks []Chunk
+	n      int
 }
 
-// Dial connects and records the connection.
+// Dial is a kgo.Dialer.
 func (r *Recorder) Dial(ctx context.Context, network, host string) (net.Conn, error) {
 	var d net.Dialer
-	conn, err := d.DialContext(ctx, network, host)
+	c, err := d.DialContext(ctx, network, host)
 	if err != nil {
 		return nil, err
 	}
-	c := &Conn{Conn: conn}
-	r.mu.Lock()
-	r.conns = append(r.conns, c)
-	r.mu.Unlock()
-	return c, nil
-}
-
-// Conns are the connections made so far, in order.
-func (r *Recorder) Conns() []*Conn {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]*Conn(nil), r.conns...)
+	r.n++
+	return &recConn{Conn: c, r: r, id: r.n - 1}, nil
+}
+
+func (r *Recorder) add(id int, fromClient bool, b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	r.mu.Lock()
+	r.Chunks = append(r.Chunks, Chunk{id, fromClient, time.Now(), append([]byte(nil), b...)})
+	r.mu.Unlock()
+}
+
+// Streams returns each connection's bytes, client's and broker's.
+func (r *Recorder) Streams() (client, broker [][]byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	client, broker = make([][]byte, r.n), make([][]byte, r.n)
+	for _, c := range r.Chunks {
+		if c.FromClient {
+			client[c.Conn] = append(client[c.Conn], c.Data...)
+		} else {
+			broker[c.Conn] = append(broker[c.Conn], c.Data...)
+		}
+	}
+	return client, broker
+}
+
+// Conns is the number of connections recorded.
+func (r *Recorder) Conns() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.n
+}
+
+type recConn struct {
+	net.Conn
+	r  *Recorder
+	id int
+}
+
+func (c *recConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.r.add(c.id, false, p[:n])
+	return n, err
+}
+
+func (c *recConn) Write(p []byte) (int, error) {
+	c.r.add(c.id, true, p)
+	return c.Conn.Write(p)
 }
 
 // Frames splits a stream of size-delimited frames; a last, incomplete one

@@ -1,0 +1,59 @@
+package capture
+
+import (
+	"errors"
+	"fmt"
+
+	"kwire/codec"
+	"kwire/codec/records"
+	"kwire/schemas"
+	"kwire/schemas/sets"
+	"kwire/tree"
+)
+
+// setFor is the release a frame of an API version is read with.
+func setFor(key, version int16, dir codec.Direction) (*schemas.Set, error) {
+	return sets.ForVersion(key, version, dir == codec.Response)
+}
+
+// Decode decodes a frame event as kwire decode does: a request with the
+// newest release that has its version, a response with its request's
+// API and version (and so its header version). The tree is nil for a
+// response whose request the capture lacks.
+func (e *Event) Decode(limits records.Limits) (*codec.Frame, *tree.Node, error) {
+	return e.decode(codec.DecodeOptions{Limits: limits})
+}
+
+// DecodeValues is Decode without the trees of the header and body
+// (codec.DecodeOptions.ValuesOnly): faster, for the JSON form.
+func (e *Event) DecodeValues(limits records.Limits) (*codec.Frame, error) {
+	f, _, err := e.decode(codec.DecodeOptions{Limits: limits, ValuesOnly: true})
+	return f, err
+}
+
+func (e *Event) decode(o codec.DecodeOptions) (*codec.Frame, *tree.Node, error) {
+	if e.Kind != KindFrame {
+		return nil, nil, fmt.Errorf("event %d is not a Kafka frame", e.N)
+	}
+	if e.Dir == codec.Request {
+		set, err := sets.Load(sets.Auto)
+		if err != nil {
+			return nil, nil, err
+		}
+		o.Set, o.Choose, o.Dir = set, sets.Choice{}, codec.Request
+		return codec.Decode(e.Data, o)
+	}
+	if e.Request == nil {
+		return nil, nil, fmt.Errorf("no request with correlation id %d in the capture: the response's API is unknown", e.Correlation)
+	}
+	set, err := setFor(e.Key, e.Version, codec.Response)
+	if err != nil {
+		return nil, nil, err
+	}
+	api := set.APIByKey(e.Key)
+	if api == nil {
+		return nil, nil, errors.New("no API with key " + fmt.Sprint(e.Key))
+	}
+	o.Set, o.API, o.Version, o.Dir = set, api, e.Version, codec.Response
+	return codec.Decode(e.Data, o)
+}

@@ -1,0 +1,629 @@
+package capture
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"net/netip"
+	"slices"
+	"strconv"
+	"time"
+
+	"kwire/codec"
+	"kwire/codec/records"
+)
+
+// Kind says what an Event is.
+type Kind uint8
+
+// The kinds of events.
+const (
+	KindFrame   Kind = iota // a Kafka request or response, whole or incomplete
+	KindSASL                // an unframed SASL token (after SaslHandshake v0)
+	KindTLS                 // the connection is encrypted: its bytes are not read
+	KindSkipped             // bytes that are not frames, skipped to resynchronise
+	KindNote                // a packet that could not be read
+)
+
+// MaxFrame is the largest frame read (Kafka's socket.request.max.bytes is
+// 100 MiB by default); a larger size loses the stream's framing.
+const MaxFrame = 128 << 20
+
+// maxResync is the largest frame accepted while looking for the next
+// frame after lost bytes.
+const maxResync = 16 << 20
+
+// DefaultPorts are the ports read as Kafka without detection.
+var DefaultPorts = []uint16{9092, 9093, 9094, 9095, 9096, 9097, 19092, 29092, 39092, 49092}
+
+// Options say which connections are Kafka.
+type Options struct {
+	// Ports are broker ports besides DefaultPorts.
+	Ports []uint16
+	// Limits bound the records decoded by Decode and by the checks while
+	// resynchronising (zero: the defaults).
+	Limits records.Limits
+}
+
+// Request is what a response needs of its request.
+type Request struct {
+	N           int // the request's event number
+	Key         int16
+	Version     int16
+	Correlation int32
+	Time        time.Time
+}
+
+// Event is a frame or another thing a capture holds, in the order its
+// last byte was captured.
+type Event struct {
+	N      int // 1-based number
+	Kind   Kind
+	Conn   *Conn
+	Dir    codec.Direction
+	Time   time.Time
+	Packet int   // the packet that completed it
+	Offset int64 // offset of its first byte in its direction's stream
+	// Data is the frame's bytes, its size included; for an incomplete
+	// frame, the bytes before the first gap. It is valid only during the
+	// callback.
+	Data []byte
+	// Size is the frame's length on the wire: 4 + its size field.
+	Size int
+	// Incomplete says why Data lacks bytes of the frame.
+	Incomplete string
+	// Key, Version and Correlation: a request's from its header, a
+	// response's from its request (Correlation from its header).
+	Key, Version int16
+	Correlation  int32
+	// Request is a response's request (nil when the capture lacks it).
+	Request *Request
+	// Note describes skipped bytes and unreadable packets.
+	Note string
+}
+
+// Conn is one TCP connection that carries Kafka.
+type Conn struct {
+	ID             int
+	Client, Broker netip.AddrPort
+	// MidStream: the capture holds no SYN of the connection, so its
+	// first bytes may be the end of a frame.
+	MidStream bool
+	r         *Reader
+	tcp       [2]half
+	fr        [2]*framer
+	pending   map[int32]*Request
+	sawSYN    bool
+	known     bool // Kafka for sure (port or detection)
+	ignored   bool // not Kafka
+	tls       bool
+	sasl      bool // raw SASL tokens follow SaslHandshake v0
+	saslV0    map[int32]bool
+	closed    [2]bool
+	last      time.Time
+}
+
+func (c *Conn) String() string { return c.Client.String() + " → " + c.Broker.String() }
+
+type connKey struct{ a, b netip.AddrPort }
+
+func keyOf(s, d netip.AddrPort) connKey {
+	if s.Addr().Less(d.Addr()) || (s.Addr() == d.Addr() && s.Port() < d.Port()) {
+		return connKey{s, d}
+	}
+	return connKey{d, s}
+}
+
+// Reader turns packets into events.
+type Reader struct {
+	opts   Options
+	ports  map[uint16]bool
+	emit   func(*Event)
+	conns  map[connKey]*Conn
+	n      int // events
+	nconn  int
+	packet int
+	known  map[[2]int16]bool
+	stop   bool
+	// Packets and NotTCP count the packets read and those without TCP.
+	Packets, NotTCP int
+}
+
+// NewReader returns a Reader that calls emit for each event.
+func NewReader(opts Options, emit func(*Event)) *Reader {
+	r := &Reader{opts: opts, emit: emit, conns: map[connKey]*Conn{}, ports: map[uint16]bool{}, known: map[[2]int16]bool{}}
+	for _, p := range DefaultPorts {
+		r.ports[p] = true
+	}
+	for _, p := range opts.Ports {
+		r.ports[p] = true
+	}
+	return r
+}
+
+// Read reads a whole capture file, calling emit for each event. A
+// damaged file ends the reading with a *FileError after the events
+// decoded before it (the open connections are flushed first).
+func Read(f io.Reader, opts Options, emit func(*Event)) (*Reader, error) {
+	r := NewReader(opts, emit)
+	return r, r.ReadAll(f)
+}
+
+// ReadAll reads a capture file to its end, or until Stop.
+func (r *Reader) ReadAll(f io.Reader) error {
+	pr, err := NewPacketReader(f)
+	if err != nil {
+		return err
+	}
+	var last time.Time
+	for !r.stop {
+		p, err := pr.Next()
+		if err != nil {
+			r.Close(last)
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+		last = p.Time
+		r.Packet(p)
+	}
+	return nil
+}
+
+// Stop makes ReadAll return after the current packet (from emit).
+func (r *Reader) Stop() { r.stop = true }
+
+func (r *Reader) send(e *Event) {
+	r.n++
+	e.N = r.n
+	r.emit(e)
+}
+
+// Packet reads one packet.
+func (r *Reader) Packet(p Packet) {
+	r.Packets++
+	r.packet = p.N
+	seg, err := ParseTCP(p.Link, p.Data, p.Len)
+	if err != nil {
+		if _, ok := err.(NotTCP); ok {
+			r.NotTCP++
+			return
+		}
+		r.send(&Event{Kind: KindNote, Time: p.Time, Packet: p.N, Note: fmt.Sprintf("packet %d at byte offset %d: %v", p.N, p.Offset, err)})
+		return
+	}
+	k := keyOf(seg.Src, seg.Dst)
+	c := r.conns[k]
+	syn := seg.Flags&FlagSYN != 0
+	if c != nil && syn && seg.Flags&FlagACK == 0 && (c.closed[0] || c.closed[1] || c.tcp[0].started && c.tcp[0].next != seg.Seq+1) {
+		r.closeConn(k, c, p.Time) // a new connection on the same addresses
+		c = nil
+	}
+	if c == nil {
+		if len(seg.Payload)+seg.Missing == 0 && !syn {
+			return
+		}
+		c = r.newConn(seg)
+		r.conns[k] = c
+	}
+	if c.ignored {
+		return
+	}
+	dir := codec.Request
+	if seg.Src != c.Client {
+		dir = codec.Response
+	}
+	c.last = p.Time
+	h := &c.tcp[dir]
+	if syn {
+		h.syn(seg.Seq)
+	}
+	if seg.Flags&FlagACK != 0 {
+		c.tcp[1-dir].acked(seg.Ack)
+		if len(seg.Payload) > 0 {
+			// An answer: the bytes it acknowledges were read, not late.
+			c.tcp[1-dir].lost(p.Time)
+		}
+	}
+	var why string
+	if seg.Missing > 0 {
+		why = fmt.Sprintf("packet %d captured %d of %d bytes (snaplen)", p.N, len(p.Data), p.Len)
+	}
+	h.segment(seg.Seq, seg.Payload, seg.Missing, why, p.Time)
+	if seg.Flags&FlagRST != 0 {
+		r.closeConn(k, c, p.Time)
+		return
+	}
+	if seg.Flags&FlagFIN != 0 {
+		h.finAt(seg.Seq + uint32(len(seg.Payload)+seg.Missing))
+		c.closed[dir] = true
+		if c.closed[1-dir] {
+			r.closeConn(k, c, p.Time)
+		}
+	}
+}
+
+func (r *Reader) newConn(seg Segment) *Conn {
+	r.nconn++
+	c := &Conn{ID: r.nconn, r: r, pending: map[int32]*Request{}, Client: seg.Src, Broker: seg.Dst}
+	syn, ack := seg.Flags&FlagSYN != 0, seg.Flags&FlagACK != 0
+	switch {
+	case syn && !ack:
+	case syn && ack:
+		c.Client, c.Broker = seg.Dst, seg.Src
+	case r.ports[seg.Dst.Port()]:
+	case r.ports[seg.Src.Port()]:
+		c.Client, c.Broker = seg.Dst, seg.Src
+	}
+	c.sawSYN, c.MidStream = syn, !syn
+	c.known = r.ports[c.Broker.Port()]
+	if !c.known && !c.sawSYN {
+		c.ignored = true // mid-connection on a port that is not Kafka's: --port says it is
+	}
+	for d := range c.fr {
+		c.fr[d] = &framer{c: c, dir: codec.Direction(d), synced: c.sawSYN}
+		c.tcp[d].out = c.fr[d]
+	}
+	return c
+}
+
+// Close ends every open connection (at the end of the capture).
+func (r *Reader) Close(t time.Time) {
+	keys := make([]connKey, 0, len(r.conns))
+	for k := range r.conns {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b connKey) int { return r.conns[a].ID - r.conns[b].ID })
+	for _, k := range keys {
+		r.closeConn(k, r.conns[k], t)
+	}
+}
+
+func (r *Reader) closeConn(k connKey, c *Conn, t time.Time) {
+	delete(r.conns, k)
+	if c.ignored {
+		return
+	}
+	for d := range c.tcp {
+		c.tcp[d].flush(t)
+	}
+	for d := range c.fr {
+		c.fr[d].end(t)
+	}
+}
+
+// knownRequest says whether a release has an API key at a request version.
+func (r *Reader) knownRequest(key, version int16) bool {
+	k := [2]int16{key, version}
+	ok, seen := r.known[k]
+	if !seen {
+		_, err := setFor(key, version, codec.Request)
+		ok = err == nil
+		r.known[k] = ok
+	}
+	return ok
+}
+
+// plausibleRequest says whether b starts with a request header: a size
+// from 12 to max, a known API key and version, a correlation id of 0 or
+// more and a client id that fits.
+func (r *Reader) plausibleRequest(b []byte, maxSize int) bool {
+	if len(b) < 14 {
+		return false
+	}
+	size := int32(binary.BigEndian.Uint32(b))
+	key, version := int16(binary.BigEndian.Uint16(b[4:])), int16(binary.BigEndian.Uint16(b[6:]))
+	corr := int32(binary.BigEndian.Uint32(b[8:]))
+	idLen := int16(binary.BigEndian.Uint16(b[12:]))
+	return size >= 10 && int(size) <= maxSize && corr >= 0 && idLen >= -1 && int(idLen) <= int(size)-10 &&
+		r.knownRequest(key, version)
+}
+
+// framer splits one direction's byte stream into frames.
+type framer struct {
+	c       *Conn
+	dir     codec.Direction
+	buf     []byte
+	off     int64 // stream offset of buf[0]
+	synced  bool  // buf starts at a frame
+	skip    int   // bytes still to drop of a frame cut by a gap
+	skipped int   // bytes dropped while resynchronising, not yet reported
+	skipAt  int64
+	started bool
+	t       time.Time
+}
+
+func (f *framer) data(b []byte, t time.Time) {
+	c := f.c
+	if c.ignored || c.tls {
+		return
+	}
+	f.t = t
+	if f.skip > 0 {
+		n := min(f.skip, len(b))
+		f.skip -= n
+		f.off += int64(n)
+		b = b[n:]
+		if len(b) == 0 {
+			return
+		}
+	}
+	f.buf = append(f.buf, b...)
+	if !f.started && len(f.buf) >= 5 {
+		f.started = true
+		if isTLS(f.buf) {
+			c.tls = true
+			c.r.send(&Event{Kind: KindTLS, Conn: c, Dir: f.dir, Time: t, Packet: c.r.packet, Offset: f.off,
+				Note: "encrypted (TLS): its bytes are not read"})
+			for _, fr := range c.fr {
+				fr.buf = nil
+			}
+			return
+		}
+	}
+	if !c.known {
+		// Detection: the client speaks first, with a request.
+		if f.dir == codec.Response {
+			c.ignored = true
+			return
+		}
+		if len(f.buf) < 14 {
+			return
+		}
+		if !c.r.plausibleRequest(f.buf, MaxFrame) {
+			c.ignored = true
+			return
+		}
+		c.known = true
+	}
+	f.process()
+}
+
+// isTLS says whether bytes start with a TLS record header: a content type
+// from 20 to 23, version 3.0 to 3.4, a length of at most 18432 (a Kafka
+// frame would have a size of more than 300 MB).
+func isTLS(b []byte) bool {
+	return b[0] >= 0x14 && b[0] <= 0x17 && b[1] == 0x03 && b[2] <= 0x04 && int(b[3])<<8|int(b[4]) <= 18432
+}
+
+// process emits the frames at the start of buf.
+func (f *framer) process() {
+	for {
+		if !f.synced && !f.resync() {
+			return
+		}
+		if len(f.buf) < 4 {
+			return
+		}
+		size := int32(binary.BigEndian.Uint32(f.buf))
+		if size < 0 || size > MaxFrame || (!f.c.sasl && size < 4) {
+			f.synced = false
+			continue
+		}
+		n := 4 + int(size)
+		if len(f.buf) < n {
+			return
+		}
+		f.frame(f.buf[:n], n, "")
+		f.consume(n)
+	}
+}
+
+func (f *framer) consume(n int) {
+	f.off += int64(n)
+	rest := copy(f.buf, f.buf[n:])
+	f.buf = f.buf[:rest]
+	if rest == 0 && cap(f.buf) > 1<<20 {
+		f.buf = nil // let a large frame's buffer go
+	}
+}
+
+// resync drops bytes until buf starts at a plausible frame: a request
+// header that names a known API and version, a response whose
+// correlation id is one of a request waiting for its response, each
+// decoding without error when whole. It says whether buf now starts at a
+// frame; else it waits for more bytes.
+func (f *framer) resync() bool {
+	i := 0
+	for ; i+4 <= len(f.buf); i++ {
+		ok, wait := f.plausibleAt(f.buf[i:])
+		if wait {
+			break
+		}
+		if ok {
+			f.drop(i)
+			f.synced = true
+			f.report()
+			return true
+		}
+	}
+	f.drop(max(i, len(f.buf)-14))
+	return false
+}
+
+func (f *framer) drop(n int) {
+	if n <= 0 {
+		return
+	}
+	if f.skipped == 0 {
+		f.skipAt = f.off
+	}
+	f.skipped += n
+	f.consume(n)
+}
+
+// report emits the bytes skipped so far.
+func (f *framer) report() {
+	if f.skipped == 0 {
+		return
+	}
+	note := fmt.Sprintf("skipped %d bytes at stream offset %d to the next frame", f.skipped, f.skipAt)
+	if !f.c.sawSYN && f.skipAt == 0 {
+		note = fmt.Sprintf("skipped %d bytes at the start: the capture starts mid-connection", f.skipped)
+	}
+	f.c.r.send(&Event{Kind: KindSkipped, Conn: f.c, Dir: f.dir, Time: f.t, Packet: f.c.r.packet, Offset: f.skipAt, Size: f.skipped, Note: note})
+	f.skipped = 0
+}
+
+// plausibleAt says whether b starts with a frame, or that it cannot say
+// before more bytes come.
+func (f *framer) plausibleAt(b []byte) (ok, wait bool) {
+	size := int32(binary.BigEndian.Uint32(b))
+	if size < 4 || size > maxResync {
+		return false, false
+	}
+	n := 4 + int(size)
+	if f.dir == codec.Request {
+		if len(b) < 14 {
+			return false, true
+		}
+		if !f.c.r.plausibleRequest(b, maxResync) {
+			return false, false
+		}
+	} else {
+		if len(b) < 8 {
+			return false, true
+		}
+		if f.c.pending[int32(binary.BigEndian.Uint32(b[4:]))] == nil {
+			return false, false
+		}
+	}
+	if len(b) < n {
+		return false, true
+	}
+	e := f.event(b[:n], n, "")
+	_, _, err := e.Decode(f.c.r.opts.Limits)
+	return err == nil, false
+}
+
+// event describes the frame in b (n bytes on the wire).
+func (f *framer) event(b []byte, n int, incomplete string) *Event {
+	c := f.c
+	e := &Event{Kind: KindFrame, Conn: c, Dir: f.dir, Time: f.t, Packet: c.r.packet, Offset: f.off, Data: b, Size: n, Incomplete: incomplete}
+	if f.dir == codec.Request {
+		if len(b) >= 12 {
+			e.Key, e.Version = int16(binary.BigEndian.Uint16(b[4:])), int16(binary.BigEndian.Uint16(b[6:]))
+			e.Correlation = int32(binary.BigEndian.Uint32(b[8:]))
+		}
+	} else if len(b) >= 8 {
+		e.Correlation = int32(binary.BigEndian.Uint32(b[4:]))
+		if q := c.pending[e.Correlation]; q != nil {
+			e.Request, e.Key, e.Version = q, q.Key, q.Version
+		}
+	}
+	return e
+}
+
+// frame emits one frame (or SASL token) and pairs it.
+func (f *framer) frame(b []byte, n int, incomplete string) {
+	c := f.c
+	if c.sasl && incomplete == "" {
+		if f.dir == codec.Request && !c.r.plausibleRequest(b, MaxFrame) ||
+			f.dir == codec.Response && (len(b) < 8 || c.pending[int32(binary.BigEndian.Uint32(b[4:]))] == nil) {
+			c.r.send(&Event{Kind: KindSASL, Conn: c, Dir: f.dir, Time: f.t, Packet: c.r.packet, Offset: f.off, Data: b, Size: n,
+				Note: "SASL token after SaslHandshake v0 (" + strconv.Itoa(n-4) + " bytes, not a Kafka frame)"})
+			return
+		}
+		if f.dir == codec.Request {
+			c.sasl = false // the client is authenticated: frames again
+		}
+	}
+	e := f.event(b, n, incomplete)
+	c.r.send(e)
+	if f.dir == codec.Request {
+		if len(b) >= 12 {
+			c.addPending(&Request{N: e.N, Key: e.Key, Version: e.Version, Correlation: e.Correlation, Time: e.Time})
+			if e.Key == 17 && e.Version == 0 {
+				if c.saslV0 == nil {
+					c.saslV0 = map[int32]bool{}
+				}
+				c.saslV0[e.Correlation] = true
+			}
+		}
+	} else if e.Request != nil {
+		delete(c.pending, e.Correlation)
+		// SaslHandshake v0 accepted (error code 0): raw tokens follow.
+		if c.saslV0[e.Correlation] && len(b) >= 10 && b[8] == 0 && b[9] == 0 {
+			c.sasl = true
+		}
+		delete(c.saslV0, e.Correlation)
+	}
+}
+
+// maxPendingRequests bounds the requests a connection keeps waiting for
+// their responses.
+const maxPendingRequests = 4096
+
+func (c *Conn) addPending(q *Request) {
+	if len(c.pending) >= maxPendingRequests {
+		var oldest *Request
+		for _, p := range c.pending {
+			if oldest == nil || p.N < oldest.N {
+				oldest = p
+			}
+		}
+		delete(c.pending, oldest.Correlation)
+	}
+	c.pending[q.Correlation] = q
+}
+
+// gap: n bytes of the stream are not in the capture.
+func (f *framer) gap(n int, t time.Time, why string) {
+	c := f.c
+	if c.ignored || c.tls {
+		return
+	}
+	f.t = t
+	if why == "" {
+		why = fmt.Sprintf("the capture lacks %d bytes at stream offset %d (a lost segment)", n, f.off+int64(len(f.buf))+int64(f.skip))
+	}
+	f.started = true
+	if !c.known {
+		c.ignored = true
+		return
+	}
+	if f.skip > 0 {
+		k := min(f.skip, n)
+		f.skip -= k
+		f.off += int64(k)
+		n -= k
+		if n == 0 {
+			return
+		}
+	}
+	if !f.synced || len(f.buf) < 4 {
+		f.drop(len(f.buf))
+		f.synced = false
+		f.off += int64(n)
+		return
+	}
+	size := 4 + int(int32(binary.BigEndian.Uint32(f.buf)))
+	need := size - len(f.buf)
+	f.frame(f.buf, size, why)
+	f.off += int64(len(f.buf))
+	f.buf = f.buf[:0]
+	f.off += int64(n)
+	if n <= need { // the frame's size says where the next one starts
+		f.skip = need - n
+	} else {
+		f.synced = false
+	}
+}
+
+// end: the connection or the capture ended.
+func (f *framer) end(t time.Time) {
+	c := f.c
+	if c.ignored || c.tls {
+		return
+	}
+	f.t = t
+	if f.synced && len(f.buf) >= 4 {
+		size := 4 + int(int32(binary.BigEndian.Uint32(f.buf)))
+		f.frame(f.buf, size, fmt.Sprintf("the stream ends after %d of its %d bytes", len(f.buf), size))
+		f.buf = nil
+		return
+	}
+	f.drop(len(f.buf))
+	f.report()
+}

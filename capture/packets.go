@@ -1,0 +1,292 @@
+// Package capture reads Kafka conversations from packet captures: pcap
+// and pcapng files (packets.go), the link, IP and TCP headers of each
+// packet (link.go), TCP reassembly per direction (tcp.go) and the Kafka
+// framing of each byte stream, with requests and responses paired by
+// correlation id (kafka.go). It streams: memory is bounded by the open
+// connections' buffers and the largest frame, not by the file.
+package capture
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/google/gopacket"
+	"github.com/google/gopacket/layers"
+	"github.com/google/gopacket/pcapgo"
+)
+
+// MaxPacket is the largest packet (and pcapng block) the reader accepts:
+// a larger length in the file is an error, not an allocation.
+const MaxPacket = 1 << 18
+
+// Packet is one captured packet.
+type Packet struct {
+	N      int             // 1-based number in the file
+	Offset int64           // byte offset of its record (pcap) or block (pcapng) in the file
+	Time   time.Time       // capture time
+	Link   layers.LinkType // link type of its interface
+	Data   []byte          // the captured bytes; valid until the next call to Next
+	Len    int             // the packet's length on the wire (more than len(Data) when the snaplen cut it)
+}
+
+// FileError is an error in the capture file: where and what.
+type FileError struct {
+	Packet int   // number of the packet being read (1-based)
+	Offset int64 // byte offset in the file
+	Err    error
+}
+
+func (e *FileError) Error() string {
+	if e.Packet == 0 {
+		return fmt.Sprintf("file header: %v", e.Err)
+	}
+	return fmt.Sprintf("packet %d at byte offset %d: %v", e.Packet, e.Offset, e.Err)
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// PacketReader reads the packets of a pcap or pcapng file, one at a time.
+type PacketReader struct {
+	pcap   *pcapgo.Reader
+	ng     *pcapgo.NgReader
+	guard  *ngGuard
+	n      int
+	offset int64  // pcap: offset of the next record
+	Format string // "pcap" or "pcapng"
+}
+
+// NewPacketReader reads the file header of a pcap or pcapng file.
+func NewPacketReader(r io.Reader) (*PacketReader, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	magic, err := br.Peek(4)
+	if err != nil {
+		return nil, &FileError{Packet: 0, Offset: 0, Err: fmt.Errorf("not a capture file: %d bytes, a pcap or pcapng file starts with a 4-byte magic number", len(magic))}
+	}
+	switch binary.LittleEndian.Uint32(magic) {
+	case 0x0a0d0d0a: // pcapng section header block
+		g := &ngGuard{r: br}
+		ng, err := pcapgo.NewNgReader(g, pcapgo.NgReaderOptions{WantMixedLinkType: true, SkipUnknownVersion: false})
+		if err != nil {
+			return nil, &FileError{Offset: 0, Err: fmt.Errorf("pcapng section header: %w", err)}
+		}
+		return &PacketReader{ng: ng, guard: g, Format: "pcapng"}, nil
+	case 0xa1b2c3d4, 0xd4c3b2a1, 0xa1b23c4d, 0x4d3cb2a1:
+		pr, err := pcapgo.NewReader(br)
+		if err != nil {
+			return nil, &FileError{Offset: 0, Err: fmt.Errorf("pcap file header: %w", err)}
+		}
+		if pr.Snaplen() > MaxPacket || pr.Snaplen() == 0 {
+			pr.SetSnaplen(MaxPacket)
+		}
+		return &PacketReader{pcap: pr, offset: 24, Format: "pcap"}, nil
+	}
+	return nil, &FileError{Offset: 0, Err: fmt.Errorf("not a pcap or pcapng file: magic number %x (pcap: a1b2c3d4 or a1b23c4d in either byte order; pcapng: 0a0d0d0a)", magic)}
+}
+
+// Next returns the next packet, or io.EOF after the last one. A file
+// that ends inside a packet or holds an impossible length returns a
+// *FileError.
+func (r *PacketReader) Next() (Packet, error) {
+	r.n++
+	var data []byte
+	var ci gopacket.CaptureInfo
+	var err error
+	off := r.offset
+	p := Packet{N: r.n}
+	if r.ng != nil {
+		data, ci, err = r.ng.ZeroCopyReadPacketData()
+		off = r.guard.offset
+		if len(r.guard.packets) > 0 {
+			off, r.guard.packets = r.guard.packets[0], r.guard.packets[1:]
+		}
+		if err != nil && r.guard.err != nil && r.guard.err != io.EOF {
+			err = r.guard.err
+		}
+		if err == nil && len(ci.AncillaryData) > 0 {
+			p.Link, _ = ci.AncillaryData[0].(layers.LinkType)
+		}
+	} else {
+		data, ci, err = r.pcap.ZeroCopyReadPacketData()
+		r.offset += 16 + int64(len(data))
+		p.Link = r.pcap.LinkType()
+	}
+	switch {
+	case err == io.EOF && (r.ng == nil || r.guard.atBoundary()):
+		return p, io.EOF
+	case err == io.EOF || err == io.ErrUnexpectedEOF:
+		return p, &FileError{Packet: r.n, Offset: off, Err: errors.New("the file ends inside this packet (truncated capture)")}
+	case err != nil:
+		return p, &FileError{Packet: r.n, Offset: off, Err: err}
+	}
+	p.Offset, p.Time, p.Data, p.Len = off, ci.Timestamp, data, max(ci.Length, len(data))
+	return p, nil
+}
+
+// ngGuard passes a pcapng file to pcapgo block by block, after checking
+// each block's lengths against the bytes there, so that no length in the
+// file makes pcapgo allocate or read past its block.
+type ngGuard struct {
+	r       *bufio.Reader
+	buf     []byte // the current block
+	pos     int
+	offset  int64   // offset of the next block
+	packets []int64 // offsets of the packet blocks read ahead of pcapgo
+	big     bool    // the section's byte order
+	snap0   uint32
+	ifaces  int
+	err     error
+}
+
+func (g *ngGuard) atBoundary() bool { return g.pos == len(g.buf) && g.err == io.EOF }
+
+func (g *ngGuard) Read(p []byte) (int, error) {
+	if g.pos == len(g.buf) {
+		if g.err != nil {
+			return 0, g.err
+		}
+		if g.err = g.next(); g.err != nil {
+			g.buf, g.pos = g.buf[:0], 0 // nothing of a bad block reaches pcapgo
+			return 0, g.err
+		}
+	}
+	n := copy(p, g.buf[g.pos:])
+	g.pos += n
+	return n, nil
+}
+
+func (g *ngGuard) u32(b []byte) uint32 {
+	if g.big {
+		return binary.BigEndian.Uint32(b)
+	}
+	return binary.LittleEndian.Uint32(b)
+}
+
+func (g *ngGuard) u16(b []byte) uint16 {
+	if g.big {
+		return binary.BigEndian.Uint16(b)
+	}
+	return binary.LittleEndian.Uint16(b)
+}
+
+// options checks the options of a section header, interface description
+// or statistics block: each inside the block, and the timestamp
+// resolution and offset of an interface of a size and value pcapgo can
+// use.
+func (g *ngGuard) options(typ uint32, b []byte) error {
+	pos := 0
+	for pos+4 <= len(b) {
+		code, n := g.u16(b[pos:]), int(g.u16(b[pos+2:]))
+		if code == 0 {
+			return nil
+		}
+		if pos+4+(n+3)&^3 > len(b) {
+			return fmt.Errorf("option %d of %d bytes at +%d runs past the block's end", code, n, pos)
+		}
+		v := b[pos+4 : pos+4+n]
+		switch {
+		case typ == 1 && code == 9: // if_tsresol
+			if n < 1 || v[0]&0x80 != 0 && v[0]&0x7f > 62 || v[0]&0x80 == 0 && v[0] > 18 {
+				return fmt.Errorf("timestamp resolution option of %d bytes, value %x: want 1 byte, 2^-62 to 10^-18", n, v)
+			}
+		case typ == 1 && code == 14, typ == 5 && code >= 2 && code <= 8: // if_tsoffset, statistics
+			if n != 8 {
+				return fmt.Errorf("option %d of %d bytes (8)", code, n)
+			}
+		}
+		pos += 4 + (n+3)&^3
+	}
+	if pos != len(b) {
+		return fmt.Errorf("%d bytes after the last option", len(b)-pos)
+	}
+	return nil
+}
+
+// next reads and checks one block.
+func (g *ngGuard) next() error {
+	g.buf, g.pos = g.buf[:0], 0
+	head, err := g.r.Peek(12)
+	if len(head) == 0 && err == io.EOF {
+		return io.EOF
+	}
+	if len(head) < 12 {
+		return fmt.Errorf("block at byte offset %d: the file ends inside its header (truncated capture)", g.offset)
+	}
+	typ := binary.LittleEndian.Uint32(head)
+	if typ == 0x0a0d0d0a {
+		switch binary.LittleEndian.Uint32(head[8:]) {
+		case 0x1a2b3c4d:
+			g.big = false
+		case 0x4d3c2b1a:
+			g.big = true
+		default:
+			return fmt.Errorf("section header at byte offset %d: byte-order magic %x is neither 1a2b3c4d nor 4d3c2b1a", g.offset, head[8:12])
+		}
+		g.ifaces, g.snap0 = 0, 0
+	}
+	typ = g.u32(head)
+	total := g.u32(head[4:])
+	if total < 12 || total%4 != 0 || total > MaxPacket+1024 {
+		return fmt.Errorf("block of type %#x at byte offset %d: length %d is not a multiple of 4 from 12 to %d", typ, g.offset, total, MaxPacket+1024)
+	}
+	if cap(g.buf) < int(total) {
+		g.buf = make([]byte, total)
+	}
+	g.buf = g.buf[:total]
+	if n, _ := io.ReadFull(g.r, g.buf); n < int(total) {
+		return fmt.Errorf("block of type %#x at byte offset %d: %d bytes of %d, the file ends inside it (truncated capture)", typ, g.offset, n, total)
+	}
+	if g.u32(g.buf[total-4:]) != total {
+		return fmt.Errorf("block of type %#x at byte offset %d: its trailing length %d differs from its length %d", typ, g.offset, g.u32(g.buf[total-4:]), total)
+	}
+	body := g.buf[8 : total-4]
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("block of type %#x at byte offset %d: %s", typ, g.offset, fmt.Sprintf(format, a...))
+	}
+	optionsAt := map[uint32]int{0x0a0d0d0a: 16, 1: 8, 5: 12}
+	if at, ok := optionsAt[typ]; ok {
+		if len(body) < at {
+			return bad("%d bytes before its options, %d there", at, len(body))
+		}
+		if err := g.options(typ, body[at:]); err != nil {
+			return bad("%v", err)
+		}
+	}
+	switch typ {
+	case 0x0a0d0d0a: // section header
+		if major := g.u16(body[4:]); major != 1 {
+			return bad("pcapng version %d.%d (kwire reads 1.0)", major, g.u16(body[6:]))
+		}
+	case 1: // interface description
+		if g.ifaces == 0 {
+			g.snap0 = g.u32(body[4:])
+		}
+		g.ifaces++
+	case 2, 6: // packet, enhanced packet
+		if len(body) < 20 {
+			return bad("a packet block of %d bytes (at least 20)", len(body))
+		}
+		if caplen := g.u32(body[12:]); int64(caplen) > int64(len(body)-20) {
+			return bad("captured length %d, but the block holds %d bytes", caplen, len(body)-20)
+		}
+	case 3: // simple packet
+		if len(body) < 4 {
+			return bad("a simple packet block of %d bytes (at least 4)", len(body))
+		}
+		caplen := g.u32(body)
+		if g.snap0 != 0 && caplen > g.snap0 {
+			caplen = g.snap0
+		}
+		if int64(caplen) > int64(len(body)-4) {
+			return bad("packet length %d, but the block holds %d bytes", caplen, len(body)-4)
+		}
+	}
+	if typ == 2 || typ == 3 || typ == 6 {
+		g.packets = append(g.packets, g.offset)
+	}
+	g.offset += int64(total)
+	return nil
+}

@@ -1,0 +1,479 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"kwire/capture"
+	"kwire/codec"
+	"kwire/codec/records"
+	"kwire/codec/wire"
+	"kwire/schemas/sets"
+	"kwire/tree"
+)
+
+func init() {
+	commands["capture"] = command{"decode the Kafka conversations of a pcap or pcapng file", cmdCapture}
+}
+
+// portsFlag is --port, repeatable.
+type portsFlag []uint16
+
+func (p *portsFlag) String() string { return fmt.Sprint(*p) }
+
+func (p *portsFlag) Set(s string) error {
+	n, err := strconv.ParseUint(s, 10, 16)
+	if err != nil || n == 0 {
+		return fmt.Errorf("%q is not a TCP port: give a number from 1 to 65535", s)
+	}
+	*p = append(*p, uint16(n))
+	return nil
+}
+
+// captureRun is one kwire capture: its options and what it saw so far.
+type captureRun struct {
+	out     *bufio.Writer
+	stderr  io.Writer
+	format  string
+	body    bool
+	frame   int
+	limits  records.Limits
+	t0      time.Time
+	failed  int
+	frames  int
+	conns   map[int]bool
+	found   bool
+	frameOK bool
+	reader  *capture.Reader
+	jobs    chan *job // to the workers
+	order   chan *job // to the writer, in order
+	done    chan struct{}
+}
+
+func cmdCapture(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("kwire capture", flag.ContinueOnError)
+	run := &captureRun{stderr: stderr, conns: map[int]bool{}}
+	fs.StringVar(&run.format, "format", "table", "output: table (a line per frame) or json (an object per line)")
+	fs.BoolVar(&run.body, "body", false, "with --format json: each frame decoded, as kwire decode --format json prints it")
+	fs.IntVar(&run.frame, "frame", 0, "print frame `N` (the first column) as kwire decode prints it")
+	var ports portsFlag
+	fs.Var(&ports, "port", "read TCP port `N` as a Kafka broker's, besides "+fmt.Sprint(capture.DefaultPorts)+" (repeatable)")
+	fs.IntVar(&run.limits.MaxDecompressed, "max-decompressed", records.DefaultMaxDecompressed, "decompress at most this many bytes of records in each message")
+	fs.IntVar(&run.limits.MaxRecords, "max-records", records.DefaultMaxRecords, "decode at most this many records in each message")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := oneOf("format", run.format, "table", "json"); err != nil {
+		return err
+	}
+	switch {
+	case len(pos) != 1:
+		return usageErr("give one capture FILE (pcap or pcapng)")
+	case run.frame < 0:
+		return usageErr("--frame must be 1 or more")
+	case run.body && run.format != "json":
+		return usageErr("--body goes with --format json")
+	}
+	f, err := os.Open(pos[0])
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var in io.Reader = f
+	if st, err := f.Stat(); err == nil && isTerminal(stderr) {
+		in = &progress{r: f, size: st.Size(), w: stderr, next: time.Now().Add(time.Second)}
+	}
+	run.out = bufio.NewWriterSize(stdout, 1<<16)
+	if run.format == "table" && run.frame == 0 {
+		fmt.Fprintf(run.out, "%-5s %-11s %-30s %-8s %-26s %-4s %-11s %-8s %-10s %-14s %s\n",
+			"#", "TIME", "CONNECTION", "DIR", "API", "VER", "CORR", "SIZE", "LATENCY", "ERRORS", "STATUS")
+	}
+	run.reader = capture.NewReader(capture.Options{Ports: ports, Limits: run.limits}, run.event)
+	if run.frame == 0 {
+		run.start()
+	}
+	rerr := run.reader.ReadAll(in)
+	if run.frame == 0 {
+		run.wait()
+	}
+	if p, ok := in.(*progress); ok {
+		p.clear()
+	}
+	run.out.Flush()
+	if rerr != nil {
+		printLine(stderr, "kwire: %s: %v", pos[0], rerr)
+		run.failed++
+	}
+	if run.frame > 0 {
+		if !run.found {
+			printLine(stderr, "kwire: %s has no frame %d (the first column of kwire capture numbers them)", pos[0], run.frame)
+			return exitError(1)
+		}
+		if !run.frameOK {
+			return exitError(1)
+		}
+		return nil
+	}
+	r := run.reader
+	printLine(stderr, "kwire: %s: %s (%d not TCP), %s, %s, %s", pos[0], plural(r.Packets, "packet"), r.NotTCP,
+		plural(len(run.conns), "Kafka connection"), plural(run.frames, "frame"), plural(run.failed, "problem"))
+	if run.failed > 0 {
+		return exitError(1)
+	}
+	return nil
+}
+
+// job is one event on its way to the output: decoded by a worker,
+// printed in order.
+type job struct {
+	e   capture.Event
+	res chan rendered
+}
+
+// rendered is what an event prints.
+type rendered struct {
+	out    []byte
+	stderr string
+	failed bool
+}
+
+// start starts the workers that decode and render events, as many as
+// there are processors, and the writer that prints them in order. At
+// most one event per worker waits to be printed.
+func (run *captureRun) start() {
+	n := runtime.GOMAXPROCS(0)
+	run.jobs = make(chan *job)
+	run.order = make(chan *job, n)
+	run.done = make(chan struct{})
+	for range n {
+		go func() {
+			for j := range run.jobs {
+				j.res <- run.render(&j.e)
+			}
+		}()
+	}
+	go func() {
+		defer close(run.done)
+		for j := range run.order {
+			r := <-j.res
+			if r.stderr != "" {
+				printLine(run.stderr, "kwire: %s", r.stderr)
+			}
+			run.out.Write(r.out)
+			if r.failed {
+				run.failed++
+			}
+		}
+	}()
+}
+
+// wait waits for every event to be printed.
+func (run *captureRun) wait() {
+	close(run.jobs)
+	close(run.order)
+	<-run.done
+}
+
+// event hands one event on (its bytes copied: the reader reuses them).
+func (run *captureRun) event(e *capture.Event) {
+	if run.t0.IsZero() {
+		run.t0 = e.Time
+	}
+	if e.Conn != nil {
+		run.conns[e.Conn.ID] = true
+	}
+	if run.frame > 0 {
+		if e.N == run.frame {
+			run.found = true
+			run.frameOK = run.printFrame(e)
+			run.reader.Stop()
+		}
+		return
+	}
+	if e.Kind == capture.KindFrame {
+		run.frames++
+	}
+	j := &job{e: *e, res: make(chan rendered, 1)}
+	j.e.Data = append([]byte(nil), e.Data...)
+	run.order <- j
+	run.jobs <- j
+}
+
+// render decodes an event and formats its line.
+func (run *captureRun) render(e *capture.Event) rendered {
+	var root *tree.Node
+	status, failed := "ok", false
+	switch e.Kind {
+	case capture.KindNote:
+		return rendered{stderr: e.Note, failed: true}
+	case capture.KindFrame:
+		if run.format == "json" && run.body {
+			return run.renderBody(e)
+		}
+		var err error
+		_, root, err = e.Decode(run.limits)
+		if s := frameStatus(e, root, err); s != "" {
+			status, failed = s, true
+		}
+	case capture.KindSkipped:
+		status, failed = e.Note, !(e.Conn.MidStream && e.Offset == 0)
+	case capture.KindTLS, capture.KindSASL:
+		status = e.Note
+	}
+	if run.format == "json" {
+		return rendered{out: run.jsonLine(e, status, errorCodes(root), nil), failed: failed}
+	}
+	api, ver, corr, latency := "-", "-", "-", ""
+	switch e.Kind {
+	case capture.KindFrame:
+		api, ver, corr = apiName(e.Key), strconv.Itoa(int(e.Version)), strconv.Itoa(int(e.Correlation))
+		if e.Dir == codec.Response && e.Request == nil {
+			api, ver = "?", "?"
+		}
+		if e.Dir == codec.Request && len(e.Data) < 12 {
+			api, ver, corr = "?", "?", "?"
+		}
+	case capture.KindSASL:
+		api = "(SASL token)"
+	case capture.KindTLS:
+		api = "(TLS)"
+	case capture.KindSkipped:
+		api = "(skipped)"
+	}
+	if e.Request != nil {
+		latency = fmt.Sprintf("%.3fms", float64(e.Time.Sub(e.Request.Time).Microseconds())/1000)
+	}
+	codes := strings.Join(errorCodes(root), ",")
+	line := fmt.Sprintf("%-5d %-11.6f %-30s %-8s %-26s %-4s %-11s %-8d %-10s %-14s %s",
+		e.N, e.Time.Sub(run.t0).Seconds(), e.Conn, e.Dir, api, ver, corr, e.Size, latency, codes, status)
+	return rendered{out: []byte(tree.Escape(strings.TrimRight(line, " ")) + "\n"), failed: failed}
+}
+
+// frameStatus is what went wrong with a frame ("" for nothing): lost
+// bytes, a decode error, an error node.
+func frameStatus(e *capture.Event, root *tree.Node, err error) string {
+	var parts []string
+	if e.Incomplete != "" {
+		parts = append(parts, "incomplete: "+e.Incomplete)
+	}
+	var de *wire.DecodeError
+	if errors.As(err, &de) {
+		parts = append(parts, "decode error at "+err.Error())
+	} else if err != nil {
+		parts = append(parts, err.Error())
+	} else if root != nil {
+		if n, off := root.FirstError(); n != nil {
+			parts = append(parts, "decode error at "+treeError(n, off))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// apiName names an API key with the newest release that has it.
+func apiName(key int16) string {
+	if _, a, err := sets.NewestWith(key); err == nil {
+		return a.Name
+	}
+	return "key " + strconv.Itoa(int(key))
+}
+
+// errorCodes are the names of the non-zero error codes in a tree, once each.
+func errorCodes(root *tree.Node) []string {
+	if root == nil {
+		return nil
+	}
+	var out []string
+	root.Walk(func(n *tree.Node, _ int) bool {
+		if strings.HasSuffix(n.Name, "ErrorCode") && n.Value != "0" && n.Value != "" && n.Err == "" {
+			v := n.Value
+			if i := strings.IndexByte(v, '('); i >= 0 {
+				v = strings.TrimSuffix(v[i+1:], ")")
+			}
+			for _, o := range out {
+				if o == v {
+					return true
+				}
+			}
+			out = append(out, v)
+		}
+		return true
+	})
+	return out
+}
+
+// captureLine is the JSON of one event, without its body.
+type captureLine struct {
+	N             int      `json:"n"`
+	Kind          string   `json:"kind"`
+	Time          string   `json:"time"`
+	Conn          string   `json:"conn"`
+	ConnID        int      `json:"conn_id"`
+	Dir           string   `json:"dir"`
+	APIKey        *int16   `json:"api_key"`
+	APIName       string   `json:"api_name,omitempty"`
+	APIVersion    *int16   `json:"api_version"`
+	CorrelationID *int32   `json:"correlation_id"`
+	Size          int      `json:"size"`
+	LatencyMs     *float64 `json:"latency_ms,omitempty"`
+	ErrorCodes    []string `json:"error_codes,omitempty"`
+	Packet        int      `json:"packet"`
+	Status        string   `json:"status"`
+}
+
+var kindNames = map[capture.Kind]string{capture.KindFrame: "frame", capture.KindSASL: "sasl", capture.KindTLS: "tls", capture.KindSkipped: "skipped"}
+
+// renderBody is render of a frame with --format json --body: the values
+// alone are decoded (no tree) and written as JSON, which reads the records;
+// a frame that fails, or whose records JSON holds an entry that did not
+// read ("note") or a wrong CRC ("crc", written only then), is decoded
+// again with its tree, which says what is wrong.
+func (run *captureRun) renderBody(e *capture.Event) rendered {
+	f, err := e.DecodeValues(run.limits)
+	var body []byte
+	if f != nil && f.API != nil {
+		body, _ = f.AppendJSON(nil, e.Size)
+	}
+	codes := jsonErrorCodes(f, body)
+	var root *tree.Node
+	if err != nil || bytes.Contains(body, []byte(`"note":`)) || bytes.Contains(body, []byte(`"crc":`)) {
+		_, root, err = e.Decode(run.limits)
+		codes = errorCodes(root)
+	}
+	status := frameStatus(e, root, err)
+	failed := status != ""
+	if !failed {
+		status = "ok"
+	}
+	return rendered{out: run.jsonLine(e, status, codes, body), failed: failed}
+}
+
+// jsonErrorCodes are the names of the non-zero error codes in a frame's
+// JSON form (as errorCodes finds them in its tree): the values of the keys
+// that end in ErrorCode (a key inside a JSON string has its quote escaped,
+// so it does not match).
+func jsonErrorCodes(f *codec.Frame, j []byte) []string {
+	var out []string
+	const key = `ErrorCode":`
+	for {
+		i := bytes.Index(j, []byte(key))
+		if i < 0 {
+			return out
+		}
+		j = j[i+len(key):]
+		n := 0
+		for n < len(j) && (j[n] == '-' || j[n] >= '0' && j[n] <= '9') {
+			n++
+		}
+		code, err := strconv.ParseInt(string(j[:n]), 10, 16)
+		if err != nil || code == 0 {
+			continue
+		}
+		name := strconv.Itoa(int(code))
+		if e, ok := f.Set.ErrorCode(int16(code)); ok {
+			name = e.Name
+		}
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+}
+
+func (run *captureRun) jsonLine(e *capture.Event, status string, codes []string, body []byte) []byte {
+	l := captureLine{N: e.N, Kind: kindNames[e.Kind], Time: e.Time.UTC().Format(time.RFC3339Nano), Conn: e.Conn.String(), ConnID: e.Conn.ID,
+		Dir: e.Dir.String(), Size: e.Size, Packet: e.Packet, Status: status, ErrorCodes: codes}
+	if e.Kind == capture.KindFrame && (e.Dir == codec.Request && len(e.Data) >= 12 || e.Request != nil) {
+		key, v := e.Key, e.Version
+		l.APIKey, l.APIVersion, l.APIName = &key, &v, apiName(key)
+	}
+	if e.Kind == capture.KindFrame {
+		c := e.Correlation
+		l.CorrelationID = &c
+	}
+	if e.Request != nil {
+		ms := float64(e.Time.Sub(e.Request.Time).Microseconds()) / 1000
+		l.LatencyMs = &ms
+	}
+	b, _ := json.Marshal(l)
+	if body != nil {
+		b = append(append(append(b[:len(b)-1], `,"body":`...), body...), '}')
+	}
+	return append(b, '\n')
+}
+
+// printFrame prints a frame's tree as kwire decode does and says whether
+// it decoded.
+func (run *captureRun) printFrame(e *capture.Event) bool {
+	if e.Kind != capture.KindFrame {
+		printLine(run.stderr, "kwire: %d is not a Kafka frame: %s", e.N, e.Note)
+		return false
+	}
+	f, root, err := e.Decode(run.limits)
+	if root != nil {
+		if f.API != nil {
+			root.About = "read with the schemas of " + sets.ReleaseOf(f.Set.Name).String()
+		}
+		root.WriteText(run.out)
+	}
+	run.out.Flush()
+	if e.Incomplete != "" {
+		printLine(run.stderr, "kwire: frame %d is incomplete: %s", e.N, e.Incomplete)
+	}
+	if err != nil {
+		printLine(run.stderr, "kwire: %s", frameStatus(&capture.Event{}, nil, err))
+		return false
+	}
+	if n, off := root.FirstError(); n != nil {
+		printLine(run.stderr, "kwire: decode error at %s", treeError(n, off))
+		return false
+	}
+	return e.Incomplete == ""
+}
+
+// isTerminal says whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// progress reports how much of the file was read, once a second, on a
+// terminal.
+type progress struct {
+	r          io.Reader
+	size, done int64
+	w          io.Writer
+	next       time.Time
+	shown      bool
+}
+
+func (p *progress) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.done += int64(n)
+	if now := time.Now(); now.After(p.next) {
+		p.next = now.Add(time.Second)
+		p.shown = true
+		fmt.Fprintf(p.w, "\rkwire: read %d of %d MB (%d%%)", p.done>>20, p.size>>20, p.done*100/max(p.size, 1))
+	}
+	return n, err
+}
+
+func (p *progress) clear() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+}
