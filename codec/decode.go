@@ -55,6 +55,7 @@ type TreeOptions struct {
 	// them together (records.Limits); nil gives the decode a budget of its
 	// own with the default limits.
 	Budget *records.Budget
+	depth  int // of nested formats (nested.go): theirs are not decoded
 }
 
 // DecodeTree is Decode that also builds the object tree: root gets one
@@ -65,8 +66,9 @@ func (p *Plan) DecodeTree(b []byte, root *tree.Node, o TreeOptions) (Value, int,
 	if o.Budget == nil {
 		o.Budget = records.NewBudget(records.Limits{})
 	}
-	d := decoder{buf: b, end: len(b), tree: true, base: o.Base, section: o.Section, set: o.Set, sample: o.Sample, a: new(tree.Alloc), budget: o.Budget}
+	d := decoder{buf: b, end: len(b), tree: true, base: o.Base, section: o.Section, set: o.Set, sample: o.Sample, a: new(tree.Alloc), budget: o.Budget, depth: o.depth}
 	var v Value
+	d.root, d.rootPlan = &v, p.Root
 	err := d.structInto(p.Root, &v, nil, root, "")
 	if err != nil {
 		for _, c := range root.Children {
@@ -114,6 +116,9 @@ type decoder struct {
 	reuse     bool        // values hold memory to reuse (DecodeInto)
 	a         *tree.Alloc // the tree's nodes, child lists and strings
 	budget    *records.Budget
+	root      *Value      // the message's value, as decoded so far (for nested formats)
+	rootPlan  *StructPlan // its plan
+	depth     int         // of nested formats
 }
 
 // alloc returns n zeroed values for the elements of an array of
@@ -373,6 +378,9 @@ func (d *decoder) field(fp *FieldPlan, v *Value, node *tree.Node, parent string,
 		err = d.primitive(fp.Kind, fp.Nullable, fp.Compact, v, node)
 		if err == nil && node != nil && fp.Kind == schemas.KindRecords && !v.IsNull() {
 			node.Add(recordNodes(v.str(), d.off-len(v.str())+d.base, d.set, path, d.a, d.budget)...)
+		}
+		if err == nil && node != nil && fp.Nested != nestNone && !v.IsNull() {
+			d.nested(fp, v.str(), d.off-len(v.str())+d.base, node)
 		}
 		if err == nil && node != nil && fp.Kind == schemas.KindInt16 && d.set != nil && isErrorCode(fp.Field.Name) {
 			if e, ok := d.set.ErrorCode(int16(v.Int())); ok && v.Int() != 0 {

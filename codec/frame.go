@@ -481,7 +481,7 @@ func (f *Frame) AppendJSON(b []byte, size int) ([]byte, error) {
 		b = append(b, ',')
 	}
 	b = append(b, `"body":`...)
-	b = bp.AppendJSONBudget(b, f.Body, bg)
+	b = bp.Root.appendJSON(b, f.Body, &jctx{bg: bg, set: f.Set, rootPlan: bp.Root, root: f.Body})
 	return fmt.Appendf(b, `,"size":%d}`, size), nil
 }
 
@@ -508,13 +508,13 @@ func (f *Frame) SetJSON(data []byte) error {
 			return fmt.Errorf("the JSON is for api %d v%d, not %s v%d", apiKey, version, f.API.Name, f.Version)
 		}
 		if h, ok := obj["header"]; ok {
-			if f.Header, err = hp.Root.fromJSON(h, ""); err != nil {
+			if f.Header, err = hp.Root.fromJSON(h, "", f.Set); err != nil {
 				return fmt.Errorf("header: %w", err)
 			}
 		}
 		raw = body
 	}
-	v, err := bp.Root.fromJSON(raw, "")
+	v, err := bp.Root.fromJSON(raw, "", f.Set)
 	if err != nil {
 		return err
 	}

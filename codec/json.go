@@ -36,10 +36,17 @@ func (p *Plan) AppendJSON(dst []byte, v Value) []byte {
 // AppendJSONBudget is AppendJSON whose records fields draw on bg, the
 // message's budget (nil: one with the default records.Limits).
 func (p *Plan) AppendJSONBudget(dst []byte, v Value, bg *records.Budget) []byte {
+	return p.AppendJSONSet(dst, v, nil, bg)
+}
+
+// AppendJSONSet is AppendJSONBudget that writes the bytes fields that
+// carry another format (nested.go) decoded, with the schemas of set, the
+// release the value was read with (nil: as hex).
+func (p *Plan) AppendJSONSet(dst []byte, v Value, set *schemas.Set, bg *records.Budget) []byte {
 	if bg == nil {
 		bg = records.NewBudget(records.Limits{})
 	}
-	return p.Root.appendJSON(dst, v, bg)
+	return p.Root.appendJSON(dst, v, &jctx{bg: bg, set: set, rootPlan: p.Root, root: v})
 }
 
 // JSON returns the JSON form of v, indented.
@@ -47,7 +54,7 @@ func (p *Plan) JSON(v Value) []byte {
 	return jsonv.Indent(nil, p.AppendJSON(nil, v), "  ")
 }
 
-func (sp *StructPlan) appendJSON(dst []byte, v Value, bg *records.Budget) []byte {
+func (sp *StructPlan) appendJSON(dst []byte, v Value, c *jctx) []byte {
 	dst = append(dst, '{')
 	first := true
 	list := v.List()
@@ -61,7 +68,7 @@ func (sp *StructPlan) appendJSON(dst []byte, v Value, bg *records.Budget) []byte
 		first = false
 		dst = records.AppendJSONString(dst, []byte(fp.Field.Name))
 		dst = append(dst, ':')
-		dst = fp.appendJSON(dst, list[fp.Index], bg)
+		dst = fp.appendJSON(dst, list[fp.Index], c)
 	}
 	if u := v.Unknown(); len(u) > 0 {
 		if !first {
@@ -79,9 +86,15 @@ func (sp *StructPlan) appendJSON(dst []byte, v Value, bg *records.Budget) []byte
 	return append(dst, '}')
 }
 
-func (fp *FieldPlan) appendJSON(dst []byte, v Value, bg *records.Budget) []byte {
+func (fp *FieldPlan) appendJSON(dst []byte, v Value, c *jctx) []byte {
 	if v.IsNull() {
 		return append(dst, "null"...)
+	}
+	bg := c.bg
+	if fp.Nested != nestNone {
+		if j, ok := nestedJSON(fp.Nested, v.Str(), c); ok {
+			return append(dst, j...)
+		}
 	}
 	switch fp.Kind {
 	case schemas.KindArray:
@@ -91,14 +104,14 @@ func (fp *FieldPlan) appendJSON(dst []byte, v Value, bg *records.Budget) []byte 
 				dst = append(dst, ',')
 			}
 			if fp.Elem == schemas.KindStruct {
-				dst = fp.Struct.appendJSON(dst, e, bg)
+				dst = fp.Struct.appendJSON(dst, e, c)
 			} else {
 				dst = appendPrimitiveJSON(dst, fp.Elem, e, bg)
 			}
 		}
 		return append(dst, ']')
 	case schemas.KindStruct:
-		return fp.Struct.appendJSON(dst, v, bg)
+		return fp.Struct.appendJSON(dst, v, c)
 	}
 	return appendPrimitiveJSON(dst, fp.Kind, v, bg)
 }
@@ -162,7 +175,17 @@ func (p *Plan) ParseJSON(data []byte) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	return p.Root.fromJSON(raw, "")
+	return p.Root.fromJSON(raw, "", nil)
+}
+
+// ParseJSONSet is ParseJSON that reads bytes fields given in their
+// decoded form (nested.go) with the schemas of set.
+func (p *Plan) ParseJSONSet(data []byte, set *schemas.Set) (Value, error) {
+	raw, err := parseJSON(data)
+	if err != nil {
+		return Value{}, err
+	}
+	return p.Root.fromJSON(raw, "", set)
 }
 
 // parseJSON reads one JSON value into maps, lists, jsonv.Numbers,
@@ -190,7 +213,7 @@ func jsonErr(path, format string, args ...any) error {
 	return &JSONError{Path: path, Msg: fmt.Sprintf(format, args...)}
 }
 
-func (sp *StructPlan) fromJSON(raw any, path string) (Value, error) {
+func (sp *StructPlan) fromJSON(raw any, path string, set *schemas.Set) (Value, error) {
 	obj, ok := raw.(map[string]any)
 	if !ok {
 		return Value{}, jsonErr(orRoot(path), "want an object for struct %s, got %s", sp.Name, records.JSONKind(raw))
@@ -225,7 +248,7 @@ func (sp *StructPlan) fromJSON(raw any, path string) (Value, error) {
 			}
 			return v, jsonErr(joinPath(nil, path, k), "%s has no field %q (fields: %s)", sp.Name, k, strings.Join(known, ", "))
 		}
-		fv, err := fp.fromJSON(val, joinPath(nil, path, k))
+		fv, err := fp.fromJSON(val, joinPath(nil, path, k), set)
 		if err != nil {
 			return v, err
 		}
@@ -259,7 +282,7 @@ func unknownTagsFromJSON(raw any, path string) ([]RawTag, error) {
 	return out, nil
 }
 
-func (fp *FieldPlan) fromJSON(raw any, path string) (Value, error) {
+func (fp *FieldPlan) fromJSON(raw any, path string, set *schemas.Set) (Value, error) {
 	if raw == nil {
 		switch fp.Kind {
 		case schemas.KindString, schemas.KindBytes, schemas.KindRecords, schemas.KindArray, schemas.KindStruct:
@@ -278,7 +301,7 @@ func (fp *FieldPlan) fromJSON(raw any, path string) (Value, error) {
 			p := fmt.Sprintf("%s[%d]", path, i)
 			var err error
 			if fp.Elem == schemas.KindStruct {
-				elems[i], err = fp.Struct.fromJSON(e, p)
+				elems[i], err = fp.Struct.fromJSON(e, p, set)
 			} else {
 				elems[i], err = primitiveFromJSON(fp.Elem, e, p)
 			}
@@ -288,7 +311,11 @@ func (fp *FieldPlan) fromJSON(raw any, path string) (Value, error) {
 		}
 		return List(elems), nil
 	case schemas.KindStruct:
-		return fp.Struct.fromJSON(raw, path)
+		return fp.Struct.fromJSON(raw, path, set)
+	}
+	if obj, ok := raw.(map[string]any); ok && fp.Nested != nestNone {
+		b, err := nestedFromJSON(fp.Nested, obj, set, path)
+		return String(string(b)), err
 	}
 	return primitiveFromJSON(fp.Kind, raw, path)
 }

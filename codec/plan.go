@@ -50,6 +50,9 @@ type FieldPlan struct {
 	Nullable bool         // nullable at this version
 	Compact  bool         // compact (flexible) encoding of lengths
 	Default  Value
+	// Nested says what format the bytes of this field carry (a consumer
+	// protocol subscription, ...): see nested.go. Zero for most fields.
+	Nested nestedKind
 }
 
 type planKey struct {
@@ -94,6 +97,9 @@ func (c *compiler) structPlan(s *schemas.Struct) *StructPlan {
 	c.structs[s] = sp
 	for i, f := range s.Fields {
 		fp := &FieldPlan{Field: f, Index: i, Kind: f.Type.Kind}
+		if f.Type.Kind == schemas.KindBytes {
+			fp.Nested = nestedFor(c.msg.Name, f.Name)
+		}
 		if f.Type.Kind == schemas.KindArray {
 			fp.Elem = f.Type.Elem.Kind
 		}

@@ -332,7 +332,7 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			} else if t.body {
 				_, bp, perr := f.Plans()
 				if perr == nil {
-					printJSON(stdout, bp.AppendJSONBudget(nil, f.Body, records.NewBudget(limits)))
+					printJSON(stdout, bp.AppendJSONSet(nil, f.Body, f.Set, records.NewBudget(limits)))
 				}
 			} else if j, jerr := f.JSON(len(data)); jerr == nil {
 				stdout.Write(append(bytes.TrimSpace(j), '\n'))

@@ -1,0 +1,454 @@
+package codec
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"kwire/codec/records"
+	"kwire/codec/wire"
+	"kwire/schemas"
+	"kwire/tree"
+)
+
+// Bytes inside bytes: fields of type bytes that carry another format,
+// decoded as children of the field's node (offsets in the outer frame)
+// and, in the JSON form, as an object that encodes back to the same bytes.
+//
+//   - JoinGroup's protocol metadata (request Protocols[].Metadata,
+//     response Members[].Metadata): ConsumerProtocolSubscription;
+//   - SyncGroup's assignments (request Assignments[].Assignment, response
+//     Assignment): ConsumerProtocolAssignment;
+//   - Envelope's RequestPrincipal: DefaultPrincipalData;
+//   - Envelope's RequestData: the request (header and body, no size) it
+//     carries (tree only; the JSON form keeps it hex).
+//
+// The consumer formats are decoded when the message's ProtocolType is
+// "consumer"; a version without ProtocolType (JoinGroupResponse before v7,
+// SyncGroup before v5, or a null one) has them decoded when the bytes are
+// a plausible subscription or assignment that uses every byte. Other
+// protocol types stay bytes with a note. Each is a version-prefixed
+// struct (an int16, then the struct at that version) of a schema of the
+// frame's own release; a version newer than the schema's is read with the
+// newest layout, as Kafka's consumer reads it, and the bytes it leaves are
+// shown as unread.
+
+type nestedKind uint8
+
+const (
+	nestNone nestedKind = iota
+	nestSubscription
+	nestAssignment
+	nestPrincipal
+	nestRequest
+)
+
+// nestedFor is the format that the bytes field named field of message msg
+// carries.
+func nestedFor(msg, field string) nestedKind {
+	switch msg + "." + field {
+	case "JoinGroupRequest.Metadata", "JoinGroupResponse.Metadata":
+		return nestSubscription
+	case "SyncGroupRequest.Assignment", "SyncGroupResponse.Assignment":
+		return nestAssignment
+	case "EnvelopeRequest.RequestPrincipal":
+		return nestPrincipal
+	case "EnvelopeRequest.RequestData":
+		return nestRequest
+	}
+	return nestNone
+}
+
+// schema is the name of the schema of a version-prefixed format.
+func (k nestedKind) schema() string {
+	switch k {
+	case nestSubscription:
+		return "ConsumerProtocolSubscription"
+	case nestAssignment:
+		return "ConsumerProtocolAssignment"
+	case nestPrincipal:
+		return "DefaultPrincipalData"
+	}
+	return ""
+}
+
+// How a nested field is read.
+type nestMode uint8
+
+const (
+	nestSkip   nestMode = iota // left as bytes, with a note
+	nestDecode                 // decoded; failures are errors
+	nestSniff                  // decoded if the bytes are plausibly the format
+)
+
+// nestChoice says how the field of kind k is read in a message whose root
+// struct is sp with value root, and why when it is not.
+func nestChoice(k nestedKind, sp *StructPlan, root Value) (nestMode, string) {
+	switch k {
+	case nestNone:
+		return nestSkip, ""
+	case nestPrincipal, nestRequest:
+		return nestDecode, ""
+	}
+	if sp == nil {
+		return nestSkip, ""
+	}
+	fp := sp.Field("ProtocolType")
+	list := root.List()
+	if fp == nil || !fp.Present || fp.Index >= len(list) || list[fp.Index].IsNull() {
+		return nestSniff, ""
+	}
+	pt := list[fp.Index].Str()
+	if pt == "consumer" {
+		return nestDecode, ""
+	}
+	return nestSkip, "not decoded: protocol type " + strconv.Quote(pt) + " (only the consumer protocol has a schema)"
+}
+
+// versioned is a version-prefixed struct read from bytes: the version
+// written, the plan it is read with and the bytes the plan left.
+type versioned struct {
+	version int16
+	plan    *Plan
+	newer   bool // the version is newer than the schema's: read with the newest layout
+}
+
+// versionedPlan reads the leading int16 of b and returns the plan of
+// schema name in set that reads the rest.
+func versionedPlan(set *schemas.Set, name string, b []byte) (versioned, error) {
+	msg := set.Message(name)
+	if msg == nil {
+		return versioned{}, fmt.Errorf("release %s has no schema %s", set.Name, name)
+	}
+	v, n := wire.ConsumeInt16(b)
+	if n < 0 {
+		return versioned{}, fmt.Errorf("%w: %s starts with an int16 version; %d bytes", wire.ErrShort, name, len(b))
+	}
+	if v < msg.ValidVersions.Lo {
+		return versioned{version: v}, fmt.Errorf("%w: %s version %d (valid: %s)", wire.ErrValue, name, v, msg.ValidVersions)
+	}
+	layout := min(v, msg.ValidVersions.Hi)
+	p, err := PlanFor(msg, layout)
+	return versioned{version: v, plan: p, newer: v > layout}, err
+}
+
+// plausible says whether a value of a consumer format read without a
+// protocol type to say so looks like one: its topic names are valid
+// names of Kafka topics.
+func plausible(p *Plan, v Value) bool {
+	ok := true
+	var walk func(sp *StructPlan, v Value)
+	walk = func(sp *StructPlan, v Value) {
+		list := v.List()
+		for _, fp := range sp.Wire {
+			if fp.Index >= len(list) {
+				continue
+			}
+			fv := list[fp.Index]
+			switch {
+			case fp.Field.Name == "Topics" && fp.Elem == schemas.KindString:
+				for _, t := range fv.List() {
+					ok = ok && validTopic(t.Str())
+				}
+			case fp.Field.Name == "Topic" && fp.Kind == schemas.KindString:
+				ok = ok && validTopic(fv.Str())
+			case fp.Kind == schemas.KindArray && fp.Elem == schemas.KindStruct:
+				for _, e := range fv.List() {
+					walk(fp.Struct, e)
+				}
+			}
+		}
+	}
+	walk(p.Root, v)
+	return ok
+}
+
+// validTopic says whether s is a legal topic name: 1 to 249 of
+// [a-zA-Z0-9._-].
+func validTopic(s string) bool {
+	if len(s) == 0 || len(s) > 249 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// sniff reads b as the format of name when it plausibly is one: a known
+// version, every byte used, plausible values.
+func sniff(set *schemas.Set, name string, b []byte) bool {
+	vp, err := versionedPlan(set, name, b)
+	if err != nil || vp.newer {
+		return false
+	}
+	v, used, err := vp.plan.Decode(b[2:])
+	return err == nil && used == len(b)-2 && plausible(vp.plan, v)
+}
+
+// nested decodes the bytes s of field fp, which start at offset base of
+// the buffer shown, into children of node. Failures are error nodes
+// inside node; the outer decode goes on.
+func (d *decoder) nested(fp *FieldPlan, s string, base int, node *tree.Node) {
+	if d.set == nil || d.depth > 0 {
+		return
+	}
+	mode, note := nestChoice(fp.Nested, d.rootPlan, d.rootValue())
+	if len(s) == 0 && mode != nestDecode {
+		return // empty, and not said to be a consumer's: nothing to say
+	}
+	b := []byte(s)
+	if mode == nestSniff {
+		if !sniff(d.set, fp.Nested.schema(), b) {
+			node.Detail = d.a.Concat(node.Detail, " ", "not decoded: no protocol type at this version, and the bytes are no "+fp.Nested.schema())
+			return
+		}
+		note = "read as " + fp.Nested.schema() + ": no protocol type at this version, and the bytes are one"
+	}
+	if note != "" {
+		node.Detail = d.a.Concat(node.Detail, " ", note)
+	}
+	if mode == nestSkip {
+		return
+	}
+	if fp.Nested == nestRequest {
+		d.nestedRequest(b, base, node)
+		return
+	}
+	name := fp.Nested.schema()
+	c := d.add(node, tree.Node{Name: name, Type: "struct", Offset: base, Size: len(b), Section: d.section, Path: node.Path,
+		About: "the bytes of " + node.Name + ", decoded: a version-prefixed " + name})
+	vp, err := versionedPlan(d.set, name, b)
+	if vp.plan == nil && err == nil {
+		err = errors.New("no plan")
+	}
+	if len(b) >= 2 {
+		vn := tree.Node{Name: "Version", Type: "int16", Value: strconv.Itoa(int(vp.version)), Offset: base, Size: 2, Section: d.section, Path: node.Path,
+			About: "the version of " + name + " that follows"}
+		if vp.newer {
+			vn.Detail = "(newer than the schema's " + strconv.Itoa(int(vp.plan.Version)) + ": read with its layout, as Kafka's consumer reads it)"
+		}
+		d.add(c, vn)
+	}
+	if err != nil {
+		at := min(len(b), 2)
+		if len(b) < 2 {
+			at = 0
+		}
+		c.Add(&tree.Node{Name: "error", Type: "error", Offset: base + at, Size: len(b) - at, Section: tree.Error, Path: node.Path, Err: err.Error()})
+		return
+	}
+	c.Type = "v" + strconv.Itoa(int(vp.plan.Version))
+	_, used, err := vp.plan.DecodeTree(b[2:], c, TreeOptions{Base: base + 2, Section: d.section, Set: d.set, Budget: d.budget, depth: d.depth + 1})
+	// Paths inside are those of the JSON form: Metadata.ConsumerProtocolSubscription.Topics[0].
+	prefix := joinPath(nil, node.Path, name)
+	for _, ch := range c.Children[1:] {
+		ch.Walk(func(n *tree.Node, _ int) bool {
+			if n.Path == "" {
+				n.Path = prefix
+			} else {
+				n.Path = joinPath(nil, prefix, n.Path)
+			}
+			return true
+		})
+	}
+	if err != nil {
+		if e, _ := c.FirstError(); e == nil { // an array's length, say, has no node of its own
+			at, msg := base+len(b), err.Error()
+			var de *wire.DecodeError
+			if errors.As(err, &de) {
+				at, msg = min(max(de.Offset, base), base+len(b)), de.Err.Error()
+				if de.Path != "" {
+					msg = de.Path + ": " + msg
+				}
+			}
+			c.Add(&tree.Node{Name: "error", Type: "error", Offset: at, Size: base + len(b) - at, Section: tree.Error, Path: prefix, Err: msg})
+		}
+		return
+	}
+	if rest := len(b) - 2 - used; rest > 0 {
+		un := tree.Node{Name: "unread", Type: "bytes", Value: d.plural(rest, "byte"), Offset: base + 2 + used, Size: rest, Section: d.section, Path: node.Path}
+		if vp.newer {
+			un.About = "fields of version " + strconv.Itoa(int(vp.version)) + " that the schema does not know; Kafka's consumer leaves them too"
+		} else {
+			un.Section, un.Err = tree.Error, fmt.Sprintf("%s v%d ended after %d bytes; %d bytes are left", name, vp.version, 2+used, rest)
+		}
+		d.add(c, un)
+	}
+}
+
+// rootValue is the value of the message being decoded, as decoded so far.
+func (d *decoder) rootValue() Value {
+	if d.root == nil {
+		return Value{}
+	}
+	return *d.root
+}
+
+// nestedRequest decodes Envelope's RequestData: a request header and
+// body without the size that a frame starts with.
+func (d *decoder) nestedRequest(b []byte, base int, node *tree.Node) {
+	if len(b) >= 2 && binary.BigEndian.Uint16(b) == keyEnvelope {
+		node.Detail = d.a.Concat(node.Detail, " ", "not decoded: an Envelope inside an Envelope")
+		return
+	}
+	buf := make([]byte, 4+len(b))
+	binary.BigEndian.PutUint32(buf, uint32(len(b)))
+	copy(buf[4:], b)
+	_, root, err := Decode(buf, DecodeOptions{Set: d.set, Dir: Request})
+	delta := base - 4
+	c := d.add(node, tree.Node{Name: root.Name, Type: root.Type, Offset: base, Size: len(b), Section: d.section, Path: node.Path,
+		About: "the request the envelope carries: header and body, without a size"})
+	for _, ch := range root.Children[1:] { // after the Frame node
+		ch.Walk(func(n *tree.Node, _ int) bool {
+			if n.Relative {
+				return false
+			}
+			n.Offset += delta
+			return true
+		})
+		c.Add(ch)
+	}
+	if err != nil {
+		if e, _ := c.FirstError(); e == nil {
+			at := 0
+			var de *wire.DecodeError
+			if errors.As(err, &de) {
+				at = min(max(de.Offset-4, 0), len(b))
+			}
+			c.Add(&tree.Node{Name: "error", Type: "error", Offset: base + at, Size: len(b) - at, Section: tree.Error, Path: node.Path, Err: err.Error()})
+		}
+	}
+}
+
+const keyEnvelope = 58
+
+// jctx is what the JSON form of a message needs beside each value: the
+// records budget, the release (for nested formats) and the message's
+// root value (whose ProtocolType says what nested bytes are).
+type jctx struct {
+	bg       *records.Budget
+	set      *schemas.Set
+	rootPlan *StructPlan
+	root     Value
+	depth    int
+}
+
+// nestedJSON is the JSON form of the bytes s of a nested field, when
+// they decode to one that encodes back to them exactly:
+// {"version": n, "<Schema>": {...}}, with "unreadHex" for the bytes a
+// newer version has that the schema does not know.
+func nestedJSON(k nestedKind, s string, c *jctx) ([]byte, bool) {
+	if c.set == nil || c.depth > 0 || k == nestRequest {
+		return nil, false
+	}
+	mode, _ := nestChoice(k, c.rootPlan, c.root)
+	name := k.schema()
+	b := []byte(s)
+	switch mode {
+	case nestSkip:
+		return nil, false
+	case nestSniff:
+		if !sniff(c.set, name, b) {
+			return nil, false
+		}
+	}
+	vp, err := versionedPlan(c.set, name, b)
+	if err != nil {
+		return nil, false
+	}
+	v, used, err := vp.plan.Decode(b[2:])
+	if err != nil {
+		return nil, false
+	}
+	if 2+used < len(b) && !vp.newer {
+		return nil, false // the tree says what is wrong; the form stays hex
+	}
+	out := fmt.Appendf(nil, `{"version":%d,"%s":`, vp.version, name)
+	out = vp.plan.Root.appendJSON(out, v, &jctx{bg: c.bg, set: c.set, depth: c.depth + 1})
+	if 2+used < len(b) {
+		out = append(out, `,"unreadHex":"`...)
+		out = hex.AppendEncode(out, b[2+used:])
+		out = append(out, '"')
+	}
+	out = append(out, '}')
+	raw, err := parseJSON(out)
+	if err != nil {
+		return nil, false
+	}
+	back, err := nestedFromJSON(k, raw, c.set, "")
+	if err != nil || !bytes.Equal(back, b) {
+		return nil, false
+	}
+	return out, true
+}
+
+// nestedFromJSON encodes the JSON form of a nested field: hex, or the
+// object nestedJSON writes. An object may also hold "hex": the bytes as
+// hex, which must be the encoding of the rest.
+func nestedFromJSON(k nestedKind, raw any, set *schemas.Set, path string) ([]byte, error) {
+	obj := raw.(map[string]any)
+	name := k.schema()
+	if name == "" {
+		return nil, jsonErr(path, "want hex")
+	}
+	for key := range obj {
+		switch key {
+		case "version", name, "unreadHex", "hex":
+		default:
+			return nil, jsonErr(path, "unknown key %q (want version, %s, unreadHex, hex)", key, name)
+		}
+	}
+	var fromHex []byte
+	if h, ok := obj["hex"]; ok {
+		b, err := hexFromJSON(h)
+		if err != nil {
+			return nil, jsonErr(path+".hex", "%v", err)
+		}
+		fromHex = b
+	}
+	inner, ok := obj[name]
+	if !ok {
+		if fromHex == nil {
+			return nil, jsonErr(path, "want hex, or {\"version\": n, %q: {...}}", name)
+		}
+		return fromHex, nil
+	}
+	if set == nil {
+		return nil, jsonErr(path, "a decoded %s needs a release to encode it with", name)
+	}
+	version, err := intFromJSON(obj["version"], 0, 32767)
+	if err != nil {
+		return nil, jsonErr(path+".version", "%v", err)
+	}
+	vb := wire.AppendInt16(nil, int16(version))
+	vp, err := versionedPlan(set, name, vb)
+	if err != nil {
+		return nil, jsonErr(path+".version", "%v", err)
+	}
+	v, err := vp.plan.Root.fromJSON(inner, path+"."+name, set)
+	if err != nil {
+		return nil, err
+	}
+	out, err := vp.plan.Append(vb, v)
+	if err != nil {
+		return nil, jsonErr(path+"."+name, "%v", err)
+	}
+	if u, ok := obj["unreadHex"]; ok {
+		b, err := hexFromJSON(u)
+		if err != nil {
+			return nil, jsonErr(path+".unreadHex", "%v", err)
+		}
+		out = append(out, b...)
+	}
+	if fromHex != nil && !bytes.Equal(fromHex, out) {
+		return nil, jsonErr(path, "hex %x and the decoded %s (which encodes to %x) disagree: give one", fromHex, name, out)
+	}
+	return out, nil
+}

@@ -1,0 +1,382 @@
+package codec
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"kwire/tree"
+)
+
+// frameFromJSON encodes a frame of api at version from its body's JSON.
+func frameFromJSON(t *testing.T, api string, version int16, dir Direction, body string) []byte {
+	t.Helper()
+	set := loadSet(t, "trunk")
+	a, err := set.LookupAPI(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := NewFrame(set, a, version, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SetJSON([]byte(body)); err != nil {
+		t.Fatal(err)
+	}
+	b, err := f.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// decodeFrame decodes b as a frame of api and version with trunk.
+func decodeTest(t *testing.T, b []byte, api string, version int16, dir Direction) (*Frame, *tree.Node, error) {
+	t.Helper()
+	set := loadSet(t, "trunk")
+	a, err := set.LookupAPI(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Decode(b, DecodeOptions{Set: set, API: a, Version: version, Dir: dir})
+}
+
+// findPath returns the first node with path p and name name.
+func findNode(root *tree.Node, path, name string) *tree.Node {
+	var found *tree.Node
+	root.Walk(func(n *tree.Node, _ int) bool {
+		if found == nil && n.Path == path && n.Name == name {
+			found = n
+		}
+		return found == nil
+	})
+	return found
+}
+
+func subscription(t *testing.T) []byte {
+	rack := "rack-a"
+	m := kmsg.ConsumerMemberMetadata{Version: 3, Topics: []string{"orders", "payments"}, UserData: []byte{1, 2},
+		OwnedPartitions: []kmsg.ConsumerMemberMetadataOwnedPartition{{Topic: "orders", Partitions: []int32{0, 2}}},
+		Generation: 7, Rack: &rack}
+	return m.AppendTo(nil)
+}
+
+// roundTrip checks that the frame's JSON form encodes back to b, and
+// returns it.
+func roundTrip(t *testing.T, b []byte, api string, version int16, dir Direction) string {
+	t.Helper()
+	f, _, err := decodeTest(t, b, api, version, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := f.JSON(len(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f2, _, _ := decodeTest(t, b, api, version, dir)
+	if err := f2.SetJSON(j); err != nil {
+		t.Fatalf("%v\n%s", err, j)
+	}
+	back, err := f2.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(back, b) {
+		t.Fatalf("JSON round trip:\n got %x\nwant %x\n%s", back, b, j)
+	}
+	return string(j)
+}
+
+func TestNestedJoinGroupSubscription(t *testing.T) {
+	meta := subscription(t)
+	body := fmt.Sprintf(`{"GroupId":"g","SessionTimeoutMs":45000,"RebalanceTimeoutMs":60000,"MemberId":"","ProtocolType":"consumer","Protocols":[{"Name":"range","Metadata":"%x"}],"Reason":"why"}`, meta)
+	b := frameFromJSON(t, "JoinGroup", 9, Request, body)
+	_, root, err := decodeTest(t, b, "JoinGroup", 9, Request)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, _ := root.FirstError(); e != nil {
+		t.Fatalf("error node %s: %s", e.Name, e.Err)
+	}
+	md := findNode(root, "Protocols[0].Metadata", "Metadata")
+	sub := findNode(md, "Protocols[0].Metadata", "ConsumerProtocolSubscription")
+	if sub == nil {
+		t.Fatalf("no subscription node:\n%s", root.Text())
+	}
+	start := bytes.Index(b, meta)
+	if sub.Offset != start || sub.Size != len(meta) || sub.Type != "v3" {
+		t.Errorf("subscription node at %d size %d type %s; want %d, %d, v3", sub.Offset, sub.Size, sub.Type, start, len(meta))
+	}
+	// Each topic's string node covers its int16 length and its bytes in the outer frame.
+	for _, name := range []string{"orders", "payments"} {
+		var n *tree.Node
+		sub.Walk(func(c *tree.Node, _ int) bool {
+			if n == nil && c.Type == "string" && c.Value == `"`+name+`"` {
+				n = c
+			}
+			return n == nil
+		})
+		if n == nil {
+			t.Fatalf("no topic %s:\n%s", name, root.Text())
+		}
+		if got := string(b[n.Offset+2 : n.End()]); got != name {
+			t.Errorf("topic %s node spans %q", name, got)
+		}
+	}
+	for _, want := range []string{"OwnedPartitions", "GenerationId", "RackId", "UserData"} {
+		if findNode(sub, "", want) == nil && !strings.Contains(sub.Text(), want) {
+			t.Errorf("no %s in\n%s", want, sub.Text())
+		}
+	}
+	g := findNode(sub, "Protocols[0].Metadata.ConsumerProtocolSubscription.GenerationId", "GenerationId")
+	if g == nil || g.Value != "7" || !bytes.Equal(b[g.Offset:g.End()], []byte{0, 0, 0, 7}) {
+		t.Errorf("GenerationId node %+v", g)
+	}
+
+	j := roundTrip(t, b, "JoinGroup", 9, Request)
+	if !strings.Contains(j, `"ConsumerProtocolSubscription"`) {
+		t.Fatalf("JSON without the decoded subscription:\n%s", j)
+	}
+
+	// Edit a subscribed topic's name in the JSON form: the metadata and
+	// the outer lengths are written anew.
+	f, _, _ := decodeTest(t, b, "JoinGroup", 9, Request)
+	edited := strings.Replace(j, `"payments"`, `"payments-and-refunds"`, 1)
+	if err := f.SetJSON([]byte(edited)); err != nil {
+		t.Fatal(err)
+	}
+	nb, err := f.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var req kmsg.JoinGroupRequest
+	req.Version = 9
+	hdr := 4 + 2 + 2 + 4 + 2 + 1 + 1 // size, key, version, correlation id, client id "", tagged fields; client_id is empty
+	if err := req.ReadFrom(nb[hdr-1:]); err != nil {
+		t.Fatalf("kmsg: %v", err)
+	}
+	var m kmsg.ConsumerMemberMetadata
+	if err := m.ReadFrom(req.Protocols[0].Metadata); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(m.Topics, ",") != "orders,payments-and-refunds" || m.Generation != 7 || *m.Rack != "rack-a" {
+		t.Errorf("edited subscription %+v", m)
+	}
+	if _, _, err := decodeTest(t, nb, "JoinGroup", 9, Request); err != nil {
+		t.Errorf("edited frame: %v", err)
+	}
+
+	// Both forms given: they must agree.
+	both := strings.Replace(j, `"ConsumerProtocolSubscription"`, fmt.Sprintf(`"hex":"%x","ConsumerProtocolSubscription"`, meta), 1)
+	if err := f.SetJSON([]byte(both)); err != nil {
+		t.Errorf("agreeing hex: %v", err)
+	}
+	bad := strings.Replace(both, `"payments"`, `"refunds"`, 1)
+	if err := f.SetJSON([]byte(bad)); err == nil || !strings.Contains(err.Error(), "disagree") {
+		t.Errorf("disagreeing hex: %v", err)
+	}
+}
+
+func TestNestedConnectStaysBytes(t *testing.T) {
+	body := `{"GroupId":"g","SessionTimeoutMs":45000,"RebalanceTimeoutMs":60000,"MemberId":"","ProtocolType":"connect","Protocols":[{"Name":"sessioned","Metadata":"000100000000"}]}`
+	b := frameFromJSON(t, "JoinGroup", 9, Request, body)
+	_, root, err := decodeTest(t, b, "JoinGroup", 9, Request)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := findNode(root, "Protocols[0].Metadata", "Metadata")
+	if len(md.Children) != 0 || !strings.Contains(md.Detail, `protocol type "connect"`) {
+		t.Errorf("connect metadata: %s", md.Line())
+	}
+	if e, _ := root.FirstError(); e != nil {
+		t.Errorf("error node %s", e.Err)
+	}
+	if j := roundTrip(t, b, "JoinGroup", 9, Request); !strings.Contains(j, `"Metadata": "000100000000"`) {
+		t.Errorf("connect metadata not hex:\n%s", j)
+	}
+}
+
+func TestNestedSyncGroupAssignment(t *testing.T) {
+	a := kmsg.ConsumerMemberAssignment{Version: 3, Topics: []kmsg.ConsumerMemberAssignmentTopic{{Topic: "orders", Partitions: []int32{1, 3}}}}
+	ab := a.AppendTo(nil)
+	for _, version := range []int16{3, 5} { // v3: no ProtocolType, read from the bytes
+		pt := ""
+		if version >= 5 {
+			pt = `,"ProtocolType":"consumer","ProtocolName":"range"`
+		}
+		body := fmt.Sprintf(`{"ErrorCode":0%s,"Assignment":"%x"}`, pt, ab)
+		b := frameFromJSON(t, "SyncGroup", version, Response, body)
+		_, root, err := decodeTest(t, b, "SyncGroup", version, Response)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := findNode(root, "Assignment", "ConsumerProtocolAssignment")
+		if n == nil || n.Offset != bytes.Index(b, ab) {
+			t.Fatalf("v%d: no assignment node:\n%s", version, root.Text())
+		}
+		if !strings.Contains(n.Text(), `"orders"`) || !strings.Contains(n.Text(), "AssignedPartitions") {
+			t.Errorf("v%d:\n%s", version, n.Text())
+		}
+		if j := roundTrip(t, b, "SyncGroup", version, Response); !strings.Contains(j, "ConsumerProtocolAssignment") {
+			t.Errorf("v%d JSON:\n%s", version, j)
+		}
+	}
+}
+
+func TestNestedNewerVersion(t *testing.T) {
+	// Version 9 of the subscription: the v3 layout, and bytes it does not know.
+	meta := subscription(t)
+	meta[1] = 9
+	meta = append(meta, 0xca, 0xfe)
+	body := fmt.Sprintf(`{"ErrorCode":0,"GenerationId":1,"ProtocolType":"consumer","ProtocolName":"range","Leader":"m","MemberId":"m","Members":[{"MemberId":"m","Metadata":"%x"}]}`, meta)
+	b := frameFromJSON(t, "JoinGroup", 9, Response, body)
+	_, root, err := decodeTest(t, b, "JoinGroup", 9, Response)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, _ := root.FirstError(); e != nil {
+		t.Fatalf("error node %s", e.Err)
+	}
+	un := findNode(root, "Members[0].Metadata", "unread")
+	if un == nil || un.Size != 2 || un.Offset != bytes.Index(b, meta)+len(meta)-2 {
+		t.Fatalf("unread node %+v\n%s", un, root.Text())
+	}
+	if j := roundTrip(t, b, "JoinGroup", 9, Response); !strings.Contains(j, `"unreadHex": "cafe"`) {
+		t.Errorf("JSON:\n%s", j)
+	}
+}
+
+func TestNestedJoinGroupResponseSniff(t *testing.T) {
+	meta := subscription(t)
+	body := fmt.Sprintf(`{"ErrorCode":0,"GenerationId":1,"ProtocolName":"range","Leader":"m","MemberId":"m","Members":[{"MemberId":"m","Metadata":"%x"},{"MemberId":"n","Metadata":"00010203"}]}`, meta)
+	b := frameFromJSON(t, "JoinGroup", 6, Response, body)
+	_, root, err := decodeTest(t, b, "JoinGroup", 6, Response)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if findNode(root, "Members[0].Metadata", "ConsumerProtocolSubscription") == nil {
+		t.Errorf("v6 subscription not read:\n%s", root.Text())
+	}
+	other := findNode(root, "Members[1].Metadata", "Metadata")
+	if len(other.Children) != 0 || !strings.Contains(other.Detail, "not decoded") {
+		t.Errorf("other metadata: %s", other.Line())
+	}
+	if e, _ := root.FirstError(); e != nil {
+		t.Errorf("error node %s", e.Err)
+	}
+	roundTrip(t, b, "JoinGroup", 6, Response)
+}
+
+func TestNestedHostile(t *testing.T) {
+	good := subscription(t)
+	for _, meta := range [][]byte{nil, {0}, {0xff, 0xff}, good[:len(good)-3], {0, 0, 0x7f, 0xff, 0xff, 0xff}, append(append([]byte{}, good...), 1), {0, 3, 0, 0, 0, 1, 0, 200}} {
+		body := fmt.Sprintf(`{"GroupId":"g","ProtocolType":"consumer","Protocols":[{"Name":"range","Metadata":"%x"}],"Reason":"r"}`, meta)
+		b := frameFromJSON(t, "JoinGroup", 9, Request, body)
+		_, root, err := decodeTest(t, b, "JoinGroup", 9, Request)
+		if err != nil {
+			t.Fatalf("%x: outer decode: %v", meta, err)
+		}
+		e, _ := root.FirstError()
+		if e == nil {
+			t.Errorf("%x: no error node:\n%s", meta, root.Text())
+			continue
+		}
+		if !strings.HasPrefix(e.Path, "Protocols[0].Metadata") {
+			t.Errorf("%x: error node at %q", meta, e.Path)
+		}
+		if findNode(root, "Reason", "Reason") == nil {
+			t.Errorf("%x: the outer tree stops", meta)
+		}
+		if e.Offset < 0 || e.End() > len(b) {
+			t.Errorf("%x: error node [%d, %d) outside the frame", meta, e.Offset, e.End())
+		}
+		roundTrip(t, b, "JoinGroup", 9, Request)
+	}
+}
+
+func TestNestedEnvelope(t *testing.T) {
+	inner := frameFromJSON(t, "JoinGroup", 9, Request, fmt.Sprintf(`{"GroupId":"g","ProtocolType":"consumer","Protocols":[{"Name":"range","Metadata":"%x"}]}`, subscription(t)))
+	principal := kmsg.DefaultPrincipalData{Version: 0, Type: "User", Name: "alice", TokenAuthenticated: true}
+	pb := principal.AppendTo(nil)
+	body := fmt.Sprintf(`{"RequestData":"%x","RequestPrincipal":"%x","ClientHostAddress":"7f000001"}`, inner[4:], pb)
+	b := frameFromJSON(t, "Envelope", 0, Request, body)
+	_, root, err := decodeTest(t, b, "Envelope", 0, Request)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, _ := root.FirstError(); e != nil {
+		t.Fatalf("error node %s: %s\n%s", e.Name, e.Err, root.Text())
+	}
+	rd := findNode(root, "RequestData", "RequestData")
+	if len(rd.Children) != 1 || rd.Children[0].Name != "JoinGroupRequest" {
+		t.Fatalf("RequestData:\n%s", rd.Text())
+	}
+	start := bytes.Index(b, inner[4:])
+	gid := findNode(rd, "GroupId", "GroupId")
+	if gid == nil || string(b[gid.Offset+1:gid.End()]) != "g" || gid.Offset < start {
+		t.Errorf("inner GroupId %+v", gid)
+	}
+	// The carried request's own nested bytes are decoded too.
+	if findNode(rd, "Protocols[0].Metadata", "ConsumerProtocolSubscription") == nil {
+		t.Errorf("no subscription in the envelope's request:\n%s", rd.Text())
+	}
+	p := findNode(root, "RequestPrincipal", "DefaultPrincipalData")
+	if p == nil || !strings.Contains(p.Text(), `"alice"`) || p.Offset != bytes.Index(b, pb) {
+		t.Fatalf("principal:\n%s", root.Text())
+	}
+	j := roundTrip(t, b, "Envelope", 0, Request)
+	if !strings.Contains(j, `"DefaultPrincipalData"`) {
+		t.Errorf("JSON:\n%s", j)
+	}
+}
+
+func FuzzNested(f *testing.F) {
+	f.Add(subscription(&testing.T{}), false)
+	f.Add([]byte{0, 9, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff}, true)
+	set := loadSet(f, "trunk")
+	api, _ := set.LookupAPI("JoinGroup")
+	f.Fuzz(func(t *testing.T, meta []byte, sniff bool) {
+		version, pt := int16(9), `"ProtocolType":"consumer",`
+		fr, err := NewFrame(set, api, version, Request)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sniff {
+			version, pt = 6, ""
+			fr, _ = NewFrame(set, api, version, Response)
+			if err := fr.SetJSON(fmt.Appendf(nil, `{"Members":[{"MemberId":"m","Metadata":"%x"}]}`, meta)); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := fr.SetJSON(fmt.Appendf(nil, `{"GroupId":"g",%s"Protocols":[{"Name":"range","Metadata":"%x"}]}`, pt, meta)); err != nil {
+			t.Fatal(err)
+		}
+		b, err := fr.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, root, err := Decode(b, DecodeOptions{Set: set, API: api, Version: version, Dir: fr.Dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		root.Walk(func(n *tree.Node, _ int) bool {
+			if !n.Relative && (n.Offset < 0 || n.End() > len(b)) {
+				t.Fatalf("node %s [%d, %d) outside the frame", n.Name, n.Offset, n.End())
+			}
+			return true
+		})
+		j, err := got.JSON(len(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := got.SetJSON(j); err != nil {
+			t.Fatal(err)
+		}
+		back, err := got.Encode()
+		if err != nil || !bytes.Equal(back, b) {
+			t.Fatalf("round trip: %v\n%x\n%x\n%s", err, back, b, j)
+		}
+	})
+}
