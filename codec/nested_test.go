@@ -60,7 +60,7 @@ func subscription(t *testing.T) []byte {
 	rack := "rack-a"
 	m := kmsg.ConsumerMemberMetadata{Version: 3, Topics: []string{"orders", "payments"}, UserData: []byte{1, 2},
 		OwnedPartitions: []kmsg.ConsumerMemberMetadataOwnedPartition{{Topic: "orders", Partitions: []int32{0, 2}}},
-		Generation: 7, Rack: &rack}
+		Generation:      7, Rack: &rack}
 	return m.AppendTo(nil)
 }
 
