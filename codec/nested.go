@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"kwire/codec/records"
 	"kwire/codec/wire"
@@ -222,14 +223,16 @@ func (d *decoder) nested(fp *FieldPlan, s string, base int, node *tree.Node) {
 		return
 	}
 	name := fp.Nested.schema()
-	c := d.add(node, tree.Node{Name: name, Type: "struct", Offset: base, Size: len(b), Section: d.section, Path: node.Path,
+	// Paths inside are those of the JSON form: Metadata.ConsumerProtocolSubscription.Topics[0].
+	prefix := joinPath(nil, node.Path, name)
+	c := d.add(node, tree.Node{Name: name, Type: "struct", Offset: base, Size: len(b), Section: d.section, Path: prefix,
 		About: "the bytes of " + node.Name + ", decoded: a version-prefixed " + name})
 	vp, err := versionedPlan(d.set, name, b)
 	if vp.plan == nil && err == nil {
 		err = errors.New("no plan")
 	}
 	if len(b) >= 2 {
-		vn := tree.Node{Name: "Version", Type: "int16", Value: strconv.Itoa(int(vp.version)), Offset: base, Size: 2, Section: d.section, Path: node.Path,
+		vn := tree.Node{Name: "Version", Type: "int16", Value: strconv.Itoa(int(vp.version)), Offset: base, Size: 2, Section: d.section, Path: prefix + ".version",
 			About: "the version of " + name + " that follows"}
 		if vp.newer {
 			vn.Detail = "(newer than the schema's " + strconv.Itoa(int(vp.plan.Version)) + ": read with its layout, as Kafka's consumer reads it)"
@@ -241,13 +244,11 @@ func (d *decoder) nested(fp *FieldPlan, s string, base int, node *tree.Node) {
 		if len(b) < 2 {
 			at = 0
 		}
-		c.Add(&tree.Node{Name: "error", Type: "error", Offset: base + at, Size: len(b) - at, Section: tree.Error, Path: node.Path, Err: err.Error()})
+		c.Add(&tree.Node{Name: "error", Type: "error", Offset: base + at, Size: len(b) - at, Section: tree.Error, Path: prefix, Err: err.Error()})
 		return
 	}
 	c.Type = "v" + strconv.Itoa(int(vp.plan.Version))
 	_, used, err := vp.plan.DecodeTree(b[2:], c, TreeOptions{Base: base + 2, Section: d.section, Set: d.set, Budget: d.budget, depth: d.depth + 1})
-	// Paths inside are those of the JSON form: Metadata.ConsumerProtocolSubscription.Topics[0].
-	prefix := joinPath(nil, node.Path, name)
 	for _, ch := range c.Children[1:] {
 		ch.Walk(func(n *tree.Node, _ int) bool {
 			if n.Path == "" {
@@ -273,7 +274,7 @@ func (d *decoder) nested(fp *FieldPlan, s string, base int, node *tree.Node) {
 		return
 	}
 	if rest := len(b) - 2 - used; rest > 0 {
-		un := tree.Node{Name: "unread", Type: "bytes", Value: d.plural(rest, "byte"), Offset: base + 2 + used, Size: rest, Section: d.section, Path: node.Path}
+		un := tree.Node{Name: "unread", Type: "bytes", Value: d.plural(rest, "byte"), Offset: base + 2 + used, Size: rest, Section: d.section, Path: prefix + ".unreadHex"}
 		if vp.newer {
 			un.About = "fields of version " + strconv.Itoa(int(vp.version)) + " that the schema does not know; Kafka's consumer leaves them too"
 		} else {
@@ -303,14 +304,19 @@ func (d *decoder) nestedRequest(b []byte, base int, node *tree.Node) {
 	copy(buf[4:], b)
 	_, root, err := Decode(buf, DecodeOptions{Set: d.set, Dir: Request})
 	delta := base - 4
-	c := d.add(node, tree.Node{Name: root.Name, Type: root.Type, Offset: base, Size: len(b), Section: d.section, Path: node.Path,
+	prefix := joinPath(nil, node.Path, nestedRequestSeg)
+	c := d.add(node, tree.Node{Name: root.Name, Type: root.Type, Offset: base, Size: len(b), Section: d.section, Path: prefix,
 		About: "the request the envelope carries: header and body, without a size"})
 	for _, ch := range root.Children[1:] { // after the Frame node
 		ch.Walk(func(n *tree.Node, _ int) bool {
-			if n.Relative {
-				return false
+			if n.Path == "" {
+				n.Path = prefix
+			} else {
+				n.Path = joinPath(nil, prefix, n.Path)
 			}
-			n.Offset += delta
+			if !n.Relative {
+				n.Offset += delta
+			}
 			return true
 		})
 		c.Add(ch)
@@ -322,9 +328,42 @@ func (d *decoder) nestedRequest(b []byte, base int, node *tree.Node) {
 			if errors.As(err, &de) {
 				at = min(max(de.Offset-4, 0), len(b))
 			}
-			c.Add(&tree.Node{Name: "error", Type: "error", Offset: base + at, Size: len(b) - at, Section: tree.Error, Path: node.Path, Err: err.Error()})
+			c.Add(&tree.Node{Name: "error", Type: "error", Offset: base + at, Size: len(b) - at, Section: tree.Error, Path: prefix, Err: err.Error()})
 		}
 	}
+}
+
+// nestedRequestSeg is the path segment of the request inside Envelope's
+// RequestData: "RequestData.request.GroupId".
+const nestedRequestSeg = "request"
+
+// NestedOwner returns the path of the bytes field that holds the node of
+// path p when p is inside a nested format ("Protocols[0].Metadata" for
+// "Protocols[0].Metadata.ConsumerProtocolSubscription.Topics[0]"), and
+// whether it is.
+func NestedOwner(p string) (string, bool) {
+	best := -1
+	for _, seg := range []string{"ConsumerProtocolSubscription", "ConsumerProtocolAssignment", "DefaultPrincipalData", nestedRequestSeg} {
+		for i := 0; ; {
+			j := strings.Index(p[i:], "."+seg)
+			if j < 0 {
+				break
+			}
+			at := i + j
+			end := at + 1 + len(seg)
+			if end == len(p) || p[end] == '.' || p[end] == '[' {
+				if best < 0 || at < best {
+					best = at
+				}
+				break
+			}
+			i = end
+		}
+	}
+	if best < 0 {
+		return p, false
+	}
+	return p[:best], true
 }
 
 const keyEnvelope = 58

@@ -102,7 +102,7 @@ func TestNestedJoinGroupSubscription(t *testing.T) {
 		t.Fatalf("error node %s: %s", e.Name, e.Err)
 	}
 	md := findNode(root, "Protocols[0].Metadata", "Metadata")
-	sub := findNode(md, "Protocols[0].Metadata", "ConsumerProtocolSubscription")
+	sub := findNode(md, "Protocols[0].Metadata.ConsumerProtocolSubscription", "ConsumerProtocolSubscription")
 	if sub == nil {
 		t.Fatalf("no subscription node:\n%s", root.Text())
 	}
@@ -213,7 +213,7 @@ func TestNestedSyncGroupAssignment(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := findNode(root, "Assignment", "ConsumerProtocolAssignment")
+		n := findNode(root, "Assignment.ConsumerProtocolAssignment", "ConsumerProtocolAssignment")
 		if n == nil || n.Offset != bytes.Index(b, ab) {
 			t.Fatalf("v%d: no assignment node:\n%s", version, root.Text())
 		}
@@ -240,7 +240,7 @@ func TestNestedNewerVersion(t *testing.T) {
 	if e, _ := root.FirstError(); e != nil {
 		t.Fatalf("error node %s", e.Err)
 	}
-	un := findNode(root, "Members[0].Metadata", "unread")
+	un := findNode(root, "Members[0].Metadata.ConsumerProtocolSubscription.unreadHex", "unread")
 	if un == nil || un.Size != 2 || un.Offset != bytes.Index(b, meta)+len(meta)-2 {
 		t.Fatalf("unread node %+v\n%s", un, root.Text())
 	}
@@ -257,7 +257,7 @@ func TestNestedJoinGroupResponseSniff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if findNode(root, "Members[0].Metadata", "ConsumerProtocolSubscription") == nil {
+	if findNode(root, "Members[0].Metadata.ConsumerProtocolSubscription", "ConsumerProtocolSubscription") == nil {
 		t.Errorf("v6 subscription not read:\n%s", root.Text())
 	}
 	other := findNode(root, "Members[1].Metadata", "Metadata")
@@ -315,21 +315,37 @@ func TestNestedEnvelope(t *testing.T) {
 		t.Fatalf("RequestData:\n%s", rd.Text())
 	}
 	start := bytes.Index(b, inner[4:])
-	gid := findNode(rd, "GroupId", "GroupId")
+	gid := findNode(rd, "RequestData.request.GroupId", "GroupId")
 	if gid == nil || string(b[gid.Offset+1:gid.End()]) != "g" || gid.Offset < start {
 		t.Errorf("inner GroupId %+v", gid)
 	}
 	// The carried request's own nested bytes are decoded too.
-	if findNode(rd, "Protocols[0].Metadata", "ConsumerProtocolSubscription") == nil {
+	if findNode(rd, "RequestData.request.Protocols[0].Metadata.ConsumerProtocolSubscription", "ConsumerProtocolSubscription") == nil {
 		t.Errorf("no subscription in the envelope's request:\n%s", rd.Text())
 	}
-	p := findNode(root, "RequestPrincipal", "DefaultPrincipalData")
+	p := findNode(root, "RequestPrincipal.DefaultPrincipalData", "DefaultPrincipalData")
 	if p == nil || !strings.Contains(p.Text(), `"alice"`) || p.Offset != bytes.Index(b, pb) {
 		t.Fatalf("principal:\n%s", root.Text())
 	}
 	j := roundTrip(t, b, "Envelope", 0, Request)
 	if !strings.Contains(j, `"DefaultPrincipalData"`) {
 		t.Errorf("JSON:\n%s", j)
+	}
+}
+
+func TestNestedOwner(t *testing.T) {
+	for p, want := range map[string]string{
+		"Protocols[0].Metadata.ConsumerProtocolSubscription.Topics[0]":           "Protocols[0].Metadata",
+		"Assignment.ConsumerProtocolAssignment":                                  "Assignment",
+		"RequestData.request.GroupId":                                            "RequestData",
+		"RequestData.request.Protocols[0].Metadata.ConsumerProtocolSubscription": "RequestData",
+		"Protocols[0].Metadata":                                                  "",
+		"Topics[0].requestX":                                                     "",
+	} {
+		got, ok := NestedOwner(p)
+		if want == "" && (ok || got != p) || want != "" && (!ok || got != want) {
+			t.Errorf("NestedOwner(%q) = %q, %v", p, got, ok)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"kwire/codec"
 	"kwire/render"
 	"kwire/tree"
 )
@@ -106,6 +107,11 @@ func (s *State) FieldKey(id int) string {
 	n := s.Layout.Nodes[id]
 	if n.Path == "" {
 		return ""
+	}
+	// A node of bytes decoded in place (a consumer subscription, ...)
+	// is edited in the JSON form: the form's field is the bytes field.
+	if owner, ok := codec.NestedOwner(n.Path); ok {
+		return "b:" + owner
 	}
 	if n.Section == tree.Header {
 		return "h:" + n.Path
