@@ -384,8 +384,11 @@ type jctx struct {
 // {"version": n, "<Schema>": {...}}, with "unreadHex" for the bytes a
 // newer version has that the schema does not know.
 func nestedJSON(k nestedKind, s string, c *jctx) ([]byte, bool) {
-	if c.set == nil || c.depth > 0 || k == nestRequest {
+	if c.set == nil || c.depth > 0 {
 		return nil, false
+	}
+	if k == nestRequest {
+		return requestJSON(s, c)
 	}
 	mode, _ := nestChoice(k, c.rootPlan, c.root)
 	name := k.schema()
@@ -434,8 +437,8 @@ func nestedJSON(k nestedKind, s string, c *jctx) ([]byte, bool) {
 func nestedFromJSON(k nestedKind, raw any, set *schemas.Set, path string) ([]byte, error) {
 	obj := raw.(map[string]any)
 	name := k.schema()
-	if name == "" {
-		return nil, jsonErr(path, "want hex")
+	if k == nestRequest {
+		name = nestedRequestSeg
 	}
 	for key := range obj {
 		switch key {
@@ -461,6 +464,13 @@ func nestedFromJSON(k nestedKind, raw any, set *schemas.Set, path string) ([]byt
 	}
 	if set == nil {
 		return nil, jsonErr(path, "a decoded %s needs a release to encode it with", name)
+	}
+	if k == nestRequest {
+		out, err := requestFromJSON(inner, set, path+"."+name)
+		if err == nil && fromHex != nil && !bytes.Equal(fromHex, out) {
+			err = jsonErr(path, "hex %x and the decoded request (which encodes to %x) disagree: give one", fromHex, out)
+		}
+		return out, err
 	}
 	version, err := intFromJSON(obj["version"], 0, 32767)
 	if err != nil {
@@ -490,4 +500,76 @@ func nestedFromJSON(k nestedKind, raw any, set *schemas.Set, path string) ([]byt
 		return nil, jsonErr(path, "hex %x and the decoded %s (which encodes to %x) disagree: give one", fromHex, name, out)
 	}
 	return out, nil
+}
+
+// requestJSON is the JSON form of Envelope's RequestData when it is a
+// request that encodes back to the same bytes: {"request": {the frame's
+// JSON form}}.
+func requestJSON(s string, c *jctx) ([]byte, bool) {
+	if len(s) < 2 || binary.BigEndian.Uint16([]byte(s)) == keyEnvelope {
+		return nil, false
+	}
+	buf := make([]byte, 4+len(s))
+	binary.BigEndian.PutUint32(buf, uint32(len(s)))
+	copy(buf[4:], s)
+	f, _, err := Decode(buf, DecodeOptions{Set: c.set, Dir: Request, ValuesOnly: true})
+	if err != nil {
+		return nil, false
+	}
+	inner, err := f.AppendJSON(nil, -1)
+	if err != nil {
+		return nil, false
+	}
+	out := append(append([]byte(`{"`+nestedRequestSeg+`":`), inner...), '}')
+	raw, err := parseJSON(out)
+	if err != nil {
+		return nil, false
+	}
+	back, err := nestedFromJSON(nestRequest, raw, c.set, "")
+	if err != nil || string(back) != s {
+		return nil, false
+	}
+	return out, true
+}
+
+// requestFromJSON encodes the JSON form of a request frame (Frame.JSON)
+// as Envelope's RequestData: header and body without the size.
+func requestFromJSON(raw any, set *schemas.Set, path string) ([]byte, error) {
+	obj, ok := raw.(map[string]any)
+	if !ok {
+		return nil, jsonErr(path, "want the JSON form of a request frame")
+	}
+	key, ok1 := jsonInt(obj["api_key"])
+	version, ok2 := jsonInt(obj["version"])
+	if !ok1 || !ok2 {
+		return nil, jsonErr(path, "want the request's api_key and version")
+	}
+	api := set.APIByKey(int16(key))
+	if api == nil || key == keyEnvelope {
+		return nil, jsonErr(path+".api_key", "release %s has no API %d to carry", set.Name, key)
+	}
+	f, err := NewFrame(set, api, int16(version), Request)
+	if err != nil {
+		return nil, jsonErr(path+".version", "%v", err)
+	}
+	if obj["body"] == nil {
+		return nil, jsonErr(path, "want the request's body")
+	}
+	hp, bp, err := f.Plans()
+	if err != nil {
+		return nil, jsonErr(path, "%v", err)
+	}
+	if h, ok := obj["header"]; ok {
+		if f.Header, err = hp.Root.fromJSON(h, path+".header", set); err != nil {
+			return nil, err
+		}
+	}
+	if f.Body, err = bp.Root.fromJSON(obj["body"], path+".body", set); err != nil {
+		return nil, err
+	}
+	b, err := f.Encode()
+	if err != nil {
+		return nil, jsonErr(path, "%v", err)
+	}
+	return b[4:], nil
 }

@@ -328,8 +328,25 @@ func TestNestedEnvelope(t *testing.T) {
 		t.Fatalf("principal:\n%s", root.Text())
 	}
 	j := roundTrip(t, b, "Envelope", 0, Request)
-	if !strings.Contains(j, `"DefaultPrincipalData"`) {
+	if !strings.Contains(j, `"DefaultPrincipalData"`) || !strings.Contains(j, `"request": {`) || !strings.Contains(j, `"ConsumerProtocolSubscription"`) {
 		t.Errorf("JSON:\n%s", j)
+	}
+	// An edit of the carried request re-encodes it, then the envelope.
+	f, _, _ := decodeTest(t, b, "Envelope", 0, Request)
+	if err := f.SetJSON([]byte(strings.Replace(j, `"GroupId": "g"`, `"GroupId": "group-2"`, 1))); err != nil {
+		t.Fatal(err)
+	}
+	nb, err := f.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, root, err = decodeTest(t, nb, "Envelope", 0, Request)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gid = findNode(root, "RequestData.request.GroupId", "GroupId")
+	if gid == nil || gid.Value != `"group-2"` || string(nb[gid.Offset+1:gid.End()]) != "group-2" {
+		t.Errorf("edited GroupId %+v", gid)
 	}
 }
 
