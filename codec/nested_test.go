@@ -366,31 +366,49 @@ func TestNestedOwner(t *testing.T) {
 	}
 }
 
+// FuzzNested decodes hostile bytes where other formats are read in
+// place: a consumer's JoinGroup metadata (mode 0), metadata without a
+// protocol type to say what it is (1), SyncGroup's assignment (2),
+// Envelope's principal (3) and carried request (4). Nothing panics, every
+// node lies in the frame, and the JSON form encodes back byte for byte.
 func FuzzNested(f *testing.F) {
-	f.Add(subscription(&testing.T{}), false)
-	f.Add([]byte{0, 9, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff}, true)
+	f.Add(subscription(&testing.T{}), uint8(0))
+	f.Add([]byte{0, 9, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff}, uint8(1))
+	f.Add([]byte{0, 3, 0, 0, 0, 1, 0, 1, 'a', 0, 0, 0, 1, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff}, uint8(2))
+	f.Add((&kmsg.DefaultPrincipalData{Type: "User", Name: "alice"}).AppendTo(nil), uint8(3))
+	f.Add([]byte{0, 11, 0, 9, 0, 0, 0, 0, 0, 0, 0, 2, 'g', 0}, uint8(4))
 	set := loadSet(f, "trunk")
-	api, _ := set.LookupAPI("JoinGroup")
-	f.Fuzz(func(t *testing.T, meta []byte, sniff bool) {
-		version, pt := int16(9), `"ProtocolType":"consumer",`
-		fr, err := NewFrame(set, api, version, Request)
+	type frameOf struct {
+		api     string
+		version int16
+		dir     Direction
+		body    string
+	}
+	modes := []frameOf{
+		{"JoinGroup", 9, Request, `{"GroupId":"g","ProtocolType":"consumer","Protocols":[{"Name":"range","Metadata":"%x"}]}`},
+		{"JoinGroup", 6, Response, `{"Members":[{"MemberId":"m","Metadata":"%x"}]}`},
+		{"SyncGroup", 5, Response, `{"ProtocolType":"consumer","Assignment":"%x"}`},
+		{"Envelope", 0, Request, `{"RequestData":"000c0004000000000000","RequestPrincipal":"%x"}`},
+		{"Envelope", 0, Request, `{"RequestData":"%x","RequestPrincipal":"0000000000"}`},
+	}
+	f.Fuzz(func(t *testing.T, inner []byte, mode uint8) {
+		m := modes[int(mode)%len(modes)]
+		api, err := set.LookupAPI(m.api)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sniff {
-			version, pt = 6, ""
-			fr, _ = NewFrame(set, api, version, Response)
-			if err := fr.SetJSON(fmt.Appendf(nil, `{"Members":[{"MemberId":"m","Metadata":"%x"}]}`, meta)); err != nil {
-				t.Fatal(err)
-			}
-		} else if err := fr.SetJSON(fmt.Appendf(nil, `{"GroupId":"g",%s"Protocols":[{"Name":"range","Metadata":"%x"}]}`, pt, meta)); err != nil {
+		fr, err := NewFrame(set, api, m.version, m.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := fr.SetJSON(fmt.Appendf(nil, m.body, inner)); err != nil {
 			t.Fatal(err)
 		}
 		b, err := fr.Encode()
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, root, err := Decode(b, DecodeOptions{Set: set, API: api, Version: version, Dir: fr.Dir})
+		got, root, err := Decode(b, DecodeOptions{Set: set, API: api, Version: m.version, Dir: m.dir})
 		if err != nil {
 			t.Fatal(err)
 		}
