@@ -225,6 +225,9 @@ type DecodeOptions struct {
 	// frame, header and body nodes alone, and errors inside records
 	// fields show only when they are read (Frame.JSON).
 	ValuesOnly bool
+	// budget, when set, is the budget of an outer message the frame is
+	// carried in (Envelope's RequestData): they share it.
+	budget *records.Budget
 }
 
 // Decode reads a frame (or, with BodyOnly, a body) and returns it with its
@@ -247,7 +250,10 @@ func decodeFrame(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
 	if f.API != nil {
 		f.guess(o.Guess)
 	}
-	bg := records.NewBudget(o.Limits) // one for the whole message
+	bg := o.budget
+	if bg == nil {
+		bg = records.NewBudget(o.Limits) // one for the whole message
+	}
 	if o.BodyOnly {
 		root := &tree.Node{Name: "message", Size: len(b)}
 		err := f.decodeBody(b, 0, root, o, bg)

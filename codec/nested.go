@@ -128,7 +128,10 @@ func versionedPlan(set *schemas.Set, name string, b []byte) (versioned, error) {
 	if n < 0 {
 		return versioned{}, fmt.Errorf("%w: %s starts with an int16 version; %d bytes", wire.ErrShort, name, len(b))
 	}
-	if v < msg.ValidVersions.Lo {
+	// Kafka's consumer reads a newer subscription or assignment with the
+	// layout it knows; DefaultKafkaPrincipalBuilder refuses a newer
+	// principal.
+	if v < msg.ValidVersions.Lo || v > msg.ValidVersions.Hi && name == "DefaultPrincipalData" {
 		return versioned{version: v}, fmt.Errorf("%w: %s version %d (valid: %s)", wire.ErrValue, name, v, msg.ValidVersions)
 	}
 	layout := min(v, msg.ValidVersions.Hi)
@@ -302,7 +305,7 @@ func (d *decoder) nestedRequest(b []byte, base int, node *tree.Node) {
 	buf := make([]byte, 4+len(b))
 	binary.BigEndian.PutUint32(buf, uint32(len(b)))
 	copy(buf[4:], b)
-	_, root, err := Decode(buf, DecodeOptions{Set: d.set, Dir: Request})
+	_, root, err := Decode(buf, DecodeOptions{Set: d.set, Dir: Request, budget: d.budget})
 	delta := base - 4
 	prefix := joinPath(nil, node.Path, nestedRequestSeg)
 	c := d.add(node, tree.Node{Name: root.Name, Type: root.Type, Offset: base, Size: len(b), Section: d.section, Path: prefix,

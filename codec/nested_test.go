@@ -331,6 +331,24 @@ func TestNestedEnvelope(t *testing.T) {
 	if !strings.Contains(j, `"DefaultPrincipalData"`) || !strings.Contains(j, `"request": {`) || !strings.Contains(j, `"ConsumerProtocolSubscription"`) {
 		t.Errorf("JSON:\n%s", j)
 	}
+	// Bytes that are no request, a principal of a version Kafka refuses:
+	// error nodes inside the fields, the rest of the tree whole.
+	for _, bad := range []string{
+		fmt.Sprintf(`{"RequestData":"ffff0000","RequestPrincipal":"%x","ClientHostAddress":"7f000001"}`, pb),
+		fmt.Sprintf(`{"RequestData":"%x","RequestPrincipal":"0001%x","ClientHostAddress":"7f000001"}`, inner[4:], pb[2:]),
+	} {
+		bb := frameFromJSON(t, "Envelope", 0, Request, bad)
+		_, broot, err := decodeTest(t, bb, "Envelope", 0, Request)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, _ := broot.FirstError()
+		if e == nil || !strings.HasPrefix(e.Path, "Request") || findNode(broot, "ClientHostAddress", "ClientHostAddress") == nil {
+			t.Errorf("%s:\n%s", bad, broot.Text())
+		}
+		roundTrip(t, bb, "Envelope", 0, Request)
+	}
+
 	// An edit of the carried request re-encodes it, then the envelope.
 	f, _, _ := decodeTest(t, b, "Envelope", 0, Request)
 	if err := f.SetJSON([]byte(strings.Replace(j, `"GroupId": "g"`, `"GroupId": "group-2"`, 1))); err != nil {
