@@ -56,7 +56,7 @@ build() {
 	rm -rf dist && mkdir -p dist
 	if [ -d wasm ]; then
 		log "dist/kwire.wasm"
-		GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o dist/kwire.wasm ./wasm
+		GOOS=js GOARCH=wasm go build -trimpath -gcflags=kwire/wasm/app=-l -ldflags='-s -w' -o dist/kwire.wasm ./wasm
 		cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" dist/
 	fi
 	if bin/kwire site -h >/dev/null 2>&1; then

@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 wasm=${1:-}
 if [ -z "$wasm" ]; then
 	wasm=$tmp/kwire.wasm
-	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$wasm" ./wasm
+	GOOS=js GOARCH=wasm go build -trimpath -gcflags=kwire/wasm/app=-l -ldflags='-s -w' -o "$wasm" ./wasm
 fi
 
 mkdir -p "$tmp/trivial"
