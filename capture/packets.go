@@ -106,8 +106,6 @@ type ngGuard struct {
 	err     error
 }
 
-func (g *ngGuard) atBoundary() bool { return g.pos == len(g.buf) && g.err == io.EOF }
-
 func (g *ngGuard) Read(p []byte) (int, error) {
 	if g.pos == len(g.buf) {
 		if g.err != nil {

@@ -79,3 +79,6 @@ func (r *goPackets) next(n int) (Packet, error) {
 	p.Offset, p.Time, p.Data, p.Len = off, ci.Timestamp, data, max(ci.Length, len(data))
 	return p, nil
 }
+
+// atBoundary reports whether pcapgo read every block the guard passed.
+func (g *ngGuard) atBoundary() bool { return g.pos == len(g.buf) && g.err == io.EOF }
