@@ -626,6 +626,7 @@ func (u *ui) onChange(ev dom.Event) {
 			}
 			u.openCapture(name, b)
 		})
+		t.SetValue("") // the same file can be opened again
 		return
 	case "draftkey":
 		err := u.s.SetDraftKey(t.Value())
