@@ -219,24 +219,16 @@ func (c *Capture) event(e *capture.Event) {
 		return
 	}
 	r := &c.Rows[i]
+	before := c.matches(r)
 	r.RespSize, r.Resp, r.Errors = e.Size, data, errorCodes(root)
 	r.Latency = e.Time.Sub(e.Request.Time)
 	if status != "" {
 		r.Status = strings.TrimPrefix(r.Status+"; response: "+status, "; ")
 	}
 	r.text = rowText(r)
-	if c.matches(r) && !c.inView(i) {
+	if c.matches(r) != before {
 		c.applyFilter()
 	}
-}
-
-func (c *Capture) inView(i int) bool {
-	for _, v := range c.view {
-		if int(v) == i {
-			return true
-		}
-	}
-	return false
 }
 
 func (c *Capture) add(row CapRow) {

@@ -139,6 +139,17 @@ func TestCaptureFilter(t *testing.T) {
 			t.Errorf("filter %q: rows %v, want %v", q, got, want)
 		}
 	}
+	// A filter set while reading: a row matches once its response came.
+	c, err := OpenCapture("", b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetFilter("TOPIC_ALREADY_EXISTS")
+	for !c.Step(0) {
+	}
+	if c.Len() != 1 || c.Row(0) != 1 {
+		t.Errorf("filter while reading: %d rows", c.Len())
+	}
 	if c.Row(-1) != -1 || c.Row(99) != -1 {
 		t.Error("Row out of range")
 	}
