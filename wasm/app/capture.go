@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"kwire/codec/hexin"
 	"kwire/codec/records"
 	"kwire/render"
+	"kwire/schemas"
 	"kwire/schemas/sets"
 	"kwire/tree"
 )
@@ -188,8 +190,10 @@ func (c *Capture) event(e *capture.Event) {
 		return
 	}
 	data := bytes.Clone(e.Data)
-	_, root, err := e.Decode(capLimits)
-	status := frameStatus(e.Incomplete, root, err)
+	// Without trees: a capture's frames are many, and a tree costs ten
+	// times the values (damage inside records shows when a row is opened).
+	f, err := e.DecodeValues(capLimits)
+	status := frameStatus(e.Incomplete, nil, err)
 	if e.Dir == codec.Request {
 		row.Key, row.Version, row.Corr = e.Key, e.Version, e.Correlation
 		row.API = apiName(e.Key)
@@ -211,7 +215,7 @@ func (c *Capture) event(e *capture.Event) {
 		if e.Request != nil {
 			row.API = apiName(e.Key)
 		}
-		row.RespSize, row.Resp, row.Errors = e.Size, data, errorCodes(root)
+		row.RespSize, row.Resp, row.Errors = e.Size, data, valueErrorCodes(f)
 		if status != "" {
 			row.Status = "response: " + status
 		}
@@ -220,7 +224,7 @@ func (c *Capture) event(e *capture.Event) {
 	}
 	r := &c.Rows[i]
 	before := c.matches(r)
-	r.RespSize, r.Resp, r.Errors = e.Size, data, errorCodes(root)
+	r.RespSize, r.Resp, r.Errors = e.Size, data, valueErrorCodes(f)
 	r.Latency = e.Time.Sub(e.Request.Time)
 	if status != "" {
 		r.Status = strings.TrimPrefix(r.Status+"; response: "+status, "; ")
@@ -285,6 +289,52 @@ func errorCodes(root *tree.Node) []string {
 		}
 		return true
 	})
+	return out
+}
+
+// valueErrorCodes is errorCodes for a frame decoded without its tree:
+// the names of the non-zero int16 fields named *ErrorCode of its body,
+// once each.
+func valueErrorCodes(f *codec.Frame) []string {
+	if f == nil || f.Set == nil || f.API == nil {
+		return nil
+	}
+	_, bp, err := f.Plans()
+	if err != nil {
+		return nil
+	}
+	var out []string
+	var walk func(sp *codec.StructPlan, v codec.Value)
+	walk = func(sp *codec.StructPlan, v codec.Value) {
+		if sp == nil || v.IsNull() || len(v.List()) != len(sp.Fields) {
+			return
+		}
+		for i, fp := range sp.Fields {
+			fv := v.List()[i]
+			switch {
+			case !fp.Present:
+			case fp.Kind == schemas.KindInt16 && strings.HasSuffix(fp.Field.Name, "ErrorCode"):
+				code := int16(fv.Int())
+				if code == 0 {
+					continue
+				}
+				name := strconv.Itoa(int(code))
+				if e, ok := f.Set.ErrorCode(code); ok {
+					name = e.Name
+				}
+				if !slices.Contains(out, name) {
+					out = append(out, name)
+				}
+			case fp.Kind == schemas.KindStruct:
+				walk(fp.Struct, fv)
+			case fp.Kind == schemas.KindArray && fp.Elem == schemas.KindStruct && !fv.IsNull():
+				for _, ev := range fv.List() {
+					walk(fp.Struct, ev)
+				}
+			}
+		}
+	}
+	walk(bp.Root, f.Body)
 	return out
 }
 

@@ -299,3 +299,32 @@ func TestPastedStream(t *testing.T) {
 		}
 	}
 }
+
+// TestValueErrorCodes checks the error codes read from values against
+// those read from trees, at the top and nested, known and unknown.
+func TestValueErrorCodes(t *testing.T) {
+	for _, c := range []struct {
+		api    string
+		v      int
+		fields map[string]string
+		want   string
+	}{
+		{"ApiVersions", 3, map[string]string{"b:ErrorCode": "35"}, "UNSUPPORTED_VERSION"},
+		{"CreateTopics", 7, map[string]string{"b:Topics[0].ErrorCode": "36"}, "TOPIC_ALREADY_EXISTS"},
+		{"Metadata", 12, map[string]string{"b:Topics[0].ErrorCode": "3", "b:Topics[0].Partitions[0].ErrorCode": "9999"}, "UNKNOWN_TOPIC_OR_PARTITION,9999"},
+		{"Metadata", 12, nil, ""},
+	} {
+		b := frameOf(t, c.api, c.v, codec.Response, c.fields)
+		s := newState(t)
+		if err := s.Select(Auto, c.api, c.v, codec.Response); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Load(b); err != nil {
+			t.Fatal(err)
+		}
+		tree, values := strings.Join(errorCodes(s.Root), ","), strings.Join(valueErrorCodes(s.Frame), ",")
+		if tree != c.want || values != c.want {
+			t.Errorf("%s: tree %q, values %q, want %q", c.api, tree, values, c.want)
+		}
+	}
+}
