@@ -56,7 +56,7 @@ build() {
 	rm -rf dist && mkdir -p dist
 	if [ -d wasm ]; then
 		log "dist/kwire.wasm"
-		GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o dist/kwire.wasm ./wasm
+		scripts/build-wasm.sh dist/kwire.wasm
 		cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" dist/
 	fi
 	if bin/kwire site -h >/dev/null 2>&1; then
@@ -117,6 +117,11 @@ test_all() {
 	log "go test (js/wasm, in node: the browser build's codecs)"
 	node_ready
 	GOOS=js GOARCH=wasm go test -count=1 -exec "$(go env GOROOT)/lib/wasm/go_js_wasm_exec" -run 'TestZstdBrowser' ./codec/records/
+	# The browser's own pcap/pcapng reader and addresses, through the
+	# explorer's capture list (with the schemas of dist/, built above).
+	if [ -f dist/kafka-schemas.txt ]; then
+		GOOS=js GOARCH=wasm go test -count=1 -exec "$(go env GOROOT)/lib/wasm/go_js_wasm_exec" -run 'TestCapture|TestPasted|TestParseTCP' ./wasm/app ./capture
+	fi
 	log "fuzz (short)"
 	fuzz_short
 	# Last, so that a binary over its size budget fails the run without

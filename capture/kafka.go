@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"net/netip"
 	"slices"
 	"strconv"
 	"time"
@@ -85,7 +84,7 @@ type Event struct {
 // Conn is one TCP connection that carries Kafka.
 type Conn struct {
 	ID             int
-	Client, Broker netip.AddrPort
+	Client, Broker AddrPort
 	// MidStream: the capture holds no SYN of the connection, so its
 	// first bytes may be the end of a frame.
 	MidStream bool
@@ -105,10 +104,10 @@ type Conn struct {
 
 func (c *Conn) String() string { return c.Client.String() + " → " + c.Broker.String() }
 
-type connKey struct{ a, b netip.AddrPort }
+type connKey struct{ a, b AddrPort }
 
-func keyOf(s, d netip.AddrPort) connKey {
-	if s.Addr().Less(d.Addr()) || (s.Addr() == d.Addr() && s.Port() < d.Port()) {
+func keyOf(s, d AddrPort) connKey {
+	if lessAddrPort(s, d) {
 		return connKey{s, d}
 	}
 	return connKey{d, s}

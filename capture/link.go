@@ -3,16 +3,28 @@ package capture
 import (
 	"encoding/binary"
 	"fmt"
-	"net/netip"
+)
 
-	"github.com/google/gopacket/layers"
+// LinkType is a capture's link-layer header type, as pcap numbers it
+// (and gopacket's layers.LinkType, a byte, holds it).
+type LinkType uint8
+
+// The link types ParseTCP reads.
+const (
+	LinkTypeNull     LinkType = 0
+	LinkTypeEthernet LinkType = 1
+	LinkTypeRaw      LinkType = 101
+	LinkTypeLoop     LinkType = 108
+	LinkTypeLinuxSLL LinkType = 113
+	LinkTypeIPv4     LinkType = 228
+	LinkTypeIPv6     LinkType = 229
 )
 
 // LinkTypeLinuxSLL2 is the link type of Linux cooked capture v2 (276,
 // tcpdump -i any since libpcap 1.10) as pcapgo reports it: gopacket
 // 1.1.19's LinkType is a byte, so 276 arrives as 276 & 0xff (no link
 // type 20 is assigned).
-const LinkTypeLinuxSLL2 layers.LinkType = 276 & 0xff
+const LinkTypeLinuxSLL2 LinkType = 276 & 0xff
 
 // TCP flags.
 const (
@@ -24,7 +36,7 @@ const (
 
 // Segment is the TCP part of a packet.
 type Segment struct {
-	Src, Dst netip.AddrPort
+	Src, Dst AddrPort
 	Seq, Ack uint32
 	Flags    uint8
 	Payload  []byte // the captured payload
@@ -40,12 +52,12 @@ func (e NotTCP) Error() string { return "not TCP: " + e.What }
 // ParseTCP reads the link, IP and TCP headers of a packet. origLen is
 // the packet's length on the wire; when the capture holds less, the
 // segment's Missing says how many payload bytes are not there.
-func ParseTCP(link layers.LinkType, b []byte, origLen int) (Segment, error) {
+func ParseTCP(link LinkType, b []byte, origLen int) (Segment, error) {
 	cut := max(origLen-len(b), 0)
 	var ethType uint16
 	var off int
 	switch link {
-	case layers.LinkTypeEthernet:
+	case LinkTypeEthernet:
 		if len(b) < 14 {
 			return Segment{}, fmt.Errorf("an Ethernet header of %d bytes (14)", len(b))
 		}
@@ -56,7 +68,7 @@ func ParseTCP(link layers.LinkType, b []byte, origLen int) (Segment, error) {
 			}
 			ethType, off = binary.BigEndian.Uint16(b[off+2:]), off+4
 		}
-	case layers.LinkTypeLinuxSLL:
+	case LinkTypeLinuxSLL:
 		if len(b) < 16 {
 			return Segment{}, fmt.Errorf("a Linux cooked (SLL) header of %d bytes (16)", len(b))
 		}
@@ -66,7 +78,7 @@ func ParseTCP(link layers.LinkType, b []byte, origLen int) (Segment, error) {
 			return Segment{}, fmt.Errorf("a Linux cooked v2 (SLL2) header of %d bytes (20)", len(b))
 		}
 		ethType, off = binary.BigEndian.Uint16(b), 20
-	case layers.LinkTypeNull, layers.LinkTypeLoop:
+	case LinkTypeNull, LinkTypeLoop:
 		if len(b) < 4 {
 			return Segment{}, fmt.Errorf("a loopback header of %d bytes (4)", len(b))
 		}
@@ -83,7 +95,7 @@ func ParseTCP(link layers.LinkType, b []byte, origLen int) (Segment, error) {
 			return Segment{}, NotTCP{fmt.Sprintf("loopback address family %d", family)}
 		}
 		off = 4
-	case layers.LinkTypeRaw, layers.LinkTypeIPv4, layers.LinkTypeIPv6, 12, 14:
+	case LinkTypeRaw, LinkTypeIPv4, LinkTypeIPv6, 12, 14:
 		if len(b) == 0 {
 			return Segment{}, fmt.Errorf("an empty raw IP packet")
 		}
@@ -92,7 +104,7 @@ func ParseTCP(link layers.LinkType, b []byte, origLen int) (Segment, error) {
 			ethType = 0x86dd
 		}
 	default:
-		return Segment{}, NotTCP{fmt.Sprintf("link type %d (%s) is not read", link, link)}
+		return Segment{}, NotTCP{fmt.Sprintf("link type %d is not read", link)}
 	}
 	return parseIP(ethType, b[off:], cut)
 }
@@ -122,8 +134,8 @@ func parseIP(ethType uint16, b []byte, cut int) (Segment, error) {
 			return s, NotTCP{"an IPv4 fragment"}
 		}
 		proto = b[9]
-		s.Src = netip.AddrPortFrom(netip.AddrFrom4([4]byte(b[12:16])), 0)
-		s.Dst = netip.AddrPortFrom(netip.AddrFrom4([4]byte(b[16:20])), 0)
+		s.Src = addrPort4([4]byte(b[12:16]))
+		s.Dst = addrPort4([4]byte(b[16:20]))
 		b, end = b[ihl:], total-ihl
 	case 0x86dd:
 		if len(b) < 40 {
@@ -134,8 +146,8 @@ func parseIP(ethType uint16, b []byte, cut int) (Segment, error) {
 		}
 		proto = b[6]
 		end = int(binary.BigEndian.Uint16(b[4:]))
-		s.Src = netip.AddrPortFrom(netip.AddrFrom16([16]byte(b[8:24])), 0)
-		s.Dst = netip.AddrPortFrom(netip.AddrFrom16([16]byte(b[24:40])), 0)
+		s.Src = addrPort16([16]byte(b[8:24]))
+		s.Dst = addrPort16([16]byte(b[24:40]))
 		b = b[40:]
 		// Extension headers before TCP: hop-by-hop, routing, destination.
 		for proto == 0 || proto == 43 || proto == 60 {
@@ -161,8 +173,8 @@ func parseIP(ethType uint16, b []byte, cut int) (Segment, error) {
 	if doff < 20 || len(b) < doff {
 		return s, fmt.Errorf("TCP header length %d, %d bytes captured", doff, len(b))
 	}
-	s.Src = netip.AddrPortFrom(s.Src.Addr(), binary.BigEndian.Uint16(b))
-	s.Dst = netip.AddrPortFrom(s.Dst.Addr(), binary.BigEndian.Uint16(b[2:]))
+	s.Src = withPort(s.Src, binary.BigEndian.Uint16(b))
+	s.Dst = withPort(s.Dst, binary.BigEndian.Uint16(b[2:]))
 	s.Seq, s.Ack, s.Flags = binary.BigEndian.Uint32(b[4:]), binary.BigEndian.Uint32(b[8:]), b[13]
 	payload := end - doff // what the IP header says
 	if payload < 0 {

@@ -9,14 +9,9 @@ package capture
 import (
 	"bufio"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"time"
-
-	"github.com/google/gopacket"
-	"github.com/google/gopacket/layers"
-	"github.com/google/gopacket/pcapgo"
 )
 
 // MaxPacket is the largest packet (and pcapng block) the reader accepts:
@@ -25,12 +20,12 @@ const MaxPacket = 1 << 18
 
 // Packet is one captured packet.
 type Packet struct {
-	N      int             // 1-based number in the file
-	Offset int64           // byte offset of its record (pcap) or block (pcapng) in the file
-	Time   time.Time       // capture time
-	Link   layers.LinkType // link type of its interface
-	Data   []byte          // the captured bytes; valid until the next call to Next
-	Len    int             // the packet's length on the wire (more than len(Data) when the snaplen cut it)
+	N      int       // 1-based number in the file
+	Offset int64     // byte offset of its record (pcap) or block (pcapng) in the file
+	Time   time.Time // capture time
+	Link   LinkType  // link type of its interface
+	Data   []byte    // the captured bytes; valid until the next call to Next
+	Len    int       // the packet's length on the wire (more than len(Data) when the snaplen cut it)
 }
 
 // FileError is an error in the capture file: where and what.
@@ -49,14 +44,19 @@ func (e *FileError) Error() string {
 
 func (e *FileError) Unwrap() error { return e.Err }
 
-// PacketReader reads the packets of a pcap or pcapng file, one at a time.
+// PacketReader reads the packets of a pcap or pcapng file, one at a time:
+// natively with gopacket's pcapgo (pcapgo.go), in the browser with the
+// small reader of lite.go (pcapgo's layers would not fit the app's size
+// budget).
 type PacketReader struct {
-	pcap   *pcapgo.Reader
-	ng     *pcapgo.NgReader
-	guard  *ngGuard
+	src    packetSource
 	n      int
-	offset int64  // pcap: offset of the next record
 	Format string // "pcap" or "pcapng"
+}
+
+// packetSource reads the packets after the file header.
+type packetSource interface {
+	next(n int) (Packet, error)
 }
 
 // NewPacketReader reads the file header of a pcap or pcapng file.
@@ -68,21 +68,17 @@ func NewPacketReader(r io.Reader) (*PacketReader, error) {
 	}
 	switch binary.LittleEndian.Uint32(magic) {
 	case 0x0a0d0d0a: // pcapng section header block
-		g := &ngGuard{r: br}
-		ng, err := pcapgo.NewNgReader(g, pcapgo.NgReaderOptions{WantMixedLinkType: true, SkipUnknownVersion: false})
+		src, err := openPcapng(&ngGuard{r: br})
 		if err != nil {
 			return nil, &FileError{Offset: 0, Err: fmt.Errorf("pcapng section header: %w", err)}
 		}
-		return &PacketReader{ng: ng, guard: g, Format: "pcapng"}, nil
+		return &PacketReader{src: src, Format: "pcapng"}, nil
 	case 0xa1b2c3d4, 0xd4c3b2a1, 0xa1b23c4d, 0x4d3cb2a1:
-		pr, err := pcapgo.NewReader(br)
+		src, err := openPcap(br)
 		if err != nil {
 			return nil, &FileError{Offset: 0, Err: fmt.Errorf("pcap file header: %w", err)}
 		}
-		if pr.Snaplen() > MaxPacket || pr.Snaplen() == 0 {
-			pr.SetSnaplen(MaxPacket)
-		}
-		return &PacketReader{pcap: pr, offset: 24, Format: "pcap"}, nil
+		return &PacketReader{src: src, Format: "pcap"}, nil
 	}
 	return nil, &FileError{Offset: 0, Err: fmt.Errorf("not a pcap or pcapng file: magic number %x (pcap: a1b2c3d4 or a1b23c4d in either byte order; pcapng: 0a0d0d0a)", magic)}
 }
@@ -92,38 +88,7 @@ func NewPacketReader(r io.Reader) (*PacketReader, error) {
 // *FileError.
 func (r *PacketReader) Next() (Packet, error) {
 	r.n++
-	var data []byte
-	var ci gopacket.CaptureInfo
-	var err error
-	off := r.offset
-	p := Packet{N: r.n}
-	if r.ng != nil {
-		data, ci, err = r.ng.ZeroCopyReadPacketData()
-		off = r.guard.offset
-		if len(r.guard.packets) > 0 {
-			off, r.guard.packets = r.guard.packets[0], r.guard.packets[1:]
-		}
-		if err != nil && r.guard.err != nil && r.guard.err != io.EOF {
-			err = r.guard.err
-		}
-		if err == nil && len(ci.AncillaryData) > 0 {
-			p.Link, _ = ci.AncillaryData[0].(layers.LinkType)
-		}
-	} else {
-		data, ci, err = r.pcap.ZeroCopyReadPacketData()
-		r.offset += 16 + int64(len(data))
-		p.Link = r.pcap.LinkType()
-	}
-	switch {
-	case err == io.EOF && (r.ng == nil || r.guard.atBoundary()):
-		return p, io.EOF
-	case err == io.EOF || err == io.ErrUnexpectedEOF:
-		return p, &FileError{Packet: r.n, Offset: off, Err: errors.New("the file ends inside this packet (truncated capture)")}
-	case err != nil:
-		return p, &FileError{Packet: r.n, Offset: off, Err: err}
-	}
-	p.Offset, p.Time, p.Data, p.Len = off, ci.Timestamp, data, max(ci.Length, len(data))
-	return p, nil
+	return r.src.next(r.n)
 }
 
 // ngGuard passes a pcapng file to pcapgo block by block, after checking
@@ -140,8 +105,6 @@ type ngGuard struct {
 	ifaces  int
 	err     error
 }
-
-func (g *ngGuard) atBoundary() bool { return g.pos == len(g.buf) && g.err == io.EOF }
 
 func (g *ngGuard) Read(p []byte) (int, error) {
 	if g.pos == len(g.buf) {

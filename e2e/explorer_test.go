@@ -22,9 +22,11 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"kwire/capture/capturetest"
 	"kwire/codec"
 	"kwire/e2e/bigmsg"
 	"kwire/schemas/sets"
+	"kwire/wasm/app"
 )
 
 // The smallest JoinGroup v9 request, 33 bytes, as the seed page
@@ -650,6 +652,51 @@ func TestExplorer(t *testing.T) {
 		}
 	})
 
+	t.Run("capture", func(t *testing.T) {
+		p.t = t
+		p.open("set=trunk&api=JoinGroup&v=9&dir=request")
+		b, frames := smallCapture(t)
+		dropFile(p, b, "kafka.pcap")
+		ctx, cancel := context.WithTimeout(p.ctx, time.Minute)
+		defer cancel()
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById('capsum').textContent.includes('3 conversations')`)); err != nil {
+			t.Fatalf("no conversation list: %q, status %q", eval[string](p, `document.getElementById('capsum').textContent`), p.status())
+		}
+		if n := eval[int](p, `document.querySelectorAll('#caprows .crow').length`); n != 3 {
+			t.Errorf("%d rows drawn, want 3", n)
+		}
+		// The first row opens at once, as a pasted frame.
+		if title := eval[string](p, `document.getElementById('msgtitle').textContent`); !strings.HasPrefix(title, "ApiVersionsRequest message") {
+			t.Errorf("title %q", title)
+		}
+		// Filter by error code, then open that row's response.
+		eval[bool](p, `(() => { const e = document.getElementById('capfilter'); e.value = 'topic_already'; e.dispatchEvent(new Event('input', {bubbles: true})); return true })()`)
+		if rows := eval[[]string](p, `Array.from(document.querySelectorAll('#caprows .crow')).map(e => e.innerText)`); len(rows) != 1 || !strings.Contains(rows[0], "CreateTopics") || !strings.Contains(rows[0], "TOPIC_ALREADY_EXISTS") || !strings.Contains(rows[0], "12.000ms") {
+			t.Errorf("filtered rows: %q", rows)
+		}
+		p.click(`#caprows .crow button[data-resp="true"]`)
+		tree := p.treeText()
+		if !strings.HasPrefix(tree, "CreateTopicsResponse message v7") || !strings.Contains(tree, "36 (TOPIC_ALREADY_EXISTS)") || strings.Contains(tree, "ERROR") {
+			t.Errorf("the response's tree:\n%.1500s", tree)
+		}
+		if href := eval[string](p, `location.search`); !strings.Contains(href, "hex="+hex.EncodeToString(frames[3])) {
+			t.Errorf("the link does not carry the response: %s", href)
+		}
+		if !eval[bool](p, `document.querySelector('#caprows .crow').classList.contains('sel')`) {
+			t.Errorf("the open row is not marked")
+		}
+		p.shot("capture")
+		// Hex of several frames, as Follow TCP Stream copies it, is a list too.
+		eval[bool](p, `(() => { const e = document.getElementById('capfilter'); e.value = ''; return true })()`)
+		p.do(chromedp.SetValue("#paste", hex.EncodeToString(frames[0])+"\n"+hex.EncodeToString(frames[1])+"\n"+hex.EncodeToString(frames[2])), chromedp.Click(`button[data-act="decode"]`))
+		if sum := eval[string](p, `document.getElementById('capsum').textContent`); !strings.Contains(sum, "2 frames paired into rows") {
+			t.Errorf("pasted stream: %q, status %q", sum, p.status())
+		}
+		if n := eval[int](p, `document.querySelectorAll('#caprows .crow').length`); n != 2 {
+			t.Errorf("%d rows for the pasted stream, want 2", n)
+		}
+	})
+
 	t.Run("draft schema", func(t *testing.T) {
 		p.t = t
 		draftSchema(p)
@@ -701,18 +748,66 @@ func exceptionText(ev runtime.EventExceptionThrown) string {
 	return fmt.Sprintf("%s (%s:%d)", msg, d.URL, d.LineNumber+1)
 }
 
-// drop drops bytes on the page as a file, as a user dragging one does.
-func drop(p *tab, b []byte) {
+// dropFile drops bytes on the page as a file named name, as a user
+// dragging one does.
+func dropFile(p *tab, b []byte, name string) {
 	p.t.Helper()
 	js := fmt.Sprintf(`(() => {
 		const hex = %q;
 		const u8 = new Uint8Array(hex.length / 2);
 		for (let i = 0; i < u8.length; i++) u8[i] = parseInt(hex.substr(2 * i, 2), 16);
 		const dt = new DataTransfer();
-		dt.items.add(new File([u8], 'fetch.bin'));
+		dt.items.add(new File([u8], %q));
 		document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));
-		return true })()`, hex.EncodeToString(b))
+		return true })()`, hex.EncodeToString(b), name)
 	eval[bool](p, js)
+}
+
+// smallCapture is a pcap of two connections: ApiVersions v3 and
+// CreateTopics v7 (answered with TOPIC_ALREADY_EXISTS after 12 ms) on
+// one, a Metadata v12 request on the other; and its frames.
+func smallCapture(t *testing.T) ([]byte, [][]byte) {
+	t.Helper()
+	frame := func(api string, version int, dir codec.Direction, fields ...string) []byte {
+		s, err := app.New("", api)
+		if err == nil {
+			err = s.Select(app.Auto, api, version, dir)
+		}
+		for i := 0; err == nil && i < len(fields); i += 2 {
+			err = s.SetField(fields[i], fields[i+1])
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bytes.Clone(s.Bytes)
+	}
+	frames := [][]byte{
+		frame("ApiVersions", 3, codec.Request, "h:CorrelationId", "1"),
+		frame("ApiVersions", 3, codec.Response, "h:CorrelationId", "1"),
+		frame("CreateTopics", 7, codec.Request, "h:CorrelationId", "2", "b:Topics[0].Name", "orders"),
+		frame("CreateTopics", 7, codec.Response, "h:CorrelationId", "2", "b:Topics[0].Name", "orders", "b:Topics[0].ErrorCode", "36"),
+		frame("Metadata", 12, codec.Request, "h:CorrelationId", "5"),
+	}
+	at := time.Unix(1700000000, 0)
+	chunks := []capturetest.Chunk{
+		{Conn: 0, FromClient: true, Time: at, Data: frames[0]},
+		{Conn: 0, FromClient: false, Time: at.Add(time.Millisecond), Data: frames[1]},
+		{Conn: 0, FromClient: true, Time: at.Add(5 * time.Millisecond), Data: frames[2]},
+		{Conn: 1, FromClient: true, Time: at.Add(6 * time.Millisecond), Data: frames[4]},
+		{Conn: 0, FromClient: false, Time: at.Add(17 * time.Millisecond), Data: frames[3]},
+	}
+	var b bytes.Buffer
+	if err := capturetest.WritePcap(&b, capturetest.Packets(chunks, capturetest.Options{MSS: 40}), 1, false, false, 65535); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes(), frames
+}
+
+// drop drops bytes on the page as a file, as a user dragging one does,
+// and waits until they are decoded.
+func drop(p *tab, b []byte) {
+	p.t.Helper()
+	dropFile(p, b, "fetch.bin")
 	ctx, cancel := context.WithTimeout(p.ctx, time.Minute)
 	defer cancel()
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`document.getElementById('msgtitle').textContent.includes('%d bytes')`, len(b)))); err != nil {

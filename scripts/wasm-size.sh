@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 wasm=${1:-}
 if [ -z "$wasm" ]; then
 	wasm=$tmp/kwire.wasm
-	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$wasm" ./wasm
+	scripts/build-wasm.sh "$wasm"
 fi
 
 mkdir -p "$tmp/trivial"

@@ -40,7 +40,22 @@ type ui struct {
 	hlTree         dom.Element
 	scrollQueued   bool
 	draftGen       int // counts edits of the draft text, for the debounce
+
+	// The conversation list of a capture or a pasted stream.
+	cap                  *app.Capture
+	caplist, caprows     dom.Element
+	capspace             dom.Element
+	capFrom, capTo       int // list rows drawn
+	capSel               int // the row open (an index of cap.Rows), -1 for none
+	capQueued, capOpened bool
 }
+
+// capRowHeight is the height of a conversation row in CSS pixels
+// (kwire.css sets .crow to the same).
+const capRowHeight = 22
+
+// capStep is how long the capture is read before the page may draw.
+const capStep = 40 * time.Millisecond
 
 // draftDelay is how long typing in the schema panel pauses before the
 // draft is read again.
@@ -51,6 +66,7 @@ func main() {
 	u := &ui{selected: -1, hovered: -1}
 	u.hexview, u.hexspace, u.hexrows = dom.ByID("hexview"), dom.ByID("hexspace"), dom.ByID("hexrows")
 	u.tree, u.form = dom.ByID("tree"), dom.ByID("form")
+	u.caplist, u.caprows, u.capspace, u.capSel = dom.ByID("caplist"), dom.ByID("caprows"), dom.ByID("capspace"), -1
 	// Parsing the schema set allocates a lot and keeps little: collect
 	// less often while starting, then return to the default.
 	gc := debug.SetGCPercent(400)
@@ -120,6 +136,13 @@ func (u *ui) listen() {
 		}
 		u.scrollQueued = true
 		u.on.Frame(func() { u.scrollQueued = false; u.drawRows(false) })
+	}, true)
+	u.on.On(u.caplist, "scroll", func(dom.Event) {
+		if u.capQueued {
+			return
+		}
+		u.capQueued = true
+		u.on.Frame(func() { u.capQueued = false; u.drawCapRows(false) })
 	}, true)
 	u.on.On(u.hexrows, "mouseover", func(ev dom.Event) {
 		if n, ok := ev.Target().Int("data-n"); ok {
@@ -554,6 +577,14 @@ func (u *ui) onInput(ev dom.Event) {
 		})
 		return
 	}
+	if t.ID() == "capfilter" {
+		if u.cap != nil {
+			u.cap.SetFilter(t.Value())
+			u.caplist.SetScrollTop(0)
+			u.drawCapture()
+		}
+		return
+	}
 	key := t.Attr("data-key")
 	if key == "" || t.Attr("type") == "checkbox" || !t.Closest("#form").Valid() {
 		return
@@ -587,6 +618,16 @@ func (u *ui) onChange(ev dom.Event) {
 	case "set", "dir", "version", "api":
 		u.pick(id)
 		return
+	case "capfile":
+		t.ReadFile(func(name string, b []byte, msg string) {
+			if msg != "" {
+				u.status("could not read "+name+": "+msg, true)
+				return
+			}
+			u.openCapture(name, b)
+		})
+		t.SetValue("") // the same file can be opened again
+		return
 	case "draftkey":
 		err := u.s.SetDraftKey(t.Value())
 		u.refresh(true)
@@ -612,6 +653,12 @@ func (u *ui) onClick(ev dom.Event) {
 	t := ev.Target()
 	if b := t.Closest("button"); b.Valid() {
 		u.button(b)
+		return
+	}
+	if r := t.Closest(".crow"); r.Valid() && r.Closest("#caprows").Valid() {
+		if i, ok := r.Int("data-r"); ok {
+			u.openRow(i, false)
+		}
 		return
 	}
 	if d := t.Closest("[data-line]"); d.Valid() && (d.Closest("#diags").Valid() || d.Closest("#schemaview").Valid()) {
@@ -660,6 +707,13 @@ func (u *ui) button(b dom.Element) {
 		}
 	case "decode":
 		u.decode(dom.ByID("paste").Value())
+	case "cap-open":
+		if i, ok := b.Int("data-r"); ok {
+			u.openRow(i, b.Attr("data-resp") == "true")
+		}
+	case "cap-close":
+		u.cap = nil
+		dom.ByID("cappanel").SetProp("hidden", true)
 	case "schema-toggle":
 		u.showPanel(dom.ByID("schemapanel").Prop("hidden"))
 		if !dom.ByID("schemapanel").Prop("hidden") {
@@ -707,6 +761,11 @@ func (u *ui) flash(b dom.Element) {
 
 // decode reads pasted text as the message.
 func (u *ui) decode(text string) {
+	if c := app.PastedStream(text); c != nil {
+		u.showCapture(c)
+		u.openRow(c.Row(0), false)
+		return
+	}
 	err := u.s.Paste(text)
 	u.selected = -1
 	u.refresh(true)
@@ -875,8 +934,13 @@ func (u *ui) onDrop(ev dom.Event) {
 			return
 		}
 		var b []byte
-		for _, f := range files {
-			b = f // one file: the bytes to decode
+		var name string
+		for n, f := range files {
+			name, b = n, f // one file: the bytes to decode
+		}
+		if app.IsCapture(b) {
+			u.openCapture(name, b)
+			return
 		}
 		err := u.s.Load(b)
 		u.selected = -1
@@ -961,4 +1025,102 @@ func (u *ui) drawCompare() {
 		h = `<p class="note">Pick a draft API to compare it with the released schema of the same name.</p>`
 	}
 	dom.ByID("compare").SetHTML(h)
+}
+
+// openCapture starts reading a capture file into the conversation list,
+// in steps between which the page draws.
+func (u *ui) openCapture(name string, b []byte) {
+	c, err := app.OpenCapture(name, b)
+	if err != nil {
+		u.status(name+": "+err.Error(), true)
+		return
+	}
+	u.showCapture(c)
+	u.readCapture(c)
+}
+
+// readCapture reads a step of the capture, draws the list and, until the
+// file is read, schedules the next step.
+func (u *ui) readCapture(c *app.Capture) {
+	if c != u.cap {
+		return // closed, or another one opened
+	}
+	done := c.Step(capStep)
+	u.drawCapture()
+	if !u.capOpened && c.Len() > 0 {
+		u.openRow(c.Row(0), false)
+	}
+	if done {
+		dom.Publish("capDone", c.Len())
+		if c.Err != nil {
+			u.status(c.Err.Error(), true)
+		}
+		return
+	}
+	u.on.Later(func() { u.readCapture(c) })
+}
+
+// showCapture shows the panel with an empty list for c.
+func (u *ui) showCapture(c *app.Capture) {
+	u.cap, u.capSel, u.capOpened = c, -1, false
+	dom.ByID("cappanel").SetProp("hidden", false)
+	dom.ByID("caphead").SetHTML(app.CapHead)
+	dom.ByID("capfilter").SetValue("")
+	u.caplist.SetScrollTop(0)
+	u.drawCapture()
+}
+
+// drawCapture draws the summary, the progress and the rows in view.
+func (u *ui) drawCapture() {
+	c := u.cap
+	if c == nil {
+		return
+	}
+	dom.ByID("capsum").SetText(c.Summary())
+	prog := dom.ByID("capprog")
+	read, size := c.Progress()
+	prog.SetProp("hidden", c.Done)
+	prog.SetAttr("value", strconv.FormatFloat(float64(read)/float64(max(size, 1)), 'f', 3, 64))
+	u.capspace.SetStyle("height", strconv.Itoa(c.Len()*capRowHeight)+"px")
+	u.drawCapRows(true)
+}
+
+// drawCapRows draws the list rows around the scroll position; unless
+// force, only when they changed.
+func (u *ui) drawCapRows(force bool) {
+	c := u.cap
+	if c == nil {
+		return
+	}
+	top, h := u.caplist.ScrollTop(), u.caplist.ClientHeight()
+	if h == 0 {
+		h = 400
+	}
+	from := max(int(top/capRowHeight)-overscan, 0)
+	to := min(int(math.Ceil((top+h)/capRowHeight))+overscan, c.Len())
+	if !force && from == u.capFrom && to == u.capTo {
+		return
+	}
+	u.capFrom, u.capTo = from, to
+	u.caprows.SetStyle("transform", "translateY("+strconv.Itoa(from*capRowHeight)+"px)")
+	u.caprows.SetHTML(c.RowsHTML(from, to, u.capSel))
+}
+
+// openRow shows row i's request (or response) as a pasted frame.
+func (u *ui) openRow(i int, resp bool) {
+	if u.cap == nil || i < 0 {
+		return
+	}
+	u.capSel, u.capOpened = i, true
+	err := u.s.OpenRow(u.cap, i, resp)
+	u.selected = -1
+	u.refresh(true)
+	u.drawCapRows(true)
+	if err != nil {
+		msg := err.Error()
+		if u.s.Err != nil {
+			msg = u.s.ErrorText()
+		}
+		u.status(msg, true)
+	}
 }

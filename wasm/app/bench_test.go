@@ -1,9 +1,13 @@
 package app
 
 import (
+	"bytes"
+	"encoding/binary"
 	"strconv"
 	"testing"
+	"time"
 
+	"kwire/capture/capturetest"
 	"kwire/codec"
 	"kwire/e2e/bigmsg"
 	"kwire/render"
@@ -68,4 +72,46 @@ func BenchmarkFetch(b *testing.B) {
 			render.NewLayout(s.Root, len(s.Bytes))
 		}
 	})
+}
+
+// BenchmarkCapture measures reading a capture into the conversation list:
+// 1,000 Fetch requests, each answered with a Fetch response of 64 KB of
+// records (about 66 MB of capture), in the 40 ms steps of the page.
+func BenchmarkCapture(b *testing.B) {
+	fetch, err := bigmsg.FetchResponse(64 << 10)
+	if err != nil {
+		b.Fatal(err)
+	}
+	t := &testing.T{}
+	req := frameOf(t, "Fetch", 17, codec.Request, nil)
+	var chunks []capturetest.Chunk
+	at := time.Unix(1700000000, 0)
+	for i := range 1000 {
+		r := bytes.Clone(req)
+		binary.BigEndian.PutUint32(r[8:], uint32(i))
+		resp := bytes.Clone(fetch)
+		binary.BigEndian.PutUint32(resp[4:], uint32(i))
+		chunks = append(chunks, capturetest.Chunk{Conn: i % 4, FromClient: true, Time: at.Add(time.Duration(i) * time.Millisecond), Data: r},
+			capturetest.Chunk{Conn: i % 4, Time: at.Add(time.Duration(i)*time.Millisecond + 300*time.Microsecond), Data: resp})
+	}
+	var buf bytes.Buffer
+	if err := capturetest.WritePcap(&buf, capturetest.Packets(chunks, capturetest.Options{}), 1, false, false, 65535); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(buf.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		c, err := OpenCapture("bench", buf.Bytes())
+		if err != nil {
+			b.Fatal(err)
+		}
+		steps := 1
+		for !c.Step(40 * time.Millisecond) {
+			steps++
+		}
+		if len(c.Rows) != 1000 || c.Rows[999].Status != "" || c.Rows[999].RespSize != len(fetch) {
+			b.Fatalf("%d rows: %+v", len(c.Rows), c.Rows[999])
+		}
+		b.ReportMetric(float64(steps), "steps")
+	}
 }

@@ -272,7 +272,24 @@ func (ev Event) HasFiles() bool {
 // ReadDroppedFile reads the first file of a drop event and calls done
 // with its bytes (or an error message).
 func (ev Event) ReadDroppedFile(done func(b []byte, err string)) {
-	f := ev.v.Get("dataTransfer").Get("files").Index(0)
+	readFile(ev.v.Get("dataTransfer").Get("files").Index(0), done)
+}
+
+// ReadFile reads the first file chosen in a file input and calls done
+// with its name and bytes (or an error message); false when none is
+// chosen.
+func (e Element) ReadFile(done func(name string, b []byte, err string)) bool {
+	files := e.v.Get("files")
+	if !files.Truthy() || files.Length() == 0 {
+		return false
+	}
+	f := files.Index(0)
+	name := f.Get("name").String()
+	readFile(f, func(b []byte, err string) { done(name, b, err) })
+	return true
+}
+
+func readFile(f js.Value, done func(b []byte, err string)) {
 	var then, fail js.Func
 	release := func() { then.Release(); fail.Release() }
 	then = js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -343,6 +360,19 @@ func (l *Listeners) Frame(f func()) {
 		return nil
 	})
 	global.Call("requestAnimationFrame", fn)
+}
+
+// Later calls f once the browser has handled pending events (a
+// setTimeout of 0), so that long work done in steps keeps the page
+// responsive.
+func (l *Listeners) Later(f func()) {
+	var fn js.Func
+	fn = js.FuncOf(func(js.Value, []js.Value) any {
+		fn.Release()
+		f()
+		return nil
+	})
+	global.Call("setTimeout", fn, 0)
 }
 
 // Release releases every callback.

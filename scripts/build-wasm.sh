@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# build-wasm.sh OUT: builds the explorer's WebAssembly app into OUT, the one
+# place its build flags are written. Inlining is off in kwire's own
+# packages but for the hot paths of decoding and drawing (codec, its
+# records and wire, tree, render, jsonv, schemas/jsonc): about 43 KB of
+# gzip less, with the browser benchmark unchanged (scripts/browser-bench.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+GOOS=js GOARCH=wasm go build -trimpath \
+	-gcflags='kwire/...=-l' -gcflags='kwire/codec/...=' -gcflags='kwire/tree=' \
+	-gcflags='kwire/render=' -gcflags='kwire/jsonv=' -gcflags='kwire/schemas/jsonc=' \
+	-ldflags='-s -w' -o "$1" ./wasm
