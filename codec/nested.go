@@ -45,6 +45,8 @@ const (
 	nestAssignment
 	nestPrincipal
 	nestRequest
+	nestSASLRequest  // SaslAuthenticate's AuthBytes (sasl.go)
+	nestSASLResponse // the same in the response
 )
 
 // nestedFor is the format that the bytes field named field of message msg
@@ -59,6 +61,10 @@ func nestedFor(msg, field string) nestedKind {
 		return nestPrincipal
 	case "EnvelopeRequest.RequestData":
 		return nestRequest
+	case "SaslAuthenticateRequest.AuthBytes":
+		return nestSASLRequest
+	case "SaslAuthenticateResponse.AuthBytes":
+		return nestSASLResponse
 	}
 	return nestNone
 }
@@ -201,6 +207,10 @@ func sniff(set *schemas.Set, name string, b []byte) bool {
 // inside node; the outer decode goes on.
 func (d *decoder) nested(fp *FieldPlan, s string, base int, node *tree.Node) {
 	if d.set == nil || d.depth > 0 {
+		return
+	}
+	if fp.Nested == nestSASLRequest || fp.Nested == nestSASLResponse {
+		d.nestedSASL([]byte(s), base, node, fp.Nested == nestSASLResponse)
 		return
 	}
 	mode, note := nestChoice(fp.Nested, d.rootPlan, d.rootValue())
@@ -346,7 +356,7 @@ const nestedRequestSeg = "request"
 // whether it is.
 func NestedOwner(p string) (string, bool) {
 	best := -1
-	for _, seg := range []string{"ConsumerProtocolSubscription", "ConsumerProtocolAssignment", "DefaultPrincipalData", nestedRequestSeg} {
+	for _, seg := range []string{"ConsumerProtocolSubscription", "ConsumerProtocolAssignment", "DefaultPrincipalData", nestedRequestSeg, saslSeg} {
 		for i := 0; ; {
 			j := strings.Index(p[i:], "."+seg)
 			if j < 0 {
@@ -387,8 +397,8 @@ type jctx struct {
 // {"version": n, "<Schema>": {...}}, with "unreadHex" for the bytes a
 // newer version has that the schema does not know.
 func nestedJSON(k nestedKind, s string, c *jctx) ([]byte, bool) {
-	if c.set == nil || c.depth > 0 {
-		return nil, false
+	if c.set == nil || c.depth > 0 || k == nestSASLRequest || k == nestSASLResponse {
+		return nil, false // SASL's bytes stay hex: lossless, and the tree shows them
 	}
 	if k == nestRequest {
 		return requestJSON(s, c)
@@ -439,6 +449,16 @@ func nestedJSON(k nestedKind, s string, c *jctx) ([]byte, bool) {
 // hex, which must be the encoding of the rest.
 func nestedFromJSON(k nestedKind, raw any, set *schemas.Set, path string) ([]byte, error) {
 	obj := raw.(map[string]any)
+	if k == nestSASLRequest || k == nestSASLResponse {
+		if len(obj) != 1 || obj["hex"] == nil {
+			return nil, jsonErr(path, "want hex, or {\"hex\": ...}: SASL's bytes are written as hex")
+		}
+		b, err := hexFromJSON(obj["hex"])
+		if err != nil {
+			return nil, jsonErr(path+".hex", "%v", err)
+		}
+		return b, nil
+	}
 	name := k.schema()
 	if k == nestRequest {
 		name = nestedRequestSeg
