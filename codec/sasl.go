@@ -41,6 +41,15 @@ func masked(n int) string {
 // saslQuote shows a value of the bytes as an escaped, quoted string.
 func saslQuote(b []byte) string { return string(tree.AppendEscaped(nil, string(b), true)) }
 
+// saslName is a key from the bytes as a node's name and path segment:
+// escaped, and quoted when it is empty or starts as an index does.
+func saslName(k string) string {
+	if k == "" || k[0] == '[' {
+		return saslQuote([]byte(k))
+	}
+	return string(tree.AppendEscaped(nil, k, false))
+}
+
 // saslAttr is an attribute of a SCRAM message or a key of OAUTHBEARER's:
 // its name, value and where its text starts in the bytes.
 type saslAttr struct {
@@ -209,7 +218,7 @@ func (s *sasl) plain(c *tree.Node, parts [][]byte) {
 	at += len(parts[0]) + 1
 	s.node(c, "user", "string", saslQuote(parts[1]), at, at+len(parts[1]), "the authentication identity")
 	at += len(parts[1]) + 1
-	s.node(c, "password", "string", masked(len(parts[2])), at, len(s.b), "masked here; the JSON form keeps the bytes")
+	s.node(c, "password", tree.Secret, masked(len(parts[2])), at, len(s.b), "masked here; the JSON form keeps the bytes")
 }
 
 // gs2 shows a GS2 header of h bytes.
@@ -276,7 +285,7 @@ func (s *sasl) oauth(c *tree.Node, h int) {
 		} else if string(k) == "auth" {
 			s.auth(c, v, at, at+len(k)+1, at+j)
 		} else {
-			s.node(c, string(tree.AppendEscaped(nil, string(k), false)), "string", saslQuote(v), at, at+j, "")
+			s.node(c, saslName(string(k)), "string", saslQuote(v), at, at+j, "")
 		}
 		at += j + 1
 	}
@@ -288,16 +297,19 @@ func (s *sasl) auth(c *tree.Node, v []byte, at, vat, end int) {
 	scheme, tok, _ := bytes.Cut(v, []byte{' '})
 	n := s.node(c, "auth", "string", saslQuote(scheme)+" "+masked(len(tok)), at, end, "the bearer token; a JWT's signature is not shown")
 	parts := bytes.Split(tok, []byte{'.'})
+	off := vat + len(scheme) + 1
 	if len(parts) != 3 {
 		n.Detail = "(no JWT)"
+		if len(tok) > 0 {
+			s.node(n, "token", tree.Secret, masked(len(tok)), off, off+len(tok), "the bearer token, not shown")
+		}
 		return
 	}
 	n.Value = saslQuote(scheme) + " JWT"
-	off := vat + len(scheme) + 1
 	for i, name := range []string{"header", "claims", "signature"} {
 		p := parts[i]
 		if i == 2 {
-			s.node(n, name, "base64url", masked(len(p)), off, off+len(p), "not decoded")
+			s.node(n, name, tree.Secret, masked(len(p)), off, off+len(p), "not decoded")
 			break
 		}
 		pn := s.node(n, name, "base64url JSON", "", off, off+len(p), "")
@@ -327,7 +339,7 @@ func (s *sasl) json(n *tree.Node, obj map[string]any, at, end int) {
 	sort.Strings(keys)
 	n.Value = s.d.plural(len(keys), "member")
 	for _, k := range keys {
-		name := string(tree.AppendEscaped(nil, k, false))
+		name := saslName(k)
 		s.d.add(n, tree.Node{Name: name, Type: "json", Value: jsonShort(obj[k]), Offset: s.base + at, Size: end - at, Section: s.d.section,
 			Path: joinPath(nil, n.Path, name)})
 	}

@@ -139,10 +139,11 @@ func TestSASLOAuthBearer(t *testing.T) {
 		t.Errorf("the signature shows:\n%s", root.Text())
 	}
 	// A token that is no JWT is masked whole.
-	_, root, n = saslDecoded(t, []byte("n,,\x01auth=Bearer opaque-token\x01\x01"), Request)
+	b, root, n = saslDecoded(t, []byte("n,,\x01auth=Bearer opaque-token\x01\x01"), Request)
 	if n == nil || strings.Contains(root.Text(), "opaque-token") {
-		t.Errorf("opaque token:\n%s", root.Text())
+		t.Fatalf("opaque token:\n%s", root.Text())
 	}
+	saslAttrIs(t, b, n, "token", "•••••••• (12 bytes, masked)", "opaque-token")
 	// The server's error.
 	b, _, n = saslDecoded(t, []byte(`{"status":"invalid_token","scope":"s"}`), Response)
 	if n == nil || n.Type != "OAUTHBEARER" {
@@ -176,5 +177,14 @@ func TestSASLOpaque(t *testing.T) {
 func TestSASLNestedOwner(t *testing.T) {
 	if got, ok := NestedOwner("AuthBytes.SASL.auth.claims.sub"); !ok || got != "AuthBytes" {
 		t.Errorf("NestedOwner = %q, %v", got, ok)
+	}
+}
+
+func TestSASLOddKeys(t *testing.T) {
+	enc := base64.RawURLEncoding.EncodeToString
+	jwt := enc([]byte(`{"":1,"[0]":2}`)) + "." + enc([]byte(`{}`)) + ".x"
+	_, _, n := saslDecoded(t, []byte("n,,\x01=x\x01auth=Bearer "+jwt+"\x01\x01"), Request)
+	if n == nil || findNode(n, `AuthBytes.SASL.""`, `""`) == nil {
+		t.Errorf("%v", n)
 	}
 }
