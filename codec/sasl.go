@@ -164,7 +164,7 @@ func (d *decoder) nestedSASL(b []byte, base int, node *tree.Node, response bool)
 			}
 		}
 		if mech == "" {
-			if parts := bytes.Split(b, []byte{0}); len(parts) == 3 && len(parts[1]) > 0 && utf8.Valid(parts[0]) && utf8.Valid(parts[1]) {
+			if parts := bytes.Split(b, []byte{0}); len(parts) == 3 && len(parts[1]) > 0 && plainText(parts[0]) && plainText(parts[1]) && utf8.Valid(parts[2]) {
 				mech, what, fill = "PLAIN", "authzid NUL user NUL password", func(c *tree.Node) { s.plain(c, parts) }
 				node.Value = d.a.Concat(d.plural(len(b), "byte"), "", ", SASL PLAIN (password masked)")
 			}
@@ -196,6 +196,17 @@ func (d *decoder) nestedSASL(b []byte, base int, node *tree.Node, response bool)
 	}
 	c := d.add(node, tree.Node{Name: saslSeg, Type: mech, Value: what, Offset: base, Size: len(b), Section: d.section, Path: s.prefix, About: about})
 	fill(c)
+}
+
+// plainText says whether b can be PLAIN's authzid or user: UTF-8 without
+// controls (which binary tokens, GSSAPI's, have).
+func plainText(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c == 0x7f {
+			return false
+		}
+	}
+	return utf8.Valid(b)
 }
 
 func hasAttrs(attrs []saslAttr, keys ...byte) bool {

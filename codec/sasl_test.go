@@ -158,7 +158,7 @@ func TestSASLOpaque(t *testing.T) {
 		auth string
 	}{
 		{Request, "\x60\x82\x02\x00\x06\x09\x2a\x86\x48"}, // GSSAPI's Kerberos token
-		{Request, "no nul"}, {Request, "a\x00\x00"}, {Request, "n,,"}, {Request, "n,,n=x"}, {Request, "c=biws"},
+		{Request, "\x60\x01\x00\x02\x00x"}, {Request, "a\x00b\x00\xff"}, {Request, "no nul"}, {Request, "a\x00\x00"}, {Request, "n,,"}, {Request, "n,,n=x"}, {Request, "c=biws"},
 		{Response, "r=abc"}, {Response, "{}"}, {Response, "{\"status\":"}, {Response, "\xff\xfe"},
 	} {
 		_, root, n := saslDecoded(t, []byte(c.auth), c.dir)
