@@ -126,17 +126,28 @@ func gs2Header(b []byte) int {
 	return i + 1
 }
 
-// sasl is what decodes one AuthBytes: the decoder, the bytes, where they
-// start in the buffer shown, and the path of the decoded node.
+// sasl is what decodes one AuthBytes: the tree's allocator and section
+// (not the decoder, which would then escape to the heap in every decode),
+// the bytes, where they start in the buffer shown, and the path of the
+// decoded node.
 type sasl struct {
-	d      *decoder
-	b      []byte
-	base   int
-	prefix string
+	a       *tree.Alloc
+	section tree.Section
+	b       []byte
+	base    int
+	prefix  string
+}
+
+// add adds a copy of n to parent's children and returns it.
+func (s *sasl) add(parent *tree.Node, n tree.Node) *tree.Node {
+	c := s.a.Node()
+	*c = n
+	parent.Add(c)
+	return c
 }
 
 func (s *sasl) node(parent *tree.Node, name, typ, value string, at, end int, about string) *tree.Node {
-	return s.d.add(parent, tree.Node{Name: name, Type: typ, Value: value, Offset: s.base + at, Size: end - at, Section: s.d.section,
+	return s.add(parent, tree.Node{Name: name, Type: typ, Value: value, Offset: s.base + at, Size: end - at, Section: s.section,
 		Path: joinPath(nil, s.prefix, name), About: about})
 }
 
@@ -146,7 +157,7 @@ func (d *decoder) nestedSASL(b []byte, base int, node *tree.Node, response bool)
 	if len(b) == 0 {
 		return
 	}
-	s := &sasl{d: d, b: b, base: base, prefix: joinPath(nil, node.Path, saslSeg)}
+	s := &sasl{a: d.a, section: d.section, b: b, base: base, prefix: joinPath(nil, node.Path, saslSeg)}
 	var mech, what string
 	var fill func(c *tree.Node)
 	if !response {
@@ -244,8 +255,8 @@ func (s *sasl) gs2(c *tree.Node, h int) {
 	}
 	g := s.node(c, "gs2-header", "string", saslQuote(hd), 0, h, "GS2 header (RFC 5801): "+about)
 	if i := bytes.Index(hd, []byte(",a=")); i >= 0 {
-		s.d.add(g, tree.Node{Name: "authzid", Type: "a=", Value: saslQuote(hd[i+3 : h-1]), Offset: s.base + i + 1, Size: h - 1 - i - 1,
-			Section: s.d.section, Path: joinPath(nil, s.prefix, "authzid"), About: "the authorization identity"})
+		s.add(g, tree.Node{Name: "authzid", Type: "a=", Value: saslQuote(hd[i+3 : h-1]), Offset: s.base + i + 1, Size: h - 1 - i - 1,
+			Section: s.section, Path: joinPath(nil, s.prefix, "authzid"), About: "the authorization identity"})
 	}
 }
 
@@ -348,10 +359,10 @@ func (s *sasl) json(n *tree.Node, obj map[string]any, at, end int) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	n.Value = s.d.plural(len(keys), "member")
+	n.Value = s.a.Plural(len(keys), "member")
 	for _, k := range keys {
 		name := saslName(k)
-		s.d.add(n, tree.Node{Name: name, Type: "json", Value: jsonShort(obj[k]), Offset: s.base + at, Size: end - at, Section: s.d.section,
+		s.add(n, tree.Node{Name: name, Type: "json", Value: jsonShort(obj[k]), Offset: s.base + at, Size: end - at, Section: s.section,
 			Path: joinPath(nil, n.Path, name)})
 	}
 }
