@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"kwire/codec/records"
+	"kwire/codec/sasl"
 	"kwire/codec/wire"
 	"kwire/schemas"
 	"kwire/tree"
@@ -45,7 +46,7 @@ const (
 	nestAssignment
 	nestPrincipal
 	nestRequest
-	nestSASLRequest  // SaslAuthenticate's AuthBytes (sasl.go)
+	nestSASLRequest  // SaslAuthenticate's AuthBytes (codec/sasl)
 	nestSASLResponse // the same in the response
 )
 
@@ -210,7 +211,7 @@ func (d *decoder) nested(fp *FieldPlan, s string, base int, node *tree.Node) {
 		return
 	}
 	if fp.Nested == nestSASLRequest || fp.Nested == nestSASLResponse {
-		d.nestedSASL([]byte(s), base, node, fp.Nested == nestSASLResponse)
+		sasl.Decode(d.a, node, []byte(s), base, d.section, fp.Nested == nestSASLResponse)
 		return
 	}
 	mode, note := nestChoice(fp.Nested, d.rootPlan, d.rootValue())
@@ -356,7 +357,7 @@ const nestedRequestSeg = "request"
 // whether it is.
 func NestedOwner(p string) (string, bool) {
 	best := -1
-	for _, seg := range []string{"ConsumerProtocolSubscription", "ConsumerProtocolAssignment", "DefaultPrincipalData", nestedRequestSeg, saslSeg} {
+	for _, seg := range []string{"ConsumerProtocolSubscription", "ConsumerProtocolAssignment", "DefaultPrincipalData", nestedRequestSeg, sasl.Seg} {
 		for i := 0; ; {
 			j := strings.Index(p[i:], "."+seg)
 			if j < 0 {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"kwire/codec/sasl"
 	"kwire/tree"
 )
 
@@ -34,7 +35,7 @@ func saslDecoded(t *testing.T, auth []byte, dir Direction) ([]byte, *tree.Node, 
 		t.Fatalf("error node %s: %s\n%s", e.Name, e.Err, root.Text())
 	}
 	roundTrip(t, b, "SaslAuthenticate", 2, dir)
-	return b, root, findNode(root, "AuthBytes."+saslSeg, saslSeg)
+	return b, root, findNode(root, "AuthBytes."+sasl.Seg, sasl.Seg)
 }
 
 // saslAttrIs checks that the child name of n has value value (when not

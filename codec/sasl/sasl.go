@@ -1,4 +1,8 @@
-package codec
+// Package sasl decodes SaslAuthenticate's AuthBytes into tree nodes (the
+// codec calls it for the field, as it decodes other nested formats). It is
+// a package of its own so that the browser build compiles it without
+// inlining (scripts/build-wasm.sh): it is no hot path.
+package sasl
 
 import (
 	"bytes"
@@ -30,8 +34,8 @@ import (
 // bytes with a note: auth bytes are opaque, so nothing here is an error.
 // The JSON form writes them as hex, as before.
 
-// saslSeg is the path segment of the decoded mechanism: "AuthBytes.SASL.user".
-const saslSeg = "SASL"
+// Seg is the path segment of the decoded mechanism: "AuthBytes.SASL.user".
+const Seg = "SASL"
 
 // masked is how a secret is shown in the tree.
 func masked(n int) string {
@@ -127,8 +131,8 @@ func gs2Header(b []byte) int {
 }
 
 // sasl is what decodes one AuthBytes: the tree's allocator and section
-// (not the decoder, which would then escape to the heap in every decode),
-// the bytes, where they start in the buffer shown, and the path of the
+// (not the codec's decoder, which would then escape to the heap in every
+// decode), the bytes, where they start in the buffer shown, and the path of the
 // decoded node.
 type sasl struct {
 	a       *tree.Alloc
@@ -148,16 +152,26 @@ func (s *sasl) add(parent *tree.Node, n tree.Node) *tree.Node {
 
 func (s *sasl) node(parent *tree.Node, name, typ, value string, at, end int, about string) *tree.Node {
 	return s.add(parent, tree.Node{Name: name, Type: typ, Value: value, Offset: s.base + at, Size: end - at, Section: s.section,
-		Path: joinPath(nil, s.prefix, name), About: about})
+		Path: join(s.prefix, name), About: about})
 }
 
-// nestedSASL decodes the AuthBytes b, at offset base of the buffer, into
-// children of node, or says in node's detail why it does not.
-func (d *decoder) nestedSASL(b []byte, base int, node *tree.Node, response bool) {
+// join is the path of name in prefix.
+func join(prefix, name string) string {
+	if prefix == "" {
+		return name
+	}
+	return prefix + "." + name
+}
+
+// Decode reads the AuthBytes b of a request or a response, which start at
+// offset base of the buffer shown, into children of node (the bytes
+// field's), taking nodes from a, or says in node's detail why it does
+// not. Nothing in b is an error.
+func Decode(a *tree.Alloc, node *tree.Node, b []byte, base int, section tree.Section, response bool) {
 	if len(b) == 0 {
 		return
 	}
-	s := &sasl{a: d.a, section: d.section, b: b, base: base, prefix: joinPath(nil, node.Path, saslSeg)}
+	s := &sasl{a: a, section: section, b: b, base: base, prefix: join(node.Path, Seg)}
 	var mech, what string
 	var fill func(c *tree.Node)
 	if !response {
@@ -177,7 +191,7 @@ func (d *decoder) nestedSASL(b []byte, base int, node *tree.Node, response bool)
 		if mech == "" {
 			if parts := bytes.Split(b, []byte{0}); len(parts) == 3 && len(parts[1]) > 0 && plainText(parts[0]) && plainText(parts[1]) && utf8.Valid(parts[2]) {
 				mech, what, fill = "PLAIN", "authzid NUL user NUL password", func(c *tree.Node) { s.plain(c, parts) }
-				node.Value = d.a.Concat(d.plural(len(b), "byte"), "", ", SASL PLAIN (password masked)")
+				node.Value = a.Concat(a.Plural(len(b), "byte"), "", ", SASL PLAIN (password masked)")
 			}
 		}
 	} else {
@@ -198,14 +212,14 @@ func (d *decoder) nestedSASL(b []byte, base int, node *tree.Node, response bool)
 		}
 	}
 	if mech == "" {
-		node.Detail = d.a.Concat(node.Detail, " ", "not decoded: no SASL mechanism recognised in the bytes (opaque auth bytes: GSSAPI's Kerberos tokens, or another mechanism)")
+		node.Detail = a.Concat(node.Detail, " ", "not decoded: no SASL mechanism recognised in the bytes (opaque auth bytes: GSSAPI's Kerberos tokens, or another mechanism)")
 		return
 	}
 	about := "the bytes of " + node.Name + ", decoded: SASL " + mech + ", recognised from the bytes"
 	if mech == "SCRAM" {
 		about += " (SCRAM-SHA-256 or SCRAM-SHA-512: the bytes do not say which)"
 	}
-	c := d.add(node, tree.Node{Name: saslSeg, Type: mech, Value: what, Offset: base, Size: len(b), Section: d.section, Path: s.prefix, About: about})
+	c := s.add(node, tree.Node{Name: Seg, Type: mech, Value: what, Offset: base, Size: len(b), Section: section, Path: s.prefix, About: about})
 	fill(c)
 }
 
@@ -256,7 +270,7 @@ func (s *sasl) gs2(c *tree.Node, h int) {
 	g := s.node(c, "gs2-header", "string", saslQuote(hd), 0, h, "GS2 header (RFC 5801): "+about)
 	if i := bytes.Index(hd, []byte(",a=")); i >= 0 {
 		s.add(g, tree.Node{Name: "authzid", Type: "a=", Value: saslQuote(hd[i+3 : h-1]), Offset: s.base + i + 1, Size: h - 1 - i - 1,
-			Section: s.section, Path: joinPath(nil, s.prefix, "authzid"), About: "the authorization identity"})
+			Section: s.section, Path: join(s.prefix, "authzid"), About: "the authorization identity"})
 	}
 }
 
@@ -363,7 +377,7 @@ func (s *sasl) json(n *tree.Node, obj map[string]any, at, end int) {
 	for _, k := range keys {
 		name := saslName(k)
 		s.add(n, tree.Node{Name: name, Type: "json", Value: jsonShort(obj[k]), Offset: s.base + at, Size: end - at, Section: s.section,
-			Path: joinPath(nil, n.Path, name)})
+			Path: join(n.Path, name)})
 	}
 }
 
