@@ -211,7 +211,7 @@ func (d *decoder) nested(fp *FieldPlan, s string, base int, node *tree.Node) {
 		return
 	}
 	if fp.Nested == nestSASLRequest || fp.Nested == nestSASLResponse {
-		sasl.Decode(d.a, node, []byte(s), base, d.section, fp.Nested == nestSASLResponse)
+		sasl.Decode(d.a, node, []byte(s), base, d.section, fp.Nested == nestSASLResponse, d.saslMech)
 		return
 	}
 	mode, note := nestChoice(fp.Nested, d.rootPlan, d.rootValue())

@@ -189,3 +189,36 @@ func TestSASLOddKeys(t *testing.T) {
 		t.Errorf("%v", n)
 	}
 }
+
+func TestSASLMechanismGiven(t *testing.T) {
+	set := loadSet(t, "trunk")
+	api, _ := set.LookupAPI("SaslAuthenticate")
+	for _, c := range []struct {
+		mech, auth string
+		typ        string // of the SASL node; "" for none
+		note       string
+	}{
+		{"SCRAM-SHA-512", "n,,n=user,r=abc", "SCRAM-SHA-512", ""},
+		{"scram-sha-256", "c=biws,r=abc,p=AAAA", "SCRAM-SHA-256", ""},
+		{"PLAIN", "\x00u\x00p", "PLAIN", ""},
+		{"PLAIN", "n,,n=user,r=abc", "", `not decoded: the bytes are no "PLAIN" message`},
+		{"SCRAM-SHA-256", "\x00u\x00p", "", `not decoded: the bytes are no "SCRAM-SHA-256" message`},
+		{"GSSAPI", "\x00u\x00p", "", "not decoded: GSSAPI"},
+		{"AWS_MSK_IAM", `{"version":"2020_10_22"}`, "", `not decoded: mechanism "AWS_MSK_IAM"`},
+	} {
+		b := saslFrame(t, []byte(c.auth), Request)
+		f, root, err := Decode(b, DecodeOptions{Set: set, API: api, Dir: Request, SASLMechanism: c.mech})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := findNode(root, "AuthBytes."+sasl.Seg, sasl.Seg)
+		ab := findNode(root, "AuthBytes", "AuthBytes")
+		if c.typ == "" && (n != nil || !strings.Contains(ab.Detail, c.note)) || c.typ != "" && (n == nil || n.Type != c.typ) {
+			t.Errorf("%s %q:\n%s", c.mech, c.auth, root.Text())
+		}
+		if c.auth == "\x00u\x00p" && c.mech != "GSSAPI" && !strings.Contains(ab.Value, "masked") {
+			t.Errorf("%s %q: the password shows: %s", c.mech, c.auth, ab.Line())
+		}
+		jsonRoundTrip(t, f, b)
+	}
+}

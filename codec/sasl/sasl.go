@@ -166,9 +166,20 @@ func join(prefix, name string) string {
 // Decode reads the AuthBytes b of a request or a response, which start at
 // offset base of the buffer shown, into children of node (the bytes
 // field's), taking nodes from a, or says in node's detail why it does
-// not. Nothing in b is an error.
-func Decode(a *tree.Alloc, node *tree.Node, b []byte, base int, section tree.Section, response bool) {
+// not. mechanism is the one agreed by SaslHandshake or chosen ("PLAIN",
+// "SCRAM-SHA-256", ...); empty, it is recognised from the bytes. Nothing
+// in b is an error.
+func Decode(a *tree.Alloc, node *tree.Node, b []byte, base int, section tree.Section, response bool, mechanism string) {
 	if len(b) == 0 {
+		return
+	}
+	mechanism = strings.ToUpper(mechanism)
+	switch {
+	case mechanism == "GSSAPI":
+		node.Detail = a.Concat(node.Detail, " ", "not decoded: GSSAPI (Kerberos tokens, RFC 4752)")
+		return
+	case mechanism != "" && mechanism != "PLAIN" && mechanism != "OAUTHBEARER" && !strings.HasPrefix(mechanism, "SCRAM-"):
+		node.Detail = a.Concat(node.Detail, " ", "not decoded: mechanism "+saslQuote([]byte(mechanism))+" (kwire reads PLAIN, SCRAM and OAUTHBEARER)")
 		return
 	}
 	s := &sasl{a: a, section: section, b: b, base: base, prefix: join(node.Path, Seg)}
@@ -191,6 +202,7 @@ func Decode(a *tree.Alloc, node *tree.Node, b []byte, base int, section tree.Sec
 		if mech == "" {
 			if parts := bytes.Split(b, []byte{0}); len(parts) == 3 && len(parts[1]) > 0 && plainText(parts[0]) && plainText(parts[1]) && utf8.Valid(parts[2]) {
 				mech, what, fill = "PLAIN", "authzid NUL user NUL password", func(c *tree.Node) { s.plain(c, parts) }
+				// Masked whatever the mechanism: the bytes may hold a password.
 				node.Value = a.Concat(a.Plural(len(b), "byte"), "", ", SASL PLAIN (password masked)")
 			}
 		}
@@ -211,12 +223,20 @@ func Decode(a *tree.Alloc, node *tree.Node, b []byte, base int, section tree.Sec
 			}
 		}
 	}
-	if mech == "" {
+	switch {
+	case mechanism != "" && mech != mechanism && !(mech == "SCRAM" && strings.HasPrefix(mechanism, "SCRAM-")):
+		node.Detail = a.Concat(node.Detail, " ", "not decoded: the bytes are no "+saslQuote([]byte(mechanism))+" message")
+		return
+	case mech == "":
 		node.Detail = a.Concat(node.Detail, " ", "not decoded: no SASL mechanism recognised in the bytes (opaque auth bytes: GSSAPI's Kerberos tokens, or another mechanism)")
 		return
 	}
 	about := "the bytes of " + node.Name + ", decoded: SASL " + mech + ", recognised from the bytes"
-	if mech == "SCRAM" {
+	switch {
+	case mechanism != "":
+		mech = mechanism
+		about = "the bytes of " + node.Name + ", decoded: SASL " + mech + ", the mechanism given"
+	case mech == "SCRAM":
 		about += " (SCRAM-SHA-256 or SCRAM-SHA-512: the bytes do not say which)"
 	}
 	c := s.add(node, tree.Node{Name: Seg, Type: mech, Value: what, Offset: base, Size: len(b), Section: section, Path: s.prefix, About: about})
