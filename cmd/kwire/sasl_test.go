@@ -36,3 +36,18 @@ func TestDecodeSASLPlainMasked(t *testing.T) {
 		t.Errorf("JSON round trip: %d %s\n got %s\nwant %s", code, errs, back, frame)
 	}
 }
+
+// --sasl-mechanism reads the bytes as the mechanism given.
+func TestDecodeSASLMechanismFlag(t *testing.T) {
+	auth := hex.EncodeToString([]byte("n,,n=user,r=abc"))
+	frame, _, _ := kwire(t, fmt.Sprintf(`{"AuthBytes": "%s"}`, auth), "encode", "--api", "SaslAuthenticate", "--version", "2", "--json", "-")
+	frame = strings.TrimSpace(frame)
+	out, errs, code := kwire(t, frame, "decode", "--sasl-mechanism", "SCRAM-SHA-512")
+	if code != 0 || !strings.Contains(out, "SASL SCRAM-SHA-512 = client-first-message") {
+		t.Errorf("%d %s\n%s", code, errs, out)
+	}
+	out, _, code = kwire(t, frame, "decode", "--sasl-mechanism", "PLAIN")
+	if code != 0 || !strings.Contains(out, `not decoded: the bytes are no "PLAIN" message`) {
+		t.Errorf("%d\n%s", code, out)
+	}
+}
