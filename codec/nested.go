@@ -26,7 +26,10 @@ import (
 //     Assignment): ConsumerProtocolAssignment;
 //   - Envelope's RequestPrincipal: DefaultPrincipalData;
 //   - Envelope's RequestData: the request (header and body, no size) it
-//     carries (tree only; the JSON form keeps it hex).
+//     carries (tree only; the JSON form keeps it hex);
+//   - SaslAuthenticate's AuthBytes, request and response: the SASL
+//     mechanism's messages (codec/sasl; tree only, the JSON form keeps
+//     them hex).
 //
 // The consumer formats are decoded when the message's ProtocolType is
 // "consumer"; a version without ProtocolType (JoinGroupResponse before v7,

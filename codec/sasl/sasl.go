@@ -17,8 +17,9 @@ import (
 	"kwire/tree"
 )
 
-// SaslAuthenticate's AuthBytes, decoded in place. A single frame has no
-// SaslHandshake beside it, so the mechanism is recognised from the bytes:
+// SaslAuthenticate's AuthBytes, decoded in place. The mechanism is the one
+// given (a capture's SaslHandshake, the user's choice) or, as a single
+// pasted frame has no handshake beside it, recognised from the bytes:
 //
 //   - PLAIN (RFC 4616): authzid NUL authcid NUL passwd, in a request; the
 //     password is masked in the tree (the JSON form keeps the bytes);
