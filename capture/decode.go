@@ -35,6 +35,7 @@ func (e *Event) decode(o codec.DecodeOptions) (*codec.Frame, *tree.Node, error) 
 	if e.Kind != KindFrame {
 		return nil, nil, fmt.Errorf("event %d is not a Kafka frame", e.N)
 	}
+	o.SASLMechanism = e.SASLMechanism
 	if e.Dir == codec.Request {
 		set, err := sets.Load(sets.Auto)
 		if err != nil {

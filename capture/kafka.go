@@ -79,6 +79,10 @@ type Event struct {
 	Request *Request
 	// Note describes skipped bytes and unreadable packets.
 	Note string
+	// SASLMechanism is, for a SaslAuthenticate frame, the mechanism
+	// the connection's last SaslHandshake request named: Decode reads
+	// the frame's AuthBytes with it.
+	SASLMechanism string
 }
 
 // Conn is one TCP connection that carries Kafka.
@@ -98,6 +102,7 @@ type Conn struct {
 	tls       bool
 	sasl      bool // raw SASL tokens follow SaslHandshake v0
 	saslV0    map[int32]bool
+	saslMech  string // named by the last SaslHandshake request
 	closed    [2]bool
 	last      time.Time
 }
@@ -529,8 +534,14 @@ func (f *framer) frame(b []byte, n int, incomplete string) {
 		}
 	}
 	e := f.event(b, n, incomplete)
+	if e.Key == keySaslAuthenticate && (f.dir == codec.Request || e.Request != nil) {
+		e.SASLMechanism = c.saslMech
+	}
 	c.r.send(e)
 	if f.dir == codec.Request {
+		if e.Key == keySaslHandshake && len(b) >= 12 {
+			c.saslMech = handshakeMechanism(b)
+		}
 		if len(b) >= 12 {
 			c.addPending(&Request{N: e.N, Key: e.Key, Version: e.Version, Correlation: e.Correlation, Time: e.Time})
 			if e.Key == 17 && e.Version == 0 {
@@ -548,6 +559,40 @@ func (f *framer) frame(b []byte, n int, incomplete string) {
 		}
 		delete(c.saslV0, e.Correlation)
 	}
+}
+
+const (
+	keySaslHandshake    = 17
+	keySaslAuthenticate = 36
+)
+
+// handshakeMechanism is the Mechanism of a SaslHandshake request frame
+// (size, a v1 request header, then the string; every version is
+// non-flexible), or "" when the frame is too short or the name no
+// mechanism's.
+func handshakeMechanism(b []byte) string {
+	if len(b) < 14 {
+		return ""
+	}
+	at := 14
+	if cid := int16(binary.BigEndian.Uint16(b[12:])); cid > 0 {
+		at += int(cid)
+	}
+	if at+2 > len(b) {
+		return ""
+	}
+	n := int(int16(binary.BigEndian.Uint16(b[at:])))
+	at += 2
+	if n <= 0 || n > 64 || at+n > len(b) {
+		return ""
+	}
+	m := b[at : at+n]
+	for _, c := range m {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return ""
+		}
+	}
+	return string(m)
 }
 
 // maxPendingRequests bounds the requests a connection keeps waiting for

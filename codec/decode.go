@@ -55,7 +55,11 @@ type TreeOptions struct {
 	// them together (records.Limits); nil gives the decode a budget of its
 	// own with the default limits.
 	Budget *records.Budget
-	depth  int // of nested formats (nested.go): theirs are not decoded
+	// SASLMechanism is the mechanism SaslAuthenticate's AuthBytes are
+	// read with (agreed by SaslHandshake, or chosen: "PLAIN",
+	// "SCRAM-SHA-256", ...); empty, it is recognised from the bytes.
+	SASLMechanism string
+	depth         int // of nested formats (nested.go): theirs are not decoded
 }
 
 // DecodeTree is Decode that also builds the object tree: root gets one
@@ -66,7 +70,7 @@ func (p *Plan) DecodeTree(b []byte, root *tree.Node, o TreeOptions) (Value, int,
 	if o.Budget == nil {
 		o.Budget = records.NewBudget(records.Limits{})
 	}
-	d := decoder{buf: b, end: len(b), tree: true, base: o.Base, section: o.Section, set: o.Set, sample: o.Sample, a: new(tree.Alloc), budget: o.Budget, depth: o.depth}
+	d := decoder{buf: b, end: len(b), tree: true, base: o.Base, section: o.Section, set: o.Set, sample: o.Sample, a: new(tree.Alloc), budget: o.Budget, depth: o.depth, saslMech: o.SASLMechanism}
 	var v Value
 	d.root, d.rootPlan = &v, p.Root
 	err := d.structInto(p.Root, &v, nil, root, "")
@@ -119,6 +123,7 @@ type decoder struct {
 	root      *Value      // the message's value, as decoded so far (for nested formats)
 	rootPlan  *StructPlan // its plan
 	depth     int         // of nested formats
+	saslMech  string      // TreeOptions.SASLMechanism
 }
 
 // alloc returns n zeroed values for the elements of an array of

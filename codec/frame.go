@@ -225,6 +225,9 @@ type DecodeOptions struct {
 	// frame, header and body nodes alone, and errors inside records
 	// fields show only when they are read (Frame.JSON).
 	ValuesOnly bool
+	// SASLMechanism is the mechanism SaslAuthenticate's AuthBytes are
+	// read with (TreeOptions.SASLMechanism).
+	SASLMechanism string
 	// budget, when set, is the budget of an outer message the frame is
 	// carried in (Envelope's RequestData): they share it.
 	budget *records.Budget
@@ -406,7 +409,7 @@ func (f *Frame) decodeBody(b []byte, start int, root *tree.Node, o DecodeOptions
 	if o.ValuesOnly {
 		v, used, err = bp.decodeAt(b[start:], start)
 	} else {
-		v, used, err = bp.DecodeTree(b[start:], bn, TreeOptions{Base: start, Section: sec, Set: f.Set, Sample: o.Sample, Budget: bg})
+		v, used, err = bp.DecodeTree(b[start:], bn, TreeOptions{Base: start, Section: sec, Set: f.Set, Sample: o.Sample, Budget: bg, SASLMechanism: o.SASLMechanism})
 	}
 	f.Body = v
 	bn.Size = used

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"kwire/codec/records"
+	"kwire/codec/sasl"
 	"kwire/codec/wire"
 	"kwire/schemas"
 	"kwire/tree"
@@ -25,7 +26,10 @@ import (
 //     Assignment): ConsumerProtocolAssignment;
 //   - Envelope's RequestPrincipal: DefaultPrincipalData;
 //   - Envelope's RequestData: the request (header and body, no size) it
-//     carries (tree only; the JSON form keeps it hex).
+//     carries (tree only; the JSON form keeps it hex);
+//   - SaslAuthenticate's AuthBytes, request and response: the SASL
+//     mechanism's messages (codec/sasl; tree only, the JSON form keeps
+//     them hex).
 //
 // The consumer formats are decoded when the message's ProtocolType is
 // "consumer"; a version without ProtocolType (JoinGroupResponse before v7,
@@ -45,6 +49,8 @@ const (
 	nestAssignment
 	nestPrincipal
 	nestRequest
+	nestSASLRequest  // SaslAuthenticate's AuthBytes (codec/sasl)
+	nestSASLResponse // the same in the response
 )
 
 // nestedFor is the format that the bytes field named field of message msg
@@ -59,6 +65,10 @@ func nestedFor(msg, field string) nestedKind {
 		return nestPrincipal
 	case "EnvelopeRequest.RequestData":
 		return nestRequest
+	case "SaslAuthenticateRequest.AuthBytes":
+		return nestSASLRequest
+	case "SaslAuthenticateResponse.AuthBytes":
+		return nestSASLResponse
 	}
 	return nestNone
 }
@@ -201,6 +211,10 @@ func sniff(set *schemas.Set, name string, b []byte) bool {
 // inside node; the outer decode goes on.
 func (d *decoder) nested(fp *FieldPlan, s string, base int, node *tree.Node) {
 	if d.set == nil || d.depth > 0 {
+		return
+	}
+	if fp.Nested == nestSASLRequest || fp.Nested == nestSASLResponse {
+		sasl.Decode(d.a, node, []byte(s), base, d.section, fp.Nested == nestSASLResponse, d.saslMech)
 		return
 	}
 	mode, note := nestChoice(fp.Nested, d.rootPlan, d.rootValue())
@@ -346,7 +360,7 @@ const nestedRequestSeg = "request"
 // whether it is.
 func NestedOwner(p string) (string, bool) {
 	best := -1
-	for _, seg := range []string{"ConsumerProtocolSubscription", "ConsumerProtocolAssignment", "DefaultPrincipalData", nestedRequestSeg} {
+	for _, seg := range []string{"ConsumerProtocolSubscription", "ConsumerProtocolAssignment", "DefaultPrincipalData", nestedRequestSeg, sasl.Seg} {
 		for i := 0; ; {
 			j := strings.Index(p[i:], "."+seg)
 			if j < 0 {
@@ -387,8 +401,8 @@ type jctx struct {
 // {"version": n, "<Schema>": {...}}, with "unreadHex" for the bytes a
 // newer version has that the schema does not know.
 func nestedJSON(k nestedKind, s string, c *jctx) ([]byte, bool) {
-	if c.set == nil || c.depth > 0 {
-		return nil, false
+	if c.set == nil || c.depth > 0 || k == nestSASLRequest || k == nestSASLResponse {
+		return nil, false // SASL's bytes stay hex: lossless, and the tree shows them
 	}
 	if k == nestRequest {
 		return requestJSON(s, c)
@@ -439,6 +453,16 @@ func nestedJSON(k nestedKind, s string, c *jctx) ([]byte, bool) {
 // hex, which must be the encoding of the rest.
 func nestedFromJSON(k nestedKind, raw any, set *schemas.Set, path string) ([]byte, error) {
 	obj := raw.(map[string]any)
+	if k == nestSASLRequest || k == nestSASLResponse {
+		if len(obj) != 1 || obj["hex"] == nil {
+			return nil, jsonErr(path, "want hex, or {\"hex\": ...}: SASL's bytes are written as hex")
+		}
+		b, err := hexFromJSON(obj["hex"])
+		if err != nil {
+			return nil, jsonErr(path+".hex", "%v", err)
+		}
+		return b, nil
+	}
 	name := k.schema()
 	if k == nestRequest {
 		name = nestedRequestSeg

@@ -387,7 +387,8 @@ func TestNestedOwner(t *testing.T) {
 // FuzzNested decodes hostile bytes where other formats are read in
 // place: a consumer's JoinGroup metadata (mode 0), metadata without a
 // protocol type to say what it is (1), SyncGroup's assignment (2),
-// Envelope's principal (3) and carried request (4). Nothing panics, every
+// Envelope's principal (3) and carried request (4), SaslAuthenticate's
+// AuthBytes in a request (5) and a response (6). Nothing panics, every
 // node lies in the frame, and the JSON form encodes back byte for byte.
 func FuzzNested(f *testing.F) {
 	f.Add(subscription(&testing.T{}), uint8(0))
@@ -395,6 +396,13 @@ func FuzzNested(f *testing.F) {
 	f.Add([]byte{0, 3, 0, 0, 0, 1, 0, 1, 'a', 0, 0, 0, 1, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff}, uint8(2))
 	f.Add((&kmsg.DefaultPrincipalData{Type: "User", Name: "alice"}).AppendTo(nil), uint8(3))
 	f.Add([]byte{0, 11, 0, 9, 0, 0, 0, 0, 0, 0, 0, 2, 'g', 0}, uint8(4))
+	f.Add([]byte("a\x00alice\x00pw"), uint8(5))
+	f.Add([]byte("n,a=x,n=user,r=abc,x=1"), uint8(5))
+	f.Add([]byte("c=biws,r=abc,p=AAAA"), uint8(5))
+	f.Add([]byte("n,,\x01auth=Bearer eyJhIjoxfQ.eyJzdWIiOiJhIn0.c2ln\x01host=h\x01\x01"), uint8(5))
+	f.Add([]byte("r=abc,s=QSXCR+Q6sek8bf92,i=4096"), uint8(6))
+	f.Add([]byte("v=rmF9pqV8S7suAoZWja4dJRkFsKQ="), uint8(6))
+	f.Add([]byte(`{"status":"invalid_token"}`), uint8(6))
 	set := loadSet(f, "trunk")
 	type frameOf struct {
 		api     string
@@ -408,6 +416,8 @@ func FuzzNested(f *testing.F) {
 		{"SyncGroup", 5, Response, `{"ProtocolType":"consumer","Assignment":"%x"}`},
 		{"Envelope", 0, Request, `{"RequestData":"000c0004000000000000","RequestPrincipal":"%x"}`},
 		{"Envelope", 0, Request, `{"RequestData":"%x","RequestPrincipal":"0000000000"}`},
+		{"SaslAuthenticate", 2, Request, `{"AuthBytes":"%x"}`},
+		{"SaslAuthenticate", 1, Response, `{"AuthBytes":"%x"}`},
 	}
 	f.Fuzz(func(t *testing.T, inner []byte, mode uint8) {
 		m := modes[int(mode)%len(modes)]

@@ -236,6 +236,8 @@ func HexRows(b *strings.Builder, buf []byte, l *Layout, from, to int) {
 			c := buf[i]
 			w = appendByteSpan(w, "ab", l, i)
 			switch {
+			case l.secret(i):
+				w = append(w, "•"...)
 			case c < 0x20 || c >= 0x7f:
 				w = append(w, '.')
 			case c == '<':
@@ -256,6 +258,13 @@ func HexRows(b *strings.Builder, buf []byte, l *Layout, from, to int) {
 		w = append(w, "</span></div>\n"...)
 		b.Write(w)
 	}
+}
+
+// secret says whether byte i is a secret's (tree.Secret), masked in the
+// text column.
+func (l *Layout) secret(i int) bool {
+	o := l.owner[i]
+	return o >= 0 && l.Nodes[o].Type == tree.Secret
 }
 
 // appendByteSpan opens the span of byte i: its class and section, offset

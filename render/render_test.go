@@ -7,6 +7,7 @@ import (
 
 	"kwire/codec"
 	"kwire/schemas/sets"
+	"kwire/tree"
 )
 
 var tags = regexp.MustCompile(`<[^>]*>`)
@@ -77,5 +78,18 @@ func TestText(t *testing.T) {
 		if got := Text(in); got != want {
 			t.Errorf("Text(%q) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+func TestHexRowsMasksSecrets(t *testing.T) {
+	buf := []byte("\x00alice\x00hunter2")
+	root := &tree.Node{Name: "AuthBytes", Type: "bytes", Size: len(buf), Section: tree.RequestBody}
+	root.Add(&tree.Node{Name: "user", Type: "string", Offset: 1, Size: 5, Section: tree.RequestBody},
+		&tree.Node{Name: "password", Type: tree.Secret, Offset: 7, Size: 7, Section: tree.RequestBody})
+	var b strings.Builder
+	HexRows(&b, buf, NewLayout(root, len(buf)), 0, 1)
+	out := b.String()
+	if strings.Contains(out, ">h<") || strings.Count(out, ">•<") != 7 || !strings.Contains(out, ">a<") {
+		t.Errorf("text column:\n%s", out)
 	}
 }

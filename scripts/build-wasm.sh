@@ -4,9 +4,12 @@
 # packages but for the hot paths of decoding and drawing (codec, its
 # records and wire, tree, render, jsonv, schemas/jsonc): about 43 KB of
 # gzip less, with the browser benchmark unchanged (scripts/browser-bench.sh).
+# codec/sasl (SaslAuthenticate's bytes) is no hot path: without inlining
+# too (the latest pattern that matches a package wins).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GOOS=js GOARCH=wasm go build -trimpath \
 	-gcflags='kwire/...=-l' -gcflags='kwire/codec/...=' -gcflags='kwire/tree=' \
 	-gcflags='kwire/render=' -gcflags='kwire/jsonv=' -gcflags='kwire/schemas/jsonc=' \
+	-gcflags='kwire/codec/sasl=-l' \
 	-ldflags='-s -w' -o "$1" ./wasm

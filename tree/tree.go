@@ -56,6 +56,11 @@ func (s Section) Label() string {
 	return s.String()
 }
 
+// Secret is the Type of a node whose bytes are a secret (a SASL
+// password, a bearer token's signature): its Value says so without them,
+// and the byte view's text column masks them.
+const Secret = "secret"
+
 // Node is one node of the object tree (160 bytes: trees of a hundred
 // thousand nodes are common, so fields are ordered to pack).
 type Node struct {

@@ -258,6 +258,7 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	format := fs.String("format", "tree", "output: tree or json")
 	fs.BoolVar(&t.guess, "guess", false, "read a version newer than every release's with the newest layout, as a guess")
 	file := fs.String("file", "", "read raw bytes from this file")
+	saslMech := fs.String("sasl-mechanism", "", "read SaslAuthenticate's bytes as this SASL mechanism (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER, GSSAPI); by default recognised from the bytes")
 	var limits records.Limits
 	fs.IntVar(&limits.MaxDecompressed, "max-decompressed", records.DefaultMaxDecompressed, "decompress at most this many bytes of records in the message, over all its records fields")
 	fs.IntVar(&limits.MaxRecords, "max-records", records.DefaultMaxRecords, "decode at most this many records in the message, over all its records fields")
@@ -293,7 +294,7 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		opts := codec.DecodeOptions{Set: set, API: api, Version: version, Dir: dir, BodyOnly: t.body, Guess: t.guess, Limits: limits}
+		opts := codec.DecodeOptions{Set: set, API: api, Version: version, Dir: dir, BodyOnly: t.body, Guess: t.guess, Limits: limits, SASLMechanism: *saslMech}
 		if t.auto() && api == nil {
 			opts.Choose = sets.Choice{}
 		}
@@ -306,7 +307,7 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	if cs != nil {
-		f, root, derr = decodeIdentified(data, cs, limits, stderr)
+		f, root, derr = decodeIdentified(data, cs, codec.DecodeOptions{Limits: limits, SASLMechanism: *saslMech}, stderr)
 	}
 	if root != nil && f.API != nil && t.schema == "" {
 		root.About = "read with the schemas of " + sets.ReleaseOf(f.Set.Name).String()

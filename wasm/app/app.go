@@ -71,6 +71,10 @@ type State struct {
 
 	choice string // the set picker's value: Auto, a release, DraftSet
 	guess  bool   // read a version newer than every release's as a guess
+	// saslMech is the SASL mechanism SaslAuthenticate's bytes are read
+	// with: the one its connection's SaslHandshake named, for a row of a
+	// capture; "" (recognised from the bytes) for pasted bytes.
+	saslMech string
 
 	shown    codec.DecodeOptions // how Root was decoded from Bytes
 	shownErr error               // and the error it gave
@@ -265,7 +269,7 @@ func (s *State) show(b []byte, adopt bool) {
 	if s.auto() && s.Dir == codec.Request && !s.Body {
 		opts.Choose = sets.Choice{}
 	}
-	opts.Guess = s.guess
+	opts.Guess, opts.SASLMechanism = s.guess, s.saslMech
 	var f *codec.Frame
 	root, err := s.Root, s.shownErr
 	// The tree shown stands for the same bytes read the same way (an
@@ -320,8 +324,11 @@ func (s *State) Paste(text string) error {
 // that decode as neither are identified (unless they are a damaged request,
 // identify.NotRequest): the candidates that decode them are offered, and
 // the best is shown.
-func (s *State) Load(b []byte) error {
-	s.Pasted, s.Dropped, s.guess = true, nil, false
+func (s *State) Load(b []byte) error { return s.load(b, "") }
+
+// load is Load with the SASL mechanism of the bytes' connection.
+func (s *State) load(b []byte, saslMech string) error {
+	s.Pasted, s.Dropped, s.guess, s.saslMech = true, nil, false, saslMech
 	s.Candidates, s.Chosen = nil, 0
 	s.show(b, true)
 	if s.Err != nil && s.Dir == codec.Response {

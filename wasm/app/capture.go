@@ -40,6 +40,7 @@ type CapRow struct {
 	Status   string   // "" when every frame decoded, else what went wrong
 	Req      []byte   // the request frame
 	Resp     []byte   // the response frame
+	SASLMech string   // a SaslAuthenticate's mechanism, named by its connection's SaslHandshake
 	text     string   // what the filter matches, lower case
 }
 
@@ -197,7 +198,7 @@ func (c *Capture) event(e *capture.Event) {
 	if e.Dir == codec.Request {
 		row.Key, row.Version, row.Corr = e.Key, e.Version, e.Correlation
 		row.API = apiName(e.Key)
-		row.ReqSize, row.Req = e.Size, data
+		row.ReqSize, row.Req, row.SASLMech = e.Size, data, e.SASLMechanism
 		if status != "" {
 			row.Status = "request: " + status
 		}
@@ -458,7 +459,7 @@ func (s *State) OpenRow(c *Capture, ri int, resp bool) error {
 	s.choice, s.Body, s.guess = Auto, false, false
 	if !resp {
 		s.Dir = codec.Request
-		return s.Load(b)
+		return s.load(b, r.SASLMech)
 	}
 	if r.API != "?" && r.Key >= 0 {
 		if set, err := sets.ForVersion(r.Key, r.Version, true); err == nil {
@@ -468,7 +469,7 @@ func (s *State) OpenRow(c *Capture, ri int, resp bool) error {
 		}
 	}
 	s.Dir = codec.Response
-	return s.Load(b)
+	return s.load(b, r.SASLMech)
 }
 
 // SplitFrames splits bytes into size-prefixed frames when there are two
