@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"kwire/codec/otlp"
 	"kwire/codec/records"
 	"kwire/codec/sasl"
 	"kwire/codec/wire"
@@ -51,6 +52,7 @@ const (
 	nestRequest
 	nestSASLRequest  // SaslAuthenticate's AuthBytes (codec/sasl)
 	nestSASLResponse // the same in the response
+	nestTelemetry    // PushTelemetry's Metrics: compressed OTLP (codec/otlp)
 )
 
 // nestedFor is the format that the bytes field named field of message msg
@@ -69,6 +71,8 @@ func nestedFor(msg, field string) nestedKind {
 		return nestSASLRequest
 	case "SaslAuthenticateResponse.AuthBytes":
 		return nestSASLResponse
+	case "PushTelemetryRequest.Metrics":
+		return nestTelemetry
 	}
 	return nestNone
 }
@@ -217,6 +221,10 @@ func (d *decoder) nested(fp *FieldPlan, s string, base int, node *tree.Node) {
 		sasl.Decode(d.a, node, []byte(s), base, d.section, fp.Nested == nestSASLResponse, d.saslMech)
 		return
 	}
+	if fp.Nested == nestTelemetry {
+		d.telemetry([]byte(s), base, node)
+		return
+	}
 	mode, note := nestChoice(fp.Nested, d.rootPlan, d.rootValue())
 	if len(s) == 0 && mode != nestDecode {
 		return // empty, and not said to be a consumer's: nothing to say
@@ -360,7 +368,7 @@ const nestedRequestSeg = "request"
 // whether it is.
 func NestedOwner(p string) (string, bool) {
 	best := -1
-	for _, seg := range []string{"ConsumerProtocolSubscription", "ConsumerProtocolAssignment", "DefaultPrincipalData", nestedRequestSeg, sasl.Seg} {
+	for _, seg := range []string{"ConsumerProtocolSubscription", "ConsumerProtocolAssignment", "DefaultPrincipalData", nestedRequestSeg, sasl.Seg, otlp.Seg} {
 		for i := 0; ; {
 			j := strings.Index(p[i:], "."+seg)
 			if j < 0 {
@@ -401,8 +409,8 @@ type jctx struct {
 // {"version": n, "<Schema>": {...}}, with "unreadHex" for the bytes a
 // newer version has that the schema does not know.
 func nestedJSON(k nestedKind, s string, c *jctx) ([]byte, bool) {
-	if c.set == nil || c.depth > 0 || k == nestSASLRequest || k == nestSASLResponse {
-		return nil, false // SASL's bytes stay hex: lossless, and the tree shows them
+	if c.set == nil || c.depth > 0 || k == nestSASLRequest || k == nestSASLResponse || k == nestTelemetry {
+		return nil, false // SASL's and PushTelemetry's bytes stay hex: lossless, and the tree shows them
 	}
 	if k == nestRequest {
 		return requestJSON(s, c)
@@ -453,9 +461,9 @@ func nestedJSON(k nestedKind, s string, c *jctx) ([]byte, bool) {
 // hex, which must be the encoding of the rest.
 func nestedFromJSON(k nestedKind, raw any, set *schemas.Set, path string) ([]byte, error) {
 	obj := raw.(map[string]any)
-	if k == nestSASLRequest || k == nestSASLResponse {
+	if k == nestSASLRequest || k == nestSASLResponse || k == nestTelemetry {
 		if len(obj) != 1 || obj["hex"] == nil {
-			return nil, jsonErr(path, "want hex, or {\"hex\": ...}: SASL's bytes are written as hex")
+			return nil, jsonErr(path, "want hex, or {\"hex\": ...}: these bytes are written as hex")
 		}
 		b, err := hexFromJSON(obj["hex"])
 		if err != nil {
@@ -599,4 +607,40 @@ func requestFromJSON(raw any, set *schemas.Set, path string) ([]byte, error) {
 		return nil, jsonErr(path, "%v", err)
 	}
 	return b[4:], nil
+}
+
+// telemetry decodes PushTelemetry's Metrics: the bytes decompressed by
+// the request's CompressionType (0 none, 1 gzip, 2 snappy, 3 lz4, 4 zstd,
+// as records' codecs number them), counted against the message's budget,
+// then the OTLP MetricsData they hold (codec/otlp; the command line
+// only). A decompressed stream's nodes have offsets relative to it.
+func (d *decoder) telemetry(b []byte, base int, node *tree.Node) {
+	if len(b) == 0 {
+		return
+	}
+	codec := records.None
+	if fp := d.rootPlan.Field("CompressionType"); fp != nil && fp.Present {
+		if list := d.rootValue().List(); fp.Index < len(list) {
+			codec = records.Codec(list[fp.Index].Int())
+		}
+	}
+	bg := d.budget
+	if bg == nil {
+		bg = records.NewBudget(records.Limits{})
+	}
+	o := otlp.Options{Base: base, Section: d.section, Path: node.Path, NodesLeft: bg.NodesLeft, TakeNodes: bg.TakeNodes}
+	parent := node
+	if codec != records.None {
+		out, note, err := records.Decompress(codec, b, bg)
+		if err != nil {
+			node.Add(&tree.Node{Name: "error", Type: "error", Offset: base, Size: len(b), Section: tree.Error, Path: node.Path, Err: err.Error()})
+			return
+		}
+		parent = d.add(node, tree.Node{Name: "decompressed", Type: codec.String(), Value: d.plural(len(out), "byte"), Size: len(out),
+			Section: d.section, Path: node.Path, Relative: true, Detail: note,
+			About: "the metrics decompressed (CompressionType " + codec.String() + "); offsets count from the start of the decompressed bytes"})
+		o.Base, o.Relative = 0, true
+		b = out
+	}
+	otlp.Decode(d.a, parent, b, o)
 }

@@ -319,3 +319,15 @@ func compress(c Codec, src []byte) ([]byte, error) {
 	}
 	return nil, fmt.Errorf("cannot compress with %s", c)
 }
+
+// Decompress returns src decompressed with codec c (a PushTelemetry
+// request's CompressionType, say), counting the output against bg (nil:
+// a fresh default budget). note describes the framing when there is
+// something to say.
+func Decompress(c Codec, src []byte, bg *Budget) (out []byte, note string, err error) {
+	if c == None {
+		return src, "", nil
+	}
+	d := &decoder{bg: bg.orNew()}
+	return d.decompress(c, src, 2, nil)
+}

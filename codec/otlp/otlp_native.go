@@ -1,0 +1,348 @@
+//go:build !js
+
+package otlp
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"kwire/tree"
+)
+
+// kind is how a field's value is shown.
+type kind uint8
+
+const (
+	kMsg     kind = iota // an embedded message of msg
+	kString              // length-delimited UTF-8
+	kBytes               // length-delimited
+	kUint                // varint
+	kInt                 // varint, two's complement int64
+	kBool                // varint
+	kFixed64             // unsigned fixed64 (a time in ns, a count)
+	kSfixed              // sfixed64
+	kDouble              // fixed64 IEEE 754
+	kFixed32             // fixed32 (flags)
+	kEnum                // varint, named by enum
+)
+
+type field struct {
+	name string
+	kind kind
+	msg  int // message index for kMsg
+	enum []string
+}
+
+// Messages of opentelemetry-proto (opentelemetry/proto/metrics/v1/
+// metrics.proto, common/v1/common.proto, resource/v1/resource.proto),
+// field numbers as written there.
+const (
+	mMetricsData = iota
+	mResourceMetrics
+	mResource
+	mScopeMetrics
+	mScope
+	mMetric
+	mGauge
+	mSum
+	mHistogram
+	mNumberDataPoint
+	mHistogramDataPoint
+	mKeyValue
+	mAnyValue
+	mArrayValue
+	mKeyValueList
+	mExpHistogram
+	mSummary
+	mOther // a message kwire has no layout for: number + wire type
+)
+
+var names = [...]string{"MetricsData", "ResourceMetrics", "Resource", "ScopeMetrics", "InstrumentationScope", "Metric",
+	"Gauge", "Sum", "Histogram", "NumberDataPoint", "HistogramDataPoint", "KeyValue", "AnyValue", "ArrayValue", "KeyValueList",
+	"ExponentialHistogram", "Summary", "message"}
+
+var temporality = []string{"UNSPECIFIED", "DELTA", "CUMULATIVE"}
+
+var layouts = [...]map[protowire.Number]field{
+	mMetricsData:     {1: {"resource_metrics", kMsg, mResourceMetrics, nil}},
+	mResourceMetrics: {1: {"resource", kMsg, mResource, nil}, 2: {"scope_metrics", kMsg, mScopeMetrics, nil}, 3: {"schema_url", kString, 0, nil}},
+	mResource:        {1: {"attributes", kMsg, mKeyValue, nil}, 2: {"dropped_attributes_count", kUint, 0, nil}},
+	mScopeMetrics:    {1: {"scope", kMsg, mScope, nil}, 2: {"metrics", kMsg, mMetric, nil}, 3: {"schema_url", kString, 0, nil}},
+	mScope: {1: {"name", kString, 0, nil}, 2: {"version", kString, 0, nil}, 3: {"attributes", kMsg, mKeyValue, nil},
+		4: {"dropped_attributes_count", kUint, 0, nil}},
+	mMetric: {1: {"name", kString, 0, nil}, 2: {"description", kString, 0, nil}, 3: {"unit", kString, 0, nil},
+		5: {"gauge", kMsg, mGauge, nil}, 7: {"sum", kMsg, mSum, nil}, 9: {"histogram", kMsg, mHistogram, nil},
+		10: {"exponential_histogram", kMsg, mExpHistogram, nil}, 11: {"summary", kMsg, mSummary, nil},
+		12: {"metadata", kMsg, mKeyValue, nil}},
+	mGauge: {1: {"data_points", kMsg, mNumberDataPoint, nil}},
+	mSum: {1: {"data_points", kMsg, mNumberDataPoint, nil}, 2: {"aggregation_temporality", kEnum, 0, temporality},
+		3: {"is_monotonic", kBool, 0, nil}},
+	mHistogram: {1: {"data_points", kMsg, mHistogramDataPoint, nil}, 2: {"aggregation_temporality", kEnum, 0, temporality}},
+	mNumberDataPoint: {7: {"attributes", kMsg, mKeyValue, nil}, 2: {"start_time_unix_nano", kFixed64, 0, nil},
+		3: {"time_unix_nano", kFixed64, 0, nil}, 4: {"as_double", kDouble, 0, nil}, 6: {"as_int", kSfixed, 0, nil},
+		5: {"exemplars", kMsg, mOther, nil}, 8: {"flags", kUint, 0, nil}},
+	mHistogramDataPoint: {9: {"attributes", kMsg, mKeyValue, nil}, 2: {"start_time_unix_nano", kFixed64, 0, nil},
+		3: {"time_unix_nano", kFixed64, 0, nil}, 4: {"count", kFixed64, 0, nil}, 5: {"sum", kDouble, 0, nil},
+		6: {"bucket_counts", kFixed64, 0, nil}, 7: {"explicit_bounds", kDouble, 0, nil}, 8: {"exemplars", kMsg, mOther, nil},
+		10: {"flags", kUint, 0, nil}, 11: {"min", kDouble, 0, nil}, 12: {"max", kDouble, 0, nil}},
+	mKeyValue: {1: {"key", kString, 0, nil}, 2: {"value", kMsg, mAnyValue, nil}},
+	mAnyValue: {1: {"string_value", kString, 0, nil}, 2: {"bool_value", kBool, 0, nil}, 3: {"int_value", kInt, 0, nil},
+		4: {"double_value", kDouble, 0, nil}, 5: {"array_value", kMsg, mArrayValue, nil}, 6: {"kvlist_value", kMsg, mKeyValueList, nil},
+		7: {"bytes_value", kBytes, 0, nil}},
+	mArrayValue:   {1: {"values", kMsg, mAnyValue, nil}},
+	mKeyValueList: {1: {"values", kMsg, mKeyValue, nil}},
+	mExpHistogram: {2: {"aggregation_temporality", kEnum, 0, temporality}},
+	mSummary:      {},
+	mOther:        {},
+}
+
+// maxDepth bounds the nesting of messages (AnyValue can nest without end).
+const maxDepth = 32
+
+// maxNodes bounds the nodes of one payload when no budget is given.
+const maxNodes = 100000
+
+type dec struct {
+	a     *tree.Alloc
+	o     Options
+	nodes int
+	full  bool
+}
+
+func (d *dec) left() bool {
+	if d.o.NodesLeft != nil {
+		return d.o.NodesLeft() > 0
+	}
+	return d.nodes < maxNodes
+}
+
+func (d *dec) node(name, typ, val string, pos, size int, path string) *tree.Node {
+	d.nodes++
+	if d.o.TakeNodes != nil {
+		d.o.TakeNodes(1)
+	}
+	n := d.a.Node()
+	n.Name, n.Type, n.Value = name, typ, val
+	n.Offset, n.Size, n.Section, n.Path, n.Relative = d.o.Base+pos, size, d.o.Section, path, d.o.Relative
+	return n
+}
+
+func (d *dec) errNode(parent *tree.Node, pos, end int, msg, path string) {
+	n := d.node("error", "error", "", pos, end-pos, path)
+	n.Section, n.Err = tree.Error, msg
+	parent.Add(n)
+}
+
+// Decode adds the nodes of the MetricsData in b to node. Malformed
+// protobuf is an error node where it starts; the rest stays bytes.
+func Decode(a *tree.Alloc, node *tree.Node, b []byte, o Options) {
+	d := &dec{a: a, o: o}
+	path := o.Path + "." + Seg
+	c := d.node(Seg, "otlp", d.a.Plural(len(b), "byte"), 0, len(b), path)
+	c.About = "OpenTelemetry metrics (OTLP MetricsData protobuf, KIP-714)"
+	node.Add(c)
+	d.message(c, b, 0, mMetricsData, path, 0)
+}
+
+// message reads the fields of message m from b[pos:end] into parent.
+func (d *dec) message(parent *tree.Node, b []byte, pos int, m int, path string, depth int) {
+	counts := map[protowire.Number]int{}
+	lay := layouts[m]
+	for len(b) > 0 {
+		if !d.left() {
+			if !d.full {
+				d.full = true
+				d.errNode(parent, pos, pos+len(b), "left out: the message's budget of nodes is spent", path)
+			}
+			return
+		}
+		num, typ, tn := protowire.ConsumeTag(b)
+		if tn < 0 {
+			d.errNode(parent, pos, pos+len(b), "bad tag: "+protowire.ParseError(tn).Error(), path)
+			return
+		}
+		vn := protowire.ConsumeFieldValue(num, typ, b[tn:])
+		if vn < 0 {
+			d.errNode(parent, pos, pos+len(b), "field "+strconv.Itoa(int(num))+": "+protowire.ParseError(vn).Error(), path)
+			return
+		}
+		f, known := lay[num]
+		val := b[tn : tn+vn]
+		size := tn + vn
+		if !known {
+			n := d.node("field "+strconv.Itoa(int(num)), wireName(typ), "", pos, size, path+".f"+strconv.Itoa(int(num)))
+			n.Value = d.raw(typ, val)
+			n.Detail = "not in kwire's layout of " + names[m]
+			parent.Add(n)
+		} else {
+			d.known(parent, f, num, typ, val, pos, tn, size, path, counts, depth)
+		}
+		b = b[size:]
+		pos += size
+	}
+}
+
+func (d *dec) known(parent *tree.Node, f field, num protowire.Number, typ protowire.Type, val []byte, pos, tn, size int, path string, counts map[protowire.Number]int, depth int) {
+	p := path + "." + f.name
+	repeated := f.kind == kMsg && (f.name == "resource_metrics" || f.name == "scope_metrics" || f.name == "metrics" ||
+		f.name == "data_points" || f.name == "attributes" || f.name == "values" || f.name == "exemplars" || f.name == "metadata")
+	name := f.name
+	if repeated {
+		i := counts[num]
+		counts[num] = i + 1
+		name = d.a.Indexed(f.name, i)
+		p = d.a.Indexed(p, i)
+	}
+	want := wantType(f.kind)
+	packed := (f.kind == kFixed64 || f.kind == kDouble) && typ == protowire.BytesType && (f.name == "bucket_counts" || f.name == "explicit_bounds")
+	if typ != want && !packed {
+		n := d.node(name, wireName(typ), d.raw(typ, val), pos, size, p)
+		n.Section, n.Err = tree.Error, "wire type "+wireName(typ)+", want "+wireName(want)
+		parent.Add(n)
+		return
+	}
+	if typ == protowire.BytesType {
+		v, n := protowire.ConsumeBytes(val)
+		if n < 0 {
+			d.errNode(parent, pos, pos+size, f.name+": "+protowire.ParseError(n).Error(), p)
+			return
+		}
+		val = v
+		tn = size - len(v)
+	}
+	switch {
+	case packed:
+		n := d.node(name, "packed", "", pos, size, p)
+		i := 0
+		for len(val) >= 8 && d.left() {
+			u := protowire.ConsumeFixed64
+			x, _ := u(val)
+			s := strconv.FormatUint(x, 10)
+			if f.kind == kDouble {
+				s = strconv.FormatFloat(math.Float64frombits(x), 'g', -1, 64)
+			}
+			n.Add(d.node(d.a.Indexed("", i), typeName(f.kind), s, pos+tn+8*i, 8, d.a.Indexed(p, i)))
+			val = val[8:]
+			i++
+		}
+		n.Value = d.a.Plural(i, "value")
+		if len(val) > 0 && len(val) < 8 {
+			d.errNode(n, pos+tn+8*i, pos+size, "packed fixed64 values: "+strconv.Itoa(len(val))+" bytes left over", p)
+		}
+		parent.Add(n)
+	case f.kind == kMsg:
+		n := d.node(name, names[f.msg], "", pos, size, p)
+		if depth >= maxDepth {
+			n.Detail = "not decoded: nested more than " + strconv.Itoa(maxDepth) + " deep"
+		} else {
+			d.message(n, val, pos+tn, f.msg, p, depth+1)
+		}
+		n.Value = summary(n)
+		parent.Add(n)
+	default:
+		n := d.node(name, typeName(f.kind), d.scalar(f, typ, val), pos, size, p)
+		parent.Add(n)
+	}
+}
+
+// summary is a message node's value: its name or key when it has one.
+func summary(n *tree.Node) string {
+	for _, c := range n.Children {
+		switch c.Name {
+		case "name", "key":
+			return c.Value
+		}
+	}
+	return ""
+}
+
+func wantType(k kind) protowire.Type {
+	switch k {
+	case kMsg, kString, kBytes:
+		return protowire.BytesType
+	case kFixed64, kSfixed, kDouble:
+		return protowire.Fixed64Type
+	case kFixed32:
+		return protowire.Fixed32Type
+	}
+	return protowire.VarintType
+}
+
+func typeName(k kind) string {
+	return [...]string{"message", "string", "bytes", "uint64", "int64", "bool", "fixed64", "sfixed64", "double", "fixed32", "enum"}[k]
+}
+
+func wireName(t protowire.Type) string {
+	switch t {
+	case protowire.VarintType:
+		return "varint"
+	case protowire.Fixed32Type:
+		return "i32"
+	case protowire.Fixed64Type:
+		return "i64"
+	case protowire.BytesType:
+		return "len"
+	case protowire.StartGroupType:
+		return "group"
+	}
+	return "wire type " + strconv.Itoa(int(t))
+}
+
+// raw shows the value of a field kwire has no layout for.
+func (d *dec) raw(typ protowire.Type, val []byte) string {
+	switch typ {
+	case protowire.VarintType:
+		v, _ := protowire.ConsumeVarint(val)
+		return strconv.FormatUint(v, 10)
+	case protowire.Fixed32Type:
+		v, _ := protowire.ConsumeFixed32(val)
+		return "0x" + strconv.FormatUint(uint64(v), 16)
+	case protowire.Fixed64Type:
+		v, _ := protowire.ConsumeFixed64(val)
+		return "0x" + strconv.FormatUint(v, 16)
+	case protowire.BytesType:
+		v, _ := protowire.ConsumeBytes(val)
+		return d.a.Plural(len(v), "byte")
+	}
+	return d.a.Plural(len(val), "byte")
+}
+
+func (d *dec) scalar(f field, typ protowire.Type, val []byte) string {
+	switch f.kind {
+	case kString:
+		if utf8.Valid(val) {
+			return strconv.Quote(string(val))
+		}
+		return "invalid UTF-8, " + d.a.Plural(len(val), "byte")
+	case kBytes:
+		return d.a.Plural(len(val), "byte")
+	case kFixed32:
+		v, _ := protowire.ConsumeFixed32(val)
+		return strconv.FormatUint(uint64(v), 10)
+	}
+	if typ == protowire.Fixed64Type {
+		v, _ := protowire.ConsumeFixed64(val)
+		switch f.kind {
+		case kSfixed:
+			return strconv.FormatInt(int64(v), 10)
+		case kDouble:
+			return strconv.FormatFloat(math.Float64frombits(v), 'g', -1, 64)
+		}
+		return strconv.FormatUint(v, 10)
+	}
+	v, _ := protowire.ConsumeVarint(val)
+	switch f.kind {
+	case kInt:
+		return strconv.FormatInt(int64(v), 10)
+	case kBool:
+		return strconv.FormatBool(v != 0)
+	case kEnum:
+		if v < uint64(len(f.enum)) {
+			return strconv.FormatUint(v, 10) + " (" + f.enum[v] + ")"
+		}
+	}
+	return strconv.FormatUint(v, 10)
+}
