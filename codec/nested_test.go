@@ -403,6 +403,10 @@ func FuzzNested(f *testing.F) {
 	f.Add([]byte("r=abc,s=QSXCR+Q6sek8bf92,i=4096"), uint8(6))
 	f.Add([]byte("v=rmF9pqV8S7suAoZWja4dJRkFsKQ="), uint8(6))
 	f.Add([]byte(`{"status":"invalid_token"}`), uint8(6))
+	f.Add(otlpSeed, uint8(7))
+	f.Add([]byte{0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f}, uint8(7))
+	f.Add(otlpGzipSeed, uint8(8))
+	f.Add(otlpSnappySeed, uint8(9))
 	set := loadSet(f, "trunk")
 	type frameOf struct {
 		api     string
@@ -418,6 +422,9 @@ func FuzzNested(f *testing.F) {
 		{"Envelope", 0, Request, `{"RequestData":"%x","RequestPrincipal":"0000000000"}`},
 		{"SaslAuthenticate", 2, Request, `{"AuthBytes":"%x"}`},
 		{"SaslAuthenticate", 1, Response, `{"AuthBytes":"%x"}`},
+		{"PushTelemetry", 0, Request, `{"CompressionType":0,"Metrics":"%x"}`},
+		{"PushTelemetry", 0, Request, `{"CompressionType":1,"Metrics":"%x"}`},
+		{"PushTelemetry", 0, Request, `{"CompressionType":2,"Metrics":"%x"}`},
 	}
 	f.Fuzz(func(t *testing.T, inner []byte, mode uint8) {
 		m := modes[int(mode)%len(modes)]

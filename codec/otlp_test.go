@@ -4,105 +4,13 @@ package codec
 
 import (
 	"bytes"
-	"compress/gzip"
 	"fmt"
-	"math"
 	"strings"
 	"testing"
-
-	"github.com/klauspost/compress/s2"
-	"github.com/klauspost/compress/zstd"
-	"github.com/pierrec/lz4/v4"
-	"google.golang.org/protobuf/encoding/protowire"
 
 	"kwire/codec/otlp"
 	"kwire/tree"
 )
-
-// The OTLP test payload, encoded with protowire and the field numbers of
-// opentelemetry-proto's metrics.proto and common.proto.
-
-func pbMsg(b []byte, num protowire.Number, inner []byte) []byte {
-	b = protowire.AppendTag(b, num, protowire.BytesType)
-	return protowire.AppendBytes(b, inner)
-}
-
-func pbStr(b []byte, num protowire.Number, s string) []byte {
-	b = protowire.AppendTag(b, num, protowire.BytesType)
-	return protowire.AppendString(b, s)
-}
-
-func pbFixed(b []byte, num protowire.Number, v uint64) []byte {
-	b = protowire.AppendTag(b, num, protowire.Fixed64Type)
-	return protowire.AppendFixed64(b, v)
-}
-
-// pbAttr is a KeyValue with a string value.
-func pbAttr(k, v string) []byte {
-	return pbMsg(pbStr(nil, 1, k), 2, pbStr(nil, 1, v))
-}
-
-// otlpMetrics is a MetricsData with one resource, one scope, a gauge
-// (a double point) and a monotonic cumulative sum (an int point), each
-// point with attributes.
-func otlpMetrics() []byte {
-	gaugePt := pbMsg(nil, 7, pbAttr("node_id", "1"))
-	gaugePt = pbFixed(gaugePt, 3, 1700000000000000000)
-	gaugePt = pbFixed(gaugePt, 4, math.Float64bits(0.75))
-	gauge := pbStr(nil, 1, "org.apache.kafka.producer.record.queue.time.avg")
-	gauge = pbStr(gauge, 3, "ms")
-	gauge = pbMsg(gauge, 5, pbMsg(nil, 1, gaugePt))
-
-	sumPt := pbMsg(nil, 7, pbAttr("topic", "orders"))
-	sumPt = pbFixed(sumPt, 2, 1699999990000000000)
-	sumPt = pbFixed(sumPt, 3, 1700000000000000000)
-	sumPt = pbFixed(sumPt, 6, uint64(12345))
-	sumBody := pbMsg(nil, 1, sumPt)
-	sumBody = protowire.AppendTag(sumBody, 2, protowire.VarintType)
-	sumBody = protowire.AppendVarint(sumBody, 2)
-	sumBody = protowire.AppendTag(sumBody, 3, protowire.VarintType)
-	sumBody = protowire.AppendVarint(sumBody, 1)
-	sum := pbStr(nil, 1, "org.apache.kafka.producer.record.send.total")
-	sum = pbStr(sum, 2, "records sent")
-	sum = pbMsg(sum, 7, sumBody)
-	// A field kwire does not know: number 99, varint.
-	sum = protowire.AppendTag(sum, 99, protowire.VarintType)
-	sum = protowire.AppendVarint(sum, 7)
-
-	scope := pbMsg(nil, 1, pbStr(nil, 1, "org.apache.kafka"))
-	scope = pbMsg(scope, 2, gauge)
-	scope = pbMsg(scope, 2, sum)
-	rm := pbMsg(nil, 1, pbMsg(nil, 1, pbAttr("client_id", "producer-1")))
-	rm = pbMsg(rm, 2, scope)
-	return pbMsg(nil, 1, rm)
-}
-
-func compressTest(t testing.TB, c int, b []byte) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	switch c {
-	case 0:
-		return b
-	case 1:
-		w := gzip.NewWriter(&buf)
-		w.Write(b)
-		w.Close()
-	case 2:
-		return s2.EncodeSnappy(nil, b)
-	case 3:
-		w := lz4.NewWriter(&buf)
-		w.Write(b)
-		w.Close()
-	case 4:
-		w, err := zstd.NewWriter(&buf)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write(b)
-		w.Close()
-	}
-	return buf.Bytes()
-}
 
 func telemetryFrame(t testing.TB, c int, metrics []byte) []byte {
 	return frameFromJSON(t.(*testing.T), "PushTelemetry", 0, Request, fmt.Sprintf(
@@ -113,7 +21,7 @@ func TestPushTelemetryOTLP(t *testing.T) {
 	plain := otlpMetrics()
 	for c, name := range []string{"none", "gzip", "snappy", "lz4", "zstd"} {
 		t.Run(name, func(t *testing.T) {
-			metrics := compressTest(t, c, plain)
+			metrics := compressTest(c, plain)
 			b := telemetryFrame(t, c, metrics)
 			f, root, err := decodeTest(t, b, "PushTelemetry", 0, Request)
 			if err != nil {
