@@ -61,9 +61,19 @@ func otlpMetrics() []byte {
 	sum = protowire.AppendTag(sum, 99, protowire.VarintType)
 	sum = protowire.AppendVarint(sum, 7)
 
+	// A histogram: count 4, sum 5, packed bucket_counts 6 and explicit_bounds 7.
+	histPt := pbMsg(nil, 9, pbAttr("node_id", "2"))
+	histPt = pbFixed(histPt, 4, 3)
+	histPt = pbFixed(histPt, 5, math.Float64bits(12.5))
+	histPt = pbMsg(histPt, 6, protowire.AppendFixed64(protowire.AppendFixed64(nil, 1), 2))
+	histPt = pbMsg(histPt, 7, protowire.AppendFixed64(nil, math.Float64bits(5)))
+	hist := pbStr(nil, 1, "org.apache.kafka.producer.request.latency")
+	hist = pbMsg(hist, 9, pbMsg(nil, 1, histPt))
+
 	scope := pbMsg(nil, 1, pbStr(nil, 1, "org.apache.kafka"))
 	scope = pbMsg(scope, 2, gauge)
 	scope = pbMsg(scope, 2, sum)
+	scope = pbMsg(scope, 2, hist)
 	rm := pbMsg(nil, 1, pbMsg(nil, 1, pbAttr("client_id", "producer-1")))
 	rm = pbMsg(rm, 2, scope)
 	return pbMsg(nil, 1, rm)

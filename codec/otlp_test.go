@@ -50,6 +50,10 @@ func TestPushTelemetryOTLP(t *testing.T) {
 				`is_monotonic bool = true`,
 				`key string = "client_id"`,
 				`field 99 varint = 7`,
+				`count fixed64 = 3`,
+				`sum double = 12.5`,
+				`bucket_counts packed = 2 values`,
+				`explicit_bounds packed = 1 value`,
 			} {
 				if !strings.Contains(text, want) {
 					t.Errorf("no %q in\n%s", want, text)

@@ -57,12 +57,14 @@ const (
 	mKeyValueList
 	mExpHistogram
 	mSummary
+	mExpPoint
+	mSummaryPoint
 	mOther // a message kwire has no layout for: number + wire type
 )
 
 var names = [...]string{"MetricsData", "ResourceMetrics", "Resource", "ScopeMetrics", "InstrumentationScope", "Metric",
 	"Gauge", "Sum", "Histogram", "NumberDataPoint", "HistogramDataPoint", "KeyValue", "AnyValue", "ArrayValue", "KeyValueList",
-	"ExponentialHistogram", "Summary", "message"}
+	"ExponentialHistogram", "Summary", "ExponentialHistogramDataPoint", "SummaryDataPoint", "message"}
 
 var temporality = []string{"UNSPECIFIED", "DELTA", "CUMULATIVE"}
 
@@ -94,9 +96,14 @@ var layouts = [...]map[protowire.Number]field{
 		7: {"bytes_value", kBytes, 0, nil}},
 	mArrayValue:   {1: {"values", kMsg, mAnyValue, nil}},
 	mKeyValueList: {1: {"values", kMsg, mKeyValue, nil}},
-	mExpHistogram: {2: {"aggregation_temporality", kEnum, 0, temporality}},
-	mSummary:      {},
-	mOther:        {},
+	mExpHistogram: {1: {"data_points", kMsg, mExpPoint, nil}, 2: {"aggregation_temporality", kEnum, 0, temporality}},
+	mSummary:      {1: {"data_points", kMsg, mSummaryPoint, nil}},
+	// Their buckets and quantiles are shown by number and wire type.
+	mExpPoint: {1: {"attributes", kMsg, mKeyValue, nil}, 2: {"start_time_unix_nano", kFixed64, 0, nil},
+		3: {"time_unix_nano", kFixed64, 0, nil}, 4: {"count", kFixed64, 0, nil}, 5: {"sum", kDouble, 0, nil}},
+	mSummaryPoint: {7: {"attributes", kMsg, mKeyValue, nil}, 2: {"start_time_unix_nano", kFixed64, 0, nil},
+		3: {"time_unix_nano", kFixed64, 0, nil}, 4: {"count", kFixed64, 0, nil}, 5: {"sum", kDouble, 0, nil}},
+	mOther: {},
 }
 
 // maxDepth bounds the nesting of messages (AnyValue can nest without end).
