@@ -628,7 +628,7 @@ func (d *decoder) telemetry(b []byte, base int, node *tree.Node) {
 	if bg == nil {
 		bg = records.NewBudget(records.Limits{})
 	}
-	o := otlp.Options{Base: base, Section: d.section, Path: node.Path, NodesLeft: bg.NodesLeft, TakeNodes: bg.TakeNodes}
+	o := otlp.Options{Base: base, Section: d.section, Path: node.Path, Budget: bg}
 	parent := node
 	if codec != records.None {
 		out, note, err := records.Decompress(codec, b, bg)

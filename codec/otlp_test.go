@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"kwire/codec/otlp"
+	"kwire/codec/records"
 	"kwire/tree"
 )
 
@@ -132,5 +133,36 @@ func TestPushTelemetryHostile(t *testing.T) {
 	}
 	if !strings.Contains(root.Text(), "nested more than") {
 		t.Errorf("no depth note in\n%s", root.Text())
+	}
+}
+
+// PushTelemetry's metrics are charged to the message's budget: bytes
+// decompressed and nodes.
+func TestPushTelemetryBudget(t *testing.T) {
+	set := loadSet(t, "trunk")
+	api, err := set.LookupAPI("PushTelemetry")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := otlpMetrics()
+	for _, tc := range []struct {
+		name string
+		l    records.Limits
+		want string
+	}{
+		{"decompressed", records.Limits{MaxDecompressed: 100}, "decompression budget"},
+		{"nodes", records.Limits{MaxNodes: 20}, "left out"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := telemetryFrame(t, 1, compressTest(1, plain))
+			_, root, err := Decode(b, DecodeOptions{Set: set, API: api, Version: 0, Dir: Request, budget: records.NewBudget(tc.l)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, _ := root.FirstError()
+			if e == nil || !strings.Contains(e.Err, tc.want) {
+				t.Fatalf("want an error node with %q\n%s", tc.want, root.Text())
+			}
+		})
 	}
 }

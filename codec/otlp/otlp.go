@@ -4,7 +4,10 @@
 // browser app leaves the bytes as bytes.
 package otlp
 
-import "kwire/tree"
+import (
+	"kwire/codec/records"
+	"kwire/tree"
+)
 
 // Seg is the path segment of the decoded metrics below the Metrics field.
 const Seg = "MetricsData"
@@ -15,8 +18,7 @@ type Options struct {
 	Relative bool         // offsets count from the start of a decompressed stream
 	Section  tree.Section // colour of the nodes' bytes
 	Path     string       // path of the node decoded into
-	// NodesLeft and TakeNodes share the message's budget of nodes; nil
-	// for no limit beyond the package's own.
-	NodesLeft func() int
-	TakeNodes func(int)
+	// Budget is the message's: the nodes added are charged to it (nil: a
+	// fresh default one).
+	Budget *records.Budget
 }

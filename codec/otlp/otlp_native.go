@@ -9,6 +9,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 
+	"kwire/codec/records"
 	"kwire/tree"
 )
 
@@ -109,28 +110,17 @@ var layouts = [...]map[protowire.Number]field{
 // maxDepth bounds the nesting of messages (AnyValue can nest without end).
 const maxDepth = 32
 
-// maxNodes bounds the nodes of one payload when no budget is given.
-const maxNodes = 100000
-
 type dec struct {
-	a     *tree.Alloc
-	o     Options
-	nodes int
-	full  bool
+	a    *tree.Alloc
+	o    Options
+	bg   *records.Budget
+	full bool
 }
 
-func (d *dec) left() bool {
-	if d.o.NodesLeft != nil {
-		return d.o.NodesLeft() > 0
-	}
-	return d.nodes < maxNodes
-}
+func (d *dec) left() bool { return d.bg.NodesLeft() > 0 }
 
 func (d *dec) node(name, typ, val string, pos, size int, path string) *tree.Node {
-	d.nodes++
-	if d.o.TakeNodes != nil {
-		d.o.TakeNodes(1)
-	}
+	d.bg.TakeNodes(1)
 	n := d.a.Node()
 	n.Name, n.Type, n.Value = name, typ, val
 	n.Offset, n.Size, n.Section, n.Path, n.Relative = d.o.Base+pos, size, d.o.Section, path, d.o.Relative
@@ -146,7 +136,11 @@ func (d *dec) errNode(parent *tree.Node, pos, end int, msg, path string) {
 // Decode adds the nodes of the MetricsData in b to node. Malformed
 // protobuf is an error node where it starts; the rest stays bytes.
 func Decode(a *tree.Alloc, node *tree.Node, b []byte, o Options) {
-	d := &dec{a: a, o: o}
+	bg := o.Budget
+	if bg == nil {
+		bg = records.NewBudget(records.Limits{})
+	}
+	d := &dec{a: a, o: o, bg: bg}
 	path := o.Path + "." + Seg
 	c := d.node(Seg, "otlp", d.a.Plural(len(b), "byte"), 0, len(b), path)
 	c.About = "OpenTelemetry metrics (OTLP MetricsData protobuf, KIP-714)"
@@ -162,7 +156,7 @@ func (d *dec) message(parent *tree.Node, b []byte, pos int, m int, path string, 
 		if !d.left() {
 			if !d.full {
 				d.full = true
-				d.errNode(parent, pos, pos+len(b), "left out: the message's budget of nodes is spent", path)
+				d.errNode(parent, pos, pos+len(b), d.bg.LeftOut("the rest of "+names[m]+" ("+d.a.Plural(len(b), "byte")+")"), path)
 			}
 			return
 		}
