@@ -117,6 +117,7 @@ test_all() {
 	log "go test (js/wasm, in node: the browser build's codecs)"
 	node_ready
 	GOOS=js GOARCH=wasm go test -count=1 -exec "$(go env GOROOT)/lib/wasm/go_js_wasm_exec" -run 'TestZstdBrowser' ./codec/records/
+	GOOS=js GOARCH=wasm go test -count=1 -exec "$(go env GOROOT)/lib/wasm/go_js_wasm_exec" ./codec/otlp/
 	# The browser's own pcap/pcapng reader and addresses, through the
 	# explorer's capture list (with the schemas of dist/, built above).
 	if [ -f dist/kafka-schemas.txt ]; then

@@ -3,7 +3,9 @@ package codec
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"math"
+	"testing"
 
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
@@ -111,3 +113,8 @@ var (
 	otlpGzipSeed   = compressTest(1, otlpSeed)
 	otlpSnappySeed = compressTest(2, otlpSeed)
 )
+
+func telemetryFrame(t testing.TB, c int, metrics []byte) []byte {
+	return frameFromJSON(t.(*testing.T), "PushTelemetry", 0, Request, fmt.Sprintf(
+		`{"ClientInstanceId":"AAAAAAAAAAAAAAAAAAAAAQ","SubscriptionId":5,"Terminating":false,"CompressionType":%d,"Metrics":"%x"}`, c, metrics))
+}

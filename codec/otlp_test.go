@@ -13,11 +13,6 @@ import (
 	"kwire/tree"
 )
 
-func telemetryFrame(t testing.TB, c int, metrics []byte) []byte {
-	return frameFromJSON(t.(*testing.T), "PushTelemetry", 0, Request, fmt.Sprintf(
-		`{"ClientInstanceId":"AAAAAAAAAAAAAAAAAAAAAQ","SubscriptionId":5,"Terminating":false,"CompressionType":%d,"Metrics":"%x"}`, c, metrics))
-}
-
 func TestPushTelemetryOTLP(t *testing.T) {
 	plain := otlpMetrics()
 	for c, name := range []string{"none", "gzip", "snappy", "lz4", "zstd"} {
