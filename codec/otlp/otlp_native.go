@@ -249,15 +249,27 @@ func (d *dec) known(parent *tree.Node, f field, num protowire.Number, typ protow
 	}
 }
 
-// summary is a message node's value: its name or key when it has one.
+// summary is a message node's value: a metric's or scope's name, an
+// attribute's key and value, an AnyValue's value, a point's value.
 func summary(n *tree.Node) string {
+	var key, val string
 	for _, c := range n.Children {
 		switch c.Name {
-		case "name", "key":
+		case "name":
 			return c.Value
+		case "key":
+			key = c.Value
+		case "value", "string_value", "bool_value", "int_value", "double_value", "bytes_value", "as_double", "as_int":
+			val = c.Value
 		}
 	}
-	return ""
+	if key != "" && val != "" {
+		return key + ": " + val
+	}
+	if key != "" {
+		return key
+	}
+	return val
 }
 
 func wantType(k kind) protowire.Type {
