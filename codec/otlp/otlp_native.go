@@ -188,8 +188,12 @@ func (d *dec) message(parent *tree.Node, b []byte, pos int, m int, path string, 
 
 func (d *dec) known(parent *tree.Node, f field, num protowire.Number, typ protowire.Type, val []byte, pos, tn, size int, path string, counts map[protowire.Number]int, depth int) {
 	p := path + "." + f.name
+	want := wantType(f.kind)
+	list := f.name == "bucket_counts" || f.name == "explicit_bounds" // repeated fixed64 and double: packed, or one field each
+	packed := list && typ == protowire.BytesType
 	repeated := f.kind == kMsg && (f.name == "resource_metrics" || f.name == "scope_metrics" || f.name == "metrics" ||
-		f.name == "data_points" || f.name == "attributes" || f.name == "values" || f.name == "exemplars" || f.name == "metadata")
+		f.name == "data_points" || f.name == "attributes" || f.name == "values" || f.name == "exemplars" || f.name == "metadata") ||
+		list && !packed
 	name := f.name
 	if repeated {
 		i := counts[num]
@@ -197,8 +201,6 @@ func (d *dec) known(parent *tree.Node, f field, num protowire.Number, typ protow
 		name = d.a.Indexed(f.name, i)
 		p = d.a.Indexed(p, i)
 	}
-	want := wantType(f.kind)
-	packed := (f.kind == kFixed64 || f.kind == kDouble) && typ == protowire.BytesType && (f.name == "bucket_counts" || f.name == "explicit_bounds")
 	if typ != want && !packed {
 		n := d.node(name, wireName(typ), d.raw(typ, val), pos, size, p)
 		n.Section, n.Err = tree.Error, "wire type "+wireName(typ)+", want "+wireName(want)
