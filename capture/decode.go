@@ -3,6 +3,8 @@ package capture
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"kwire/codec"
 	"kwire/codec/records"
@@ -57,4 +59,37 @@ func (e *Event) decode(o codec.DecodeOptions) (*codec.Frame, *tree.Node, error) 
 	}
 	o.Set, o.API, o.Version, o.Dir = set, api, e.Version, codec.Response
 	return codec.Decode(e.Data, o)
+}
+
+// APIName is the name of an API key in the newest release that has it.
+func APIName(key int16) string {
+	if set, a := sets.FindAPI(strconv.Itoa(int(key))); set != nil && a != nil {
+		return a.Name
+	}
+	return "key " + strconv.Itoa(int(key))
+}
+
+// ErrorCodes are the names of the non-zero error codes in a tree, once
+// each, for a frame's row in a capture's list.
+func ErrorCodes(root *tree.Node) []string {
+	if root == nil {
+		return nil
+	}
+	var out []string
+	root.Walk(func(n *tree.Node, _ int) bool {
+		if strings.HasSuffix(n.Name, "ErrorCode") && n.Value != "0" && n.Value != "" && n.Err == "" {
+			v := n.Value
+			if i := strings.IndexByte(v, '('); i >= 0 {
+				v = strings.TrimSuffix(v[i+1:], ")")
+			}
+			for _, o := range out {
+				if o == v {
+					return true
+				}
+			}
+			out = append(out, v)
+		}
+		return true
+	})
+	return out
 }

@@ -233,12 +233,12 @@ func (run *captureRun) render(e *capture.Event) rendered {
 		status = e.Note
 	}
 	if run.format == "json" {
-		return rendered{out: run.jsonLine(e, status, errorCodes(root), nil), failed: failed}
+		return rendered{out: run.jsonLine(e, status, capture.ErrorCodes(root), nil), failed: failed}
 	}
 	api, ver, corr, latency := "-", "-", "-", ""
 	switch e.Kind {
 	case capture.KindFrame:
-		api, ver, corr = apiName(e.Key), strconv.Itoa(int(e.Version)), strconv.Itoa(int(e.Correlation))
+		api, ver, corr = capture.APIName(e.Key), strconv.Itoa(int(e.Version)), strconv.Itoa(int(e.Correlation))
 		if e.Dir == codec.Response && e.Request == nil {
 			api, ver = "?", "?"
 		}
@@ -255,7 +255,7 @@ func (run *captureRun) render(e *capture.Event) rendered {
 	if e.Request != nil {
 		latency = fmt.Sprintf("%.3fms", float64(e.Time.Sub(e.Request.Time).Microseconds())/1000)
 	}
-	codes := strings.Join(errorCodes(root), ",")
+	codes := strings.Join(capture.ErrorCodes(root), ",")
 	line := fmt.Sprintf("%-5d %-11.6f %-30s %-8s %-26s %-4s %-11s %-8d %-10s %-14s %s",
 		e.N, e.Time.Sub(run.t0).Seconds(), e.Conn, e.Dir, api, ver, corr, e.Size, latency, codes, status)
 	return rendered{out: []byte(tree.Escape(strings.TrimRight(line, " ")) + "\n"), failed: failed}
@@ -279,38 +279,6 @@ func frameStatus(e *capture.Event, root *tree.Node, err error) string {
 		}
 	}
 	return strings.Join(parts, "; ")
-}
-
-// apiName names an API key with the newest release that has it.
-func apiName(key int16) string {
-	if _, a, err := sets.NewestWith(key); err == nil {
-		return a.Name
-	}
-	return "key " + strconv.Itoa(int(key))
-}
-
-// errorCodes are the names of the non-zero error codes in a tree, once each.
-func errorCodes(root *tree.Node) []string {
-	if root == nil {
-		return nil
-	}
-	var out []string
-	root.Walk(func(n *tree.Node, _ int) bool {
-		if strings.HasSuffix(n.Name, "ErrorCode") && n.Value != "0" && n.Value != "" && n.Err == "" {
-			v := n.Value
-			if i := strings.IndexByte(v, '('); i >= 0 {
-				v = strings.TrimSuffix(v[i+1:], ")")
-			}
-			for _, o := range out {
-				if o == v {
-					return true
-				}
-			}
-			out = append(out, v)
-		}
-		return true
-	})
-	return out
 }
 
 // captureLine is the JSON of one event, without its body.
@@ -349,7 +317,7 @@ func (run *captureRun) renderBody(e *capture.Event) rendered {
 	var root *tree.Node
 	if err != nil || bytes.Contains(body, []byte(`"note":`)) || bytes.Contains(body, []byte(`"crc":`)) {
 		_, root, err = e.Decode(run.limits)
-		codes = errorCodes(root)
+		codes = capture.ErrorCodes(root)
 	}
 	status := frameStatus(e, root, err)
 	failed := status != ""
@@ -395,7 +363,7 @@ func (run *captureRun) jsonLine(e *capture.Event, status string, codes []string,
 		Dir: e.Dir.String(), Size: e.Size, Packet: e.Packet, Status: status, ErrorCodes: codes}
 	if e.Kind == capture.KindFrame && (e.Dir == codec.Request && len(e.Data) >= 12 || e.Request != nil) {
 		key, v := e.Key, e.Version
-		l.APIKey, l.APIVersion, l.APIName = &key, &v, apiName(key)
+		l.APIKey, l.APIVersion, l.APIName = &key, &v, capture.APIName(key)
 	}
 	if e.Kind == capture.KindFrame {
 		c := e.Correlation

@@ -197,7 +197,7 @@ func (c *Capture) event(e *capture.Event) {
 	status := frameStatus(e.Incomplete, nil, err)
 	if e.Dir == codec.Request {
 		row.Key, row.Version, row.Corr = e.Key, e.Version, e.Correlation
-		row.API = apiName(e.Key)
+		row.API = capture.APIName(e.Key)
 		row.ReqSize, row.Req, row.SASLMech = e.Size, data, e.SASLMechanism
 		if status != "" {
 			row.Status = "request: " + status
@@ -214,7 +214,7 @@ func (c *Capture) event(e *capture.Event) {
 	if !ok {
 		row.Key, row.Version, row.Corr, row.API = e.Key, e.Version, e.Correlation, "?"
 		if e.Request != nil {
-			row.API = apiName(e.Key)
+			row.API = capture.APIName(e.Key)
 		}
 		row.RespSize, row.Resp, row.Errors = e.Size, data, valueErrorCodes(f)
 		if status != "" {
@@ -259,38 +259,6 @@ func frameStatus(incomplete string, root *tree.Node, err error) string {
 		}
 	}
 	return strings.Join(parts, "; ")
-}
-
-// apiName is the name of an API key in the newest release that has it.
-func apiName(key int16) string {
-	if set, a := sets.FindAPI(strconv.Itoa(int(key))); set != nil && a != nil {
-		return a.Name
-	}
-	return "key " + strconv.Itoa(int(key))
-}
-
-// errorCodes are the names of the non-zero error codes in a tree, once each.
-func errorCodes(root *tree.Node) []string {
-	if root == nil {
-		return nil
-	}
-	var out []string
-	root.Walk(func(n *tree.Node, _ int) bool {
-		if strings.HasSuffix(n.Name, "ErrorCode") && n.Value != "0" && n.Value != "" && n.Err == "" {
-			v := n.Value
-			if i := strings.IndexByte(v, '('); i >= 0 {
-				v = strings.TrimSuffix(v[i+1:], ")")
-			}
-			for _, o := range out {
-				if o == v {
-					return true
-				}
-			}
-			out = append(out, v)
-		}
-		return true
-	})
-	return out
 }
 
 // valueErrorCodes is errorCodes for a frame decoded without its tree:
@@ -521,7 +489,7 @@ func PastedStream(text string) *Capture {
 			row := CapRow{ReqSize: len(f), RespSize: -1, Latency: -1, Req: f,
 				Key: int16(binary.BigEndian.Uint16(f[4:])), Version: int16(binary.BigEndian.Uint16(f[6:])),
 				Corr: int32(binary.BigEndian.Uint32(f[8:]))}
-			row.API = apiName(row.Key)
+			row.API = capture.APIName(row.Key)
 			if n, _ := root.FirstError(); n != nil {
 				row.Status = "request: " + n.Name + ": " + n.Err
 			}
@@ -540,7 +508,7 @@ func PastedStream(text string) *Capture {
 		if set, err := sets.ForVersion(r.Key, r.Version, true); err == nil {
 			if a := set.APIByKey(r.Key); a != nil {
 				_, root, err := codec.Decode(f, codec.DecodeOptions{Set: set, API: a, Version: r.Version, Dir: codec.Response})
-				r.Errors = errorCodes(root)
+				r.Errors = capture.ErrorCodes(root)
 				if st := frameStatus("", root, err); st != "" {
 					r.Status = strings.TrimPrefix(r.Status+"; response: "+st, "; ")
 				}

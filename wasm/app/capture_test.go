@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"encoding/hex"
+	"kwire/capture"
 	"strings"
 	"testing"
 	"time"
@@ -322,7 +323,7 @@ func TestValueErrorCodes(t *testing.T) {
 		if err := s.Load(b); err != nil {
 			t.Fatal(err)
 		}
-		tree, values := strings.Join(errorCodes(s.Root), ","), strings.Join(valueErrorCodes(s.Frame), ",")
+		tree, values := strings.Join(capture.ErrorCodes(s.Root), ","), strings.Join(valueErrorCodes(s.Frame), ",")
 		if tree != c.want || values != c.want {
 			t.Errorf("%s: tree %q, values %q, want %q", c.api, tree, values, c.want)
 		}
