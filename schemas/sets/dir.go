@@ -64,7 +64,7 @@ func AddFiles(files map[string][]byte, base string) ([]string, error) {
 		delete(loaded, to)
 	}
 	sort.Strings(added)
-	data = merged
+	data, releaseList, versionsOf = merged, nil, map[string]schemas.Versions{}
 	return added, nil
 }
 
@@ -148,10 +148,9 @@ func readDir(fsys fs.FS, base, loose string) (memFS, error) {
 	return out, nil
 }
 
-// Reset goes back to the sets built in (after UseDir or ProvideFiles).
+// Reset goes back to the sets built in (after UseDir or AddFiles).
 func Reset() {
 	mu.Lock()
 	defer mu.Unlock()
-	data = embedded()
-	loaded = map[string]*schemas.Set{}
+	use(embedded())
 }

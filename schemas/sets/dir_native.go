@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-
-	"kwire/schemas"
 )
 
 // UseDir replaces the sets with schemas read from a folder at run time:
@@ -23,7 +21,6 @@ func UseDir(dir string) error {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	data = m
-	loaded = map[string]*schemas.Set{}
+	use(m)
 	return nil
 }

@@ -22,7 +22,7 @@ func BenchmarkProvide(b *testing.B) {
 		b.Fatal(err)
 	}
 	saved := data
-	b.Cleanup(func() { data = saved })
+	b.Cleanup(func() { mu.Lock(); use(saved); mu.Unlock() })
 	b.SetBytes(int64(len(bundle)))
 	b.ReportAllocs()
 	for b.Loop() {

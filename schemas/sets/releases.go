@@ -58,17 +58,19 @@ func ParseSource(name, src string) Release {
 func Releases() []Release {
 	mu.Lock()
 	defer mu.Unlock()
-	return releases()
+	return append([]Release(nil), releases()...)
 }
 
+// releases is Releases with mu held; the list is shared, not to be changed.
 func releases() []Release {
-	var out []Release
-	for _, n := range names(data) {
-		src, _ := readSource(n)
-		out = append(out, ParseSource(n, src))
+	if releaseList == nil {
+		for _, n := range names(data) {
+			src, _ := readSource(n)
+			releaseList = append(releaseList, ParseSource(n, src))
+		}
+		sortReleases(releaseList)
 	}
-	sortReleases(out)
-	return out
+	return releaseList
 }
 
 func sortReleases(rs []Release) {
@@ -143,8 +145,14 @@ func Newest() string {
 
 // ReleaseOf returns the release of a set by name.
 func ReleaseOf(name string) Release {
-	src, _ := readSource(name)
-	return ParseSource(name, src)
+	mu.Lock()
+	defer mu.Unlock()
+	for _, r := range releases() {
+		if r.Name == name {
+			return r
+		}
+	}
+	return Release{Name: name}
 }
 
 // A VersionError says that no release has an API version, and what the
@@ -390,4 +398,89 @@ func FindAPI(nameOrKey string) (*schemas.Set, *schemas.API) {
 		}
 	}
 	return nil, nil
+}
+
+// VersionsOf is the span of an API's versions over every release, from the
+// lowest any release has to the highest: msg is its request or response
+// schema in one release. A release not loaded yet is not parsed whole for
+// it: its file of that name is read alone, or, when it has none, the file
+// of its that names the API's key (an API renamed since).
+func VersionsOf(msg *schemas.Message) schemas.Versions {
+	vs := schemas.NoVersions
+	for _, r := range Releases() {
+		o := versionsIn(r.Name, msg)
+		switch {
+		case o.None:
+		case vs.None:
+			vs = o
+		default:
+			vs.Lo, vs.Hi = min(vs.Lo, o.Lo), max(vs.Hi, o.Hi)
+		}
+	}
+	return vs
+}
+
+// versionsIn is the versions of msg's API and direction in one release.
+func versionsIn(release string, msg *schemas.Message) schemas.Versions {
+	key := release + "/" + msg.Name
+	mu.Lock()
+	vs, ok := versionsOf[key]
+	s := loaded[release]
+	mu.Unlock()
+	if ok {
+		return vs
+	}
+	var m *schemas.Message
+	if s != nil {
+		if a := s.APIByKey(int16(msg.APIKey)); a != nil {
+			m = a.Request
+			if msg.Type == "response" {
+				m = a.Response
+			}
+		}
+	} else if fsys, err := FS(release); err == nil {
+		m = messageFile(fsys, msg)
+	}
+	vs = schemas.NoVersions
+	if m != nil {
+		vs = m.ValidVersions
+	}
+	mu.Lock()
+	versionsOf[key] = vs
+	mu.Unlock()
+	return vs
+}
+
+// messageFile reads the schema of msg's API and direction from a set's
+// files: the file of msg's name, else the one whose apiKey is msg's.
+func messageFile(fsys fs.FS, msg *schemas.Message) *schemas.Message {
+	parse := func(file string, src []byte) *schemas.Message {
+		m, err := schemas.Parse(file, src)
+		if err != nil || m.APIKey != msg.APIKey || m.Type != msg.Type {
+			return nil
+		}
+		return m
+	}
+	file := "message/" + msg.Name + ".json"
+	if src, err := fs.ReadFile(fsys, file); err == nil {
+		return parse(file, src)
+	}
+	suffix := "Request.json"
+	if msg.Type == "response" {
+		suffix = "Response.json"
+	}
+	entries, _ := fs.ReadDir(fsys, "message")
+	want := `"apiKey": ` + strconv.Itoa(msg.APIKey) + `,`
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), suffix) {
+			continue
+		}
+		file := "message/" + e.Name()
+		if src, err := fs.ReadFile(fsys, file); err == nil && strings.Contains(string(src), want) {
+			if m := parse(file, src); m != nil {
+				return m
+			}
+		}
+	}
+	return nil
 }

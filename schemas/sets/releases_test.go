@@ -169,3 +169,46 @@ func TestBrokenFile(t *testing.T) {
 func itoa(v int16) string { return strconv.Itoa(int(v)) }
 
 func readAll(fsys fs.FS, name string) ([]byte, error) { return fs.ReadFile(fsys, name) }
+
+// VersionsOf spans every release's versions of an API, as loading every
+// set says, without parsing the releases it reads a file of.
+func TestVersionsOf(t *testing.T) {
+	mu.Lock()
+	use(embedded())
+	mu.Unlock()
+	newest, _ := Load(Auto)
+	got := map[*schemas.Message]schemas.Versions{}
+	for _, a := range newest.APIs {
+		for _, m := range []*schemas.Message{a.Request, a.Response} {
+			got[m] = VersionsOf(m)
+		}
+	}
+	mu.Lock()
+	n := len(loaded)
+	mu.Unlock()
+	if n != 1 {
+		t.Errorf("%d sets parsed for the versions of %d APIs, want the newest alone", n, len(newest.APIs))
+	}
+	for m, g := range got {
+		want := schemas.NoVersions
+		for _, r := range Releases() {
+			s, _ := Load(r.Name)
+			if ra := s.APIByKey(int16(m.APIKey)); ra != nil {
+				o := ra.Request.ValidVersions
+				if m.Type == "response" {
+					o = ra.Response.ValidVersions
+				}
+				switch {
+				case o.None:
+				case want.None:
+					want = o
+				default:
+					want.Lo, want.Hi = min(want.Lo, o.Lo), max(want.Hi, o.Hi)
+				}
+			}
+		}
+		if g != want {
+			t.Errorf("%s: %v, want %v", m.Name, g, want)
+		}
+	}
+}

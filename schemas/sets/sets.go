@@ -33,8 +33,7 @@ func Provide(bundle []byte) error {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	data = m
-	loaded = map[string]*schemas.Set{}
+	use(m)
 	return nil
 }
 
@@ -158,7 +157,18 @@ func names(fsys fs.FS) []string {
 var (
 	mu     sync.Mutex
 	loaded = map[string]*schemas.Set{}
+	// releaseList is releases() of data, read from the sets' SOURCE files
+	// once (a frame's set is chosen from it); nil until then.
+	releaseList []Release
+	// versionsOf caches VersionsOf by release and message name.
+	versionsOf = map[string]schemas.Versions{}
 )
+
+// use makes fsys the sets, forgetting what was read of the others; the
+// caller holds mu.
+func use(fsys fs.FS) {
+	data, loaded, releaseList, versionsOf = fsys, map[string]*schemas.Set{}, nil, map[string]schemas.Versions{}
+}
 
 // Load returns the named set, parsing it once; "" and Auto name the
 // newest release.

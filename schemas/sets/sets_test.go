@@ -96,7 +96,7 @@ func TestBundle(t *testing.T) {
 	t.Logf("bundle: %d bytes for %d bytes of files", len(b), total)
 	before, _ := Load("trunk")
 	saved := data
-	defer func() { mu.Lock(); data, loaded = saved, map[string]*schemas.Set{}; mu.Unlock() }()
+	defer func() { mu.Lock(); use(saved); mu.Unlock() }()
 	if err := Provide(b); err != nil {
 		t.Fatal(err)
 	}

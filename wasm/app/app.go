@@ -215,25 +215,10 @@ func (s *State) loadSet(name string) (*schemas.Set, error) {
 // Versions returns the valid versions of the selected API and direction:
 // with Auto, those of every release together.
 func (s *State) Versions() schemas.Versions {
-	vs := s.Dir.Schema(s.API).ValidVersions
 	if !s.auto() {
-		return vs
+		return s.Dir.Schema(s.API).ValidVersions
 	}
-	for _, r := range sets.Releases() {
-		rs, err := sets.Load(r.Name)
-		if err != nil {
-			continue
-		}
-		if a := rs.APIByKey(s.API.Key); a != nil && !a.Removed() {
-			o := s.Dir.Schema(a).ValidVersions
-			if vs.None {
-				vs = o
-				continue
-			}
-			vs.Lo, vs.Hi = min(vs.Lo, o.Lo), max(vs.Hi, o.Hi)
-		}
-	}
-	return vs
+	return sets.VersionsOf(s.Dir.Schema(s.API))
 }
 
 // Encode re-encodes the frame and rebuilds the tree from its bytes.
