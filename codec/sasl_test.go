@@ -79,6 +79,15 @@ func TestSASLPlain(t *testing.T) {
 	if err != nil || !strings.Contains(string(j), hex.EncodeToString(auth)) {
 		t.Errorf("JSON form without the bytes: %v\n%s", err, j)
 	}
+	// Revealed on request: the password's value, and nothing else changed.
+	if !tree.HasSecret(root) || !tree.Reveal(root, b) || tree.Reveal(root, b) || !tree.HasSecret(root) {
+		t.Fatalf("Reveal found no secret, or revealed one twice")
+	}
+	saslAttrIs(t, b, n, "password", `"`+pw+`"`, pw)
+	saslAttrIs(t, b, n, "user", `"alice"`, "alice")
+	if strings.Count(root.Text(), pw) != 1 || !strings.Contains(root.Text(), tree.Revealed) {
+		t.Errorf("revealed tree:\n%s", root.Text())
+	}
 	// Empty authzid.
 	b, _, n = saslDecoded(t, []byte("\x00bob\x00pw"), Request)
 	saslAttrIs(t, b, n, "user", `"bob"`, "bob")
@@ -145,6 +154,10 @@ func TestSASLOAuthBearer(t *testing.T) {
 		t.Fatalf("opaque token:\n%s", root.Text())
 	}
 	saslAttrIs(t, b, n, "token", "•••••••• (12 bytes, masked)", "opaque-token")
+	// A secret with a control character is revealed escaped.
+	b, root, n = saslDecoded(t, []byte("n,,\x01auth=Bearer op\x1baque\x01\x01"), Request)
+	tree.Reveal(root, b)
+	saslAttrIs(t, b, n, "token", `"op\x1baque"`, "op\x1baque")
 	// The server's error.
 	b, _, n = saslDecoded(t, []byte(`{"status":"invalid_token","scope":"s"}`), Response)
 	if n == nil || n.Type != "OAUTHBEARER" {

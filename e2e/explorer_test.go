@@ -467,6 +467,36 @@ func TestExplorer(t *testing.T) {
 		p.shot("guess")
 	})
 
+	t.Run("reveal secrets", func(t *testing.T) {
+		p.t = t
+		// SaslAuthenticate v2, PLAIN: "\x00alice\x00hunter2-hunter2".
+		const pw = "hunter2-hunter2"
+		frame := "00000023" + "0024" + "0002" + "00000007" + "ffff" + "00" + "17" + hex.EncodeToString([]byte("\x00alice\x00"+pw)) + "00"
+		p.do(chromedp.SetValue("#paste", frame), chromedp.Click(`button[data-act="decode"]`))
+		tree := p.treeText()
+		textColumn := func() string {
+			return eval[string](p, `Array.from(document.querySelectorAll('#hexrows .ab[data-o]')).map(e => e.textContent).join('')`)
+		}
+		if !strings.Contains(tree, "SASL PLAIN") || strings.Contains(tree, pw) || strings.Contains(textColumn(), "hunter") || !strings.Contains(textColumn(), "alice") {
+			t.Errorf("masked: text column %q, tree:\n%s", textColumn(), tree)
+		}
+		if eval[bool](p, `document.getElementById('secretbar').hidden`) {
+			t.Fatalf("no reveal button for a message with a password")
+		}
+		p.click("#reveal")
+		if l := treeLine(p.treeText(), "password"); !strings.Contains(l, `"`+pw+`"`) {
+			t.Errorf("revealed password line: %q", l)
+		}
+		if text := textColumn(); !strings.Contains(text, pw) {
+			t.Errorf("the byte view's text column still masks the password: %q", text)
+		}
+		p.shot("revealed")
+		p.click("#reveal")
+		if tree := p.treeText(); strings.Contains(tree, pw) || eval[string](p, `document.getElementById('reveal').textContent`) != "reveal secrets" {
+			t.Errorf("masked again:\n%s", tree)
+		}
+	})
+
 	t.Run("zstd batch", func(t *testing.T) {
 		p.t = t
 		// A Produce request with a zstd batch, compressed natively by

@@ -92,4 +92,11 @@ func TestHexRowsMasksSecrets(t *testing.T) {
 	if strings.Contains(out, ">h<") || strings.Count(out, ">•<") != 7 || !strings.Contains(out, ">a<") {
 		t.Errorf("text column:\n%s", out)
 	}
+	// Revealed, the secret's bytes show.
+	tree.Reveal(root, buf)
+	b.Reset()
+	HexRows(&b, buf, NewLayout(root, len(buf)), 0, 1)
+	if out := b.String(); !strings.Contains(out, ">h<") || strings.Contains(out, ">•<") {
+		t.Errorf("text column, revealed:\n%s", out)
+	}
 }

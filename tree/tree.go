@@ -58,8 +58,46 @@ func (s Section) Label() string {
 
 // Secret is the Type of a node whose bytes are a secret (a SASL
 // password, a bearer token's signature): its Value says so without them,
-// and the byte view's text column masks them.
+// and the byte view's text column masks them. Reveal shows them.
 const Secret = "secret"
+
+// Revealed is the Type of a Secret node that Reveal showed.
+const Revealed = "secret, revealed"
+
+// Reveal shows the secrets under root, which was decoded from buf: each
+// Secret node's Value becomes its bytes as an escaped, quoted string and
+// its Type Revealed, so that the byte view stops masking them too. Nodes
+// whose spans are not in buf (Relative, or past its end) stay masked. It
+// reports whether it revealed any.
+func Reveal(root *Node, buf []byte) bool {
+	if root.Relative {
+		return false
+	}
+	shown := false
+	if root.Type == Secret && root.Offset >= 0 && root.Size >= 0 && root.End() <= len(buf) {
+		root.Value = string(AppendEscaped(nil, string(buf[root.Offset:root.End()]), true))
+		root.Type = Revealed
+		shown = true
+	}
+	for _, c := range root.Children {
+		shown = Reveal(c, buf) || shown
+	}
+	return shown
+}
+
+// HasSecret reports whether a node under root is a secret, masked
+// (Secret) or revealed (Revealed).
+func HasSecret(root *Node) bool {
+	if root.Type == Secret || root.Type == Revealed {
+		return true
+	}
+	for _, c := range root.Children {
+		if HasSecret(c) {
+			return true
+		}
+	}
+	return false
+}
 
 // Node is one node of the object tree (160 bytes: trees of a hundred
 // thousand nodes are common, so fields are ordered to pack).

@@ -221,6 +221,14 @@ func (u *ui) refresh(form bool) {
 		u.status("", false)
 	}
 	dom.ByID("guessbar").SetProp("hidden", !s.CanGuess())
+	dom.ByID("secretbar").SetProp("hidden", !s.Secrets())
+	reveal := dom.ByID("reveal")
+	reveal.SetAttr("aria-pressed", strconv.FormatBool(s.Revealed()))
+	if s.Revealed() {
+		reveal.SetText("mask secrets")
+	} else {
+		reveal.SetText("reveal secrets")
+	}
 	u.drawChips()
 	dropped := dom.ByID("dropped")
 	if len(s.Dropped) > 0 {
@@ -738,6 +746,9 @@ func (u *ui) button(b dom.Element) {
 		_ = s.Guess()
 		u.selected = -1
 		u.refresh(true)
+	case "reveal":
+		s.Reveal(!s.Revealed())
+		u.refresh(false)
 	case "copy-hex":
 		dom.CopyText(s.HexString())
 		u.flash(b)

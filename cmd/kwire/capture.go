@@ -48,6 +48,7 @@ type captureRun struct {
 	format  string
 	body    bool
 	frame   int
+	reveal  bool
 	limits  records.Limits
 	t0      time.Time
 	failed  int
@@ -67,6 +68,7 @@ func cmdCapture(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs.StringVar(&run.format, "format", "table", "output: table (a line per frame) or json (an object per line)")
 	fs.BoolVar(&run.body, "body", false, "with --format json: each frame decoded, as kwire decode --format json prints it")
 	fs.IntVar(&run.frame, "frame", 0, "print frame `N` (the first column) as kwire decode prints it")
+	fs.BoolVar(&run.reveal, "reveal-secrets", false, "with --frame: show secrets (a SASL password, a bearer token) in the tree instead of masking them")
 	var ports portsFlag
 	fs.Var(&ports, "port", "read TCP port `N` as a Kafka broker's, besides "+fmt.Sprint(capture.DefaultPorts)+" (repeatable)")
 	fs.IntVar(&run.limits.MaxDecompressed, "max-decompressed", records.DefaultMaxDecompressed, "decompress at most this many bytes of records in each message")
@@ -391,6 +393,9 @@ func (run *captureRun) printFrame(e *capture.Event) bool {
 	if root != nil {
 		if f.API != nil {
 			root.About = "read with the schemas of " + sets.ReleaseOf(f.Set.Name).String()
+		}
+		if run.reveal {
+			tree.Reveal(root, e.Data)
 		}
 		root.WriteText(run.out)
 	}

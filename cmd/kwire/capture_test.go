@@ -367,3 +367,25 @@ func TestCaptureProgress(t *testing.T) {
 		t.Error("a buffer is no terminal")
 	}
 }
+
+// TestCaptureRevealSecrets: --frame N masks a SASL PLAIN password as
+// kwire decode does, and shows it with --reveal-secrets.
+func TestCaptureRevealSecrets(t *testing.T) {
+	const pw = "pa55-w0rd-x"
+	auth := hex.EncodeToString([]byte("\x00alice\x00" + pw))
+	chunks := []capturetest.Chunk{
+		chunk(0, true, 0, encodeFrame(t, "SaslHandshake", 1, codec.Request, 1, `{"Mechanism":"PLAIN"}`)),
+		chunk(0, false, 1, encodeFrame(t, "SaslHandshake", 1, codec.Response, 1, `{"Mechanisms":["PLAIN"]}`)),
+		chunk(0, true, 2, encodeFrame(t, "SaslAuthenticate", 2, codec.Request, 2, `{"AuthBytes":"`+auth+`"}`)),
+	}
+	path := filepath.Join(t.TempDir(), "sasl.pcap")
+	writeCapture(t, path, capturetest.Packets(chunks, capturetest.Options{}))
+	out, errs, code := kwire(t, "", "capture", "--frame", "3", path)
+	if code != 0 || !strings.Contains(out, "SASL PLAIN") || strings.Contains(out, pw) {
+		t.Errorf("masked: exit %d %s\n%s", code, errs, out)
+	}
+	out, errs, code = kwire(t, "", "capture", "--frame", "3", "--reveal-secrets", path)
+	if code != 0 || !strings.Contains(out, `password secret, revealed = "`+pw+`"`) {
+		t.Errorf("revealed: exit %d %s\n%s", code, errs, out)
+	}
+}

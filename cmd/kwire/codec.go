@@ -259,6 +259,7 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.BoolVar(&t.guess, "guess", false, "read a version newer than every release's with the newest layout, as a guess")
 	file := fs.String("file", "", "read raw bytes from this file")
 	saslMech := fs.String("sasl-mechanism", "", "read SaslAuthenticate's bytes as this SASL mechanism (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER, GSSAPI); by default recognised from the bytes")
+	reveal := fs.Bool("reveal-secrets", false, "show secrets (a SASL password, a bearer token) in the tree instead of masking them")
 	var limits records.Limits
 	fs.IntVar(&limits.MaxDecompressed, "max-decompressed", records.DefaultMaxDecompressed, "decompress at most this many bytes of records in the message, over all its records fields")
 	fs.IntVar(&limits.MaxRecords, "max-records", records.DefaultMaxRecords, "decode at most this many records in the message, over all its records fields")
@@ -322,6 +323,9 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	switch *format {
 	case "tree":
 		if root != nil {
+			if *reveal {
+				tree.Reveal(root, data)
+			}
 			root.WriteText(stdout)
 		}
 	case "json":

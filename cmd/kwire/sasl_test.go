@@ -27,6 +27,10 @@ func TestDecodeSASLPlainMasked(t *testing.T) {
 	if strings.Contains(out, pw) || strings.Contains(out, hex.EncodeToString([]byte(pw))[:6]) || strings.Contains(errs, pw) {
 		t.Errorf("the password shows:\n%s%s", out, errs)
 	}
+	out, _, code = kwire(t, frame, "decode", "--reveal-secrets")
+	if code != 0 || !strings.Contains(out, `password secret, revealed = "`+pw+`"`) {
+		t.Errorf("--reveal-secrets: %d\n%s", code, out)
+	}
 	j, errs, code := kwire(t, frame, "decode", "--format", "json")
 	if code != 0 || !strings.Contains(j, auth) {
 		t.Fatalf("JSON: %d %s\n%s", code, errs, j)

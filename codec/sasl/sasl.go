@@ -275,7 +275,7 @@ func (s *sasl) plain(c *tree.Node, parts [][]byte) {
 	at += len(parts[0]) + 1
 	s.node(c, "user", "string", saslQuote(parts[1]), at, at+len(parts[1]), "the authentication identity")
 	at += len(parts[1]) + 1
-	s.node(c, "password", tree.Secret, masked(len(parts[2])), at, len(s.b), "masked here; the JSON form keeps the bytes")
+	s.node(c, "password", tree.Secret, masked(len(parts[2])), at, len(s.b), "a secret, masked unless revealed; the JSON form keeps the bytes")
 }
 
 // gs2 shows a GS2 header of h bytes.
@@ -358,7 +358,7 @@ func (s *sasl) auth(c *tree.Node, v []byte, at, vat, end int) {
 	if len(parts) != 3 {
 		n.Detail = "(no JWT)"
 		if len(tok) > 0 {
-			s.node(n, "token", tree.Secret, masked(len(tok)), off, off+len(tok), "the bearer token, not shown")
+			s.node(n, "token", tree.Secret, masked(len(tok)), off, off+len(tok), "the bearer token, a secret, masked unless revealed")
 		}
 		return
 	}
@@ -366,7 +366,7 @@ func (s *sasl) auth(c *tree.Node, v []byte, at, vat, end int) {
 	for i, name := range []string{"header", "claims", "signature"} {
 		p := parts[i]
 		if i == 2 {
-			s.node(n, name, tree.Secret, masked(len(p)), off, off+len(p), "not decoded")
+			s.node(n, name, tree.Secret, masked(len(p)), off, off+len(p), "not decoded; a secret, masked unless revealed")
 			break
 		}
 		pn := s.node(n, name, "base64url JSON", "", off, off+len(p), "")

@@ -79,6 +79,11 @@ type State struct {
 	shown    codec.DecodeOptions // how Root was decoded from Bytes
 	shownErr error               // and the error it gave
 
+	// reveal shows secrets (a SASL password, a token) in the tree and the
+	// byte view instead of masking them (tree.Reveal); revealed says
+	// whether Root was shown so.
+	reveal, revealed bool
+
 	// Candidates are what pasted bytes that the current choice did not
 	// decode may be instead, best first (see identify); Chosen is the one
 	// shown. seen holds the requests pasted before, by correlation id.
@@ -260,9 +265,12 @@ func (s *State) show(b []byte, adopt bool) {
 	// The tree shown stands for the same bytes read the same way (an
 	// edit that changed no byte, or undone after failing); the frame
 	// decoded is only needed to adopt it.
-	if adopt || root == nil || opts != s.shown || !bytes.Equal(b, s.Bytes) {
+	if adopt || root == nil || opts != s.shown || s.reveal != s.revealed || !bytes.Equal(b, s.Bytes) {
 		f, root, err = codec.Decode(b, opts)
-		s.shown, s.shownErr = opts, err
+		if s.reveal && root != nil {
+			tree.Reveal(root, b)
+		}
+		s.shown, s.shownErr, s.revealed = opts, err, s.reveal
 		s.Layout = render.Relayout(s.Layout, root, len(b))
 	}
 	s.Bytes, s.Root, s.Err, s.ErrOffset = b, root, err, -1
@@ -279,6 +287,22 @@ func (s *State) show(b []byte, adopt bool) {
 		s.Frame = f
 	default:
 		s.Frame = nil
+	}
+}
+
+// Secrets says whether the tree shown has secrets (masked or revealed):
+// the page then offers to reveal or mask them.
+func (s *State) Secrets() bool { return s.Root != nil && tree.HasSecret(s.Root) }
+
+// Revealed says whether secrets are shown.
+func (s *State) Revealed() bool { return s.reveal }
+
+// Reveal shows the secrets of the tree and the byte view (on) or masks
+// them again. The JSON form and the bytes are the same either way.
+func (s *State) Reveal(on bool) {
+	s.reveal = on
+	if s.Bytes != nil {
+		s.show(s.Bytes, false)
 	}
 }
 

@@ -53,3 +53,43 @@ func TestCaptureSASLMechanism(t *testing.T) {
 		t.Errorf("pasted:\n%s", text)
 	}
 }
+
+// A PLAIN password is masked in the tree and the byte view until the user
+// reveals it, and masked again after; the JSON form keeps it throughout.
+func TestRevealSecrets(t *testing.T) {
+	const pw = "hunter2-hunter2"
+	auth := hex.EncodeToString([]byte("\x00alice\x00" + pw))
+	frame := frameOf(t, "SaslAuthenticate", 2, codec.Request, map[string]string{"h:CorrelationId": "3", "b:AuthBytes": auth})
+	s := newState(t)
+	if err := s.Paste(hex.EncodeToString(frame)); err != nil {
+		t.Fatal(err)
+	}
+	shows := func() (inTree, inBytes bool) {
+		return strings.Contains(s.Root.Text(), pw), strings.Contains(s.HexRows(0, s.Rows()), ">h<")
+	}
+	json := s.JSON()
+	if !s.Secrets() || s.Revealed() || !strings.Contains(json, auth) {
+		t.Fatalf("secrets %v, revealed %v, JSON:\n%s", s.Secrets(), s.Revealed(), json)
+	}
+	if tr, by := shows(); tr || by {
+		t.Fatalf("masked: the password shows in the tree (%v) or the bytes (%v)", tr, by)
+	}
+	s.Reveal(true)
+	if tr, by := shows(); !tr || !by || !s.Secrets() {
+		t.Fatalf("revealed: the password is missing from the tree (%v) or the bytes (%v)\n%s", !tr, !by, s.Root.Text())
+	}
+	if s.JSON() != json || s.Err != nil {
+		t.Errorf("revealing changed the JSON form or failed: %v", s.Err)
+	}
+	s.Reveal(false)
+	if tr, by := shows(); tr || by {
+		t.Errorf("masked again: the password shows in the tree (%v) or the bytes (%v)", tr, by)
+	}
+	// A message without secrets offers nothing to reveal.
+	if err := s.Paste(hex.EncodeToString(frameOf(t, "SaslHandshake", 1, codec.Request, map[string]string{"h:CorrelationId": "1", "b:Mechanism": "PLAIN"}))); err != nil {
+		t.Fatal(err)
+	}
+	if s.Secrets() {
+		t.Errorf("SaslHandshake has secrets")
+	}
+}
