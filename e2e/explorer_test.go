@@ -716,6 +716,33 @@ func TestExplorer(t *testing.T) {
 			t.Errorf("the open row is not marked")
 		}
 		p.shot("capture")
+		// The keys: with the filter cleared, ↑ opens the row above on the
+		// same side (ApiVersions' response), ← its request, ↓↓ the
+		// Metadata request (it has no response), Home the first row.
+		eval[bool](p, `(() => { const e = document.getElementById('capfilter'); e.value = ''; e.dispatchEvent(new Event('input', {bubbles: true})); return true })()`)
+		title := func() string { return eval[string](p, `document.getElementById('msgtitle').textContent`) }
+		selected := func() string {
+			return eval[string](p, `(document.querySelector('#caprows .crow.sel .ca') || {}).textContent || ''`)
+		}
+		for _, k := range []struct {
+			key, title, row string
+		}{
+			{kb.ArrowUp, "ApiVersionsResponse message v3", "ApiVersions"},
+			{kb.ArrowLeft, "ApiVersionsRequest message v3", "ApiVersions"},
+			{kb.ArrowDown, "CreateTopicsRequest message v7", "CreateTopics"},
+			{kb.ArrowRight, "CreateTopicsResponse message v7", "CreateTopics"},
+			{kb.ArrowDown, "MetadataRequest message v12", "Metadata"},
+			{kb.ArrowDown, "MetadataRequest message v12", "Metadata"},
+			{kb.Home, "ApiVersionsResponse message v3", "ApiVersions"},
+		} {
+			p.do(chromedp.Focus("#caplist"), chromedp.KeyEvent(k.key))
+			if got := title(); !strings.HasPrefix(got, k.title) || selected() != k.row {
+				t.Errorf("after %q: title %q, row %q; want %q, %q", k.key, got, selected(), k.title, k.row)
+			}
+		}
+		if a := eval[string](p, `document.activeElement.id`); a != "caplist" {
+			t.Errorf("focus moved to %q", a)
+		}
 		// Hex of several frames, as Follow TCP Stream copies it, is a list too.
 		eval[bool](p, `(() => { const e = document.getElementById('capfilter'); e.value = ''; return true })()`)
 		p.do(chromedp.SetValue("#paste", hex.EncodeToString(frames[0])+"\n"+hex.EncodeToString(frames[1])+"\n"+hex.EncodeToString(frames[2])), chromedp.Click(`button[data-act="decode"]`))

@@ -45,8 +45,9 @@ type ui struct {
 	cap                  *app.Capture
 	caplist, caprows     dom.Element
 	capspace             dom.Element
-	capFrom, capTo       int // list rows drawn
-	capSel               int // the row open (an index of cap.Rows), -1 for none
+	capFrom, capTo       int  // list rows drawn
+	capSel               int  // the row open (an index of cap.Rows), -1 for none
+	capResp              bool // and whether its response is shown
 	capQueued, capOpened bool
 }
 
@@ -865,7 +866,56 @@ func (u *ui) onKey(ev dom.Event) {
 		u.selectLine(n)
 	case t.ID() == "tree":
 		u.treeKey(ev)
+	case t.ID() == "caplist":
+		u.capKey(ev)
 	}
+}
+
+// capKey moves through the conversation list: ↑↓ (PageUp, PageDown,
+// Home, End) open the row above or below, ←→ its request or response.
+func (u *ui) capKey(ev dom.Event) {
+	if u.cap == nil {
+		return
+	}
+	page := max(int(u.caplist.ClientHeight()/capRowHeight)-1, 1)
+	by := 0
+	switch ev.Key() {
+	case "ArrowDown":
+		by = 1
+	case "ArrowUp":
+		by = -1
+	case "PageDown":
+		by = page
+	case "PageUp":
+		by = -page
+	case "Home":
+		by = -u.cap.Len()
+	case "End":
+		by = u.cap.Len()
+	case "ArrowLeft", "ArrowRight":
+		ev.PreventDefault()
+		if u.capSel >= 0 {
+			u.openRow(u.capSel, ev.Key() == "ArrowRight")
+		}
+		return
+	default:
+		return
+	}
+	ev.PreventDefault()
+	row, pos := u.cap.Move(u.capSel, by)
+	if row < 0 {
+		return
+	}
+	// Keep the row in view: scroll by whole rows when it is above or below.
+	top, h := u.caplist.ScrollTop(), u.caplist.ClientHeight()
+	y := float64(pos * capRowHeight)
+	switch {
+	case y < top:
+		u.caplist.SetScrollTop(y)
+	case y+capRowHeight > top+h:
+		u.caplist.SetScrollTop(y + capRowHeight - h)
+	}
+	u.openRow(row, u.capResp)
 }
 
 // treeKey moves the selection through the tree's visible lines.
@@ -1122,7 +1172,7 @@ func (u *ui) openRow(i int, resp bool) {
 	if u.cap == nil || i < 0 {
 		return
 	}
-	u.capSel, u.capOpened = i, true
+	u.capSel, u.capResp, u.capOpened = i, resp, true
 	err := u.s.OpenRow(u.cap, i, resp)
 	u.selected = -1
 	u.refresh(true)

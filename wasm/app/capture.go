@@ -359,6 +359,34 @@ func (c *Capture) Row(i int) int {
 	return int(c.view[i])
 }
 
+// Move returns the row (an index of Rows) that is by rows shown away from
+// sel, the row open, and its position among those shown, clamped to the
+// first and last: a key in the list moves the open row so. With sel not
+// shown (none open, or filtered out), moving down starts at the first row
+// shown and moving up at the last. It returns -1, -1 when no row is shown.
+func (c *Capture) Move(sel, by int) (row, pos int) {
+	if len(c.view) == 0 {
+		return -1, -1
+	}
+	pos = -1
+	for i, ri := range c.view {
+		if int(ri) == sel {
+			pos = i
+			break
+		}
+	}
+	switch {
+	case pos >= 0:
+		pos += by
+	case by > 0:
+		pos = by - 1
+	default:
+		pos = len(c.view) + by
+	}
+	pos = min(max(pos, 0), len(c.view)-1)
+	return int(c.view[pos]), pos
+}
+
 // CapHead is the list's column header.
 const CapHead = `<div class="crow chead"><span class="cn">#</span><span class="ct">time</span><span class="cc">connection</span><span class="ca">API</span><span class="cv">ver</span><span class="ck">corr</span><span class="cs">request</span><span class="cs">response</span><span class="cl">latency</span><span class="ce">errors / status</span></div>`
 

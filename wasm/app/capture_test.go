@@ -156,6 +156,41 @@ func TestCaptureFilter(t *testing.T) {
 	}
 }
 
+// TestCaptureMove: the keys of the list move the open row through the
+// rows shown, filtered or not, and stop at the ends.
+func TestCaptureMove(t *testing.T) {
+	chunks, _ := conversation(t)
+	var b bytes.Buffer
+	if err := capturetest.WritePcap(&b, capturetest.Packets(chunks, capturetest.Options{}), 1, false, false, 65535); err != nil {
+		t.Fatal(err)
+	}
+	c := readCapture(t, b.Bytes())
+	for _, m := range []struct {
+		filter           string
+		sel, by          int
+		wantRow, wantPos int
+	}{
+		{"", -1, 1, 0, 0},   // none open: down opens the first
+		{"", -1, -1, 2, 2},  // and up the last
+		{"", 0, 1, 1, 1},    // down
+		{"", 1, -1, 0, 0},   // up
+		{"", 2, 1, 2, 2},    // stops at the last
+		{"", 0, -1, 0, 0},   // and at the first
+		{"", 0, 10, 2, 2},   // a page down past the end
+		{"", 2, -10, 0, 0},  // a page up past the start
+		{"", -1, 10, 2, 2},  // End with none open
+		{"", -1, -10, 0, 0}, // Home with none open
+		{"error", 1, 1, 1, 0},
+		{"error", 0, 1, 1, 0}, // the open row filtered out: the first shown
+		{"no such thing", 0, 1, -1, -1},
+	} {
+		c.SetFilter(m.filter)
+		if row, pos := c.Move(m.sel, m.by); row != m.wantRow || pos != m.wantPos {
+			t.Errorf("filter %q, Move(%d, %d) = %d, %d; want %d, %d", m.filter, m.sel, m.by, row, pos, m.wantRow, m.wantPos)
+		}
+	}
+}
+
 func fmtInts(a []int) string {
 	var b strings.Builder
 	for i, x := range a {
