@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"sync"
 
 	"kwire/codec/records"
 	"kwire/schemas"
@@ -55,17 +54,11 @@ type FieldPlan struct {
 	Nested nestedKind
 }
 
-type planKey struct {
-	msg     *schemas.Message
-	version int16
-}
-
-var plans sync.Map // planKey -> *Plan
-
-// PlanFor returns the plan of msg at version, compiling it on first use.
+// PlanFor returns the plan of msg at version, compiling it on first use;
+// the plan is kept in the message (schemas.Message.Plans), and goes when
+// the message goes.
 func PlanFor(msg *schemas.Message, version int16) (*Plan, error) {
-	key := planKey{msg, version}
-	if p, ok := plans.Load(key); ok {
+	if p, ok := msg.Plans.Load(version); ok {
 		return p.(*Plan), nil
 	}
 	if msg.Type != "header" && !msg.ValidVersions.Contains(version) {
@@ -77,7 +70,7 @@ func PlanFor(msg *schemas.Message, version int16) (*Plan, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
-	actual, _ := plans.LoadOrStore(key, p)
+	actual, _ := msg.Plans.LoadOrStore(version, p)
 	return actual.(*Plan), nil
 }
 

@@ -6,6 +6,7 @@ package schemas
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Kind is the wire kind of a field type.
@@ -210,6 +211,10 @@ type Message struct {
 	Comments []string // top-level comment lines (version history)
 	File     string
 	Source   []byte // the file as read, comments included
+	// Plans holds what the codec compiles from the message, by version
+	// (codec.PlanFor): it lives as long as the message does, so that a
+	// draft read again on every keystroke leaves nothing behind.
+	Plans sync.Map
 }
 
 // APIName is the message name without its Request/Response suffix.
