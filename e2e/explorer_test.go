@@ -467,6 +467,38 @@ func TestExplorer(t *testing.T) {
 		p.shot("guess")
 	})
 
+	t.Run("nested form", func(t *testing.T) {
+		p.t = t
+		// A consumer's JoinGroup v9 request (the README's): a click on the
+		// subscribed topic in the tree focuses its own input, under the
+		// metadata's hex; typing writes the metadata and the frame again.
+		const join = "0000005e000b000900000000000000096d792d67726f75700000afc8ffffffff010009636f6e73756d6572020672616e67652d00030000000100066f7264657273ffffffff0000000100066f7264657273000000010000000000000005ffff000000"
+		const key = "b:Protocols[0].Metadata.ConsumerProtocolSubscription.Topics[0]"
+		p.do(chromedp.SetValue("#paste", join), chromedp.Click(`button[data-act="decode"]`))
+		p.click(`#tree .tn[data-path="Protocols[0].Metadata.ConsumerProtocolSubscription.Topics[0]"] .nm`)
+		if a := eval[string](p, `document.activeElement.id`); a != "k-"+key {
+			t.Fatalf("the click focused %q", a)
+		}
+		p.setField(key, "orders-eu")
+		got := p.hexText()
+		if !strings.HasPrefix(got, "00000061") || !strings.Contains(got, hex.EncodeToString([]byte("orders-eu"))) || p.status() != "" {
+			t.Errorf("after the edit: status %q, bytes %s", p.status(), got)
+		}
+		if meta := eval[string](p, `document.getElementById('k-b:Protocols[0].Metadata').value`); !strings.Contains(meta, hex.EncodeToString([]byte("orders-eu"))) {
+			t.Errorf("the metadata's hex was not written again: %s", meta)
+		}
+		if l := treeLine(p.treeText(), "string[0]"); !strings.Contains(l, `"orders-eu"`) {
+			t.Errorf("tree line %q", l)
+		}
+		// The hex edited: the fields under it follow.
+		meta := eval[string](p, `document.getElementById('k-b:Protocols[0].Metadata').value`)
+		p.setField("b:Protocols[0].Metadata", strings.Replace(meta, hex.EncodeToString([]byte("orders-eu")), hex.EncodeToString([]byte("orders-us")), 1))
+		if v := eval[string](p, `document.getElementById('k-`+key+`').value`); v != "orders-us" {
+			t.Errorf("the topic's input after the hex edit: %q", v)
+		}
+		p.shot("nested-form")
+	})
+
 	t.Run("reveal secrets", func(t *testing.T) {
 		p.t = t
 		// SaslAuthenticate v2, PLAIN: "\x00alice\x00hunter2-hunter2".

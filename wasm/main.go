@@ -618,6 +618,14 @@ func (u *ui) fieldResult(key string, err error) {
 	e.SetText("")
 	in.Toggle("invalid", false)
 	in.RemoveAttr("aria-invalid")
+	// The bytes fields that carry the value in a nested format were
+	// written again; a bytes field's own nested fields follow its hex.
+	for _, k := range u.s.Owners(key) {
+		dom.ByID("k-" + k).SetValue(u.s.FieldText(k))
+	}
+	if n := dom.ByID("n-" + key); n.Valid() {
+		n.SetHTML(u.s.NestedForm(key))
+	}
 	u.refresh(false)
 }
 

@@ -23,6 +23,29 @@ type slot struct {
 	index int  // its index, for elements
 	list  *codec.Value
 	small codec.Value // the smallest value of this slot
+	// nests are the bytes fields on the way that carry the value in a
+	// nested format, outermost first: an edit writes each one's bytes
+	// again, innermost first.
+	nests []nest
+}
+
+// nest is a bytes field whose value is edited as the format it carries.
+type nest struct {
+	bytes *codec.Value  // the field's bytes
+	n     *codec.Nested // its value, as edited
+}
+
+// commit writes the bytes of the nested formats on the way to the slot
+// from their edited values.
+func (s slot) commit() error {
+	for i := len(s.nests) - 1; i >= 0; i-- {
+		b, err := s.nests[i].n.Bytes()
+		if err != nil {
+			return err
+		}
+		*s.nests[i].bytes = codec.String(string(b))
+	}
+	return nil
 }
 
 // kind is the kind of the slot's value.
@@ -91,7 +114,23 @@ func (s *State) find(key string) (slot, error) {
 		return slot{}, err
 	}
 	var cur slot
+	var nests []nest
 	for i, sg := range segs {
+		if i > 0 && sg.index < 0 && !cur.elem && cur.fp.Kind == schemas.KindBytes && codec.NestedSchema(sg.name) {
+			// A field of the format the bytes carry: read it, and go on
+			// inside (the edit writes the bytes again).
+			n, ok := codec.NestedValue(cur.fp, s.Frame.Set, bp.Root, s.Frame.Body, []byte(v.Str()))
+			if !ok || n.Schema != sg.name || v.IsNull() {
+				return slot{}, fmt.Errorf("%s: %s does not hold a %s that can be edited", key, cur.fp.Field.Name, sg.name)
+			}
+			nests = append(nests, nest{bytes: v, n: &n})
+			sp, v, small = n.Plan.Root, &n.Value, n.Plan.Smallest()
+			if i == len(segs)-1 {
+				return slot{}, fmt.Errorf("%s: edit the fields of the %s", key, sg.name)
+			}
+			cur = slot{fp: &codec.FieldPlan{Kind: schemas.KindStruct, Struct: sp, Field: cur.fp.Field}}
+			continue
+		}
 		if sg.index >= 0 {
 			if i == 0 || cur.fp.Kind != schemas.KindArray || cur.elem {
 				return slot{}, fmt.Errorf("%s: not an array", key)
@@ -130,6 +169,7 @@ func (s *State) find(key string) (slot, error) {
 			sp = fp.Struct
 		}
 	}
+	cur.nests = nests
 	return cur, nil
 }
 
@@ -142,6 +182,10 @@ func (s *State) edit(key string, change func(sl slot) error) error {
 	}
 	body, header := s.Frame.Body.Clone(), s.Frame.Header.Clone()
 	if err := change(sl); err != nil {
+		return err
+	}
+	if err := sl.commit(); err != nil {
+		s.Frame.Body, s.Frame.Header = body, header
 		return err
 	}
 	frame := s.Frame

@@ -31,7 +31,7 @@ func (s *State) Form(open func(key string) (bool, bool)) string {
 	if err != nil {
 		return `<p class="note">` + render.Text(err.Error()) + `</p>`
 	}
-	w := &formWriter{open: open}
+	w := &formWriter{open: open, set: s.Frame.Set, root: bp.Root, body: s.Frame.Body}
 	if !s.Body { // a bare body has no header
 		fmt.Fprintf(&w.b, `<fieldset class="fs"><legend>%s <span class="ft">v%d</span></legend>`, render.Text(hp.Msg.Name), hp.Version)
 		w.fields(hp.Root, s.Frame.Header, "h:", "", 0)
@@ -46,6 +46,11 @@ func (s *State) Form(open func(key string) (bool, bool)) string {
 type formWriter struct {
 	b    strings.Builder
 	open func(key string) (bool, bool)
+	// The release, the body's plan and value: bytes fields that carry a
+	// nested format (codec.NestedValue) show its fields under the hex.
+	set  *schemas.Set
+	root *codec.StructPlan
+	body codec.Value
 }
 
 func (w *formWriter) isOpen(key string, def bool) bool {
@@ -151,8 +156,34 @@ func (w *formWriter) field(fp *codec.FieldPlan, v codec.Value, prefix, path stri
 		w.b.WriteString(`</span>`)
 		w.errSpan(key)
 		w.about(fp)
+		if fp.Kind == schemas.KindBytes && strings.HasPrefix(key, "b:") {
+			// A place for the fields of a nested format, drawn again
+			// when the bytes are edited (State.NestedForm).
+			fmt.Fprintf(&w.b, `<div class="nf" id="n-%s">`, ek)
+			w.nested(fp, v, prefix, path, depth)
+			w.b.WriteString(`</div>`)
+		}
 		w.b.WriteString(`</div>`)
 	}
+}
+
+// nested writes the fields of the format a bytes field carries, when it
+// can be edited so: an edit of one writes the field's bytes again.
+func (w *formWriter) nested(fp *codec.FieldPlan, v codec.Value, prefix, path string, depth int) {
+	if v.IsNull() {
+		return
+	}
+	n, ok := codec.NestedValue(fp, w.set, w.root, w.body, []byte(v.Str()))
+	if !ok {
+		return
+	}
+	path = join(path, n.Schema)
+	key := prefix + path
+	fmt.Fprintf(&w.b, `<details class="st nested" data-key="%s"%s><summary><span class="fn">%s</span> <span class="ft">v%d</span></summary>`,
+		html.EscapeString(key), openAttr(w.isOpen(key, depth < 4)), render.Text(n.Schema), n.Version)
+	w.b.WriteString(`<div class="fa">the bytes above, decoded: edit a field and they are written again</div>`)
+	w.fields(n.Plan.Root, n.Value, prefix, path, depth+1)
+	w.b.WriteString(`</details>`)
 }
 
 func elemName(fp *codec.FieldPlan) string {
@@ -266,4 +297,44 @@ func AttrSelector(attr, value string) string {
 		}
 	}
 	return string(append(b, '"', ']'))
+}
+
+// NestedForm is the HTML of the fields of the nested format that the
+// bytes field at key carries ("" when none): what the form shows under
+// the field's hex, drawn again when the hex is edited.
+func (s *State) NestedForm(key string) string {
+	sl, err := s.find(key)
+	if err != nil || sl.elem || sl.fp.Kind != schemas.KindBytes || !strings.HasPrefix(key, "b:") {
+		return ""
+	}
+	_, bp, err := s.Frame.Plans()
+	if err != nil {
+		return ""
+	}
+	w := &formWriter{set: s.Frame.Set, root: bp.Root, body: s.Frame.Body}
+	w.nested(sl.fp, *sl.v, "b:", key[2:], strings.Count(key, "."))
+	return w.b.String()
+}
+
+// Owners are the keys of the bytes fields that hold the value at key in
+// a nested format, outermost first: an edit at key writes their bytes
+// again, so their inputs show new text (FieldText).
+func (s *State) Owners(key string) []string {
+	var out []string
+	parts := strings.Split(key, ".")
+	for i, p := range parts {
+		if i > 0 && codec.NestedSchema(p) {
+			out = append(out, strings.Join(parts[:i], "."))
+		}
+	}
+	return out
+}
+
+// FieldText is the text of the form's input at key, as the form writes it.
+func (s *State) FieldText(key string) string {
+	sl, err := s.find(key)
+	if err != nil || sl.v.IsNull() {
+		return ""
+	}
+	return formatText(sl.kind(), *sl.v)
 }

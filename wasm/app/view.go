@@ -108,9 +108,19 @@ func (s *State) FieldKey(id int) string {
 	if n.Path == "" {
 		return ""
 	}
-	// A node of bytes decoded in place (a consumer subscription, ...)
-	// is edited in the JSON form: the form's field is the bytes field.
+	// A node of bytes decoded in place: a field of a version-prefixed
+	// format (a consumer subscription, ...) has its own input under the
+	// bytes field, when the bytes can be edited so (the form has the
+	// key); other formats (the version, SASL, a carried request) are
+	// edited as the bytes field, or in the JSON form.
 	if owner, ok := codec.NestedOwner(n.Path); ok {
+		rest := n.Path[len(owner)+1:]
+		schema, field, _ := strings.Cut(rest, ".")
+		if codec.NestedSchema(schema) && field != "" && field != "version" && field != "unreadHex" {
+			if _, err := s.find("b:" + n.Path); err == nil {
+				return "b:" + n.Path
+			}
+		}
 		return "b:" + owner
 	}
 	if n.Section == tree.Header {
