@@ -14,6 +14,9 @@ func FuzzState(f *testing.F) {
 	f.Add("0000001a 00000007 00 00000000 0000 00000005 01 01 01 00 01 02 01 01 01 00 00", "b:Members[0].Metadata", "00ff", true)
 	f.Add("AAAAHQALAAkAAAAAAAABAAAAAAAAAAABAQECAQEAAQA=", "h:CorrelationId", "-1", false)
 	f.Add("00000008 0001 0000 0000", "b:Topics[0]", "", true)
+	f.Add(joinGroupConsumer, "b:Protocols[0].Metadata.ConsumerProtocolSubscription.Topics[0]", "t", false)
+	f.Add(joinGroupConsumer, "b:Protocols[0].Metadata.ConsumerProtocolSubscription.OwnedPartitions[0].Partitions[0]", "-1", false)
+	f.Add(joinGroupConsumer, "b:Protocols[0].Metadata", "0001ffff", false)
 	s, err := New("trunk", "JoinGroup")
 	if err != nil {
 		f.Fatal(err)
