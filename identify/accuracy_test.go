@@ -10,20 +10,25 @@ import (
 
 // accuracy is how often the truth is the first, or among the first three,
 // candidates.
+// Each distinct response counts once; the traffic figures (w...) count it
+// as many times as the recording saw it.
 type accuracy struct {
-	n, top1, top3 int
-	strict        int // first, with the truth's own version
-	wrong         []string
+	n, top1, top3    int
+	strict           int // first, with the truth's own version
+	wn, wtop1, wtop3 int
+	wrong            []string
 }
 
 func (a accuracy) String() string {
-	pc := func(k int) float64 { return 100 * float64(k) / float64(a.n) }
-	return fmt.Sprintf("top-1 %.1f%% (%d/%d), top-3 %.1f%% (%d/%d); first with the version itself, not one that reads the same: %.1f%%",
-		pc(a.top1), a.top1, a.n, pc(a.top3), a.top3, a.n, pc(a.strict))
+	pc := func(k, n int) float64 { return 100 * float64(k) / float64(n) }
+	return fmt.Sprintf("top-1 %.1f%% (%d/%d), top-3 %.1f%% (%d/%d); first with the version itself, not one that reads the same: %.1f%%; "+
+		"as often as the recording saw them: top-1 %.1f%%, top-3 %.1f%% of %d",
+		pc(a.top1, a.n), a.top1, a.n, pc(a.top3, a.n), a.top3, a.n, pc(a.strict, a.n), pc(a.wtop1, a.wn), pc(a.wtop3, a.wn), a.wn)
 }
 
-func (a *accuracy) add(cs []Candidate, key, version int16, fr Framing, label string) {
+func (a *accuracy) add(cs []Candidate, key, version int16, fr Framing, label string, seen int) {
 	a.n++
+	a.wn += seen
 	for i, c := range cs {
 		if i == 3 {
 			break
@@ -31,11 +36,13 @@ func (a *accuracy) add(cs []Candidate, key, version int16, fr Framing, label str
 		if c.Exact() && c.Has(key, version) && c.Dir == codec.Response && c.Framing == fr {
 			if i == 0 {
 				a.top1++
+				a.wtop1 += seen
 				if c.Version == version {
 					a.strict++
 				}
 			}
 			a.top3++
+			a.wtop3 += seen
 			if i > 0 {
 				a.wrong = append(a.wrong, fmt.Sprintf("%s: ranked %d, after %s", label, i+1, describe(cs[0])))
 			}
@@ -70,8 +77,8 @@ func measure(t testing.TB, file string) (frames, bodies, streams accuracy) {
 		}
 		api := set.APIByKey(p.key)
 		label := fmt.Sprintf("%s v%d", api.Name, p.version)
-		frames.add(Rank(p.resp, Options{}), p.key, p.version, Frame, label+" frame")
-		streams.add(RankStream([][]byte{p.req, p.resp}, Options{})[1], p.key, p.version, Frame, label+" after its request")
+		frames.add(Rank(p.resp, Options{}), p.key, p.version, Frame, label+" frame", p.seen)
+		streams.add(RankStream([][]byte{p.req, p.resp}, Options{})[1], p.key, p.version, Frame, label+" after its request", p.seen)
 		hp, err := codec.PlanFor(set.ResponseHeader, codec.HeaderVersion(api, p.version, codec.Response))
 		if err != nil {
 			t.Fatal(err)
@@ -80,7 +87,7 @@ func measure(t testing.TB, file string) (frames, bodies, streams accuracy) {
 		if err != nil {
 			t.Fatalf("%s: header: %v", label, err)
 		}
-		bodies.add(Rank(p.resp[4+n:], Options{}), p.key, p.version, Body, label+" body")
+		bodies.add(Rank(p.resp[4+n:], Options{}), p.key, p.version, Body, label+" body", p.seen)
 	}
 	return frames, bodies, streams
 }

@@ -162,7 +162,7 @@ const (
 	penInternal = 1
 	// A version older than the newest of every known release: only
 	// brokers older than those release answer with it.
-	penOldVersion = 0.1
+	penOldVersion = 0.25
 	// An API the newest release removed, or a version a release has but
 	// does not call stable yet.
 	penGone, penUnstable = 1, 1

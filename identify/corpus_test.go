@@ -19,21 +19,28 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/kversion"
 	"github.com/twmb/franz-go/pkg/sasl/plain"
+	"github.com/twmb/franz-go/pkg/sasl/scram"
 )
 
 var writeCorpus = flag.Bool("corpus", false, "record testdata/corpus.txt and testdata/heldout.txt from kgo clients against kfake")
 
 // The labelled corpora: one frame a line, "request" or "response", the API
-// key and version, the frame in hex; a request and its response are on
-// the same connection, the request first. corpusFile is what the ranking
+// key and version, the frame in hex, and after a response how many times
+// the recording saw it (a heartbeat's many times, each at another
+// correlation id: the line holds the first); a request and its response
+// are on the same connection, the request first. corpusFile is what the ranking
 // is studied on; heldoutFile is recorded the same way with other names,
-// releases, brokers, compression and SASL, and is only measured, never
+// releases, brokers, compression and SASL mechanism, and is only measured, never
 // studied, so that it says whether the figures hold on traffic the
 // ranking was not shaped by.
 const (
 	corpusFile  = "testdata/corpus.txt"
 	heldoutFile = "testdata/heldout.txt"
 )
+
+// perVersion bounds the distinct responses of one API version that a
+// corpus keeps.
+const perVersion = 8
 
 // scenario is one recording: the releases whose versions the clients may
 // use, the cluster and the names the clients use.
@@ -47,7 +54,7 @@ type scenario struct {
 	txnID    string
 	clientID string
 	codecs   []kgo.CompressionCodec
-	sasl     bool
+	sasl     string // the SASL mechanism of the cluster and clients, if any
 }
 
 var scenarios = []scenario{
@@ -57,6 +64,7 @@ var scenarios = []scenario{
 		brokers:  1, parts: 2,
 		topics: [3]string{"a", "b", "c"}, group: "corpus-group", txnID: "corpus-txn", clientID: "kwire-corpus",
 		codecs: []kgo.CompressionCodec{kgo.NoCompression(), kgo.GzipCompression()},
+		sasl:   "SCRAM-SHA-256",
 	},
 	{
 		file:     heldoutFile,
@@ -64,7 +72,7 @@ var scenarios = []scenario{
 		brokers:  3, parts: 5,
 		topics: [3]string{"orders", "payments.v2", "audit-log"}, group: "billing", txnID: "billing-tx-7", clientID: "svc-billing",
 		codecs: []kgo.CompressionCodec{kgo.SnappyCompression(), kgo.Lz4Compression(), kgo.ZstdCompression()},
-		sasl:   true,
+		sasl:   "PLAIN",
 	},
 }
 
@@ -80,7 +88,9 @@ func TestRecordCorpus(t *testing.T) {
 	}
 	for _, sc := range scenarios {
 		var lines []string
-		seen := map[string]bool{}
+		count := map[string]int{} // how often each response was seen
+		last := map[string]int{}  // its line
+		distinct := map[[2]uint16]int{}
 		for _, v := range sc.releases {
 			capt := record(t, sc, v)
 			client, broker := capt.Streams()
@@ -100,11 +110,20 @@ func TestRecordCorpus(t *testing.T) {
 					key, ver := binary.BigEndian.Uint16(req[4:]), binary.BigEndian.Uint16(req[6:])
 					// One pair per distinct response body (heartbeats repeat).
 					id := fmt.Sprintf("%d %d %x", key, ver, resp[8:])
-					if seen[id] {
+					count[id]++
+					if i, ok := last[id]; ok {
+						lines[i] = lines[i][:strings.LastIndexByte(lines[i], ' ')+1] + strconv.Itoa(count[id])
 						continue
 					}
-					seen[id] = true
-					lines = append(lines, fmt.Sprintf("request %d %d %x", key, ver, req), fmt.Sprintf("response %d %d %x", key, ver, resp))
+					// At most perVersion distinct responses of an API
+					// version: SCRAM's nonces and producer ids make every
+					// SaslAuthenticate and InitProducerId response new.
+					if count[id] > 1 || distinct[[2]uint16{key, ver}] >= perVersion {
+						continue
+					}
+					distinct[[2]uint16{key, ver}]++
+					last[id] = len(lines) + 1
+					lines = append(lines, fmt.Sprintf("request %d %d %x", key, ver, req), fmt.Sprintf("response %d %d %x 1", key, ver, resp))
 				}
 			}
 		}
@@ -119,8 +138,8 @@ func TestRecordCorpus(t *testing.T) {
 // most v.
 func record(t *testing.T, sc scenario, v *kversion.Versions) *traffic.Recorder {
 	copts := []kfake.Opt{kfake.NumBrokers(sc.brokers), kfake.SeedTopics(sc.parts, sc.topics[0], sc.topics[1])}
-	if sc.sasl {
-		copts = append(copts, kfake.EnableSASL(), kfake.Superuser("PLAIN", "svc", "secret"))
+	if sc.sasl != "" {
+		copts = append(copts, kfake.EnableSASL(), kfake.Superuser(sc.sasl, "svc", "secret"))
 	}
 	cluster, err := kfake.NewCluster(copts...)
 	if err != nil {
@@ -241,8 +260,11 @@ func record(t *testing.T, sc scenario, v *kversion.Versions) *traffic.Recorder {
 // kgoOpts are the options of every client of a recording.
 func kgoOpts(cluster *kfake.Cluster, capt *traffic.Recorder, sc scenario, v *kversion.Versions, opts ...kgo.Opt) []kgo.Opt {
 	base := []kgo.Opt{kgo.SeedBrokers(cluster.ListenAddrs()...), kgo.Dialer(capt.Dial), kgo.MaxVersions(v), kgo.ClientID(sc.clientID)}
-	if sc.sasl {
+	switch sc.sasl {
+	case "PLAIN":
 		base = append(base, kgo.SASL(plain.Auth{User: "svc", Pass: "secret"}.AsMechanism()))
+	case "SCRAM-SHA-256":
+		base = append(base, kgo.SASL(scram.Auth{User: "svc", Pass: "secret"}.AsSha256Mechanism()))
 	}
 	return append(base, opts...)
 }
@@ -542,6 +564,7 @@ func adminRequests(sc scenario) []kmsg.Request {
 type corpusPair struct {
 	key, version int16
 	req, resp    []byte
+	seen         int // how many times the recording saw the response
 }
 
 // readCorpus reads a corpus file (corpusFile, heldoutFile), its
@@ -555,8 +578,14 @@ func readCorpus(t testing.TB, file string) []corpusPair {
 	var req []byte
 	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 		f := strings.Fields(line)
-		if len(f) != 4 {
-			t.Fatalf("%s:%d: want 4 fields", file, i+1)
+		if len(f) != 4 && (f[0] != "response" || len(f) != 5) {
+			t.Fatalf("%s:%d: want 4 fields (5 for a response)", file, i+1)
+		}
+		seen := 1
+		if len(f) == 5 {
+			if n, err := strconv.Atoi(f[4]); err == nil && n > 0 {
+				seen = n
+			}
 		}
 		key, _ := strconv.Atoi(f[1])
 		ver, _ := strconv.Atoi(f[2])
@@ -568,7 +597,7 @@ func readCorpus(t testing.TB, file string) []corpusPair {
 			req = raw
 			continue
 		}
-		out = append(out, corpusPair{int16(key), int16(ver), req, raw})
+		out = append(out, corpusPair{int16(key), int16(ver), req, raw, seen})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].key < out[j].key })
 	return out

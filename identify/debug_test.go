@@ -2,6 +2,7 @@ package identify
 
 import (
 	"fmt"
+	"os"
 	"testing"
 
 	"kwire/codec"
@@ -9,7 +10,11 @@ import (
 )
 
 func TestDebugMisses(t *testing.T) {
-	for _, p := range readCorpus(t, corpusFile) {
+	file := os.Getenv("DBG_FILE")
+	if file == "" {
+		t.Skip()
+	}
+	for _, p := range readCorpus(t, file) {
 		set, _ := sets.ForVersion(p.key, p.version, true)
 		api := set.APIByKey(p.key)
 		hp, _ := codec.PlanFor(set.ResponseHeader, codec.HeaderVersion(api, p.version, codec.Response))
@@ -22,14 +27,21 @@ func TestDebugMisses(t *testing.T) {
 			if len(cs) > 0 && cs[0].Has(p.key, p.version) && cs[0].Dir == codec.Response && cs[0].Framing == x.fr {
 				continue
 			}
-			s := fmt.Sprintf("%s v%d %s %x\n", api.Name, p.version, x.fr, x.b[:min(len(x.b), 40)])
+			pos := "-"
 			for i, c := range cs {
-				if i == 6 {
+				if c.Has(p.key, p.version) && c.Dir == codec.Response && c.Framing == x.fr {
+					pos = fmt.Sprint(i + 1)
+					break
+				}
+			}
+			s := fmt.Sprintf("MISS %s v%d %s at %s seen %d %x\n", api.Name, p.version, x.fr, pos, p.seen, x.b[:min(len(x.b), 48)])
+			for i, c := range cs {
+				if i == 5 {
 					break
 				}
 				s += "    " + describe(c) + "\n"
 			}
-			t.Log(s)
+			fmt.Print(s)
 		}
 	}
 }

@@ -355,7 +355,7 @@ const penUnread = 0.05
 // score returns the penalty of a reading of the bytes and the sum of what
 // it read (see scorer).
 func (r *ranker) score(e *entry, fr Framing, hv, v codec.Value) (float64, uint64) {
-	s := scorer{set: e.set, api: e.api.Name, words: e.words, pen: e.prior}
+	s := scorer{set: e.set, api: e.api.Name, dir: e.dir, words: e.words, pen: e.prior}
 	if fr == Frame {
 		s.structV(e.header.Root, hv)
 		if e.dir == codec.Response && len(r.b) >= 8 && int32(binary.BigEndian.Uint32(r.b[4:])) < 0 {

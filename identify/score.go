@@ -18,6 +18,7 @@ import (
 type scorer struct {
 	set   *schemas.Set
 	api   string // the API's name
+	dir   codec.Direction
 	words string // the API's words (apiWords)
 	pen   float64
 	sum   uint64
@@ -51,6 +52,7 @@ const (
 	penUnknownKey   = 2   // an API key the release does not know
 	penUnknownEnum  = 2   // an enum's UNKNOWN, or a value out of its range
 	penBumped       = 0.3 // a producer id handed out with its epoch bumped
+	penNoTimeout    = 0.5 // a request that gives the broker no time (clients send 30 or 60 s)
 )
 
 // maxVersion is more than any version of an API, a record or a feature
@@ -74,7 +76,7 @@ func (s *scorer) message(sp *codec.StructPlan, v codec.Value, dir codec.Directio
 		return fp.Field.Name == "ErrorCode" && fp.Index < len(list) && list[fp.Index].Int() != 0
 	})
 	for _, fp := range sp.Wire {
-		if fp.Kind == schemas.KindArray && fp.Index < len(list) && (dir == codec.Request || !failed) {
+		if fp.Kind == schemas.KindArray && fp.Index < len(list) && (dir == codec.Request || fp.Elem == schemas.KindStruct && !failed) {
 			if l := list[fp.Index]; !l.IsNull() && len(l.List()) == 0 {
 				s.pen += map[codec.Direction]float64{codec.Request: penEmptyAsk, codec.Response: penEmpty}[dir]
 			}
@@ -194,6 +196,10 @@ func (s *scorer) integer(k schemas.Kind, name string, n int64) {
 	case k == schemas.KindInt16 && (strings.HasSuffix(name, "Version") || strings.HasSuffix(name, "VersionLevel")):
 		if n < -1 || n > maxVersion {
 			s.pen += penLarge
+		}
+	case name == "TimeoutMs" || name == "timeoutMs":
+		if s.dir == codec.Request && n == 0 {
+			s.pen += penNoTimeout
 		}
 	case name == "ThrottleTimeMs":
 		if n != 0 {
