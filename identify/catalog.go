@@ -134,7 +134,9 @@ func build() catalog {
 //   - 0.1, once a producer: every producer asks for its id, since
 //     producers are idempotent by default (Kafka 3.0, franz-go);
 //   - 0.15, once a transaction, by transactional producers only (every
-//     100 ms to 30 s in Kafka Streams);
+//     100 ms to 30 s in Kafka Streams): it adds partitions and ends;
+//   - 0.18, once a transaction that also commits what it consumed
+//     (consume-transform-produce), which not all do;
 //   - 0.2, once a connection (versions, SASL), rebalance (join, sync,
 //     leave, offsets fetched), producer (its id), leader change or
 //     telemetry interval (minutes);
@@ -145,7 +147,7 @@ var recurrence = map[string]float64{
 	"Produce": 0, "Fetch": 0, "Heartbeat": 0, "OffsetCommit": 0, "Metadata": 0,
 	"ConsumerGroupHeartbeat": 0, "ShareGroupHeartbeat": 0, "StreamsGroupHeartbeat": 0, "ShareFetch": 0, "ShareAcknowledge": 0,
 	"InitProducerId":     0.1,
-	"AddPartitionsToTxn": 0.15, "AddOffsetsToTxn": 0.15, "TxnOffsetCommit": 0.15, "EndTxn": 0.15,
+	"AddPartitionsToTxn": 0.15, "EndTxn": 0.15, "AddOffsetsToTxn": 0.18, "TxnOffsetCommit": 0.18,
 	"ApiVersions": 0.2, "SaslHandshake": 0.2, "SaslAuthenticate": 0.2, "FindCoordinator": 0.2,
 	"JoinGroup": 0.2, "SyncGroup": 0.2, "LeaveGroup": 0.2, "OffsetFetch": 0.2, "ListOffsets": 0.2,
 	"OffsetForLeaderEpoch": 0.2, "GetTelemetrySubscriptions": 0.2, "PushTelemetry": 0.2,
@@ -163,6 +165,9 @@ const (
 	// A version older than the newest of every known release: only
 	// brokers older than those release answer with it.
 	penOldVersion = 0.25
+	// An API that the oldest known release does not have, or not as
+	// stable: fewer brokers answer it, fewer clients send it.
+	penNewAPI = 0.1
 	// An API the newest release removed, or a version a release has but
 	// does not call stable yet.
 	penGone, penUnstable = 1, 1
@@ -170,8 +175,9 @@ const (
 
 // prior is the penalty of a candidate before its bytes are read: how
 // often clients send its API (recurrence, admin calls, internal APIs),
-// less likely for APIs the newest release removed, unstable versions and
-// versions that no known release uses as its newest.
+// less likely for APIs the newest release removed or the oldest does not
+// have, unstable versions and versions that no known release uses as its
+// newest.
 func prior(e entry, newest *schemas.Set, rs []*schemas.Set) float64 {
 	p, ok := recurrence[e.api.Name]
 	switch {
@@ -193,6 +199,9 @@ func prior(e entry, newest *schemas.Set, rs []*schemas.Set) float64 {
 	}
 	if !slices.ContainsFunc(rs, func(s *schemas.Set) bool { return newestStable(s, e.api.Key) == e.version }) {
 		p += penOldVersion
+	}
+	if newestStable(rs[len(rs)-1], e.api.Key) < 0 {
+		p += penNewAPI
 	}
 	return p
 }

@@ -87,9 +87,16 @@ func (s *scorer) message(sp *codec.StructPlan, v codec.Value, dir codec.Directio
 
 func (s *scorer) structV(sp *codec.StructPlan, v codec.Value) {
 	list := v.List()
+	lo, hi := -1, -1 // MinVersion, MaxVersion
 	for _, fp := range sp.Wire {
 		if fp.Index < len(list) {
 			s.field(fp, list[fp.Index])
+			switch fp.Field.Name {
+			case "MinVersion":
+				lo = fp.Index
+			case "MaxVersion":
+				hi = fp.Index
+			}
 		}
 	}
 	for _, fp := range sp.Tagged {
@@ -100,8 +107,7 @@ func (s *scorer) structV(sp *codec.StructPlan, v codec.Value) {
 	s.pen += penUnknownTag * float64(len(v.Unknown()))
 	s.mix(uint64(len(v.Unknown())))
 	// A range of versions runs upwards.
-	if lo, hi := sp.Field("MinVersion"), sp.Field("MaxVersion"); lo != nil && hi != nil && !lo.IsTagged && !hi.IsTagged &&
-		max(lo.Index, hi.Index) < len(list) && list[lo.Index].Int() > list[hi.Index].Int() {
+	if lo >= 0 && hi >= 0 && list[lo].Int() > list[hi].Int() {
 		s.pen += penLarge
 	}
 }
