@@ -143,14 +143,20 @@ func build() catalog {
 //
 // other APIs are admin calls (adminRead, adminWrite) or sent between
 // brokers and controllers (penInternal).
-var recurrence = map[string]float64{
-	"Produce": 0, "Fetch": 0, "Heartbeat": 0, "OffsetCommit": 0, "Metadata": 0,
-	"ConsumerGroupHeartbeat": 0, "ShareGroupHeartbeat": 0, "StreamsGroupHeartbeat": 0, "ShareFetch": 0, "ShareAcknowledge": 0,
-	"InitProducerId":     0.1,
-	"AddPartitionsToTxn": 0.15, "EndTxn": 0.15, "AddOffsetsToTxn": 0.18, "TxnOffsetCommit": 0.18,
-	"ApiVersions": 0.2, "SaslHandshake": 0.2, "SaslAuthenticate": 0.2, "FindCoordinator": 0.2,
-	"JoinGroup": 0.2, "SyncGroup": 0.2, "LeaveGroup": 0.2, "OffsetFetch": 0.2, "ListOffsets": 0.2,
-	"OffsetForLeaderEpoch": 0.2, "GetTelemetrySubscriptions": 0.2, "PushTelemetry": 0.2,
+var recurrence = []recurs{
+	{0, "Produce Fetch Heartbeat OffsetCommit Metadata ConsumerGroupHeartbeat ShareGroupHeartbeat StreamsGroupHeartbeat ShareFetch ShareAcknowledge"},
+	{0.1, "InitProducerId"},
+	{0.15, "AddPartitionsToTxn EndTxn"},
+	{0.18, "AddOffsetsToTxn TxnOffsetCommit"},
+	{0.2, "ApiVersions SaslHandshake SaslAuthenticate FindCoordinator JoinGroup SyncGroup LeaveGroup OffsetFetch ListOffsets " +
+		"OffsetForLeaderEpoch GetTelemetrySubscriptions PushTelemetry"},
+}
+
+// recurs is a class of recurrence: its penalty and its APIs, separated
+// by spaces.
+type recurs struct {
+	pen  float64
+	apis string
 }
 
 // The priors of the other APIs and of versions.
@@ -179,9 +185,14 @@ const (
 // have, unstable versions and versions that no known release uses as its
 // newest.
 func prior(e entry, newest *schemas.Set, rs []*schemas.Set) float64 {
-	p, ok := recurrence[e.api.Name]
+	p := -1.0
+	for _, r := range recurrence {
+		if strings.Contains(" "+r.apis+" ", " "+e.api.Name+" ") {
+			p = r.pen
+		}
+	}
 	switch {
-	case ok:
+	case p >= 0:
 	case !slices.Contains(e.api.Request.Listeners, "broker") && !slices.Contains(e.api.Request.Listeners, "zkBroker"):
 		p = penInternal
 	case strings.HasPrefix(e.api.Name, "Describe") || strings.HasPrefix(e.api.Name, "List"):
@@ -197,7 +208,11 @@ func prior(e entry, newest *schemas.Set, rs []*schemas.Set) float64 {
 	if sets.Unstable(e.api, e.version) {
 		p += penUnstable
 	}
-	if !slices.ContainsFunc(rs, func(s *schemas.Set) bool { return newestStable(s, e.api.Key) == e.version }) {
+	old := true
+	for _, s := range rs {
+		old = old && newestStable(s, e.api.Key) != e.version
+	}
+	if old {
 		p += penOldVersion
 	}
 	if newestStable(rs[len(rs)-1], e.api.Key) < 0 {

@@ -72,9 +72,10 @@ const (
 // are empty then.
 func (s *scorer) message(sp *codec.StructPlan, v codec.Value, dir codec.Direction) {
 	list := v.List()
-	failed := slices.ContainsFunc(sp.Wire, func(fp *codec.FieldPlan) bool {
-		return fp.Field.Name == "ErrorCode" && fp.Index < len(list) && list[fp.Index].Int() != 0
-	})
+	failed := false
+	for _, fp := range sp.Wire {
+		failed = failed || fp.Field.Name == "ErrorCode" && fp.Index < len(list) && list[fp.Index].Int() != 0
+	}
 	for _, fp := range sp.Wire {
 		if fp.Kind == schemas.KindArray && fp.Index < len(list) && (dir == codec.Request || fp.Elem == schemas.KindStruct && !failed) {
 			if l := list[fp.Index]; !l.IsNull() && len(l.List()) == 0 {
@@ -183,7 +184,7 @@ func (s *scorer) integer(k schemas.Kind, name string, n int64) {
 		case n != 0:
 			s.pen += penError
 		}
-	case k == schemas.KindInt8 && slices.Contains(unknownZero, name):
+	case k == schemas.KindInt8 && unknownZero(name):
 		if n <= 0 || n > 32 {
 			s.pen += penUnknownEnum
 		}
@@ -238,10 +239,16 @@ func (s *scorer) integer(k schemas.Kind, name string, n int64) {
 	}
 }
 
-// unknownZero are the enums of ACLs and config resources (resource and
+// unknownZero says whether a field is one of the enums of ACLs and config resources (resource and
 // pattern types, operations, permissions), in which 0 is UNKNOWN, which
 // neither clients nor brokers write, and no value is above 32.
-var unknownZero = []string{"ResourceType", "ResourceTypeFilter", "PatternType", "PatternTypeFilter", "ResourcePatternType", "Operation", "PermissionType"}
+func unknownZero(name string) bool {
+	switch name {
+	case "ResourceType", "ResourceTypeFilter", "PatternType", "PatternTypeFilter", "ResourcePatternType", "Operation", "PermissionType":
+		return true
+	}
+	return false
+}
 
 // entities are the kinds of things error names are about, each with the
 // words an API that deals with them has in its names.
