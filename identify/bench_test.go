@@ -12,7 +12,7 @@ import (
 // that nothing decodes (every layout read as far as it goes).
 func BenchmarkRank(b *testing.B) {
 	var small []byte
-	for _, p := range readCorpus(b) {
+	for _, p := range readCorpus(b, corpusFile) {
 		if p.key == 11 { // JoinGroup
 			small = p.resp
 			break

@@ -58,16 +58,18 @@ func build() catalog {
 	rs := sets.Releases()
 	layouts := map[string]int{}
 	fp := fingerprinter{memo: map[*codec.StructPlan]string{}}
-	seen := map[string]int{} // dir/key/version/layout: its entry
-	var newest *schemas.Set
+	seen := map[string]int{}  // dir/key/version/layout: its entry
+	var loaded []*schemas.Set // newest first
 	for i := len(rs) - 1; i >= 0; i-- {
-		s, err := sets.Load(rs[i].Name)
-		if err != nil {
-			continue // a release that does not load is left out
+		if s, err := sets.Load(rs[i].Name); err == nil {
+			loaded = append(loaded, s) // a release that does not load is left out
 		}
-		if newest == nil {
-			newest = s
-		}
+	}
+	if len(loaded) == 0 {
+		return c
+	}
+	newest := loaded[0]
+	for _, s := range loaded {
 		for _, a := range s.APIs {
 			if a.Removed() {
 				continue
@@ -98,7 +100,7 @@ func build() catalog {
 						// stable (as sets.ForVersion chooses).
 						if e := &c.entries[i]; sets.Unstable(e.api, v) && !sets.Unstable(a, v) {
 							e.set, e.api, e.body, e.header = s, a, bp, hp
-							e.prior, e.words = prior(*e, newest), apiWords(a)
+							e.prior, e.words = prior(*e, newest, loaded), apiWords(a)
 						}
 						continue
 					}
@@ -109,7 +111,7 @@ func build() catalog {
 						layouts[wire] = id
 					}
 					e := entry{set: s, api: a, version: v, dir: dir, body: bp, header: hp, layout: id}
-					e.prior = prior(e, newest)
+					e.prior = prior(e, newest, loaded)
 					e.words = apiWords(a)
 					c.entries = append(c.entries, e)
 				}
@@ -119,38 +121,118 @@ func build() catalog {
 	return c
 }
 
-// everyday are the APIs of producers and consumers, which most of the
-// traffic between clients and brokers is; the others (admin calls) are
-// rarer.
-var everyday = []string{
-	"Produce", "Fetch", "ListOffsets", "Metadata", "OffsetCommit", "OffsetFetch", "FindCoordinator",
-	"JoinGroup", "Heartbeat", "LeaveGroup", "SyncGroup", "SaslHandshake", "ApiVersions", "InitProducerId",
-	"OffsetForLeaderEpoch", "AddPartitionsToTxn", "AddOffsetsToTxn", "EndTxn", "TxnOffsetCommit",
-	"SaslAuthenticate", "ConsumerGroupHeartbeat", "GetTelemetrySubscriptions", "PushTelemetry",
-	"ShareGroupHeartbeat", "ShareFetch", "ShareAcknowledge",
+// recurrence is the prior penalty of the APIs that clients send, by how
+// often a client sends them. The bytes of some responses are the same for
+// several APIs (a Heartbeat's, an EndTxn's and a PushTelemetry's: a
+// throttle time and an error code; an OffsetCommit's and an
+// AddPartitionsToTxn's: topics of partitions with an error code), and
+// then only how often each is sent tells them apart. The classes follow
+// what clients do, written down once:
+//   - 0, all the time, by every producer or consumer: produces and
+//     fetches, a group member's heartbeats (every few seconds), its
+//     offset commits (every 5 s by default) and metadata refreshes;
+//   - 0.1, once a producer: every producer asks for its id, since
+//     producers are idempotent by default (Kafka 3.0, franz-go);
+//   - 0.15, once a transaction, by transactional producers only (every
+//     100 ms to 30 s in Kafka Streams): it adds partitions and ends;
+//   - 0.18, once a transaction that also commits what it consumed
+//     (consume-transform-produce), which not all do;
+//   - 0.2, once a connection (versions, SASL), rebalance (join, sync,
+//     leave, offsets fetched), producer (its id), leader change or
+//     telemetry interval (minutes);
+//
+// other APIs are admin calls (adminRead, adminWrite) or sent between
+// brokers and controllers (penInternal).
+var recurrence = []recurs{
+	{0, "Produce Fetch Heartbeat OffsetCommit Metadata ConsumerGroupHeartbeat ShareGroupHeartbeat StreamsGroupHeartbeat ShareFetch ShareAcknowledge"},
+	{0.1, "InitProducerId"},
+	{0.15, "AddPartitionsToTxn EndTxn"},
+	{0.18, "AddOffsetsToTxn TxnOffsetCommit"},
+	{0.2, "ApiVersions SaslHandshake SaslAuthenticate FindCoordinator JoinGroup SyncGroup LeaveGroup OffsetFetch ListOffsets " +
+		"OffsetForLeaderEpoch GetTelemetrySubscriptions PushTelemetry"},
 }
 
-// prior is the penalty of a candidate before its bytes are read: APIs
-// that clients do not send (controller-only ones), APIs the newest release
-// removed and unstable versions are less likely, and admin calls a little
-// less likely than the APIs of producers and consumers.
-func prior(e entry, newest *schemas.Set) float64 {
-	p := 0.0
+// recurs is a class of recurrence: its penalty and its APIs, separated
+// by spaces.
+type recurs struct {
+	pen  float64
+	apis string
+}
+
+// The priors of the other APIs and of versions.
+const (
+	// An admin call that reads (Describe..., List...): tools that watch
+	// a cluster poll them.
+	adminRead = 0.3
+	// An admin call that changes something: a person or an operator does.
+	adminWrite = 0.4
+	// An API that clients do not send: between brokers and controllers.
+	penInternal = 1
+	// A version older than the newest of every known release: only
+	// brokers older than those release answer with it.
+	penOldVersion = 0.25
+	// An API that the oldest known release does not have, or not as
+	// stable: fewer brokers answer it, fewer clients send it.
+	penNewAPI = 0.1
+	// An API the newest release removed, or a version a release has but
+	// does not call stable yet.
+	penGone, penUnstable = 1, 1
+)
+
+// prior is the penalty of a candidate before its bytes are read: how
+// often clients send its API (recurrence, admin calls, internal APIs),
+// less likely for APIs the newest release removed or the oldest does not
+// have, unstable versions and versions that no known release uses as its
+// newest.
+func prior(e entry, newest *schemas.Set, rs []*schemas.Set) float64 {
+	p := -1.0
+	for _, r := range recurrence {
+		if strings.Contains(" "+r.apis+" ", " "+e.api.Name+" ") {
+			p = r.pen
+		}
+	}
 	switch {
+	case p >= 0:
 	case !slices.Contains(e.api.Request.Listeners, "broker") && !slices.Contains(e.api.Request.Listeners, "zkBroker"):
-		p += 1
-	case !slices.Contains(everyday, e.api.Name):
-		p += 0.3
+		p = penInternal
+	case strings.HasPrefix(e.api.Name, "Describe") || strings.HasPrefix(e.api.Name, "List"):
+		p = adminRead
+	default:
+		p = adminWrite
 	}
 	if newest != nil {
 		if na := newest.APIByKey(e.api.Key); na == nil || na.Removed() {
-			p += 1
+			p += penGone
 		}
 	}
 	if sets.Unstable(e.api, e.version) {
-		p += 1
+		p += penUnstable
+	}
+	old := true
+	for _, s := range rs {
+		old = old && newestStable(s, e.api.Key) != e.version
+	}
+	if old {
+		p += penOldVersion
+	}
+	if newestStable(rs[len(rs)-1], e.api.Key) < 0 {
+		p += penNewAPI
 	}
 	return p
+}
+
+// newestStable is the newest stable version of an API in a release, -1
+// when the release does not have it.
+func newestStable(s *schemas.Set, key int16) int16 {
+	a := s.APIByKey(key)
+	if a == nil || a.Removed() {
+		return -1
+	}
+	v := a.Request.ValidVersions.Hi
+	if sets.Unstable(a, v) {
+		v--
+	}
+	return v
 }
 
 // apiWords is the text an error code's name is checked against: the

@@ -163,14 +163,15 @@ func Rank(b []byte, o Options) []Candidate {
 }
 
 // merge folds each candidate into an earlier one of the same API,
-// direction and framing that read the same values from the bytes, with
-// the same score, into its Also.
+// direction and framing that read the same values from the bytes, into
+// its Also: the bytes cannot tell those versions apart, whatever their
+// priors, and the first (the most likely) stands for them all.
 func merge(cs []Candidate) []Candidate {
 	var out []Candidate
 	for _, c := range cs {
 		i := slices.IndexFunc(out, func(k Candidate) bool {
 			return k.API.Key == c.API.Key && k.Dir == c.Dir && k.Framing == c.Framing && k.sum == c.sum &&
-				k.Score == c.Score && k.ByCorrelation == c.ByCorrelation
+				k.ByCorrelation == c.ByCorrelation
 		})
 		if i < 0 {
 			out = append(out, c)
@@ -354,7 +355,7 @@ const penUnread = 0.05
 // score returns the penalty of a reading of the bytes and the sum of what
 // it read (see scorer).
 func (r *ranker) score(e *entry, fr Framing, hv, v codec.Value) (float64, uint64) {
-	s := scorer{set: e.set, words: e.words, pen: e.prior}
+	s := scorer{set: e.set, api: e.api.Name, dir: e.dir, words: e.words, pen: e.prior}
 	if fr == Frame {
 		s.structV(e.header.Root, hv)
 		if e.dir == codec.Response && len(r.b) >= 8 && int32(binary.BigEndian.Uint32(r.b[4:])) < 0 {

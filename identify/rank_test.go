@@ -81,7 +81,7 @@ func TestNothingDecodes(t *testing.T) {
 // TestTruncated: a response frame cut short is named among the closest.
 func TestTruncated(t *testing.T) {
 	var b []byte
-	for _, p := range readCorpus(t) {
+	for _, p := range readCorpus(t, corpusFile) {
 		if p.key == 11 && p.version == 9 {
 			b = p.resp[:len(p.resp)-3]
 			break

@@ -17,6 +17,8 @@ import (
 // that two layouts that read the bytes the same way have the same sum.
 type scorer struct {
 	set   *schemas.Set
+	api   string // the API's name
+	dir   codec.Direction
 	words string // the API's words (apiWords)
 	pen   float64
 	sum   uint64
@@ -47,7 +49,15 @@ const (
 	penError        = 0.3 // any error at all: most answers have none
 	penThrottle     = 0.3 // a throttle time other than 0
 	penUUID         = 1   // a uuid neither zero nor random-looking
+	penUnknownKey   = 2   // an API key the release does not know
+	penUnknownEnum  = 2   // an enum's UNKNOWN, or a value out of its range
+	penBumped       = 0.3 // a producer id handed out with its epoch bumped
+	penNoTimeout    = 0.5 // a request that gives the broker no time (clients send 30 or 60 s)
 )
+
+// maxVersion is more than any version of an API, a record or a feature
+// has reached.
+const maxVersion = 1000
 
 // Milliseconds since the epoch of 2001-01-01 and 2100-01-01.
 const (
@@ -58,10 +68,17 @@ const (
 // message scores a message body: its fields, and whether it holds any of
 // the entities (topics, groups, results) that its arrays list; a request
 // asks about some and a response answers for them.
+// A response with an error at its top answers for nothing: its arrays
+// are empty then.
 func (s *scorer) message(sp *codec.StructPlan, v codec.Value, dir codec.Direction) {
+	list := v.List()
+	failed := false
 	for _, fp := range sp.Wire {
-		if fp.Kind == schemas.KindArray && fp.Elem == schemas.KindStruct && fp.Index < len(v.List()) {
-			if l := v.List()[fp.Index]; !l.IsNull() && len(l.List()) == 0 {
+		failed = failed || fp.Field.Name == "ErrorCode" && fp.Index < len(list) && list[fp.Index].Int() != 0
+	}
+	for _, fp := range sp.Wire {
+		if fp.Kind == schemas.KindArray && fp.Index < len(list) && (dir == codec.Request || fp.Elem == schemas.KindStruct && !failed) {
+			if l := list[fp.Index]; !l.IsNull() && len(l.List()) == 0 {
 				s.pen += map[codec.Direction]float64{codec.Request: penEmptyAsk, codec.Response: penEmpty}[dir]
 			}
 		}
@@ -71,9 +88,16 @@ func (s *scorer) message(sp *codec.StructPlan, v codec.Value, dir codec.Directio
 
 func (s *scorer) structV(sp *codec.StructPlan, v codec.Value) {
 	list := v.List()
+	lo, hi := -1, -1 // MinVersion, MaxVersion
 	for _, fp := range sp.Wire {
 		if fp.Index < len(list) {
 			s.field(fp, list[fp.Index])
+			switch fp.Field.Name {
+			case "MinVersion":
+				lo = fp.Index
+			case "MaxVersion":
+				hi = fp.Index
+			}
 		}
 	}
 	for _, fp := range sp.Tagged {
@@ -83,6 +107,10 @@ func (s *scorer) structV(sp *codec.StructPlan, v codec.Value) {
 	}
 	s.pen += penUnknownTag * float64(len(v.Unknown()))
 	s.mix(uint64(len(v.Unknown())))
+	// A range of versions runs upwards.
+	if lo >= 0 && hi >= 0 && list[lo].Int() > list[hi].Int() {
+		s.pen += penLarge
+	}
 }
 
 func (s *scorer) field(fp *codec.FieldPlan, v codec.Value) {
@@ -137,7 +165,9 @@ func (s *scorer) primitive(k schemas.Kind, name string, v codec.Value) {
 			s.pen += penRecords
 		}
 	case schemas.KindUUID:
-		if zeros := strings.Count(v.Str(), "\x00"); zeros > 6 && zeros < 16 {
+		// Random ids have a zero byte in 16 one time in 16, three one
+		// time in 30,000.
+		if zeros := strings.Count(v.Str(), "\x00"); zeros >= 3 && zeros < 16 {
 			s.pen += penUUID
 		}
 	}
@@ -153,6 +183,30 @@ func (s *scorer) integer(k schemas.Kind, name string, n int64) {
 			s.pen += penAlien
 		case n != 0:
 			s.pen += penError
+		}
+	case k == schemas.KindInt8 && unknownZero(name):
+		if n <= 0 || n > 32 {
+			s.pen += penUnknownEnum
+		}
+	case name == "ProducerEpoch" && s.api == "EndTxn" && n == 0:
+		// EndTxn hands out the epoch of the next transaction (KIP-890):
+		// bumped, never 0.
+		s.pen += penUnknownEnum
+	case name == "ProducerEpoch" && s.api == "InitProducerId" && n > 0:
+		// Most producers are idempotent ones, whose ids start at epoch
+		// 0; only a transactional id's producer is bumped.
+		s.pen += penBumped
+	case name == "ApiKey" && k == schemas.KindInt16:
+		if s.set.APIByKey(int16(n)) == nil {
+			s.pen += penUnknownKey
+		}
+	case k == schemas.KindInt16 && (strings.HasSuffix(name, "Version") || strings.HasSuffix(name, "VersionLevel")):
+		if n < -1 || n > maxVersion {
+			s.pen += penLarge
+		}
+	case name == "TimeoutMs" || name == "timeoutMs":
+		if s.dir == codec.Request && n == 0 {
+			s.pen += penNoTimeout
 		}
 	case name == "ThrottleTimeMs":
 		if n != 0 {
@@ -175,12 +229,25 @@ func (s *scorer) integer(k schemas.Kind, name string, n int64) {
 			s.pen += penNegative
 		case n > 1<<40:
 			s.pen += penLarge // a trillion ids, offsets or bytes
+		case k == schemas.KindInt32 && n > 1<<24 && strings.HasSuffix(name, "Epoch"):
+			s.pen += penLarge // epochs count elections and rebalances
 		case k == schemas.KindInt32 && n > 1<<28 && n != math.MaxInt32 && containsAny(name, "Bytes", "Size"):
 			s.pen += penLarge // sizes of a message are megabytes, or "any"
 		}
 	case n < -1 || n > 1<<20:
 		s.pen += penLarge
 	}
+}
+
+// unknownZero says whether a field is one of the enums of ACLs and config resources (resource and
+// pattern types, operations, permissions), in which 0 is UNKNOWN, which
+// neither clients nor brokers write, and no value is above 32.
+func unknownZero(name string) bool {
+	switch name {
+	case "ResourceType", "ResourceTypeFilter", "PatternType", "PatternTypeFilter", "ResourcePatternType", "Operation", "PermissionType":
+		return true
+	}
+	return false
 }
 
 // entities are the kinds of things error names are about, each with the
