@@ -2,11 +2,11 @@ package codec
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 
 	"kwire/codec/wire"
+	"kwire/internal/xfmt"
 	"kwire/schemas"
 )
 
@@ -26,7 +26,7 @@ func (e *EncodeError) Error() string {
 func (e *EncodeError) Unwrap() error { return e.Err }
 
 func encErr(format string, args ...any) error {
-	return &EncodeError{Err: fmt.Errorf("%w: "+format, append([]any{wire.ErrValue}, args...)...)}
+	return &EncodeError{Err: xfmt.Errorf("%w: "+format, append([]any{wire.ErrValue}, args...)...)}
 }
 
 func withEncPath(err error, seg string) error {
@@ -143,7 +143,7 @@ func (fp *FieldPlan) appendValue(dst []byte, v *Value) ([]byte, error) {
 				dst, err = appendPrimitive(dst, fp.Elem, e, false, fp.Compact)
 			}
 			if err != nil {
-				return dst, withEncPath(err, fmt.Sprintf("[%d]", i))
+				return dst, withEncPath(err, xfmt.Sprintf("[%d]", i))
 			}
 		}
 		return dst, nil

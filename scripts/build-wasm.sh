@@ -6,10 +6,17 @@
 # gzip less, with the browser benchmark unchanged (scripts/browser-bench.sh).
 # codec/sasl (SaslAuthenticate's bytes) is no hot path: without inlining
 # too (the latest pattern that matches a package wins).
+#
+# KWIRE_WASM_NAMES=1 keeps the name section (no -s -w), for
+# scripts/wasm-top.sh: the same code, function names readable.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+strip='-s -w'
+if [ "${KWIRE_WASM_NAMES:-}" = 1 ]; then
+	strip=
+fi
 GOOS=js GOARCH=wasm go build -trimpath \
 	-gcflags='kwire/...=-l' -gcflags='kwire/codec/...=' -gcflags='kwire/tree=' \
 	-gcflags='kwire/render=' -gcflags='kwire/jsonv=' -gcflags='kwire/schemas/jsonc=' \
 	-gcflags='kwire/codec/sasl=-l' \
-	-ldflags='-s -w' -o "$1" ./wasm
+	-ldflags="$strip" -o "$1" ./wasm
