@@ -3,7 +3,7 @@ package capture
 import (
 	"encoding/binary"
 	"io"
-	"slices"
+	"sort"
 	"strconv"
 	"time"
 
@@ -278,7 +278,7 @@ func (r *Reader) Close(t time.Time) {
 	for k := range r.conns {
 		keys = append(keys, k)
 	}
-	slices.SortFunc(keys, func(a, b connKey) int { return r.conns[a].ID - r.conns[b].ID })
+	sort.Slice(keys, func(i, j int) bool { return r.conns[keys[i]].ID < r.conns[keys[j]].ID })
 	for _, k := range keys {
 		r.closeConn(k, r.conns[k], t)
 	}

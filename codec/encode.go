@@ -3,7 +3,7 @@ package codec
 import (
 	"errors"
 	"math"
-	"slices"
+	"sort"
 
 	"kwire/codec/wire"
 	"kwire/internal/xfmt"
@@ -99,7 +99,7 @@ func (sp *StructPlan) appendTagged(dst []byte, v *Value) ([]byte, error) {
 		entries = append(entries, entry{tag: u.Tag, data: u.Data})
 	}
 	if len(unknown) > 0 {
-		slices.SortStableFunc(entries, func(a, b entry) int { return int(a.tag) - int(b.tag) })
+		sort.SliceStable(entries, func(i, j int) bool { return entries[i].tag < entries[j].tag })
 	}
 	dst = wire.AppendUvarint(dst, uint64(len(entries)))
 	var scratch []byte

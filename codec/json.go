@@ -6,7 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"math"
-	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -228,7 +228,7 @@ func (sp *StructPlan) fromJSON(raw any, path string, set *schemas.Set) (Value, e
 	for k := range obj {
 		keys = append(keys, k)
 	}
-	slices.Sort(keys)
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] }) // sort.Strings is slices.Sort: a copy of pdqsort more in the browser app
 	for _, k := range keys {
 		val := obj[k]
 		if k == UnknownTagsKey {

@@ -2,7 +2,7 @@ package codec
 
 import (
 	"math"
-	"slices"
+	"sort"
 	"strconv"
 	"sync"
 
@@ -126,7 +126,7 @@ func (c *compiler) structPlan(s *schemas.Struct) *StructPlan {
 			sp.Wire = append(sp.Wire, fp)
 		}
 	}
-	slices.SortFunc(sp.Tagged, func(a, b *FieldPlan) int { return a.Field.Tag - b.Field.Tag })
+	sort.Slice(sp.Tagged, func(i, j int) bool { return sp.Tagged[i].Field.Tag < sp.Tagged[j].Field.Tag })
 	for i, fp := range sp.Fields {
 		if fp.Present && !fp.IsTagged {
 			continue

@@ -7,6 +7,7 @@ import (
 	"kwire/jsonv"
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -370,7 +371,7 @@ func (r *reader) check(allowed ...string) {
 		}
 	}
 	if len(extra) > 0 {
-		slices.Sort(extra)
+		sort.Slice(extra, func(i, j int) bool { return extra[i] < extra[j] }) // sort.Strings is slices.Sort: a copy of pdqsort more in the browser app
 		r.fail(extra[0], "unknown key %q (keys: %s)", extra[0], strings.Join(allowed, ", "))
 	}
 }

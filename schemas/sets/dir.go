@@ -63,7 +63,7 @@ func AddFiles(files map[string][]byte, base string) ([]string, error) {
 		added = append(added, to)
 		delete(loaded, to)
 	}
-	sort.Strings(added)
+	sort.Slice(added, func(i, j int) bool { return added[i] < added[j] }) // sort.Strings is slices.Sort: a copy of pdqsort more in the browser app
 	data, releaseList, versionsOf = merged, nil, map[string]schemas.Versions{}
 	return added, nil
 }

@@ -150,7 +150,7 @@ func names(fsys fs.FS) []string {
 			out = append(out, e.Name())
 		}
 	}
-	sort.Strings(out)
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] }) // sort.Strings is slices.Sort: a copy of pdqsort more in the browser app
 	return out
 }
 

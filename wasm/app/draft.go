@@ -330,7 +330,7 @@ func (s *State) draftQuery() string {
 		for k := range s.DraftKeys {
 			names = append(names, k)
 		}
-		sort.Strings(names)
+		sort.Slice(names, func(i, j int) bool { return names[i] < names[j] }) // sort.Strings is slices.Sort: a copy of pdqsort more in the browser app
 		for i, k := range names {
 			names[i] = k + "." + strconv.Itoa(int(s.DraftKeys[k]))
 		}
