@@ -2,7 +2,8 @@
 # wasm-size.sh: the size of the explorer's WebAssembly binary, gzip-compressed
 # as it is served, next to a trivial Go program that imports fmt,
 # encoding/json and syscall/js built with the same flags (the floor any Go
-# WASM app pays). Prints both sizes and the ratio; fails when kwire.wasm is
+# WASM app pays; its data segments merged as build-wasm.sh merges
+# kwire's). Prints both sizes and the ratio; fails when kwire.wasm is
 # over the budget (1.6 MB gzip, override with KWIRE_WASM_BUDGET in bytes).
 #
 #   scripts/wasm-size.sh [path/to/kwire.wasm]   (default: build ./wasm)
@@ -35,6 +36,7 @@ func main() {
 GO
 printf 'module trivial\n\ngo 1.26\n' >"$tmp/trivial/go.mod"
 (cd "$tmp/trivial" && GOOS=js GOARCH=wasm GOFLAGS= go build -trimpath -ldflags='-s -w' -o "$tmp/trivial.wasm" .)
+go run ./scripts/wasmdata "$tmp/trivial.wasm" # as build-wasm.sh does
 
 gz() { gzip -9 -c "$1" | wc -c; }
 k_raw=$(wc -c <"$wasm"); k_gz=$(gz "$wasm")
