@@ -37,8 +37,9 @@ func main() {
 	dist := flag.String("dist", "dist", "the built site (./build.sh)")
 	runs := flag.Int("n", 5, "runs of each measurement (the median is printed)")
 	size := flag.Int("size", 4<<20, "size of the Fetch response in bytes")
+	startup := flag.Bool("startup", false, "measure the navigations only")
 	flag.Parse()
-	if err := run(*dist, *runs, *size); err != nil {
+	if err := run(*dist, *runs, *size, *startup); err != nil {
 		fmt.Fprintln(os.Stderr, "browserbench:", err)
 		os.Exit(1)
 	}
@@ -63,7 +64,7 @@ func native(n int, f func()) float64 {
 	return median(xs)
 }
 
-func run(dist string, n, size int) error {
+func run(dist string, n, size int, startupOnly bool) error {
 	tmp, err := os.MkdirTemp("", "kwire-bench")
 	if err != nil {
 		return err
@@ -154,6 +155,9 @@ func run(dist string, n, size int) error {
 	row("  of which parsing the trunk schema set", median(load), natLoad)
 	row("trivial Go wasm page (fmt, json, js): same", median(trivial), -1)
 	fmt.Printf("%-44s %7.1fx\n", "navigation, kwire / trivial page", median(ready)/median(trivial))
+	if startupOnly {
+		return nil
+	}
 
 	// 2. One edit of a small message: the input event's handler re-encodes,
 	// re-decodes and redraws; layout is forced so that it counts.
