@@ -2,12 +2,12 @@ package capture
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
 	"kwire/codec"
 	"kwire/codec/records"
+	"kwire/internal/xfmt"
 	"kwire/schemas"
 	"kwire/schemas/sets"
 	"kwire/tree"
@@ -35,7 +35,7 @@ func (e *Event) DecodeValues(limits records.Limits) (*codec.Frame, error) {
 
 func (e *Event) decode(o codec.DecodeOptions) (*codec.Frame, *tree.Node, error) {
 	if e.Kind != KindFrame {
-		return nil, nil, fmt.Errorf("event %d is not a Kafka frame", e.N)
+		return nil, nil, xfmt.Errorf("event %d is not a Kafka frame", e.N)
 	}
 	o.SASLMechanism = e.SASLMechanism
 	if e.Dir == codec.Request {
@@ -47,7 +47,7 @@ func (e *Event) decode(o codec.DecodeOptions) (*codec.Frame, *tree.Node, error) 
 		return codec.Decode(e.Data, o)
 	}
 	if e.Request == nil {
-		return nil, nil, fmt.Errorf("no request with correlation id %d in the capture: the response's API is unknown", e.Correlation)
+		return nil, nil, xfmt.Errorf("no request with correlation id %d in the capture: the response's API is unknown", e.Correlation)
 	}
 	set, err := setFor(e.Key, e.Version, codec.Response)
 	if err != nil {
@@ -55,7 +55,7 @@ func (e *Event) decode(o codec.DecodeOptions) (*codec.Frame, *tree.Node, error) 
 	}
 	api := set.APIByKey(e.Key)
 	if api == nil {
-		return nil, nil, errors.New("no API with key " + fmt.Sprint(e.Key))
+		return nil, nil, errors.New("no API with key " + xfmt.Sprint(e.Key))
 	}
 	o.Set, o.API, o.Version, o.Dir = set, api, e.Version, codec.Response
 	return codec.Decode(e.Data, o)

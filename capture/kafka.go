@@ -2,14 +2,14 @@ package capture
 
 import (
 	"encoding/binary"
-	"fmt"
 	"io"
-	"slices"
+	"sort"
 	"strconv"
 	"time"
 
 	"kwire/codec"
 	"kwire/codec/records"
+	"kwire/internal/xfmt"
 )
 
 // Kind says what an Event is.
@@ -194,7 +194,7 @@ func (r *Reader) Packet(p Packet) {
 			r.NotTCP++
 			return
 		}
-		r.send(&Event{Kind: KindNote, Time: p.Time, Packet: p.N, Note: fmt.Sprintf("packet %d at byte offset %d: %v", p.N, p.Offset, err)})
+		r.send(&Event{Kind: KindNote, Time: p.Time, Packet: p.N, Note: xfmt.Sprintf("packet %d at byte offset %d: %v", p.N, p.Offset, err)})
 		return
 	}
 	k := keyOf(seg.Src, seg.Dst)
@@ -232,7 +232,7 @@ func (r *Reader) Packet(p Packet) {
 	}
 	var why string
 	if seg.Missing > 0 {
-		why = fmt.Sprintf("packet %d captured %d of %d bytes (snaplen)", p.N, len(p.Data), p.Len)
+		why = xfmt.Sprintf("packet %d captured %d of %d bytes (snaplen)", p.N, len(p.Data), p.Len)
 	}
 	h.segment(seg.Seq, seg.Payload, seg.Missing, why, p.Time)
 	if seg.Flags&FlagRST != 0 {
@@ -278,7 +278,7 @@ func (r *Reader) Close(t time.Time) {
 	for k := range r.conns {
 		keys = append(keys, k)
 	}
-	slices.SortFunc(keys, func(a, b connKey) int { return r.conns[a].ID - r.conns[b].ID })
+	sort.Slice(keys, func(i, j int) bool { return r.conns[keys[i]].ID < r.conns[keys[j]].ID })
 	for _, k := range keys {
 		r.closeConn(k, r.conns[k], t)
 	}
@@ -462,9 +462,9 @@ func (f *framer) report() {
 	if f.skipped == 0 {
 		return
 	}
-	note := fmt.Sprintf("skipped %d bytes at stream offset %d to the next frame", f.skipped, f.skipAt)
+	note := xfmt.Sprintf("skipped %d bytes at stream offset %d to the next frame", f.skipped, f.skipAt)
 	if !f.c.sawSYN && f.skipAt == 0 {
-		note = fmt.Sprintf("skipped %d bytes at the start: the capture starts mid-connection", f.skipped)
+		note = xfmt.Sprintf("skipped %d bytes at the start: the capture starts mid-connection", f.skipped)
 	}
 	f.c.r.send(&Event{Kind: KindSkipped, Conn: f.c, Dir: f.dir, Time: f.t, Packet: f.c.r.packet, Offset: f.skipAt, Size: f.skipped, Note: note})
 	f.skipped = 0
@@ -620,7 +620,7 @@ func (f *framer) gap(n int, t time.Time, why string) {
 	}
 	f.t = t
 	if why == "" {
-		why = fmt.Sprintf("the capture lacks %d bytes at stream offset %d (a lost segment)", n, f.off+int64(len(f.buf))+int64(f.skip))
+		why = xfmt.Sprintf("the capture lacks %d bytes at stream offset %d (a lost segment)", n, f.off+int64(len(f.buf))+int64(f.skip))
 	}
 	f.started = true
 	if !c.known {
@@ -664,7 +664,7 @@ func (f *framer) end(t time.Time) {
 	f.t = t
 	if f.synced && len(f.buf) >= 4 {
 		size := 4 + int(int32(binary.BigEndian.Uint32(f.buf)))
-		f.frame(f.buf, size, fmt.Sprintf("the stream ends after %d of its %d bytes", len(f.buf), size))
+		f.frame(f.buf, size, xfmt.Sprintf("the stream ends after %d of its %d bytes", len(f.buf), size))
 		f.buf = nil
 		return
 	}

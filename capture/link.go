@@ -2,7 +2,8 @@ package capture
 
 import (
 	"encoding/binary"
-	"fmt"
+
+	"kwire/internal/xfmt"
 )
 
 // LinkType is a capture's link-layer header type, as pcap numbers it
@@ -59,28 +60,28 @@ func ParseTCP(link LinkType, b []byte, origLen int) (Segment, error) {
 	switch link {
 	case LinkTypeEthernet:
 		if len(b) < 14 {
-			return Segment{}, fmt.Errorf("an Ethernet header of %d bytes (14)", len(b))
+			return Segment{}, xfmt.Errorf("an Ethernet header of %d bytes (14)", len(b))
 		}
 		ethType, off = binary.BigEndian.Uint16(b[12:]), 14
 		for ethType == 0x8100 || ethType == 0x88a8 || ethType == 0x9100 { // VLAN tags
 			if len(b) < off+4 {
-				return Segment{}, fmt.Errorf("a VLAN tag cut at byte %d", len(b))
+				return Segment{}, xfmt.Errorf("a VLAN tag cut at byte %d", len(b))
 			}
 			ethType, off = binary.BigEndian.Uint16(b[off+2:]), off+4
 		}
 	case LinkTypeLinuxSLL:
 		if len(b) < 16 {
-			return Segment{}, fmt.Errorf("a Linux cooked (SLL) header of %d bytes (16)", len(b))
+			return Segment{}, xfmt.Errorf("a Linux cooked (SLL) header of %d bytes (16)", len(b))
 		}
 		ethType, off = binary.BigEndian.Uint16(b[14:]), 16
 	case LinkTypeLinuxSLL2:
 		if len(b) < 20 {
-			return Segment{}, fmt.Errorf("a Linux cooked v2 (SLL2) header of %d bytes (20)", len(b))
+			return Segment{}, xfmt.Errorf("a Linux cooked v2 (SLL2) header of %d bytes (20)", len(b))
 		}
 		ethType, off = binary.BigEndian.Uint16(b), 20
 	case LinkTypeNull, LinkTypeLoop:
 		if len(b) < 4 {
-			return Segment{}, fmt.Errorf("a loopback header of %d bytes (4)", len(b))
+			return Segment{}, xfmt.Errorf("a loopback header of %d bytes (4)", len(b))
 		}
 		family := binary.LittleEndian.Uint32(b) // the writer's byte order: try both
 		if family > 0xffff {
@@ -92,19 +93,19 @@ func ParseTCP(link LinkType, b []byte, origLen int) (Segment, error) {
 		case 10, 24, 28, 30:
 			ethType = 0x86dd
 		default:
-			return Segment{}, NotTCP{fmt.Sprintf("loopback address family %d", family)}
+			return Segment{}, NotTCP{xfmt.Sprintf("loopback address family %d", family)}
 		}
 		off = 4
 	case LinkTypeRaw, LinkTypeIPv4, LinkTypeIPv6, 12, 14:
 		if len(b) == 0 {
-			return Segment{}, fmt.Errorf("an empty raw IP packet")
+			return Segment{}, xfmt.Errorf("an empty raw IP packet")
 		}
 		ethType = 0x0800
 		if b[0]>>4 == 6 {
 			ethType = 0x86dd
 		}
 	default:
-		return Segment{}, NotTCP{fmt.Sprintf("link type %d is not read", link)}
+		return Segment{}, NotTCP{xfmt.Sprintf("link type %d is not read", link)}
 	}
 	return parseIP(ethType, b[off:], cut)
 }
@@ -117,10 +118,10 @@ func parseIP(ethType uint16, b []byte, cut int) (Segment, error) {
 	switch ethType {
 	case 0x0800:
 		if len(b) < 20 {
-			return s, fmt.Errorf("an IPv4 header of %d bytes (20)", len(b))
+			return s, xfmt.Errorf("an IPv4 header of %d bytes (20)", len(b))
 		}
 		if b[0]>>4 != 4 {
-			return s, fmt.Errorf("IP version %d in an IPv4 packet", b[0]>>4)
+			return s, xfmt.Errorf("IP version %d in an IPv4 packet", b[0]>>4)
 		}
 		ihl := int(b[0]&0x0f) * 4
 		total := int(binary.BigEndian.Uint16(b[2:]))
@@ -128,7 +129,7 @@ func parseIP(ethType uint16, b []byte, cut int) (Segment, error) {
 			total = len(b) + cut
 		}
 		if ihl < 20 || len(b) < ihl || total < ihl {
-			return s, fmt.Errorf("IPv4 header length %d, total length %d, %d bytes captured", ihl, total, len(b))
+			return s, xfmt.Errorf("IPv4 header length %d, total length %d, %d bytes captured", ihl, total, len(b))
 		}
 		if frag := binary.BigEndian.Uint16(b[6:]); frag&0x3fff != 0 {
 			return s, NotTCP{"an IPv4 fragment"}
@@ -139,10 +140,10 @@ func parseIP(ethType uint16, b []byte, cut int) (Segment, error) {
 		b, end = b[ihl:], total-ihl
 	case 0x86dd:
 		if len(b) < 40 {
-			return s, fmt.Errorf("an IPv6 header of %d bytes (40)", len(b))
+			return s, xfmt.Errorf("an IPv6 header of %d bytes (40)", len(b))
 		}
 		if b[0]>>4 != 6 {
-			return s, fmt.Errorf("IP version %d in an IPv6 packet", b[0]>>4)
+			return s, xfmt.Errorf("IP version %d in an IPv6 packet", b[0]>>4)
 		}
 		proto = b[6]
 		end = int(binary.BigEndian.Uint16(b[4:]))
@@ -152,33 +153,33 @@ func parseIP(ethType uint16, b []byte, cut int) (Segment, error) {
 		// Extension headers before TCP: hop-by-hop, routing, destination.
 		for proto == 0 || proto == 43 || proto == 60 {
 			if len(b) < 8 {
-				return s, fmt.Errorf("an IPv6 extension header cut short")
+				return s, xfmt.Errorf("an IPv6 extension header cut short")
 			}
 			n := 8 + int(b[1])*8
 			if len(b) < n || end < n {
-				return s, fmt.Errorf("an IPv6 extension header of %d bytes, %d captured", n, len(b))
+				return s, xfmt.Errorf("an IPv6 extension header of %d bytes, %d captured", n, len(b))
 			}
 			proto, b, end = b[0], b[n:], end-n
 		}
 	default:
-		return s, NotTCP{fmt.Sprintf("ethertype %#04x", ethType)}
+		return s, NotTCP{xfmt.Sprintf("ethertype %#04x", ethType)}
 	}
 	if proto != 6 {
-		return s, NotTCP{fmt.Sprintf("IP protocol %d", proto)}
+		return s, NotTCP{xfmt.Sprintf("IP protocol %d", proto)}
 	}
 	if len(b) < 20 {
-		return s, fmt.Errorf("a TCP header of %d bytes (20)", len(b))
+		return s, xfmt.Errorf("a TCP header of %d bytes (20)", len(b))
 	}
 	doff := int(b[12]>>4) * 4
 	if doff < 20 || len(b) < doff {
-		return s, fmt.Errorf("TCP header length %d, %d bytes captured", doff, len(b))
+		return s, xfmt.Errorf("TCP header length %d, %d bytes captured", doff, len(b))
 	}
 	s.Src = withPort(s.Src, binary.BigEndian.Uint16(b))
 	s.Dst = withPort(s.Dst, binary.BigEndian.Uint16(b[2:]))
 	s.Seq, s.Ack, s.Flags = binary.BigEndian.Uint32(b[4:]), binary.BigEndian.Uint32(b[8:]), b[13]
 	payload := end - doff // what the IP header says
 	if payload < 0 {
-		return s, fmt.Errorf("IP length %d shorter than the TCP header (%d)", end, doff)
+		return s, xfmt.Errorf("IP length %d shorter than the TCP header (%d)", end, doff)
 	}
 	have := min(len(b)-doff, payload) // Ethernet padding is not payload
 	s.Payload, s.Missing = b[doff:doff+have], min(payload-have, cut)

@@ -4,10 +4,11 @@ import (
 	"bufio"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"math/bits"
 	"time"
+
+	"kwire/internal/xfmt"
 )
 
 // The small reader of pcap and pcapng that the browser app uses instead
@@ -43,10 +44,10 @@ func openLitePcap(br *bufio.Reader) (*litePcap, error) {
 	case 0x4d3cb2a1:
 		r.order, r.nanos = binary.BigEndian, true
 	default:
-		return nil, fmt.Errorf("unknown magic %x", binary.LittleEndian.Uint32(h[:]))
+		return nil, xfmt.Errorf("unknown magic %x", binary.LittleEndian.Uint32(h[:]))
 	}
 	if major := r.order.Uint16(h[4:]); major != 2 {
-		return nil, fmt.Errorf("unknown major version %d", major)
+		return nil, xfmt.Errorf("unknown major version %d", major)
 	}
 	r.snaplen = r.order.Uint32(h[16:])
 	if r.snaplen > MaxPacket || r.snaplen == 0 {
@@ -70,9 +71,9 @@ func (r *litePcap) next(n int) (Packet, error) {
 	caplen, length := r.order.Uint32(r.head[8:]), r.order.Uint32(r.head[12:])
 	switch {
 	case caplen > r.snaplen:
-		return p, &FileError{Packet: n, Offset: r.offset, Err: fmt.Errorf("capture length exceeds snap length: %d > %d", caplen, r.snaplen)}
+		return p, &FileError{Packet: n, Offset: r.offset, Err: xfmt.Errorf("capture length exceeds snap length: %d > %d", caplen, r.snaplen)}
 	case caplen > length:
-		return p, &FileError{Packet: n, Offset: r.offset, Err: fmt.Errorf("capture length exceeds original packet length: %d > %d", caplen, length)}
+		return p, &FileError{Packet: n, Offset: r.offset, Err: xfmt.Errorf("capture length exceeds original packet length: %d > %d", caplen, length)}
 	}
 	if cap(r.buf) < int(caplen) {
 		r.buf = make([]byte, max(caplen, 1<<12))
@@ -135,7 +136,7 @@ func (r *litePcapng) next(n int) (Packet, error) {
 				i = int(g.u16(b))
 			}
 			if i >= len(r.ifaces) {
-				return Packet{N: n}, &FileError{Packet: n, Offset: off, Err: fmt.Errorf("packet on interface %d, but the section describes %d", i, len(r.ifaces))}
+				return Packet{N: n}, &FileError{Packet: n, Offset: off, Err: xfmt.Errorf("packet on interface %d, but the section describes %d", i, len(r.ifaces))}
 			}
 			ifc := r.ifaces[i]
 			caplen := g.u32(b[12:])

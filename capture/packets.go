@@ -9,9 +9,10 @@ package capture
 import (
 	"bufio"
 	"encoding/binary"
-	"fmt"
 	"io"
 	"time"
+
+	"kwire/internal/xfmt"
 )
 
 // MaxPacket is the largest packet (and pcapng block) the reader accepts:
@@ -37,9 +38,9 @@ type FileError struct {
 
 func (e *FileError) Error() string {
 	if e.Packet == 0 {
-		return fmt.Sprintf("file header: %v", e.Err)
+		return xfmt.Sprintf("file header: %v", e.Err)
 	}
-	return fmt.Sprintf("packet %d at byte offset %d: %v", e.Packet, e.Offset, e.Err)
+	return xfmt.Sprintf("packet %d at byte offset %d: %v", e.Packet, e.Offset, e.Err)
 }
 
 func (e *FileError) Unwrap() error { return e.Err }
@@ -64,23 +65,23 @@ func NewPacketReader(r io.Reader) (*PacketReader, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	magic, err := br.Peek(4)
 	if err != nil {
-		return nil, &FileError{Packet: 0, Offset: 0, Err: fmt.Errorf("not a capture file: %d bytes, a pcap or pcapng file starts with a 4-byte magic number", len(magic))}
+		return nil, &FileError{Packet: 0, Offset: 0, Err: xfmt.Errorf("not a capture file: %d bytes, a pcap or pcapng file starts with a 4-byte magic number", len(magic))}
 	}
 	switch binary.LittleEndian.Uint32(magic) {
 	case 0x0a0d0d0a: // pcapng section header block
 		src, err := openPcapng(&ngGuard{r: br})
 		if err != nil {
-			return nil, &FileError{Offset: 0, Err: fmt.Errorf("pcapng section header: %w", err)}
+			return nil, &FileError{Offset: 0, Err: xfmt.Errorf("pcapng section header: %w", err)}
 		}
 		return &PacketReader{src: src, Format: "pcapng"}, nil
 	case 0xa1b2c3d4, 0xd4c3b2a1, 0xa1b23c4d, 0x4d3cb2a1:
 		src, err := openPcap(br)
 		if err != nil {
-			return nil, &FileError{Offset: 0, Err: fmt.Errorf("pcap file header: %w", err)}
+			return nil, &FileError{Offset: 0, Err: xfmt.Errorf("pcap file header: %w", err)}
 		}
 		return &PacketReader{src: src, Format: "pcap"}, nil
 	}
-	return nil, &FileError{Offset: 0, Err: fmt.Errorf("not a pcap or pcapng file: magic number %x (pcap: a1b2c3d4 or a1b23c4d in either byte order; pcapng: 0a0d0d0a)", magic)}
+	return nil, &FileError{Offset: 0, Err: xfmt.Errorf("not a pcap or pcapng file: magic number %x (pcap: a1b2c3d4 or a1b23c4d in either byte order; pcapng: 0a0d0d0a)", magic)}
 }
 
 // Next returns the next packet, or io.EOF after the last one. A file
@@ -147,23 +148,23 @@ func (g *ngGuard) options(typ uint32, b []byte) error {
 			return nil
 		}
 		if pos+4+(n+3)&^3 > len(b) {
-			return fmt.Errorf("option %d of %d bytes at +%d runs past the block's end", code, n, pos)
+			return xfmt.Errorf("option %d of %d bytes at +%d runs past the block's end", code, n, pos)
 		}
 		v := b[pos+4 : pos+4+n]
 		switch {
 		case typ == 1 && code == 9: // if_tsresol
 			if n < 1 || v[0]&0x80 != 0 && v[0]&0x7f > 62 || v[0]&0x80 == 0 && v[0] > 18 {
-				return fmt.Errorf("timestamp resolution option of %d bytes, value %x: want 1 byte, 2^-62 to 10^-18", n, v)
+				return xfmt.Errorf("timestamp resolution option of %d bytes, value %x: want 1 byte, 2^-62 to 10^-18", n, v)
 			}
 		case typ == 1 && code == 14, typ == 5 && code >= 2 && code <= 8: // if_tsoffset, statistics
 			if n != 8 {
-				return fmt.Errorf("option %d of %d bytes (8)", code, n)
+				return xfmt.Errorf("option %d of %d bytes (8)", code, n)
 			}
 		}
 		pos += 4 + (n+3)&^3
 	}
 	if pos != len(b) {
-		return fmt.Errorf("%d bytes after the last option", len(b)-pos)
+		return xfmt.Errorf("%d bytes after the last option", len(b)-pos)
 	}
 	return nil
 }
@@ -176,7 +177,7 @@ func (g *ngGuard) next() error {
 		return io.EOF
 	}
 	if len(head) < 12 {
-		return fmt.Errorf("block at byte offset %d: the file ends inside its header (truncated capture)", g.offset)
+		return xfmt.Errorf("block at byte offset %d: the file ends inside its header (truncated capture)", g.offset)
 	}
 	typ := binary.LittleEndian.Uint32(head)
 	if typ == 0x0a0d0d0a {
@@ -186,28 +187,28 @@ func (g *ngGuard) next() error {
 		case 0x4d3c2b1a:
 			g.big = true
 		default:
-			return fmt.Errorf("section header at byte offset %d: byte-order magic %x is neither 1a2b3c4d nor 4d3c2b1a", g.offset, head[8:12])
+			return xfmt.Errorf("section header at byte offset %d: byte-order magic %x is neither 1a2b3c4d nor 4d3c2b1a", g.offset, head[8:12])
 		}
 		g.ifaces, g.snap0 = 0, 0
 	}
 	typ = g.u32(head)
 	total := g.u32(head[4:])
 	if total < 12 || total%4 != 0 || total > MaxPacket+1024 {
-		return fmt.Errorf("block of type %#x at byte offset %d: length %d is not a multiple of 4 from 12 to %d", typ, g.offset, total, MaxPacket+1024)
+		return xfmt.Errorf("block of type %#x at byte offset %d: length %d is not a multiple of 4 from 12 to %d", typ, g.offset, total, MaxPacket+1024)
 	}
 	if cap(g.buf) < int(total) {
 		g.buf = make([]byte, total)
 	}
 	g.buf = g.buf[:total]
 	if n, _ := io.ReadFull(g.r, g.buf); n < int(total) {
-		return fmt.Errorf("block of type %#x at byte offset %d: %d bytes of %d, the file ends inside it (truncated capture)", typ, g.offset, n, total)
+		return xfmt.Errorf("block of type %#x at byte offset %d: %d bytes of %d, the file ends inside it (truncated capture)", typ, g.offset, n, total)
 	}
 	if g.u32(g.buf[total-4:]) != total {
-		return fmt.Errorf("block of type %#x at byte offset %d: its trailing length %d differs from its length %d", typ, g.offset, g.u32(g.buf[total-4:]), total)
+		return xfmt.Errorf("block of type %#x at byte offset %d: its trailing length %d differs from its length %d", typ, g.offset, g.u32(g.buf[total-4:]), total)
 	}
 	body := g.buf[8 : total-4]
 	bad := func(format string, a ...any) error {
-		return fmt.Errorf("block of type %#x at byte offset %d: %s", typ, g.offset, fmt.Sprintf(format, a...))
+		return xfmt.Errorf("block of type %#x at byte offset %d: %s", typ, g.offset, xfmt.Sprintf(format, a...))
 	}
 	optionsAt := map[uint32]int{0x0a0d0d0a: 16, 1: 8, 5: 12}
 	if at, ok := optionsAt[typ]; ok {

@@ -1,7 +1,7 @@
 package capture
 
 import (
-	"slices"
+	"sort"
 	"time"
 )
 
@@ -96,8 +96,10 @@ func (h *half) deliver(p pendingSeg) {
 }
 
 func (h *half) hold(p pendingSeg) {
-	i, _ := slices.BinarySearchFunc(h.pending, p.seq, func(q pendingSeg, s uint32) int { return int(int32(q.seq - s)) })
-	h.pending = slices.Insert(h.pending, i, p)
+	i := sort.Search(len(h.pending), func(i int) bool { return int32(h.pending[i].seq-p.seq) >= 0 })
+	h.pending = append(h.pending, pendingSeg{})
+	copy(h.pending[i+1:], h.pending[i:])
+	h.pending[i] = p
 	h.pbytes += len(p.data)
 }
 

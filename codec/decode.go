@@ -3,11 +3,11 @@ package codec
 import (
 	"encoding/binary"
 	"encoding/hex"
-	"fmt"
 	"strconv"
 
 	"kwire/codec/records"
 	"kwire/codec/wire"
+	"kwire/internal/xfmt"
 	"kwire/schemas"
 	"kwire/tree"
 )
@@ -301,7 +301,7 @@ func (d *decoder) tagged(sp *StructPlan, v *Value, node *tree.Node, path string)
 				err = d.fail(wire.ErrLength, "tag %d has size %d but only %d bytes are left", tag, size, d.left()-n2)
 			}
 			d.off = fieldStart
-			d.errorNode(tn, fmt.Sprintf("tag %d", tag), path, err)
+			d.errorNode(tn, xfmt.Sprintf("tag %d", tag), path, err)
 			return wire.WithPath(err, "tagged_fields")
 		}
 		d.off += n2
@@ -316,7 +316,7 @@ func (d *decoder) tagged(sp *StructPlan, v *Value, node *tree.Node, path string)
 			raw := append([]byte(nil), d.buf[dataStart:dataEnd]...)
 			*v = v.WithUnknown(append(v.Unknown(), RawTag{Tag: tag, Data: raw}))
 			if tn != nil {
-				tn.Add(&tree.Node{Name: fmt.Sprintf("tag %d", tag), Type: "unknown", Value: bytesPreview(raw), Detail: fmt.Sprintf("(tag=%d, size=%d)", tag, size),
+				tn.Add(&tree.Node{Name: xfmt.Sprintf("tag %d", tag), Type: "unknown", Value: bytesPreview(raw), Detail: xfmt.Sprintf("(tag=%d, size=%d)", tag, size),
 					Offset: fieldStart + d.base, Size: dataEnd - fieldStart, Section: tree.Tagged, About: "a tagged field this schema does not define; kept and written back", Path: path})
 			}
 			d.off = dataEnd
@@ -335,7 +335,7 @@ func (d *decoder) tagged(sp *StructPlan, v *Value, node *tree.Node, path string)
 		if child != nil {
 			child.Offset = fieldStart + d.base
 			child.Size = d.off - fieldStart
-			child.Detail = fmt.Sprintf("(tag=%d, size=%d)", tag, size) + prefixSpace(child.Detail)
+			child.Detail = xfmt.Sprintf("(tag=%d, size=%d)", tag, size) + prefixSpace(child.Detail)
 			tn.Add(child)
 		}
 		if err == nil && d.off != dataEnd {

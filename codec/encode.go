@@ -2,11 +2,11 @@ package codec
 
 import (
 	"errors"
-	"fmt"
 	"math"
-	"slices"
+	"sort"
 
 	"kwire/codec/wire"
+	"kwire/internal/xfmt"
 	"kwire/schemas"
 )
 
@@ -26,7 +26,7 @@ func (e *EncodeError) Error() string {
 func (e *EncodeError) Unwrap() error { return e.Err }
 
 func encErr(format string, args ...any) error {
-	return &EncodeError{Err: fmt.Errorf("%w: "+format, append([]any{wire.ErrValue}, args...)...)}
+	return &EncodeError{Err: xfmt.Errorf("%w: "+format, append([]any{wire.ErrValue}, args...)...)}
 }
 
 func withEncPath(err error, seg string) error {
@@ -99,7 +99,7 @@ func (sp *StructPlan) appendTagged(dst []byte, v *Value) ([]byte, error) {
 		entries = append(entries, entry{tag: u.Tag, data: u.Data})
 	}
 	if len(unknown) > 0 {
-		slices.SortStableFunc(entries, func(a, b entry) int { return int(a.tag) - int(b.tag) })
+		sort.SliceStable(entries, func(i, j int) bool { return entries[i].tag < entries[j].tag })
 	}
 	dst = wire.AppendUvarint(dst, uint64(len(entries)))
 	var scratch []byte
@@ -143,7 +143,7 @@ func (fp *FieldPlan) appendValue(dst []byte, v *Value) ([]byte, error) {
 				dst, err = appendPrimitive(dst, fp.Elem, e, false, fp.Compact)
 			}
 			if err != nil {
-				return dst, withEncPath(err, fmt.Sprintf("[%d]", i))
+				return dst, withEncPath(err, xfmt.Sprintf("[%d]", i))
 			}
 		}
 		return dst, nil

@@ -2,11 +2,11 @@ package codec
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 
 	"kwire/codec/records"
 	"kwire/codec/wire"
+	"kwire/internal/xfmt"
 	"kwire/jsonv"
 	"kwire/schemas"
 	"kwire/tree"
@@ -97,11 +97,11 @@ func (f *Frame) Plans() (header, body *Plan, err error) {
 		hm = f.Set.ResponseHeader
 	}
 	if hm == nil {
-		return nil, nil, fmt.Errorf("set %s has no %s header schema", f.Set.Name, f.Dir)
+		return nil, nil, xfmt.Errorf("set %s has no %s header schema", f.Set.Name, f.Dir)
 	}
 	msg := f.Dir.Schema(f.API)
 	if msg == nil {
-		return nil, nil, fmt.Errorf("%s has no %s schema", f.API.Name, f.Dir)
+		return nil, nil, xfmt.Errorf("%s has no %s schema", f.API.Name, f.Dir)
 	}
 	if header, err = PlanFor(hm, HeaderVersion(f.API, f.Version, f.Dir)); err != nil {
 		return nil, nil, err
@@ -319,7 +319,7 @@ func decodeFrame(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
 		var de *wire.DecodeError
 		if tail != nil && errors.Is(tail, wire.ErrShort) && errors.As(err, &de) {
 			// The likely cause is the cut, not the field that hit it.
-			de.Err = fmt.Errorf("%w (the frame is truncated: its size says %d bytes follow, %d do)", de.Err, size, len(b)-4)
+			de.Err = xfmt.Errorf("%w (the frame is truncated: its size says %d bytes follow, %d do)", de.Err, size, len(b)-4)
 		}
 		return f, root, err
 	}
@@ -347,12 +347,12 @@ func (f *Frame) identify(b []byte, o DecodeOptions) error {
 		case o.Guess && s != nil:
 			f.Set = s // the chooser's set to guess with
 		case !o.Guess || f.Set == nil:
-			return &wire.DecodeError{Offset: 6, Path: "RequestHeader.RequestApiVersion", Err: fmt.Errorf("%w: %w", wire.ErrValue, err)}
+			return &wire.DecodeError{Offset: 6, Path: "RequestHeader.RequestApiVersion", Err: xfmt.Errorf("%w: %w", wire.ErrValue, err)}
 		}
 	}
 	api := f.Set.APIByKey(key)
 	if api == nil {
-		return &wire.DecodeError{Offset: 4, Path: "RequestHeader.RequestApiKey", Err: fmt.Errorf("%w: set %s has no API with key %d", wire.ErrValue, f.Set.Name, key)}
+		return &wire.DecodeError{Offset: 4, Path: "RequestHeader.RequestApiKey", Err: xfmt.Errorf("%w: set %s has no API with key %d", wire.ErrValue, f.Set.Name, key)}
 	}
 	f.API, f.Version = api, version
 	if f.guess(o.Guess) {
@@ -360,7 +360,7 @@ func (f *Frame) identify(b []byte, o DecodeOptions) error {
 	}
 	valid := api.Request.ValidVersions
 	f.API = nil
-	return &wire.DecodeError{Offset: 6, Path: "RequestHeader.RequestApiVersion", Err: fmt.Errorf("%w: %s has no version %d in set %s (valid: %s)", wire.ErrValue, api.Request.Name, version, f.Set.Name, valid)}
+	return &wire.DecodeError{Offset: 6, Path: "RequestHeader.RequestApiVersion", Err: xfmt.Errorf("%w: %s has no version %d in set %s (valid: %s)", wire.ErrValue, api.Request.Name, version, f.Set.Name, valid)}
 }
 
 // guess says whether the frame's version can be read: one of the API's,
@@ -474,13 +474,13 @@ func (f *Frame) AppendJSON(b []byte, size int) ([]byte, error) {
 	if err != nil {
 		return b, err
 	}
-	b = fmt.Appendf(b, `{"api_key":%d,"api_name":`, f.API.Key)
+	b = xfmt.Appendf(b, `{"api_key":%d,"api_name":`, f.API.Key)
 	b = records.AppendJSONString(b, []byte(f.API.Name))
-	b = fmt.Appendf(b, `,"version":%d,"direction":"%s","set":`, f.Version, f.Dir)
+	b = xfmt.Appendf(b, `,"version":%d,"direction":"%s","set":`, f.Version, f.Dir)
 	b = records.AppendJSONString(b, []byte(f.Set.Name))
 	b = append(b, ',')
 	if f.Guessed {
-		b = fmt.Appendf(b, `"guessed_layout":%d,`, f.Layout)
+		b = xfmt.Appendf(b, `"guessed_layout":%d,`, f.Layout)
 	}
 	bg := records.NewBudget(f.Limits) // one for the whole message
 	// A body read alone has no header.
@@ -491,7 +491,7 @@ func (f *Frame) AppendJSON(b []byte, size int) ([]byte, error) {
 	}
 	b = append(b, `"body":`...)
 	b = bp.Root.appendJSON(b, f.Body, &jctx{bg: bg, set: f.Set, rootPlan: bp.Root, root: f.Body})
-	return fmt.Appendf(b, `,"size":%d}`, size), nil
+	return xfmt.Appendf(b, `,"size":%d}`, size), nil
 }
 
 // SetJSON sets the frame's body from JSON: either a body value or the
@@ -514,11 +514,11 @@ func (f *Frame) SetJSON(data []byte) error {
 			if !isVersion {
 				version = -1
 			}
-			return fmt.Errorf("the JSON is for api %d v%d, not %s v%d", apiKey, version, f.API.Name, f.Version)
+			return xfmt.Errorf("the JSON is for api %d v%d, not %s v%d", apiKey, version, f.API.Name, f.Version)
 		}
 		if h, ok := obj["header"]; ok {
 			if f.Header, err = hp.Root.fromJSON(h, "", f.Set); err != nil {
-				return fmt.Errorf("header: %w", err)
+				return xfmt.Errorf("header: %w", err)
 			}
 		}
 		raw = body

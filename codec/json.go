@@ -5,13 +5,14 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"math"
-	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
 	"kwire/codec/records"
+	"kwire/internal/xfmt"
+	"kwire/internal/xhex"
 	"kwire/jsonv"
 	"kwire/schemas"
 )
@@ -79,7 +80,7 @@ func (sp *StructPlan) appendJSON(dst []byte, v Value, c *jctx) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = fmt.Appendf(dst, `{"tag":%d,"data":"%x"}`, t.Tag, t.Data)
+			dst = xfmt.Appendf(dst, `{"tag":%d,"data":"%x"}`, t.Tag, t.Data)
 		}
 		dst = append(dst, ']')
 	}
@@ -160,9 +161,9 @@ type JSONError struct {
 func (e *JSONError) Error() string {
 	switch {
 	case e.Line > 0:
-		return fmt.Sprintf("JSON line %d, column %d (byte %d): %s", e.Line, e.Col, e.Offset, e.Msg)
+		return xfmt.Sprintf("JSON line %d, column %d (byte %d): %s", e.Line, e.Col, e.Offset, e.Msg)
 	case e.Path != "":
-		return fmt.Sprintf("JSON %s: %s", e.Path, e.Msg)
+		return xfmt.Sprintf("JSON %s: %s", e.Path, e.Msg)
 	}
 	return "JSON: " + e.Msg
 }
@@ -210,7 +211,7 @@ func jsonSyntaxError(data []byte, err error, off int64) error {
 }
 
 func jsonErr(path, format string, args ...any) error {
-	return &JSONError{Path: path, Msg: fmt.Sprintf(format, args...)}
+	return &JSONError{Path: path, Msg: xfmt.Sprintf(format, args...)}
 }
 
 func (sp *StructPlan) fromJSON(raw any, path string, set *schemas.Set) (Value, error) {
@@ -227,7 +228,7 @@ func (sp *StructPlan) fromJSON(raw any, path string, set *schemas.Set) (Value, e
 	for k := range obj {
 		keys = append(keys, k)
 	}
-	slices.Sort(keys)
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] }) // sort.Strings is slices.Sort: a copy of pdqsort more in the browser app
 	for _, k := range keys {
 		val := obj[k]
 		if k == UnknownTagsKey {
@@ -275,7 +276,7 @@ func unknownTagsFromJSON(raw any, path string) ([]RawTag, error) {
 		tag, err1 := intFromJSON(obj["tag"], 0, math.MaxUint32)
 		data, err2 := hexFromJSON(obj["data"])
 		if obj == nil || err1 != nil || err2 != nil {
-			return nil, jsonErr(fmt.Sprintf("%s[%d]", path, i), "want {\"tag\": n, \"data\": \"hex\"}")
+			return nil, jsonErr(xfmt.Sprintf("%s[%d]", path, i), "want {\"tag\": n, \"data\": \"hex\"}")
 		}
 		out = append(out, RawTag{Tag: uint32(tag), Data: data})
 	}
@@ -298,7 +299,7 @@ func (fp *FieldPlan) fromJSON(raw any, path string, set *schemas.Set) (Value, er
 		}
 		elems := make([]Value, len(list))
 		for i, e := range list {
-			p := fmt.Sprintf("%s[%d]", path, i)
+			p := xfmt.Sprintf("%s[%d]", path, i)
 			var err error
 			if fp.Elem == schemas.KindStruct {
 				elems[i], err = fp.Struct.fromJSON(e, p, set)
@@ -390,19 +391,19 @@ func intFromJSON(raw any, lo, hi int64) (int64, error) {
 		if s, isStr := raw.(string); isStr {
 			num = jsonv.Number(s) // accept "123" for int64s written by JavaScript
 		} else {
-			return 0, fmt.Errorf("want an integer, got %s", records.JSONKind(raw))
+			return 0, xfmt.Errorf("want an integer, got %s", records.JSONKind(raw))
 		}
 	}
 	if hi == math.MaxUint32 {
 		u, err := strconv.ParseUint(string(num), 10, 32)
 		if err != nil {
-			return 0, fmt.Errorf("%s is not an integer in [0, %d]", num, hi)
+			return 0, xfmt.Errorf("%s is not an integer in [0, %d]", num, hi)
 		}
 		return int64(u), nil
 	}
 	n, err := strconv.ParseInt(string(num), 10, 64)
 	if err != nil || n < lo || n > hi {
-		return 0, fmt.Errorf("%s is not an integer in [%d, %d]", num, lo, hi)
+		return 0, xfmt.Errorf("%s is not an integer in [%d, %d]", num, lo, hi)
 	}
 	return n, nil
 }
@@ -410,11 +411,11 @@ func intFromJSON(raw any, lo, hi int64) (int64, error) {
 func hexFromJSON(raw any) ([]byte, error) {
 	s, ok := raw.(string)
 	if !ok {
-		return nil, fmt.Errorf("want a hex string, got %s", records.JSONKind(raw))
+		return nil, xfmt.Errorf("want a hex string, got %s", records.JSONKind(raw))
 	}
-	b, err := hex.DecodeString(strings.TrimPrefix(s, "0x"))
+	b, err := xhex.DecodeString(strings.TrimPrefix(s, "0x"))
 	if err != nil {
-		return nil, fmt.Errorf("%q is not hex: %v", s, err)
+		return nil, xfmt.Errorf("%q is not hex: %v", s, err)
 	}
 	return b, nil
 }
@@ -424,7 +425,7 @@ func hexFromJSON(raw any) ([]byte, error) {
 func ParseUUID(s string) (string, error) {
 	h := strings.ReplaceAll(s, "-", "")
 	if len(h) == 32 {
-		b, err := hex.DecodeString(h)
+		b, err := xhex.DecodeString(h)
 		if err == nil {
 			return string(b), nil
 		}
@@ -434,5 +435,5 @@ func ParseUUID(s string) (string, error) {
 			return string(b), nil
 		}
 	}
-	return "", fmt.Errorf("%q is not a uuid (want 8-4-4-4-12 hex, or Kafka's 22-character base64)", s)
+	return "", xfmt.Errorf("%q is not a uuid (want 8-4-4-4-12 hex, or Kafka's 22-character base64)", s)
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 	"kwire/codec/records"
 	"kwire/codec/sasl"
 	"kwire/codec/wire"
+	"kwire/internal/xfmt"
 	"kwire/schemas"
 	"kwire/tree"
 )
@@ -136,17 +136,17 @@ type versioned struct {
 func versionedPlan(set *schemas.Set, name string, b []byte) (versioned, error) {
 	msg := set.Message(name)
 	if msg == nil {
-		return versioned{}, fmt.Errorf("release %s has no schema %s", set.Name, name)
+		return versioned{}, xfmt.Errorf("release %s has no schema %s", set.Name, name)
 	}
 	v, n := wire.ConsumeInt16(b)
 	if n < 0 {
-		return versioned{}, fmt.Errorf("%w: %s starts with an int16 version; %d bytes", wire.ErrShort, name, len(b))
+		return versioned{}, xfmt.Errorf("%w: %s starts with an int16 version; %d bytes", wire.ErrShort, name, len(b))
 	}
 	// Kafka's consumer reads a newer subscription or assignment with the
 	// layout it knows; DefaultKafkaPrincipalBuilder refuses a newer
 	// principal.
 	if v < msg.ValidVersions.Lo || v > msg.ValidVersions.Hi && name == "DefaultPrincipalData" {
-		return versioned{version: v}, fmt.Errorf("%w: %s version %d (valid: %s)", wire.ErrValue, name, v, msg.ValidVersions)
+		return versioned{version: v}, xfmt.Errorf("%w: %s version %d (valid: %s)", wire.ErrValue, name, v, msg.ValidVersions)
 	}
 	layout := min(v, msg.ValidVersions.Hi)
 	p, err := PlanFor(msg, layout)
@@ -303,7 +303,7 @@ func (d *decoder) nested(fp *FieldPlan, s string, base int, node *tree.Node) {
 		if vp.newer {
 			un.About = "fields of version " + strconv.Itoa(int(vp.version)) + " that the schema does not know; Kafka's consumer leaves them too"
 		} else {
-			un.Section, un.Err = tree.Error, fmt.Sprintf("%s v%d ended after %d bytes; %d bytes are left", name, vp.version, 2+used, rest)
+			un.Section, un.Err = tree.Error, xfmt.Sprintf("%s v%d ended after %d bytes; %d bytes are left", name, vp.version, 2+used, rest)
 		}
 		d.add(c, un)
 	}
@@ -437,7 +437,7 @@ func nestedJSON(k nestedKind, s string, c *jctx) ([]byte, bool) {
 	if 2+used < len(b) && !vp.newer {
 		return nil, false // the tree says what is wrong; the form stays hex
 	}
-	out := fmt.Appendf(nil, `{"version":%d,"%s":`, vp.version, name)
+	out := xfmt.Appendf(nil, `{"version":%d,"%s":`, vp.version, name)
 	out = vp.plan.Root.appendJSON(out, v, &jctx{bg: c.bg, set: c.set, depth: c.depth + 1})
 	if 2+used < len(b) {
 		out = append(out, `,"unreadHex":"`...)

@@ -1,12 +1,12 @@
 package codec
 
 import (
-	"fmt"
 	"math"
-	"slices"
+	"sort"
 	"strconv"
 
 	"kwire/codec/records"
+	"kwire/internal/xfmt"
 	"kwire/schemas"
 )
 
@@ -62,7 +62,7 @@ func PlanFor(msg *schemas.Message, version int16) (*Plan, error) {
 		return p.(*Plan), nil
 	}
 	if msg.Type != "header" && !msg.ValidVersions.Contains(version) {
-		return nil, fmt.Errorf("%s has no version %d (valid versions: %s)", msg.Name, version, msg.ValidVersions)
+		return nil, xfmt.Errorf("%s has no version %d (valid versions: %s)", msg.Name, version, msg.ValidVersions)
 	}
 	c := &compiler{msg: msg, version: version, flexible: msg.Flexible(version), structs: map[*schemas.Struct]*StructPlan{}}
 	p := &Plan{Msg: msg, Version: version, Flexible: c.flexible}
@@ -108,7 +108,7 @@ func (c *compiler) structPlan(s *schemas.Struct) *StructPlan {
 		}
 		d, err := defaultValue(fp)
 		if err != nil && c.err == nil {
-			c.err = fmt.Errorf("%s: field %s: %w", f.Pos, f.Name, err)
+			c.err = xfmt.Errorf("%s: field %s: %w", f.Pos, f.Name, err)
 		}
 		fp.Default = d
 		sp.Fields = append(sp.Fields, fp)
@@ -119,7 +119,7 @@ func (c *compiler) structPlan(s *schemas.Struct) *StructPlan {
 			sp.Wire = append(sp.Wire, fp)
 		}
 	}
-	slices.SortFunc(sp.Tagged, func(a, b *FieldPlan) int { return a.Field.Tag - b.Field.Tag })
+	sort.Slice(sp.Tagged, func(i, j int) bool { return sp.Tagged[i].Field.Tag < sp.Tagged[j].Field.Tag })
 	for i, fp := range sp.Fields {
 		if fp.Present && !fp.IsTagged {
 			continue
@@ -217,7 +217,7 @@ func defaultValue(fp *FieldPlan) (Value, error) {
 		}
 		return fp.Struct.Defaults(), nil
 	}
-	return Value{}, fmt.Errorf("no default for kind %s", fp.Kind)
+	return Value{}, xfmt.Errorf("no default for kind %s", fp.Kind)
 }
 
 const zeroUUID = "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"

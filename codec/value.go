@@ -6,6 +6,7 @@ package codec
 import (
 	"math"
 	"slices"
+	"sort"
 	"unsafe"
 )
 
@@ -234,6 +235,8 @@ func sortedTags(tags []RawTag) []RawTag {
 		return tags
 	}
 	tags = slices.Clone(tags)
-	slices.SortStableFunc(tags, cmp)
+	// sort.SliceStable orders as slices.SortStableFunc does, with one
+	// copy of its code for every type (the browser app's size).
+	sort.SliceStable(tags, func(i, j int) bool { return cmp(tags[i], tags[j]) < 0 })
 	return tags
 }

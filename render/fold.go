@@ -1,8 +1,9 @@
 package render
 
 import (
-	"fmt"
 	"strings"
+
+	"kwire/internal/xfmt"
 )
 
 // SubtreeEnd returns the number just past the last descendant of node id
@@ -60,7 +61,7 @@ func TreeView(b *strings.Builder, l *Layout, folded func(id int) bool) {
 				continue
 			}
 			end := l.SubtreeEnd(i)
-			fmt.Fprintf(b, `<div class="tn fold" data-n="%d" data-d="%d"><span class="g">%s</span><span class="fm">… %d children, %d nodes folded</span></div>`+"\n",
+			xfmt.Fprintf(b, `<div class="tn fold" data-n="%d" data-d="%d"><span class="g">%s</span><span class="fm">… %d children, %d nodes folded</span></div>`+"\n",
 				i, d+1, prefixOf(d+1), len(n.Children), end-i-1)
 			i = end - 1
 		}

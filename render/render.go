@@ -6,11 +6,11 @@
 package render
 
 import (
-	"fmt"
 	"html"
 	"strconv"
 	"strings"
 
+	"kwire/internal/xfmt"
 	"kwire/tree"
 )
 
@@ -201,7 +201,7 @@ func (l *Layout) Rows() int { return (len(l.owner) + RowBytes - 1) / RowBytes }
 func HexHead(b *strings.Builder) {
 	b.WriteString(`<div class="hrow hhead"><span class="off"></span>`)
 	for i := 0; i < RowBytes; i++ {
-		fmt.Fprintf(b, `<span class="hb">%X</span>`, i)
+		xfmt.Fprintf(b, `<span class="hb">%X</span>`, i)
 	}
 	b.WriteString(`<span class="asc"></span></div>`)
 }
@@ -296,7 +296,7 @@ func appendHex(w []byte, x uint64, digits int) []byte {
 
 // Hex writes the whole byte view.
 func Hex(b *strings.Builder, buf []byte, l *Layout) {
-	fmt.Fprintf(b, `<div class="hex" data-size="%d">`, len(buf))
+	xfmt.Fprintf(b, `<div class="hex" data-size="%d">`, len(buf))
 	HexHead(b)
 	HexRows(b, buf, l, 0, l.Rows())
 	b.WriteString("</div>\n")
@@ -327,30 +327,30 @@ func line(b *strings.Builder, id, depth int, prefix string, n *tree.Node) {
 	if len(n.Children) > 0 {
 		cls += " parent"
 	}
-	fmt.Fprintf(b, `<div class="%s" data-n="%d" data-d="%d" data-o="%d" data-s="%d" data-path="%s">`,
+	xfmt.Fprintf(b, `<div class="%s" data-n="%d" data-d="%d" data-o="%d" data-s="%d" data-path="%s">`,
 		cls, id, depth, n.Offset, n.Size, Text(n.Path))
 	if prefix != "" {
-		fmt.Fprintf(b, `<span class="g">%s</span>`, prefix)
+		xfmt.Fprintf(b, `<span class="g">%s</span>`, prefix)
 	}
-	fmt.Fprintf(b, `<span class="nm">%s</span>`, Text(n.Name))
+	xfmt.Fprintf(b, `<span class="nm">%s</span>`, Text(n.Name))
 	if n.Type != "" {
-		fmt.Fprintf(b, ` <span class="ty">%s</span>`, Text(n.Type))
+		xfmt.Fprintf(b, ` <span class="ty">%s</span>`, Text(n.Type))
 	}
 	if n.Value != "" {
-		fmt.Fprintf(b, ` = <span class="va">%s</span>`, Text(n.Value))
+		xfmt.Fprintf(b, ` = <span class="va">%s</span>`, Text(n.Value))
 	}
 	if n.Detail != "" {
-		fmt.Fprintf(b, ` <span class="de">%s</span>`, Text(n.Detail))
+		xfmt.Fprintf(b, ` <span class="de">%s</span>`, Text(n.Detail))
 	}
 	rel := ""
 	if n.Relative {
 		rel = "+"
 	}
-	fmt.Fprintf(b, ` <span class="sp">[%s0x%04x, %dB]</span>`, rel, n.Offset, n.Size)
+	xfmt.Fprintf(b, ` <span class="sp">[%s0x%04x, %dB]</span>`, rel, n.Offset, n.Size)
 	if n.Err != "" {
-		fmt.Fprintf(b, ` <span class="er">ERROR: %s</span>`, Text(n.Err))
+		xfmt.Fprintf(b, ` <span class="er">ERROR: %s</span>`, Text(n.Err))
 	} else if n.About != "" {
-		fmt.Fprintf(b, ` <span class="ab" title="%s">%s</span>`, Text(n.About), Text(tree.Shorten(n.About, tree.MaxAbout)))
+		xfmt.Fprintf(b, ` <span class="ab" title="%s">%s</span>`, Text(n.About), Text(tree.Shorten(n.About, tree.MaxAbout)))
 	}
 	b.WriteString("</div>\n")
 }
@@ -363,7 +363,7 @@ func Legend(b *strings.Builder, dir string) {
 		if s == tree.Error || (dir == "request" && s == tree.ResponseBody) || (dir == "response" && s == tree.RequestBody) {
 			continue
 		}
-		fmt.Fprintf(b, `<span class="lg s-%s">%s</span>`, s, Text(s.Label()))
+		xfmt.Fprintf(b, `<span class="lg s-%s">%s</span>`, s, Text(s.Label()))
 	}
 	b.WriteString("</div>\n")
 }

@@ -4,9 +4,10 @@
 package schemas
 
 import (
-	"fmt"
 	"strings"
 	"sync"
+
+	"kwire/internal/xfmt"
 )
 
 // Kind is the wire kind of a field type.
@@ -42,7 +43,7 @@ func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
 	}
-	return fmt.Sprintf("Kind(%d)", k)
+	return xfmt.Sprintf("Kind(%d)", k)
 }
 
 // Primitive reports whether the kind is not a struct or an array.
@@ -94,10 +95,10 @@ func ParseType(s string) (Type, error) {
 	if elem, ok := strings.CutPrefix(s, "[]"); ok {
 		et, err := ParseType(elem)
 		if err != nil {
-			return Type{}, fmt.Errorf("unknown type %q", s)
+			return Type{}, xfmt.Errorf("unknown type %q", s)
 		}
 		if et.Kind == KindArray {
-			return Type{}, fmt.Errorf("unknown type %q: arrays of arrays are not allowed", s)
+			return Type{}, xfmt.Errorf("unknown type %q: arrays of arrays are not allowed", s)
 		}
 		return Type{Kind: KindArray, Name: s, Elem: &et}, nil
 	}
@@ -107,7 +108,7 @@ func ParseType(s string) (Type, error) {
 	if isStructName(s) {
 		return Type{Kind: KindStruct, Name: s}, nil
 	}
-	return Type{}, fmt.Errorf("unknown type %q", s)
+	return Type{}, xfmt.Errorf("unknown type %q", s)
 }
 
 func isStructName(s string) bool {
@@ -143,9 +144,9 @@ type Pos struct {
 
 func (p Pos) String() string {
 	if p.File == "" {
-		return fmt.Sprintf("%d:%d", p.Line, p.Col)
+		return xfmt.Sprintf("%d:%d", p.Line, p.Col)
 	}
-	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+	return xfmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
 }
 
 // Error is a schema error at a position.

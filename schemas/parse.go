@@ -2,12 +2,12 @@ package schemas
 
 import (
 	"bytes"
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"kwire/internal/xfmt"
 	"kwire/jsonv"
 	"kwire/schemas/jsonc"
 )
@@ -155,7 +155,7 @@ func (p *parser) unusable(f *Field) *Field {
 }
 
 func (p *parser) errAt(off int, format string, args ...any) *Error {
-	return &Error{Pos: p.pos(off), Msg: fmt.Sprintf(format, args...)}
+	return &Error{Pos: p.pos(off), Msg: xfmt.Sprintf(format, args...)}
 }
 
 func (p *parser) fail(off int, format string, args ...any) {

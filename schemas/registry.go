@@ -4,12 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"fmt"
 	"io/fs"
 	"path"
 	"sort"
 	"strconv"
 	"strings"
+
+	"kwire/internal/xfmt"
 )
 
 // API is a request/response pair sharing an API key.
@@ -63,7 +64,7 @@ func LoadSet(fsys fs.FS, name string) (*Set, error) {
 			if errors.Is(err, fs.ErrNotExist) && dir != "message" {
 				continue
 			}
-			return nil, fmt.Errorf("schema set %s: %w", name, err)
+			return nil, xfmt.Errorf("schema set %s: %w", name, err)
 		}
 		for _, e := range entries {
 			if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
@@ -88,7 +89,7 @@ func LoadSet(fsys fs.FS, name string) (*Set, error) {
 	if tsv, err := fs.ReadFile(fsys, "errors.tsv"); err == nil {
 		s.Errors, err = parseErrors(tsv)
 		if err != nil {
-			return nil, fmt.Errorf("schema set %s: errors.tsv: %w", name, err)
+			return nil, xfmt.Errorf("schema set %s: errors.tsv: %w", name, err)
 		}
 	}
 	s.index() // clashes are in s.Broken
@@ -157,7 +158,7 @@ func (s *Set) dropHalfAPIs() {
 // indexed (same name, or an API key named otherwise) is refused.
 func (s *Set) add(m *Message) error {
 	if prev, dup := s.byName[m.Name]; dup {
-		return fmt.Errorf("%s: two schemas are named %s (the other is %s); this one is left out", m.File, m.Name, prev.File)
+		return xfmt.Errorf("%s: two schemas are named %s (the other is %s); this one is left out", m.File, m.Name, prev.File)
 	}
 	switch m.Type {
 	case "header":
@@ -171,7 +172,7 @@ func (s *Set) add(m *Message) error {
 		key := int16(m.APIKey)
 		a := s.byKey[key]
 		if a != nil && a.Name != m.APIName() {
-			return fmt.Errorf("%s: api key %d is used by %s and %s; this one is left out", m.File, key, a.Name, m.APIName())
+			return xfmt.Errorf("%s: api key %d is used by %s and %s; this one is left out", m.File, key, a.Name, m.APIName())
 		}
 		if a == nil {
 			a = &API{Key: key, Name: m.APIName()}
@@ -205,7 +206,7 @@ func (s *Set) LookupAPI(nameOrKey string) (*API, error) {
 		if a := s.byKey[int16(n)]; a != nil && n >= 0 && n <= 1<<15-1 {
 			return a, nil
 		}
-		return nil, fmt.Errorf("set %s has no API with key %d", s.Name, n)
+		return nil, xfmt.Errorf("set %s has no API with key %d", s.Name, n)
 	}
 	low := strings.ToLower(nameOrKey)
 	for _, suffix := range []string{"", "request", "response"} {
@@ -213,7 +214,7 @@ func (s *Set) LookupAPI(nameOrKey string) (*API, error) {
 			return a, nil
 		}
 	}
-	return nil, fmt.Errorf("set %s has no API named %q (try `kwire apis`)", s.Name, nameOrKey)
+	return nil, xfmt.Errorf("set %s has no API named %q (try `kwire apis`)", s.Name, nameOrKey)
 }
 
 // ErrorCode returns the error with that code.
@@ -233,11 +234,11 @@ func parseErrors(tsv []byte) ([]ErrorCode, error) {
 		}
 		cols := strings.SplitN(sc.Text(), "\t", 3)
 		if len(cols) < 2 {
-			return nil, fmt.Errorf("line %d: want code, name, message", line)
+			return nil, xfmt.Errorf("line %d: want code, name, message", line)
 		}
 		code, err := strconv.ParseInt(cols[0], 10, 16)
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %v", line, err)
+			return nil, xfmt.Errorf("line %d: %v", line, err)
 		}
 		e := ErrorCode{Code: int16(code), Name: cols[1]}
 		if len(cols) == 3 {

@@ -1,10 +1,11 @@
 package schemas
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"kwire/internal/xfmt"
 )
 
 // Versions is an inclusive range of message versions as written in a schema:
@@ -30,7 +31,7 @@ func ParseVersions(s string) (Versions, error) {
 	case strings.HasSuffix(s, "+"):
 		lo, err := parseVersion(strings.TrimSuffix(s, "+"))
 		if err != nil {
-			return Versions{}, fmt.Errorf("bad version range %q: %w", s, err)
+			return Versions{}, xfmt.Errorf("bad version range %q: %w", s, err)
 		}
 		return Versions{Lo: lo, Hi: math.MaxInt16}, nil
 	case strings.Contains(s, "-"):
@@ -38,16 +39,16 @@ func ParseVersions(s string) (Versions, error) {
 		lo, err1 := parseVersion(a)
 		hi, err2 := parseVersion(b)
 		if err1 != nil || err2 != nil {
-			return Versions{}, fmt.Errorf("bad version range %q", s)
+			return Versions{}, xfmt.Errorf("bad version range %q", s)
 		}
 		if hi < lo {
-			return Versions{}, fmt.Errorf("bad version range %q: %d is below %d", s, hi, lo)
+			return Versions{}, xfmt.Errorf("bad version range %q: %d is below %d", s, hi, lo)
 		}
 		return Versions{Lo: lo, Hi: hi}, nil
 	default:
 		v, err := parseVersion(s)
 		if err != nil {
-			return Versions{}, fmt.Errorf("bad version range %q: %w", s, err)
+			return Versions{}, xfmt.Errorf("bad version range %q: %w", s, err)
 		}
 		return Versions{Lo: v, Hi: v}, nil
 	}
@@ -56,7 +57,7 @@ func ParseVersions(s string) (Versions, error) {
 func parseVersion(s string) (int16, error) {
 	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 16)
 	if err != nil || n < 0 {
-		return 0, fmt.Errorf("%q is not a version number", s)
+		return 0, xfmt.Errorf("%q is not a version number", s)
 	}
 	return int16(n), nil
 }
@@ -90,11 +91,11 @@ func (r Versions) String() string {
 	case r.None:
 		return "none"
 	case r.Open():
-		return fmt.Sprintf("%d+", r.Lo)
+		return xfmt.Sprintf("%d+", r.Lo)
 	case r.Lo == r.Hi:
 		return strconv.Itoa(int(r.Lo))
 	default:
-		return fmt.Sprintf("%d-%d", r.Lo, r.Hi)
+		return xfmt.Sprintf("%d-%d", r.Lo, r.Hi)
 	}
 }
 

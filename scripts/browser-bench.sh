@@ -5,7 +5,7 @@
 # work done natively by package app, and prints the figures. Builds dist/
 # first unless KWIRE_NO_BUILD=1.
 #
-#   scripts/browser-bench.sh [-n RUNS] [-size BYTES]
+#   scripts/browser-bench.sh [-n RUNS] [-size BYTES] [-startup]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${KWIRE_NO_BUILD:-}" != 1 ]; then

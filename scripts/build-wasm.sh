@@ -6,10 +6,28 @@
 # gzip less, with the browser benchmark unchanged (scripts/browser-bench.sh).
 # codec/sasl (SaslAuthenticate's bytes) is no hot path: without inlining
 # too (the latest pattern that matches a package wins).
+#
+# Sizes (gzip -9, scripts/wasm-size.sh): 1,589,761 bytes with fmt, which
+# internal/xfmt, internal/flate and internal/xhex replace; 1,537,612 then;
+# 1,515,941 with sort.Slice for the slices sorts; 1,417,059 with the data
+# segments merged (1,418,260 with jsonc's stacks). scripts/wasm-top.sh
+# prints where the bytes are.
+#
+# KWIRE_WASM_NAMES=1 keeps the name section (no -s -w), for
+# scripts/wasm-top.sh: the same code, function names readable.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+strip='-s -w'
+if [ "${KWIRE_WASM_NAMES:-}" = 1 ]; then
+	strip=
+fi
 GOOS=js GOARCH=wasm go build -trimpath \
 	-gcflags='kwire/...=-l' -gcflags='kwire/codec/...=' -gcflags='kwire/tree=' \
 	-gcflags='kwire/render=' -gcflags='kwire/jsonv=' -gcflags='kwire/schemas/jsonc=' \
 	-gcflags='kwire/codec/sasl=-l' \
-	-ldflags='-s -w' -o "$1" ./wasm
+	-ldflags="$strip" -o "$1" ./wasm
+# The linker writes tens of thousands of data segments (one after every run
+# of zeros longer than a segment header), whose headers gzip badly:
+# scripts/wasmdata merges those at most 1 KB apart, the same memory at
+# start, about 100 KB of gzip less.
+go run ./scripts/wasmdata "$1"

@@ -6,10 +6,11 @@ package tree
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
+
+	"kwire/internal/xfmt"
 )
 
 // Section colours a span of bytes by the part of the frame it belongs to.
@@ -199,7 +200,7 @@ func (n *Node) Line() string {
 	if n.Relative {
 		rel = "+"
 	}
-	fmt.Fprintf(&b, " [%s0x%04x, %dB]", rel, n.Offset, n.Size)
+	xfmt.Fprintf(&b, " [%s0x%04x, %dB]", rel, n.Offset, n.Size)
 	if n.Err != "" {
 		b.WriteString(" ERROR: " + n.Err)
 	} else if n.About != "" {

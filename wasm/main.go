@@ -7,7 +7,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"html"
 	"math"
 	"runtime/debug"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"kwire/codec"
+	"kwire/internal/xfmt"
 	"kwire/schemas/sets"
 	"kwire/wasm/app"
 	"kwire/wasm/dom"
@@ -189,16 +189,16 @@ func (u *ui) refresh(form bool) {
 		u.drawCompare()
 	}
 	dom.ByID("legend").SetHTML(s.Legend())
-	title := fmt.Sprintf("%s v%d %s, %d bytes", s.API.Name, s.Version, s.Dir, len(s.Bytes))
+	title := xfmt.Sprintf("%s v%d %s, %d bytes", s.API.Name, s.Version, s.Dir, len(s.Bytes))
 	if s.Frame == nil && s.Pasted && (s.Root == nil || s.Root.Type == "") {
-		title = fmt.Sprintf("%d bytes that do not decode", len(s.Bytes))
+		title = xfmt.Sprintf("%d bytes that do not decode", len(s.Bytes))
 	}
 	if s.Root != nil && s.Root.Type != "" {
-		title = fmt.Sprintf("%s %s, %d bytes", s.Root.Name, s.Root.Type, len(s.Bytes))
+		title = xfmt.Sprintf("%s %s, %d bytes", s.Root.Name, s.Root.Type, len(s.Bytes))
 	}
 	if s.IsDraft() {
 		key, src, _ := s.DraftKey()
-		title += fmt.Sprintf(" (draft, apiKey %d: %s)", key, src)
+		title += xfmt.Sprintf(" (draft, apiKey %d: %s)", key, src)
 	}
 	dom.ByID("msgtitle").SetText(title)
 	release := s.ReleaseText()
@@ -264,7 +264,7 @@ func (u *ui) drawChips() {
 	var b strings.Builder
 	b.WriteString(html.EscapeString(s.CandidatesText()) + ":")
 	for i := range s.Candidates {
-		fmt.Fprintf(&b, ` <button type="button" data-act="choose" data-i="%d" aria-pressed="%t">%s</button>`,
+		xfmt.Fprintf(&b, ` <button type="button" data-act="choose" data-i="%d" aria-pressed="%t">%s</button>`,
 			i, i == s.Chosen, html.EscapeString(s.ChipLabel(i)))
 	}
 	chips.SetHTML(b.String())
@@ -451,10 +451,10 @@ func (u *ui) pickerSets() {
 		if r.Date != "" {
 			label += " (" + r.Date + ")"
 		}
-		fmt.Fprintf(&b, `<option value="%s">%s</option>`, html.EscapeString(r.Name), html.EscapeString(label))
+		xfmt.Fprintf(&b, `<option value="%s">%s</option>`, html.EscapeString(r.Name), html.EscapeString(label))
 	}
 	if u.s != nil && len(u.s.DraftAPIs()) > 0 {
-		fmt.Fprintf(&b, `<option value="%s">draft (pasted)</option>`, app.DraftSet)
+		xfmt.Fprintf(&b, `<option value="%s">draft (pasted)</option>`, app.DraftSet)
 	}
 	dom.ByID("set").SetHTML(b.String())
 }
@@ -470,7 +470,7 @@ func (u *ui) pickers() {
 	var b strings.Builder
 	// The draft's APIs first, marked, then the released set's.
 	for _, a := range s.DraftAPIs() {
-		fmt.Fprintf(&b, `<option value="%s">%d draft</option>`, html.EscapeString(a.Name+draftMark), a.Key)
+		xfmt.Fprintf(&b, `<option value="%s">%d draft</option>`, html.EscapeString(a.Name+draftMark), a.Key)
 	}
 	released := s.Set
 	if s.IsDraft() {
@@ -478,7 +478,7 @@ func (u *ui) pickers() {
 	}
 	if released != nil {
 		for _, a := range released.APIs {
-			fmt.Fprintf(&b, `<option value="%s">%d %s</option>`, html.EscapeString(a.Name), a.Key, html.EscapeString(a.Name))
+			xfmt.Fprintf(&b, `<option value="%s">%d %s</option>`, html.EscapeString(a.Name), a.Key, html.EscapeString(a.Name))
 		}
 	}
 	dom.ByID("apis").SetHTML(b.String())
@@ -498,7 +498,7 @@ func (u *ui) pickers() {
 	b.Reset()
 	vs := s.Versions()
 	for v := vs.Lo; v <= vs.Hi && v >= 0; v++ {
-		fmt.Fprintf(&b, `<option value="%d">v%d</option>`, v, v)
+		xfmt.Fprintf(&b, `<option value="%d">v%d</option>`, v, v)
 		if v == math.MaxInt16 {
 			break
 		}

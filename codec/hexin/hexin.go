@@ -5,12 +5,12 @@ package hexin
 
 import (
 	"encoding/base64"
-	"encoding/hex"
 	"errors"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
+	"kwire/internal/xfmt"
+	"kwire/internal/xhex"
 	"kwire/tree"
 )
 
@@ -26,12 +26,12 @@ func Parse(text string) ([]byte, error) {
 	lead := len(text) - len(strings.TrimLeft(text, " \t\r\n"))
 	text = strings.TrimSpace(text)
 	if text == "" {
-		return nil, fmt.Errorf("no bytes: the input is empty")
+		return nil, xfmt.Errorf("no bytes: the input is empty")
 	}
 	b, herr := parseHex(text)
 	if herr == nil {
 		if len(b) == 0 {
-			return nil, fmt.Errorf("no bytes: %s holds separators and prefixes but no hex digits", excerpt(text))
+			return nil, xfmt.Errorf("no bytes: %s holds separators and prefixes but no hex digits", excerpt(text))
 		}
 		return b, nil
 	}
@@ -57,7 +57,7 @@ type HexError struct {
 }
 
 func (e *HexError) Error() string {
-	s := fmt.Sprintf("not hex: %s at character %d (line %d, column %d)", e.Msg, e.char, e.Line, e.Col)
+	s := xfmt.Sprintf("not hex: %s at character %d (line %d, column %d)", e.Msg, e.char, e.Line, e.Col)
 	if e.base64 != "" {
 		s += "; not base64 either: " + e.base64
 	}
@@ -101,10 +101,10 @@ func parseHex(text string) ([]byte, *HexError) {
 				if len(f)%2 == 1 && len(toks) > 1 && len(f) <= 2 {
 					f = "0" + f // "0x1" in a list of bytes
 				}
-				b, err := hex.DecodeString(f)
+				b, err := xhex.DecodeString(f)
 				if err != nil && strings.ContainsFunc(f, func(r rune) bool { return r >= utf8.RuneSelf || !isHex(byte(r)) }) {
 					bad := charAt(line, col0+tok.col+badIndex(tok.text))
-					return nil, hexError(text, start, col0+tok.col, fmt.Sprintf("%s (%s is not a hex digit)", excerpt(tok.text), excerpt(bad)))
+					return nil, hexError(text, start, col0+tok.col, xfmt.Sprintf("%s (%s is not a hex digit)", excerpt(tok.text), excerpt(bad)))
 				}
 				if err != nil {
 					return nil, hexError(text, start, col0+tok.col, excerpt(f)+" has an odd number of hex digits")
@@ -232,7 +232,7 @@ func splitTokens(s string, maxBytes int) []token {
 		}
 		f := s[i:j]
 		if maxBytes >= 0 {
-			if _, err := hex.DecodeString(f); err != nil || n >= maxBytes {
+			if _, err := xhex.DecodeString(f); err != nil || n >= maxBytes {
 				break
 			}
 			n += len(f) / 2
@@ -252,9 +252,9 @@ func parseBase64(text string) ([]byte, error) {
 	s := strings.Join(strings.Fields(text), "")
 	switch {
 	case len(s) < 8:
-		return nil, fmt.Errorf("%d characters are too few", len(s))
+		return nil, xfmt.Errorf("%d characters are too few", len(s))
 	case len(s)%4 != 0:
-		return nil, fmt.Errorf("its length, %d, is not a multiple of 4", len(s))
+		return nil, xfmt.Errorf("its length, %d, is not a multiple of 4", len(s))
 	}
 	var err error
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
@@ -265,7 +265,7 @@ func parseBase64(text string) ([]byte, error) {
 	}
 	var ce base64.CorruptInputError
 	if errors.As(err, &ce) {
-		return nil, fmt.Errorf("%s at character %d", excerpt(charAt(s, int(ce))), ce+1)
+		return nil, xfmt.Errorf("%s at character %d", excerpt(charAt(s, int(ce))), ce+1)
 	}
 	return nil, err
 }

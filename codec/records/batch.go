@@ -2,9 +2,9 @@ package records
 
 import (
 	"encoding/binary"
-	"fmt"
 
 	"kwire/codec/wire"
+	"kwire/internal/xfmt"
 )
 
 // Batch is one entry of a records field: a RecordBatch (Magic 2, KIP-98)
@@ -193,7 +193,7 @@ func scanRecord(s []byte, pos int) (v recordView) {
 	v.lenSize, v.length = n, ln
 	body := pos + n
 	if ln < 0 || int(ln) > len(s)-body {
-		v.err, v.errAt = fmt.Sprintf("record length %d does not fit the %d bytes left", ln, len(s)-body), pos
+		v.err, v.errAt = xfmt.Sprintf("record length %d does not fit the %d bytes left", ln, len(s)-body), pos
 		return v
 	}
 	v.end = body + int(ln)
@@ -240,7 +240,7 @@ func scanRecord(s []byte, pos int) (v recordView) {
 	}
 	v.hdrAt, v.hdrSize = p, n
 	if v.hdrCount < 0 || int(v.hdrCount) > (v.end-p-n)/2 {
-		v.err, v.errAt = fmt.Sprintf("%d headers cannot fit in the %d bytes left in the record", v.hdrCount, v.end-p-n), p
+		v.err, v.errAt = xfmt.Sprintf("%d headers cannot fit in the %d bytes left in the record", v.hdrCount, v.end-p-n), p
 		return v
 	}
 	v.stage = stHeaderCount
@@ -254,10 +254,10 @@ func scanField(s []byte, p int, what string) (field, string) {
 		return field{}, what + " length: " + varintError(n)
 	}
 	if ln < -1 {
-		return field{}, fmt.Sprintf("%s length %d is negative", what, ln)
+		return field{}, xfmt.Sprintf("%s length %d is negative", what, ln)
 	}
 	if int(ln) > len(s)-p-n {
-		return field{}, fmt.Sprintf("%s length %d does not fit the %d bytes left in the record", what, ln, len(s)-p-n)
+		return field{}, xfmt.Sprintf("%s length %d does not fit the %d bytes left in the record", what, ln, len(s)-p-n)
 	}
 	return field{at: p, size: n, n: ln}, ""
 }

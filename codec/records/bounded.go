@@ -1,6 +1,6 @@
 package records
 
-import "fmt"
+import "kwire/internal/xfmt"
 
 // What the browser app's own decoders (lz4.go, zstd.go) share, written
 // for size, which matters more there than speed: a failure panics with
@@ -36,7 +36,7 @@ func fail(bad bool, msg string, args ...int) {
 		for k, v := range args {
 			a[k] = v
 		}
-		panic(decodeFail{fmt.Errorf(msg, a...)})
+		panic(decodeFail{xfmt.Errorf(msg, a...)})
 	}
 }
 

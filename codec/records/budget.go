@@ -1,8 +1,9 @@
 package records
 
 import (
-	"fmt"
 	"strconv"
+
+	"kwire/internal/xfmt"
 )
 
 // Limits bound what one decode of a message spends on its records fields,
@@ -98,7 +99,7 @@ func (b *Budget) hit(msg string) string {
 // decompressError says that c's output would take the message past its
 // decompression budget.
 func (b *Budget) decompressError(c Codec) error {
-	return fmt.Errorf("%w: the %s output would take the message past its decompression budget of %s "+
+	return xfmt.Errorf("%w: the %s output would take the message past its decompression budget of %s "+
 		"(%s already decompressed in it; kwire decode --max-decompressed raises it)",
 		ErrLimit, c, byteCount(b.l.MaxDecompressed), byteCount(b.decompressed))
 }

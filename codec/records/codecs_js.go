@@ -5,12 +5,16 @@ package records
 import (
 	"compress/gzip"
 	"errors"
+
+	"kwire/internal/flate"
 )
 
 // The browser app keeps its binary within budget: the standard library's
 // gzip, snappy, lz4 and a zstd decoder written out here (snappy.go,
 // lz4.go, zstd.go), no zstd encoder (left to the command line).
-var newGzipWriter = gzip.NewWriter
+// Gzip is written by internal/flate, compress/gzip's output without the
+// fmt its writer reaches.
+var newGzipWriter = flate.NewGzipWriter
 
 type gzipReader = gzip.Reader
 

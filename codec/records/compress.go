@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"math/bits"
 	"sync"
+
+	"kwire/internal/xfmt"
 )
 
 // Codec is a compression codec: bits 0-2 of a batch's or message's
@@ -32,7 +33,7 @@ func (c Codec) String() string {
 	if c >= 0 && int(c) < len(codecNames) {
 		return codecNames[c]
 	}
-	return fmt.Sprintf("codec %d", c)
+	return xfmt.Sprintf("codec %d", c)
 }
 
 // ParseCodec reads a codec name (as String writes it).
@@ -92,7 +93,7 @@ func (d *decoder) decompress(c Codec, src []byte, magic int8, dst []byte) (out [
 	case Zstd:
 		out, err = zstdDecode(src, limit, dst)
 	default:
-		return nil, "", fmt.Errorf("unknown compression codec %d (Kafka defines 0-4)", c)
+		return nil, "", xfmt.Errorf("unknown compression codec %d (Kafka defines 0-4)", c)
 	}
 	if errors.Is(err, ErrLimit) {
 		err = d.bg.decompressError(c)
@@ -100,13 +101,13 @@ func (d *decoder) decompress(c Codec, src []byte, magic int8, dst []byte) (out [
 		return nil, note, err
 	}
 	if err != nil {
-		return nil, note, fmt.Errorf("%s: %w", c, err)
+		return nil, note, xfmt.Errorf("%s: %w", c, err)
 	}
 	d.bg.decompressed += len(out)
 	return out, note, nil
 }
 
-var errTooBig = fmt.Errorf("%w", ErrLimit)
+var errTooBig = xfmt.Errorf("%w", ErrLimit)
 
 // streams holds buffers for decompressed records that the tree is done
 // with: Nodes copies what it shows, so the bytes can be reused.
@@ -173,17 +174,17 @@ func snappyDecode(src []byte, limit int, dst []byte) ([]byte, error) {
 // sizes are summed and checked before anything is allocated.
 func xerialDecode(src []byte, limit int, dst []byte) ([]byte, error) {
 	if len(src) < xerialHeaderSize {
-		return nil, fmt.Errorf("xerial header is %d bytes, want 16", len(src))
+		return nil, xfmt.Errorf("xerial header is %d bytes, want 16", len(src))
 	}
 	total := 0
 	for rest := src[xerialHeaderSize:]; len(rest) > 0; {
 		if len(rest) < 4 {
-			return nil, fmt.Errorf("xerial framing: %d bytes left, too few for a block length", len(rest))
+			return nil, xfmt.Errorf("xerial framing: %d bytes left, too few for a block length", len(rest))
 		}
 		size := binary.BigEndian.Uint32(rest)
 		rest = rest[4:]
 		if int64(size) > int64(len(rest)) {
-			return nil, fmt.Errorf("xerial block of %d bytes but only %d are left", size, len(rest))
+			return nil, xfmt.Errorf("xerial block of %d bytes but only %d are left", size, len(rest))
 		}
 		n, err := snappyDecodedLen(rest[:size])
 		if err != nil {
@@ -317,7 +318,7 @@ func compress(c Codec, src []byte) ([]byte, error) {
 	case Zstd:
 		return zstdCompress(src)
 	}
-	return nil, fmt.Errorf("cannot compress with %s", c)
+	return nil, xfmt.Errorf("cannot compress with %s", c)
 }
 
 // Decompress returns src decompressed with codec c (a PushTelemetry

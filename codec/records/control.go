@@ -3,9 +3,9 @@ package records
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"strconv"
 
+	"kwire/internal/xfmt"
 	"kwire/tree"
 )
 
@@ -96,7 +96,7 @@ func (d *decoder) controlPart(s []byte, sp span, n *tree.Node, schema string, pr
 			return // the bytes stay shown as the value's preview
 		}
 		if len(b) < f.size {
-			n.Add(d.errNode(sp, f.name, at, at+len(b), fmt.Sprintf("%s (%s) needs %d bytes, %d left", f.name, f.typ, f.size, len(b)), path))
+			n.Add(d.errNode(sp, f.name, at, at+len(b), xfmt.Sprintf("%s (%s) needs %d bytes, %d left", f.name, f.typ, f.size, len(b)), path))
 			return
 		}
 		c := d.node(sp, f.name, f.typ, fixedValue(b, f.size, f.typ), at, f.size, tree.Record, path)
@@ -113,7 +113,7 @@ func (d *decoder) controlPart(s []byte, sp span, n *tree.Node, schema string, pr
 	}
 	n.Add(nodes...)
 	if err != nil {
-		n.Err = fmt.Sprintf("%s: %v", schema, err)
+		n.Err = xfmt.Sprintf("%s: %v", schema, err)
 		return
 	}
 	if used < len(b) {

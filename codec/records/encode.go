@@ -2,10 +2,10 @@ package records
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math"
 
 	"kwire/codec/wire"
+	"kwire/internal/xfmt"
 )
 
 // Encode returns the bytes of a records field holding batches.
@@ -14,7 +14,7 @@ func Encode(batches []Batch) ([]byte, error) {
 	for i := range batches {
 		var err error
 		if out, err = AppendBatch(out, &batches[i]); err != nil {
-			return nil, fmt.Errorf("batch %d: %w", i, err)
+			return nil, xfmt.Errorf("batch %d: %w", i, err)
 		}
 	}
 	return out, nil
@@ -33,7 +33,7 @@ func AppendBatch(dst []byte, b *Batch) ([]byte, error) {
 	case 0, 1:
 		return appendMessage(dst, b)
 	}
-	return dst, fmt.Errorf("magic %d is not a record format (0, 1 or 2)", b.Magic)
+	return dst, xfmt.Errorf("magic %d is not a record format (0, 1 or 2)", b.Magic)
 }
 
 // AppendRecords appends the records of a RecordBatch v2 as they are before
@@ -84,14 +84,14 @@ func appendVarBytes(dst, b []byte) []byte {
 
 func appendBatchV2(dst []byte, b *Batch) ([]byte, error) {
 	if len(b.Records) > math.MaxInt32 {
-		return dst, fmt.Errorf("%d records do not fit a batch", len(b.Records))
+		return dst, xfmt.Errorf("%d records do not fit a batch", len(b.Records))
 	}
 	payload, err := compressedPayload(b.Codec(), b.Compressed, 2, AppendRecords(nil, b.Records))
 	if err != nil {
 		return dst, err
 	}
 	if len(payload) > math.MaxInt32-BatchHeaderSize {
-		return dst, fmt.Errorf("a batch of %d bytes is too large", len(payload))
+		return dst, xfmt.Errorf("a batch of %d bytes is too large", len(payload))
 	}
 	start := len(dst)
 	dst = wire.AppendInt64(dst, b.BaseOffset)
@@ -118,7 +118,7 @@ func appendBatchV2(dst []byte, b *Batch) ([]byte, error) {
 // Messages, encoded and compressed.
 func appendMessage(dst []byte, b *Batch) ([]byte, error) {
 	if b.Attributes < 0 || b.Attributes > math.MaxUint8 {
-		return dst, fmt.Errorf("attributes %d do not fit the byte of a magic %d message", b.Attributes, b.Magic)
+		return dst, xfmt.Errorf("attributes %d do not fit the byte of a magic %d message", b.Attributes, b.Magic)
 	}
 	value := b.Value
 	if c := b.Codec(); c != None {
@@ -126,7 +126,7 @@ func appendMessage(dst []byte, b *Batch) ([]byte, error) {
 		for i := range b.Messages {
 			var err error
 			if inner, err = AppendBatch(inner, &b.Messages[i]); err != nil {
-				return dst, fmt.Errorf("message %d: %w", i, err)
+				return dst, xfmt.Errorf("message %d: %w", i, err)
 			}
 		}
 		var err error
@@ -146,7 +146,7 @@ func appendMessage(dst []byte, b *Batch) ([]byte, error) {
 	dst = appendInt32Bytes(dst, value)
 	size := len(dst) - start - 12
 	if size > math.MaxInt32 {
-		return dst[:start], fmt.Errorf("a message of %d bytes is too large", size)
+		return dst[:start], xfmt.Errorf("a message of %d bytes is too large", size)
 	}
 	binary.BigEndian.PutUint32(dst[start+offLength:], uint32(size))
 	if !b.KeepCRC {

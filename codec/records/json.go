@@ -2,10 +2,12 @@ package records
 
 import (
 	"encoding/hex"
-	"fmt"
+	"kwire/internal/xfmt"
+	"kwire/internal/xhex"
 	"kwire/jsonv"
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -130,19 +132,19 @@ func appendEntryJSON(dst []byte, b *Batch) []byte {
 	if b.Magic != 2 {
 		return appendMessageJSON(dst, b)
 	}
-	dst = fmt.Appendf(dst, `{"baseOffset":%d,"partitionLeaderEpoch":%d,"magic":2,`, b.BaseOffset, b.PartitionLeaderEpoch)
+	dst = xfmt.Appendf(dst, `{"baseOffset":%d,"partitionLeaderEpoch":%d,"magic":2,`, b.BaseOffset, b.PartitionLeaderEpoch)
 	dst = appendAttributesJSON(dst, b.Attributes, 2)
 	if b.KeepCRC {
-		dst = fmt.Appendf(dst, `,"crc":%d`, b.CRC)
+		dst = xfmt.Appendf(dst, `,"crc":%d`, b.CRC)
 	}
 	if b.LastOffsetDelta != b.lastOffsetDelta() {
-		dst = fmt.Appendf(dst, `,"lastOffsetDelta":%d`, b.LastOffsetDelta)
+		dst = xfmt.Appendf(dst, `,"lastOffsetDelta":%d`, b.LastOffsetDelta)
 	}
-	dst = fmt.Appendf(dst, `,"baseTimestamp":%d`, b.BaseTimestamp)
+	dst = xfmt.Appendf(dst, `,"baseTimestamp":%d`, b.BaseTimestamp)
 	if b.MaxTimestamp != b.maxTimestamp() {
-		dst = fmt.Appendf(dst, `,"maxTimestamp":%d`, b.MaxTimestamp)
+		dst = xfmt.Appendf(dst, `,"maxTimestamp":%d`, b.MaxTimestamp)
 	}
-	dst = fmt.Appendf(dst, `,"producerId":%d,"producerEpoch":%d,"baseSequence":%d,"records":[`, b.ProducerID, b.ProducerEpoch, b.BaseSequence)
+	dst = xfmt.Appendf(dst, `,"producerId":%d,"producerEpoch":%d,"baseSequence":%d,"records":[`, b.ProducerID, b.ProducerEpoch, b.BaseSequence)
 	for i := range b.Records {
 		if i > 0 {
 			dst = append(dst, ',')
@@ -150,13 +152,13 @@ func appendEntryJSON(dst []byte, b *Batch) []byte {
 		r := &b.Records[i]
 		dst = append(dst, '{')
 		if r.OffsetDelta != int32(i) {
-			dst = fmt.Appendf(dst, `"offsetDelta":%d,`, r.OffsetDelta)
+			dst = xfmt.Appendf(dst, `"offsetDelta":%d,`, r.OffsetDelta)
 		}
 		if r.TimestampDelta != 0 {
-			dst = fmt.Appendf(dst, `"timestampDelta":%d,`, r.TimestampDelta)
+			dst = xfmt.Appendf(dst, `"timestampDelta":%d,`, r.TimestampDelta)
 		}
 		if r.Attributes != 0 {
-			dst = fmt.Appendf(dst, `"attributes":%d,`, r.Attributes)
+			dst = xfmt.Appendf(dst, `"attributes":%d,`, r.Attributes)
 		}
 		dst = appendBytesJSON(dst, "key", r.Key)
 		dst = append(dst, ',')
@@ -208,26 +210,26 @@ func appendAttributesJSON(dst []byte, a int16, magic int8) []byte {
 		known |= AttrLogAppendTime
 	}
 	if magic == 2 {
-		dst = fmt.Appendf(dst, `,"transactional":%t,"control":%t`, a&AttrTransactional != 0, a&AttrControl != 0)
+		dst = xfmt.Appendf(dst, `,"transactional":%t,"control":%t`, a&AttrTransactional != 0, a&AttrControl != 0)
 		if a&AttrDeleteHorizon != 0 {
 			dst = append(dst, `,"deleteHorizon":true`...)
 		}
 		known = attrKnown
 	}
 	if other := a &^ known; other != 0 {
-		dst = fmt.Appendf(dst, `,"otherAttributes":%d`, other)
+		dst = xfmt.Appendf(dst, `,"otherAttributes":%d`, other)
 	}
 	return dst
 }
 
 func appendMessageJSON(dst []byte, m *Batch) []byte {
-	dst = fmt.Appendf(dst, `{"offset":%d,"magic":%d,`, m.BaseOffset, m.Magic)
+	dst = xfmt.Appendf(dst, `{"offset":%d,"magic":%d,`, m.BaseOffset, m.Magic)
 	dst = appendAttributesJSON(dst, m.Attributes, m.Magic)
 	if m.KeepCRC {
-		dst = fmt.Appendf(dst, `,"crc":%d`, m.CRC)
+		dst = xfmt.Appendf(dst, `,"crc":%d`, m.CRC)
 	}
 	if m.Magic == 1 {
-		dst = fmt.Appendf(dst, `,"timestamp":%d`, m.BaseTimestamp)
+		dst = xfmt.Appendf(dst, `,"timestamp":%d`, m.BaseTimestamp)
 	}
 	dst = append(dst, ',')
 	dst = appendBytesJSON(dst, "key", m.Key)
@@ -320,9 +322,9 @@ func appendU4(dst []byte, r rune) []byte {
 func FromJSON(raw any) ([]byte, error) {
 	switch x := raw.(type) {
 	case string:
-		b, err := hex.DecodeString(strings.TrimPrefix(x, "0x"))
+		b, err := xhex.DecodeString(strings.TrimPrefix(x, "0x"))
 		if err != nil {
-			return nil, &JSONError{Msg: fmt.Sprintf("%q is not hex: %v", x, err)}
+			return nil, &JSONError{Msg: xfmt.Sprintf("%q is not hex: %v", x, err)}
 		}
 		return b, nil
 	case []any:
@@ -356,7 +358,7 @@ func (r *reader) fail(key, format string, args ...any) {
 		if key != "" {
 			p += "." + key
 		}
-		r.err = &JSONError{p, fmt.Sprintf(format, args...)}
+		r.err = &JSONError{p, xfmt.Sprintf(format, args...)}
 	}
 }
 
@@ -369,7 +371,7 @@ func (r *reader) check(allowed ...string) {
 		}
 	}
 	if len(extra) > 0 {
-		slices.Sort(extra)
+		sort.Slice(extra, func(i, j int) bool { return extra[i] < extra[j] }) // sort.Strings is slices.Sort: a copy of pdqsort more in the browser app
 		r.fail(extra[0], "unknown key %q (keys: %s)", extra[0], strings.Join(allowed, ", "))
 	}
 }
@@ -439,7 +441,7 @@ func (r *reader) bytes(name string) []byte {
 			return nil
 		}
 		s, ok := hexv.(string)
-		b, err := hex.DecodeString(s)
+		b, err := xhex.DecodeString(s)
 		if !ok || err != nil {
 			r.fail(name+"Hex", "want a hex string, got %s", JSONKind(hexv))
 		}
@@ -517,7 +519,7 @@ func (r *reader) compressed(c Codec) []byte {
 		return nil
 	}
 	s, isStr := v.(string)
-	b, err := hex.DecodeString(s)
+	b, err := xhex.DecodeString(s)
 	if !isStr || err != nil {
 		r.fail("compressedHex", "want a hex string, got %s", JSONKind(v))
 	}
@@ -550,7 +552,7 @@ func appendEntryFromJSON(dst []byte, obj map[string]any, path string) ([]byte, e
 	if _, ok := obj["rawHex"]; ok {
 		r.check("rawHex", "note")
 		s, _ := obj["rawHex"].(string)
-		b, err := hex.DecodeString(s)
+		b, err := xhex.DecodeString(s)
 		if err != nil {
 			r.fail("rawHex", "want a hex string")
 		}
@@ -690,5 +692,5 @@ func JSONKind(v any) string {
 	case map[string]any:
 		return "an object"
 	}
-	return fmt.Sprintf("%T", v)
+	return xfmt.Sprintf("%T", v)
 }

@@ -2,10 +2,10 @@ package records
 
 import (
 	"encoding/binary"
-	"fmt"
 	"hash/crc32"
 	"strconv"
 
+	"kwire/internal/xfmt"
 	"kwire/tree"
 )
 
@@ -60,7 +60,7 @@ func (d *decoder) message(b []byte, pos int, sp span, path string) *tree.Node {
 	}
 	if len(b) < hsize {
 		n.Type, n.Section = "error", tree.Error
-		n.Err = fmt.Sprintf("messageSize %d is too small for a magic %d message (at least %d)", len(b)-12, magic, hsize-12)
+		n.Err = xfmt.Sprintf("messageSize %d is too small for a magic %d message (at least %d)", len(b)-12, magic, hsize-12)
 		d.headerNodes(n, b, pos, sp, path, magic)
 		return n
 	}
@@ -80,8 +80,8 @@ func (d *decoder) message(b []byte, pos int, sp span, path string) *tree.Node {
 			if got := legacyCRC(b[offMagic:]); got == want {
 				c.Detail = "(ok)"
 			} else {
-				c.Detail = fmt.Sprintf("(mismatch: computed 0x%08x)", got)
-				c.Err = fmt.Sprintf("CRC-32 mismatch: the message says 0x%08x, its bytes give 0x%08x", want, got)
+				c.Detail = xfmt.Sprintf("(mismatch: computed 0x%08x)", got)
+				c.Err = xfmt.Sprintf("CRC-32 mismatch: the message says 0x%08x, its bytes give 0x%08x", want, got)
 			}
 		case "attributes":
 			d.messageAttributes(c, attrs, magic, pos, sp, path)
@@ -103,7 +103,7 @@ func (d *decoder) message(b []byte, pos int, sp span, path string) *tree.Node {
 	}
 	end := p + 4 + max(int(vlen), 0)
 	if end < len(b) {
-		n.Add(d.errNode(sp, "trailing", pos+end, pos+len(b), fmt.Sprintf("%s after the value, inside the message", plural(len(b)-end, "byte")), path))
+		n.Add(d.errNode(sp, "trailing", pos+end, pos+len(b), xfmt.Sprintf("%s after the value, inside the message", plural(len(b)-end, "byte")), path))
 	}
 	if codec == None {
 		return n
@@ -127,7 +127,7 @@ func (d *decoder) message(b []byte, pos int, sp span, path string) *tree.Node {
 		vn.Section = tree.Error
 		return n
 	}
-	vn.Value = fmt.Sprintf("%s compressed, %s decompressed", plural(len(payload), "byte"), plural(len(out), "byte"))
+	vn.Value = xfmt.Sprintf("%s compressed, %s decompressed", plural(len(payload), "byte"), plural(len(out), "byte"))
 	if note != "" {
 		vn.Detail += " (" + note + ")"
 	}
@@ -147,12 +147,12 @@ func (d *decoder) message(b []byte, pos int, sp span, path string) *tree.Node {
 // returns its length; false when it does not fit.
 func (d *decoder) legacyBytes(n *tree.Node, b []byte, p, pos int, sp span, name, path string) (int32, bool) {
 	if p+4 > len(b) {
-		n.Add(d.errNode(sp, name, pos+p, pos+len(b), fmt.Sprintf("the message ends before the %s length", name), path))
+		n.Add(d.errNode(sp, name, pos+p, pos+len(b), xfmt.Sprintf("the message ends before the %s length", name), path))
 		return 0, false
 	}
 	ln := int32(binary.BigEndian.Uint32(b[p:]))
 	if ln < -1 || int(ln) > len(b)-p-4 {
-		n.Add(d.errNode(sp, name, pos+p, pos+len(b), fmt.Sprintf("%s length %d does not fit the %d bytes left in the message", name, ln, len(b)-p-4), path))
+		n.Add(d.errNode(sp, name, pos+p, pos+len(b), xfmt.Sprintf("%s length %d does not fit the %d bytes left in the message", name, ln, len(b)-p-4), path))
 		return 0, false
 	}
 	var data []byte
@@ -186,7 +186,7 @@ func (d *decoder) messageAttributes(c *tree.Node, a, magic int8, pos int, sp spa
 		unusedFrom = 4
 	}
 	c.Detail = "(" + detail + ")"
-	u := d.node(sp, "unused", fmt.Sprintf("bits %d-7", unusedFrom), strconv.Itoa(int(uint8(a)>>unusedFrom)), at, 1, tree.RecordBatch, path)
+	u := d.node(sp, "unused", xfmt.Sprintf("bits %d-7", unusedFrom), strconv.Itoa(int(uint8(a)>>unusedFrom)), at, 1, tree.RecordBatch, path)
 	u.About = "must be zero"
 	c.Add(u)
 }

@@ -3,10 +3,10 @@ package records
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"strconv"
 	"time"
 
+	"kwire/internal/xfmt"
 	"kwire/tree"
 )
 
@@ -145,7 +145,7 @@ func (d *decoder) entry(s []byte, pos int, sp span, path string) (*tree.Node, in
 	magic := int8(rest[offMagic])
 	if length < 0 {
 		n := d.node(sp, "RecordBatch", "error", "", pos, len(rest), tree.Error, path)
-		n.Err = fmt.Sprintf("length %d is negative; the rest of the records (%d bytes) cannot be read", length, len(rest))
+		n.Err = xfmt.Sprintf("length %d is negative; the rest of the records (%d bytes) cannot be read", length, len(rest))
 		d.headerNodes(n, rest, pos, sp, path, magic)
 		return n, -1
 	}
@@ -156,7 +156,7 @@ func (d *decoder) entry(s []byte, pos int, sp span, path string) (*tree.Node, in
 	b := rest[:total]
 	if total < minEntry {
 		n := d.node(sp, "RecordBatch", "error", "", pos, total, tree.Error, path)
-		n.Err = fmt.Sprintf("length %d is too small to hold a magic byte", length)
+		n.Err = xfmt.Sprintf("length %d is too small to hold a magic byte", length)
 		d.headerNodes(n, b, pos, sp, path, 2)
 		return n, total
 	}
@@ -167,7 +167,7 @@ func (d *decoder) entry(s []byte, pos int, sp span, path string) (*tree.Node, in
 		return d.message(b, pos, sp, path), total
 	}
 	n := d.node(sp, "RecordBatch", "error", "", pos, total, tree.Error, path)
-	n.Err = fmt.Sprintf("magic %d is not a record format (0 and 1 are message sets, 2 is RecordBatch)", magic)
+	n.Err = xfmt.Sprintf("magic %d is not a record format (0 and 1 are message sets, 2 is RecordBatch)", magic)
 	d.headerNodes(n, b, pos, sp, path, 2)
 	return n, total
 }
@@ -177,9 +177,9 @@ func (d *decoder) entry(s []byte, pos int, sp span, path string) (*tree.Node, in
 func (d *decoder) partial(rest []byte, pos int, sp span, path string, total int) *tree.Node {
 	n := d.node(sp, "RecordBatch", "partial", "", pos, len(rest), tree.RecordBatch, path)
 	if total < 0 {
-		n.Value = fmt.Sprintf("partial: %d bytes, too few for a batch header", len(rest))
+		n.Value = xfmt.Sprintf("partial: %d bytes, too few for a batch header", len(rest))
 	} else {
-		n.Value = fmt.Sprintf("partial: %d of %d bytes", len(rest), total)
+		n.Value = xfmt.Sprintf("partial: %d of %d bytes", len(rest), total)
 	}
 	n.About = "a batch cut off at the end of the records; brokers may send one at the end of a Fetch response, and consumers skip it"
 	magic := int8(2)
@@ -249,7 +249,7 @@ func fixedValue(b []byte, size int, typ string) string {
 		v = int64(int16(binary.BigEndian.Uint16(b)))
 	case 4:
 		if typ == "uint32" {
-			return fmt.Sprintf("0x%08x", binary.BigEndian.Uint32(b))
+			return xfmt.Sprintf("0x%08x", binary.BigEndian.Uint32(b))
 		}
 		v = int64(int32(binary.BigEndian.Uint32(b)))
 	case 8:
@@ -275,7 +275,7 @@ func (d *decoder) batch(b []byte, pos int, sp span, path string) *tree.Node {
 	n := d.node(sp, "RecordBatch", "v2", "", pos, len(b), tree.RecordBatch, path)
 	if len(b) < BatchHeaderSize {
 		n.Type, n.Section = "error", tree.Error
-		n.Err = fmt.Sprintf("batchLength %d is too small for a RecordBatch v2 header (49 bytes after the length)", len(b)-12)
+		n.Err = xfmt.Sprintf("batchLength %d is too small for a RecordBatch v2 header (49 bytes after the length)", len(b)-12)
 		d.headerNodes(n, b, pos, sp, path, 2)
 		return n
 	}
@@ -295,12 +295,12 @@ func (d *decoder) batch(b []byte, pos int, sp span, path string) *tree.Node {
 		case "magic":
 			c.Value = "2"
 		case "crc":
-			c.Value = fmt.Sprintf("0x%08x", h.CRC)
+			c.Value = xfmt.Sprintf("0x%08x", h.CRC)
 			if got := CRC32C(b[offAttributes:]); got == h.CRC {
 				c.Detail = "(ok)"
 			} else {
-				c.Detail = fmt.Sprintf("(mismatch: computed 0x%08x)", got)
-				c.Err = fmt.Sprintf("CRC-32C mismatch: the batch says 0x%08x, its bytes give 0x%08x", h.CRC, got)
+				c.Detail = xfmt.Sprintf("(mismatch: computed 0x%08x)", got)
+				c.Err = xfmt.Sprintf("CRC-32C mismatch: the batch says 0x%08x, its bytes give 0x%08x", h.CRC, got)
 			}
 		case "attributes":
 			d.attributes(c, h.Attributes, pos, sp, path)
@@ -336,7 +336,7 @@ func (d *decoder) batch(b []byte, pos int, sp span, path string) *tree.Node {
 			rn.Value = plural(len(payload), "byte") + " compressed"
 			return n
 		}
-		rn.Value = fmt.Sprintf("%s compressed, %s decompressed", plural(len(payload), "byte"), plural(len(out), "byte"))
+		rn.Value = xfmt.Sprintf("%s compressed, %s decompressed", plural(len(payload), "byte"), plural(len(out), "byte"))
 		if note != "" {
 			rn.Detail = "(" + note + ")"
 		}
@@ -351,9 +351,9 @@ func batchSummary(h Batch, count int32) string {
 	s := plural(int(count), "record")
 	switch {
 	case count > 0:
-		s = fmt.Sprintf("offsets %d-%d, %s", h.BaseOffset, h.BaseOffset+int64(h.LastOffsetDelta), s)
+		s = xfmt.Sprintf("offsets %d-%d, %s", h.BaseOffset, h.BaseOffset+int64(h.LastOffsetDelta), s)
 	default:
-		s = fmt.Sprintf("offset %d, %s", h.BaseOffset, s)
+		s = xfmt.Sprintf("offset %d, %s", h.BaseOffset, s)
 	}
 	if c := h.Codec(); c != None {
 		s += ", " + c.String()
@@ -430,7 +430,7 @@ const (
 func (d *decoder) records(rn *tree.Node, s []byte, sp span, h Batch, count int32, path string) {
 	control := h.Attributes&AttrControl != 0
 	if count < 0 {
-		rn.Add(d.errNode(sp, "recordCount", 0, len(s), fmt.Sprintf("recordCount %d is negative", count), path))
+		rn.Add(d.errNode(sp, "recordCount", 0, len(s), xfmt.Sprintf("recordCount %d is negative", count), path))
 		return
 	}
 	// The records shown are bounded by the bytes and by the budget.
@@ -454,9 +454,9 @@ func (d *decoder) records(rn *tree.Node, s []byte, sp span, h Batch, count int32
 	rn.Value = joinValue(rn.Value, plural(int(count), "record"))
 	switch {
 	case i < int(count):
-		rn.Add(d.errNode(sp, "missing", pos, len(s), fmt.Sprintf("recordCount is %d but the records end after %d", count, i), path))
+		rn.Add(d.errNode(sp, "missing", pos, len(s), xfmt.Sprintf("recordCount is %d but the records end after %d", count, i), path))
 	case pos < len(s):
-		rn.Add(d.errNode(sp, "trailing", pos, len(s), fmt.Sprintf("%s after the last of the %d records", plural(len(s)-pos, "byte"), count), path))
+		rn.Add(d.errNode(sp, "trailing", pos, len(s), xfmt.Sprintf("%s after the last of the %d records", plural(len(s)-pos, "byte"), count), path))
 	}
 }
 
@@ -565,7 +565,7 @@ func (d *decoder) recordFields(kids []*tree.Node, rec *tree.Node, s []byte, sp s
 		return kids
 	}
 	if p < v.end {
-		msg := fmt.Sprintf("%s left in the record after its headers", plural(v.end-p, "byte"))
+		msg := xfmt.Sprintf("%s left in the record after its headers", plural(v.end-p, "byte"))
 		kids = append(kids, d.errNode(sp, "trailing", p, v.end, msg, path))
 		rec.Err = msg
 	}

@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"fmt"
+
+	"kwire/internal/xfmt"
 )
 
 // Parse reads the batches and legacy messages of a records field into
@@ -18,7 +19,7 @@ func Parse(b []byte) ([]Batch, error) {
 	var out []Batch
 	for _, e := range d.parseEntries(b) {
 		if e.err != nil {
-			return out, fmt.Errorf("records at byte %d: %w", e.pos, e.err)
+			return out, xfmt.Errorf("records at byte %d: %w", e.pos, e.err)
 		}
 		out = append(out, e.batch)
 	}
@@ -43,29 +44,29 @@ func (d *decoder) parseEntries(s []byte) []parsed {
 		rest := s[pos:]
 		e := parsed{pos: pos, raw: rest}
 		if len(rest) < minEntry {
-			e.err = fmt.Errorf("partial batch: %d bytes, too few for a batch header", len(rest))
+			e.err = xfmt.Errorf("partial batch: %d bytes, too few for a batch header", len(rest))
 			return append(out, e)
 		}
 		length := int32(binary.BigEndian.Uint32(rest[offLength:]))
 		if length < 0 {
-			e.err = fmt.Errorf("length %d is negative", length)
+			e.err = xfmt.Errorf("length %d is negative", length)
 			return append(out, e)
 		}
 		total := 12 + int(length)
 		if total > len(rest) {
-			e.err = fmt.Errorf("partial batch: %d of %d bytes", len(rest), total)
+			e.err = xfmt.Errorf("partial batch: %d of %d bytes", len(rest), total)
 			return append(out, e)
 		}
 		e.raw = rest[:total]
 		switch magic := int8(rest[offMagic]); {
 		case total < minEntry:
-			e.err = fmt.Errorf("length %d is too small to hold a magic byte", length)
+			e.err = xfmt.Errorf("length %d is too small to hold a magic byte", length)
 		case magic == 2:
 			e.batch, e.stream, e.err = d.parseBatch(e.raw)
 		case magic == 0 || magic == 1:
 			e.batch, e.stream, e.err = d.parseMessage(e.raw)
 		default:
-			e.err = fmt.Errorf("magic %d is not a record format", magic)
+			e.err = xfmt.Errorf("magic %d is not a record format", magic)
 		}
 		out = append(out, e)
 		pos += total
@@ -76,7 +77,7 @@ func (d *decoder) parseEntries(s []byte) []parsed {
 // parseBatch reads the RecordBatch v2 b (exactly its bytes).
 func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 	if len(b) < BatchHeaderSize {
-		return Batch{}, nil, fmt.Errorf("batchLength %d is too small for a RecordBatch v2", len(b)-12)
+		return Batch{}, nil, xfmt.Errorf("batchLength %d is too small for a RecordBatch v2", len(b)-12)
 	}
 	h, count := readHeader(b)
 	h.KeepCRC = CRC32C(b[offAttributes:]) != h.CRC
@@ -91,7 +92,7 @@ func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 		stream = s
 	}
 	if count < 0 {
-		return h, stream, fmt.Errorf("recordCount %d is negative", count)
+		return h, stream, xfmt.Errorf("recordCount %d is negative", count)
 	}
 	n := min(int(count), len(s)/minRecordSize)
 	if n > d.bg.recordsLeft() {
@@ -102,17 +103,17 @@ func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 	pos := 0
 	for i := 0; i < int(count); i++ {
 		if pos >= len(s) {
-			return h, stream, fmt.Errorf("recordCount is %d but the records end after %d", count, i)
+			return h, stream, xfmt.Errorf("recordCount is %d but the records end after %d", count, i)
 		}
 		r, end, err := d.parseRecord(s, pos)
 		if err != nil {
-			return h, stream, fmt.Errorf("record %d: %w", i, err)
+			return h, stream, xfmt.Errorf("record %d: %w", i, err)
 		}
 		h.Records = append(h.Records, r)
 		pos = end
 	}
 	if pos < len(s) {
-		return h, stream, fmt.Errorf("%d bytes after the last of the %d records", len(s)-pos, count)
+		return h, stream, xfmt.Errorf("%d bytes after the last of the %d records", len(s)-pos, count)
 	}
 	return h, stream, nil
 }
@@ -137,13 +138,13 @@ func (d *decoder) parseRecord(s []byte, pos int) (Record, int, error) {
 	for j := range r.Headers {
 		k, val, _, msg := scanHeader(rs, p)
 		if msg != "" {
-			return r, 0, fmt.Errorf("header %d: %s", j, msg)
+			return r, 0, xfmt.Errorf("header %d: %s", j, msg)
 		}
 		r.Headers[j] = Header{Key: k.data(rs), Value: val.data(rs)}
 		p = val.end()
 	}
 	if p < v.end {
-		return r, 0, fmt.Errorf("%d bytes left in the record after its headers", v.end-p)
+		return r, 0, xfmt.Errorf("%d bytes left in the record after its headers", v.end-p)
 	}
 	return r, v.end, nil
 }
@@ -161,7 +162,7 @@ func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
 		hsize = legacyHeaderV1
 	}
 	if len(b) < hsize {
-		return Batch{}, nil, fmt.Errorf("messageSize %d is too small for a magic %d message", len(b)-12, magic)
+		return Batch{}, nil, xfmt.Errorf("messageSize %d is too small for a magic %d message", len(b)-12, magic)
 	}
 	m := Batch{BaseOffset: int64(binary.BigEndian.Uint64(b)), Magic: magic, Attributes: int16(b[17])}
 	m.CRC = binary.BigEndian.Uint32(b[12:])
@@ -178,7 +179,7 @@ func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
 		return m, nil, err
 	}
 	if p < len(b) {
-		return m, nil, fmt.Errorf("%d bytes after the value, inside the message", len(b)-p)
+		return m, nil, xfmt.Errorf("%d bytes after the value, inside the message", len(b)-p)
 	}
 	c := m.Codec()
 	if c == None {
@@ -201,7 +202,7 @@ func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
 	m.Messages = make([]Batch, 0, len(inner))
 	for _, e := range inner {
 		if e.err != nil {
-			return m, stream, fmt.Errorf("inner message at byte %d of the decompressed set: %w", e.pos, e.err)
+			return m, stream, xfmt.Errorf("inner message at byte %d of the decompressed set: %w", e.pos, e.err)
 		}
 		m.Messages = append(m.Messages, e.batch)
 	}
@@ -210,7 +211,7 @@ func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
 
 func int32Bytes(b []byte, p int, what string) ([]byte, int, error) {
 	if p+4 > len(b) {
-		return nil, p, fmt.Errorf("the message ends before the %s length", what)
+		return nil, p, xfmt.Errorf("the message ends before the %s length", what)
 	}
 	n := int32(binary.BigEndian.Uint32(b[p:]))
 	p += 4
@@ -218,7 +219,7 @@ func int32Bytes(b []byte, p int, what string) ([]byte, int, error) {
 		return nil, p, nil
 	}
 	if n < 0 || int(n) > len(b)-p {
-		return nil, p, fmt.Errorf("%s length %d does not fit the %d bytes left in the message", what, n, len(b)-p)
+		return nil, p, xfmt.Errorf("%s length %d does not fit the %d bytes left in the message", what, n, len(b)-p)
 	}
 	return b[p : p+int(n) : p+int(n)], p + int(n), nil
 }

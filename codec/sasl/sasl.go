@@ -393,7 +393,7 @@ func (s *sasl) json(n *tree.Node, obj map[string]any, at, end int) {
 	for k := range obj {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] }) // sort.Strings is slices.Sort: a copy of pdqsort more in the browser app
 	n.Value = s.a.Plural(len(keys), "member")
 	for _, k := range keys {
 		name := saslName(k)

@@ -2,7 +2,8 @@ package wire
 
 import (
 	"errors"
-	"fmt"
+
+	"kwire/internal/xfmt"
 )
 
 // DecodeError is the one error type of kwire's decoders: where (the byte
@@ -16,16 +17,16 @@ type DecodeError struct {
 
 func (e *DecodeError) Error() string {
 	if e.Path == "" {
-		return fmt.Sprintf("offset %d (0x%04x): %v", e.Offset, e.Offset, e.Err)
+		return xfmt.Sprintf("offset %d (0x%04x): %v", e.Offset, e.Offset, e.Err)
 	}
-	return fmt.Sprintf("offset %d (0x%04x): %s: %v", e.Offset, e.Offset, e.Path, e.Err)
+	return xfmt.Sprintf("offset %d (0x%04x): %s: %v", e.Offset, e.Offset, e.Path, e.Err)
 }
 
 func (e *DecodeError) Unwrap() error { return e.Err }
 
 // Errorf builds a DecodeError whose cause wraps sentinel with detail.
 func Errorf(off int, sentinel error, format string, args ...any) *DecodeError {
-	return &DecodeError{Offset: off, Err: fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)}
+	return &DecodeError{Offset: off, Err: xfmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)}
 }
 
 // WithPath prefixes the path of a DecodeError with a field name or index;

@@ -1,10 +1,10 @@
 package draft
 
 import (
-	"fmt"
 	"strings"
 
 	"kwire/codec"
+	"kwire/internal/xfmt"
 	"kwire/schemas"
 )
 
@@ -134,9 +134,9 @@ func Compare(d *Draft, base *schemas.Set) []*Diff {
 		}
 		switch {
 		case err1 != nil:
-			df.Err = fmt.Errorf("draft: %w", err1)
+			df.Err = xfmt.Errorf("draft: %w", err1)
 		case err2 != nil:
-			df.Err = fmt.Errorf("%s: %w", base.Name, err2)
+			df.Err = xfmt.Errorf("%s: %w", base.Name, err2)
 		}
 		out = append(out, df)
 	}
@@ -237,7 +237,7 @@ func (c *comparer) side(d, r *schemas.Field, path string, depth int, sf *schemas
 	switch {
 	case sf != nil:
 		row.Draft = sf.Field
-		_, why, _ := strings.Cut(sf.Err.Msg, fmt.Sprintf("field %q: ", sf.Field.Name))
+		_, why, _ := strings.Cut(sf.Err.Msg, xfmt.Sprintf("field %q: ", sf.Field.Name))
 		if why == "" {
 			why = sf.Err.Msg
 		}
@@ -285,7 +285,7 @@ func describe(f *schemas.Field) string {
 		s += " nullable " + f.NullableVersions.String()
 	}
 	if f.Tagged() {
-		s += fmt.Sprintf(" tag %d in %s", f.Tag, f.TaggedVersions)
+		s += xfmt.Sprintf(" tag %d in %s", f.Tag, f.TaggedVersions)
 	}
 	return s
 }
@@ -295,7 +295,7 @@ func compareField(d, r *schemas.Field) (ChangeKind, string) {
 	kind := Same
 	var detail []string
 	note := func(k ChangeKind, what string, a, b any) {
-		detail = append(detail, fmt.Sprintf("%s %v → %v", what, a, b))
+		detail = append(detail, xfmt.Sprintf("%s %v → %v", what, a, b))
 		kind = max(kind, k)
 	}
 	if d.Type.Name != r.Type.Name && !(d.Type.StructName() != "" && r.Type.StructName() != "" && d.Type.Kind == r.Type.Kind) {

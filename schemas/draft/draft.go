@@ -10,11 +10,11 @@ package draft
 
 import (
 	"bytes"
-	"fmt"
 	"sort"
 	"strings"
 
 	"kwire/codec"
+	"kwire/internal/xfmt"
 	"kwire/schemas"
 )
 
@@ -55,7 +55,7 @@ type Diagnostic struct {
 
 // String formats the diagnostic as "LINE:COL: severity: message (suggestion)".
 func (d Diagnostic) String() string {
-	s := fmt.Sprintf("%d:%d: %s: %s", d.Line, d.Col, d.Severity, d.Message)
+	s := xfmt.Sprintf("%d:%d: %s: %s", d.Line, d.Col, d.Severity, d.Message)
 	if d.Suggestion != "" {
 		s += " (" + d.Suggestion + ")"
 	}
@@ -163,7 +163,7 @@ func Load(src []byte, o Options) *Draft {
 			sev = max(sev, g.Severity)
 		}
 		d.Diagnostics = d.Diagnostics[:MaxDiagnostics]
-		d.diag(sev, more.Offset, "", fmt.Sprintf("%d more diagnostics are not listed", n-MaxDiagnostics), "")
+		d.diag(sev, more.Offset, "", xfmt.Sprintf("%d more diagnostics are not listed", n-MaxDiagnostics), "")
 	}
 	return d
 }
@@ -190,7 +190,7 @@ func (d *Draft) APIs() []*schemas.API {
 // Response suffix, in any case) or key.
 func (d *Draft) LookupAPI(nameOrKey string) (*schemas.API, error) {
 	if d.Set == nil {
-		return nil, fmt.Errorf("the draft has no schema that loaded")
+		return nil, xfmt.Errorf("the draft has no schema that loaded")
 	}
 	return d.Set.LookupAPI(nameOrKey)
 }
@@ -230,7 +230,7 @@ func (d *Draft) NewFrame(api string, dir codec.Direction) (*codec.Frame, error) 
 	}
 	m := dir.Schema(a)
 	if m == nil {
-		return nil, fmt.Errorf("the draft has no %s for %s", dir, a.Name)
+		return nil, xfmt.Errorf("the draft has no %s for %s", dir, a.Name)
 	}
 	return codec.NewFrame(d.Set, a, m.ValidVersions.Hi, dir)
 }
@@ -323,11 +323,11 @@ func (d *Draft) scan() []*region {
 			where = "between schemas"
 		}
 		from, to := d.idx.line(t.start), d.idx.line(max(t.start, t.end-1))
-		lines := fmt.Sprintf("line %d", from)
+		lines := xfmt.Sprintf("line %d", from)
 		if to > from {
-			lines = fmt.Sprintf("lines %d-%d", from, to)
+			lines = xfmt.Sprintf("lines %d-%d", from, to)
 		}
-		d.diag(Warning, t.start, "", fmt.Sprintf("text outside the JSON is ignored (%s, %s)", lines, where), "paste only the schema JSON")
+		d.diag(Warning, t.start, "", xfmt.Sprintf("text outside the JSON is ignored (%s, %s)", lines, where), "paste only the schema JSON")
 	}
 	for _, r := range others {
 		d.diag(Warning, r.start, "", "a JSON object that is not a schema (no apiKey, validVersions or fields) is ignored", "paste whole schemas")

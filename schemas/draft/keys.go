@@ -1,9 +1,10 @@
 package draft
 
 import (
-	"fmt"
 	"math"
 	"strconv"
+
+	"kwire/internal/xfmt"
 )
 
 // keys pairs requests and responses by API name and settles each one's
@@ -36,7 +37,7 @@ func (d *Draft) keys(regions []*region, o Options) {
 	for _, r := range regions {
 		if tm, ok := r.top["apiKey"]; ok && tm.val.kind == tWord && !number.MatchString(tm.text) {
 			if n, err := strconv.Atoi(tm.text); err == nil { // 007, +7: JSON has no such numbers
-				r.warnf(tm.val.off, fmt.Sprintf("apiKey %s is not a JSON number; read as %d", tm.text, n), fmt.Sprintf(`write "apiKey": %d`, n))
+				r.warnf(tm.val.off, xfmt.Sprintf("apiKey %s is not a JSON number; read as %d", tm.text, n), xfmt.Sprintf(`write "apiKey": %d`, n))
 			}
 		}
 		r.name, r.typ = r.top["name"].text, r.top["type"].text
@@ -50,7 +51,7 @@ func (d *Draft) keys(regions []*region, o Options) {
 				if _, ok := written(r); !ok {
 					switch tm.val.kind {
 					case tWord, tString:
-						r.warnf(tm.val.off, fmt.Sprintf("apiKey %s of a %s schema: left unset", tm.text, orNone(r.typ)), "write a number or remove it")
+						r.warnf(tm.val.off, xfmt.Sprintf("apiKey %s of a %s schema: left unset", tm.text, orNone(r.typ)), "write a number or remove it")
 						r.replaceToken(tm.val, "-1")
 					}
 					r.writeKey("-1")
@@ -73,7 +74,7 @@ func (d *Draft) keys(regions []*region, o Options) {
 		}
 		if *slot != nil {
 			r.dup = true
-			r.errorf(r.start, fmt.Sprintf("a second %s for API %s: ignored", r.typ, r.api), "paste one request and one response per API")
+			r.errorf(r.start, xfmt.Sprintf("a second %s for API %s: ignored", r.typ, r.api), "paste one request and one response per API")
 			n, ok := written(r)
 			if !ok {
 				n = -1
@@ -108,8 +109,8 @@ func (d *Draft) keys(regions []*region, o Options) {
 					key, src, from = int16(n), KeyWritten, r
 				} else if int16(n) != key {
 					tm := r.top["apiKey"]
-					r.errorf(tm.val.off, fmt.Sprintf("apiKey %d disagrees with %d of %s", n, key, from.name),
-						fmt.Sprintf("give both the same key; %d is used", key))
+					r.errorf(tm.val.off, xfmt.Sprintf("apiKey %d disagrees with %d of %s", n, key, from.name),
+						xfmt.Sprintf("give both the same key; %d is used", key))
 				}
 			}
 		}
@@ -170,8 +171,8 @@ func (d *Draft) settle(r *region, api string, key int16, src KeySource, from *re
 	off := r.start
 	switch {
 	case !has:
-		what = fmt.Sprintf("%s %s has no apiKey", r.typ, r.name)
-		r.insert(r.start+1, fmt.Sprintf(` "apiKey": %d,`, key))
+		what = xfmt.Sprintf("%s %s has no apiKey", r.typ, r.name)
+		r.insert(r.start+1, xfmt.Sprintf(` "apiKey": %d,`, key))
 	case tm.val.kind == tEOF: // reported as missing; writeKey fills it
 		off = tm.keyOff
 	case tm.val.kind != tWord && tm.val.kind != tString:
@@ -179,24 +180,24 @@ func (d *Draft) settle(r *region, api string, key int16, src KeySource, from *re
 	default:
 		off = tm.val.off
 		if _, err := strconv.Atoi(tm.text); err == nil {
-			what = fmt.Sprintf("apiKey %s is not a key from 0 to %d", tm.text, math.MaxInt16)
+			what = xfmt.Sprintf("apiKey %s is not a key from 0 to %d", tm.text, math.MaxInt16)
 		} else if tm.text != "TBD" {
-			what = fmt.Sprintf("apiKey is %s, not a number", jsonQuote(tm.text))
+			what = xfmt.Sprintf("apiKey is %s, not a number", jsonQuote(tm.text))
 		}
 		r.replaceToken(tm.val, strconv.Itoa(int(key)))
 	}
 	switch src {
 	case KeyPartner:
-		r.warnf(off, fmt.Sprintf("%s; using %d, the key of %s", what, key, from.name), fmt.Sprintf(`write "apiKey": %d`, key))
+		r.warnf(off, xfmt.Sprintf("%s; using %d, the key of %s", what, key, from.name), xfmt.Sprintf(`write "apiKey": %d`, key))
 	case KeyChosen:
-		r.warnf(off, fmt.Sprintf("%s; using %d, as chosen", what, key), fmt.Sprintf(`write "apiKey": %d once it is assigned`, key))
+		r.warnf(off, xfmt.Sprintf("%s; using %d, as chosen", what, key), xfmt.Sprintf(`write "apiKey": %d once it is assigned`, key))
 	default:
-		msg := fmt.Sprintf("%s; using placeholder %d", what, key)
+		msg := xfmt.Sprintf("%s; using placeholder %d", what, key)
 		hint := "write the key once it is assigned, or choose another"
 		if d.base != nil {
 			msg += ", unused in " + d.base.Name
 			if a, err := d.base.LookupAPI(api); err == nil && a.Name == api {
-				hint = fmt.Sprintf("write the key once it is assigned; %s has %s as %d", d.base.Name, api, a.Key)
+				hint = xfmt.Sprintf("write the key once it is assigned; %s has %s as %d", d.base.Name, api, a.Key)
 			}
 		}
 		r.warnf(off, msg, hint)
@@ -219,12 +220,12 @@ func (d *Draft) clash(req, resp, from *region, key int16, other string) bool {
 	if d.base != nil && d.base.APIByKey(key) != nil && d.base.APIByKey(key).Name == other {
 		hint := "pick a key " + d.base.Name + " does not use"
 		if b, err := d.base.LookupAPI(r.api); err == nil && b.Name == r.api {
-			hint = fmt.Sprintf("%s has %s as %d", d.base.Name, r.api, b.Key)
+			hint = xfmt.Sprintf("%s has %s as %d", d.base.Name, r.api, b.Key)
 		}
-		r.warnf(off, fmt.Sprintf("apiKey %d is %s in %s", key, other, d.base.Name), hint)
+		r.warnf(off, xfmt.Sprintf("apiKey %d is %s in %s", key, other, d.base.Name), hint)
 		return false
 	}
-	r.errorf(off, fmt.Sprintf("apiKey %d is also the key of %s in this paste; using a placeholder", key, other), "give each API its own key")
+	r.errorf(off, xfmt.Sprintf("apiKey %d is also the key of %s in this paste; using a placeholder", key, other), "give each API its own key")
 	return true
 }
 
@@ -238,10 +239,10 @@ func (d *Draft) suffixes(req, resp *region) {
 		if c.r == nil || c.r.name == "" || c.r.name != c.r.api {
 			continue
 		}
-		msg := fmt.Sprintf("%s %s is not named %s%s", c.r.typ, c.r.name, c.r.name, c.suffix)
+		msg := xfmt.Sprintf("%s %s is not named %s%s", c.r.typ, c.r.name, c.r.name, c.suffix)
 		if c.other != nil && c.other.name != "" {
-			msg += fmt.Sprintf("; paired with %s by name", c.other.name)
+			msg += xfmt.Sprintf("; paired with %s by name", c.other.name)
 		}
-		c.r.warnf(c.r.top["name"].val.off, msg, fmt.Sprintf(`name it "%s%s"`, c.r.name, c.suffix))
+		c.r.warnf(c.r.top["name"].val.off, msg, xfmt.Sprintf(`name it "%s%s"`, c.r.name, c.suffix))
 	}
 }

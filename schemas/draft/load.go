@@ -1,10 +1,10 @@
 package draft
 
 import (
-	"fmt"
 	"strings"
 
 	"kwire/codec"
+	"kwire/internal/xfmt"
 	"kwire/schemas"
 )
 
@@ -125,11 +125,11 @@ func (d *Draft) buildSet() {
 			continue
 		}
 		if prev := byName[m.Name]; prev != nil {
-			d.diag(Error, s.Start, s.Name, fmt.Sprintf("a second schema named %s (the first is on line %d): ignored", m.Name, prev.Line), "paste each schema once")
+			d.diag(Error, s.Start, s.Name, xfmt.Sprintf("a second schema named %s (the first is on line %d): ignored", m.Name, prev.Line), "paste each schema once")
 			continue
 		}
 		if n := instanceValues(m); n > maxValues {
-			d.diag(Error, s.Start, s.Name, fmt.Sprintf("%s is not loaded: its smallest instance would hold more than %d values (structs holding structs)", m.Name, maxValues),
+			d.diag(Error, s.Start, s.Name, xfmt.Sprintf("%s is not loaded: its smallest instance would hold more than %d values (structs holding structs)", m.Name, maxValues),
 				"nest fewer structs, or use fewer fields of struct types")
 			continue
 		}
@@ -223,7 +223,7 @@ func (d *Draft) checkEncode() {
 			}
 		}
 		if err != nil {
-			d.diag(Error, s.Start, s.Name, fmt.Sprintf("%s v%d does not encode: %v", s.Name, v.Hi, err), "")
+			d.diag(Error, s.Start, s.Name, xfmt.Sprintf("%s v%d does not encode: %v", s.Name, v.Hi, err), "")
 		}
 	}
 }
@@ -241,9 +241,9 @@ func suggest(e *schemas.Error, f *schemas.Field, m *schemas.Message) string {
 	case has(`a tag but no "taggedVersions"`):
 		lo := "0"
 		if m != nil && !m.FlexibleVersions.None {
-			lo = fmt.Sprint(m.FlexibleVersions.Lo)
+			lo = xfmt.Sprint(m.FlexibleVersions.Lo)
 		}
-		return fmt.Sprintf(`add "taggedVersions": "%s+"; tagged fields exist in flexible versions only (KIP-482)`, lo)
+		return xfmt.Sprintf(`add "taggedVersions": "%s+"; tagged fields exist in flexible versions only (KIP-482)`, lo)
 	case has(`"taggedVersions" but no "tag"`):
 		return `add a "tag" number unused in its struct`
 	case has("are outside the versions"):
@@ -269,7 +269,7 @@ func suggest(e *schemas.Error, f *schemas.Field, m *schemas.Message) string {
 	case has("unknown key"), has("unknown schema key"), has("unknown common struct key"):
 		if k := quoted(msg, 1); k != "" {
 			if c := closest(k, knownKeys, 3); c != "" {
-				return fmt.Sprintf("did you mean %q?", c)
+				return xfmt.Sprintf("did you mean %q?", c)
 			}
 		}
 		return "remove it"
@@ -326,7 +326,7 @@ func typeSuggestion(typ string, m *schemas.Message) string {
 		}
 	}
 	if c := closest(elem, names, 3); c != "" {
-		return fmt.Sprintf("did you mean %s%s?", prefix, c)
+		return xfmt.Sprintf("did you mean %s%s?", prefix, c)
 	}
 	return "use a primitive type (int32, string, ...) or a struct defined in the schema"
 }

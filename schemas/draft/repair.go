@@ -1,7 +1,7 @@
 package draft
 
 import (
-	"fmt"
+	"kwire/internal/xfmt"
 	"kwire/jsonv"
 	"strings"
 	"unicode/utf8"
@@ -36,18 +36,18 @@ func repairObject(src []byte, start int, idx lineIndex) *region {
 	}
 	r.perLine(idx, r.spaces, func(off, n int) {
 		rn, _ := utf8.DecodeRune(src[off:])
-		what := fmt.Sprintf("U+%04X space", rn)
+		what := xfmt.Sprintf("U+%04X space", rn)
 		if rn == '\u00a0' {
 			what = "no-break space"
 		}
-		msg := fmt.Sprintf("%s (U+%04X) read as a plain space", what, rn)
+		msg := xfmt.Sprintf("%s (U+%04X) read as a plain space", what, rn)
 		if rn != '\u00a0' {
-			msg = fmt.Sprintf("%s read as a plain space", what)
+			msg = xfmt.Sprintf("%s read as a plain space", what)
 		}
 		if n > 1 {
-			msg = fmt.Sprintf("%d %ss (U+%04X) read as plain spaces", n, what, rn)
+			msg = xfmt.Sprintf("%d %ss (U+%04X) read as plain spaces", n, what, rn)
 			if rn != '\u00a0' {
-				msg = fmt.Sprintf("%d %ss read as plain spaces", n, what)
+				msg = xfmt.Sprintf("%d %ss read as plain spaces", n, what)
 			}
 		}
 		fix := "replace it with a plain space: JSON allows no other"
@@ -78,9 +78,9 @@ func (p *repairer) where(t token) string {
 		j++
 	}
 	if j == len(src) || src[j] == '\n' {
-		return fmt.Sprintf("at the end of line %d", p.idx.line(t.end))
+		return xfmt.Sprintf("at the end of line %d", p.idx.line(t.end))
 	}
-	return fmt.Sprintf("after %s on line %d", p.disp(t), p.idx.line(t.end))
+	return xfmt.Sprintf("after %s on line %d", p.disp(t), p.idx.line(t.end))
 }
 
 // disp shows a token in a message: punctuation and short strings as
@@ -94,7 +94,7 @@ func (p *repairer) disp(t token) string {
 	case t.kind == tWord:
 		return jsonQuote(p.text(t))
 	}
-	return fmt.Sprintf("%q", tokNames[t.kind])
+	return xfmt.Sprintf("%q", tokNames[t.kind])
 }
 
 func (p *repairer) inside(k tokKind) bool {
@@ -146,7 +146,7 @@ func (s *seps) read() { s.need, s.last = true, s.p.prev }
 // member is dropped.
 func (s *seps) close(closer string) {
 	if c := s.pending; c != nil {
-		s.p.r.warnf(c.off, fmt.Sprintf("trailing comma before %q", closer), `remove the ","`)
+		s.p.r.warnf(c.off, xfmt.Sprintf("trailing comma before %q", closer), `remove the ","`)
 		s.p.r.remove(*c)
 	}
 }
@@ -183,7 +183,7 @@ func (p *repairer) object(depth int) {
 		case tEOF:
 			sep.close("}")
 			line, col := p.idx.pos(open.off)
-			p.r.errorf(open.off, fmt.Sprintf("{ opened here (%d:%d) is never closed", line, col), `add the missing "}"`)
+			p.r.errorf(open.off, xfmt.Sprintf("{ opened here (%d:%d) is never closed", line, col), `add the missing "}"`)
 			p.r.insert(len(p.lx.src), "\n}")
 			return
 		case tRBrack:
@@ -213,7 +213,7 @@ func (p *repairer) object(depth int) {
 		if key.kind == tString {
 			name = unquote(p.lx.src, key)
 		} else {
-			p.r.warnf(key.off, fmt.Sprintf("member name %s is not quoted", name), fmt.Sprintf("write %s", jsonQuote(name)))
+			p.r.warnf(key.off, xfmt.Sprintf("member name %s is not quoted", name), xfmt.Sprintf("write %s", jsonQuote(name)))
 			p.r.replace(key.off, key.end, jsonQuote(name))
 		}
 		p.advance()
@@ -223,11 +223,11 @@ func (p *repairer) object(depth int) {
 			p.advance()
 			val = p.value(name, depth)
 		case tString, tWord, tLBrace, tLBrack:
-			p.r.warnf(p.prev.end, fmt.Sprintf(`missing ":" after %s`, jsonQuote(name)), `add ":" `+p.where(p.prev))
+			p.r.warnf(p.prev.end, xfmt.Sprintf(`missing ":" after %s`, jsonQuote(name)), `add ":" `+p.where(p.prev))
 			p.r.insert(p.prev.end, ":")
 			val = p.value(name, depth)
 		default:
-			p.r.errorf(p.prev.end, fmt.Sprintf("member %s has no value", jsonQuote(name)), "give it a value or remove it")
+			p.r.errorf(p.prev.end, xfmt.Sprintf("member %s has no value", jsonQuote(name)), "give it a value or remove it")
 			val = token{kind: tEOF, off: p.prev.end, end: p.prev.end}
 			if depth == 1 && name == "apiKey" {
 				p.r.insert(p.prev.end, ":")
@@ -246,7 +246,7 @@ func (p *repairer) object(depth int) {
 			nullDefault = &val
 		}
 		sep.read()
-		sep.between = fmt.Sprintf("after the %s member", jsonQuote(name))
+		sep.between = xfmt.Sprintf("after the %s member", jsonQuote(name))
 	}
 }
 
@@ -257,7 +257,7 @@ func (p *repairer) array(key string, depth int) {
 	p.advance()
 	p.stack = append(p.stack, tLBrack)
 	defer func() { p.stack = p.stack[:len(p.stack)-1] }()
-	sep := &seps{p: p, between: fmt.Sprintf("between two elements of %s", jsonQuote(key))}
+	sep := &seps{p: p, between: xfmt.Sprintf("between two elements of %s", jsonQuote(key))}
 	switch key {
 	case "fields":
 		sep.between = "between two fields"
@@ -273,7 +273,7 @@ func (p *repairer) array(key string, depth int) {
 		case tEOF:
 			sep.close("]")
 			line, col := p.idx.pos(open.off)
-			p.r.errorf(open.off, fmt.Sprintf("[ opened here (%d:%d) is never closed", line, col), `add the missing "]"`)
+			p.r.errorf(open.off, xfmt.Sprintf("[ opened here (%d:%d) is never closed", line, col), `add the missing "]"`)
 			p.r.insert(len(p.lx.src), "\n]")
 			return
 		case tRBrace:
@@ -300,7 +300,7 @@ func (p *repairer) array(key string, depth int) {
 
 // stray drops a closing bracket that closes nothing.
 func (p *repairer) stray() {
-	p.r.warnf(p.tok.off, fmt.Sprintf("%q closes nothing: dropped", tokNames[p.tok.kind]), "remove it")
+	p.r.warnf(p.tok.off, xfmt.Sprintf("%q closes nothing: dropped", tokNames[p.tok.kind]), "remove it")
 	p.r.remove(p.tok)
 	p.advance()
 }
@@ -341,7 +341,7 @@ func (p *repairer) value(key string, depth int) token {
 		p.word(key, depth)
 		p.advance()
 	default:
-		p.r.errorf(p.prev.end, fmt.Sprintf("member %s has no value", jsonQuote(key)), "give it a value or remove it")
+		p.r.errorf(p.prev.end, xfmt.Sprintf("member %s has no value", jsonQuote(key)), "give it a value or remove it")
 		t = token{kind: tEOF, off: p.prev.end, end: p.prev.end}
 		if key == "apiKey" && depth == 1 {
 			p.r.keySlot(p.prev.end) // the key pass writes the key
@@ -410,14 +410,14 @@ func (p *repairer) word(key string, depth int) {
 	case key == "apiKey" && depth == 1:
 		p.r.keyWords = append(p.r.keyWords, p.tok) // the key pass writes a number
 	default:
-		p.r.warnf(p.tok.off, fmt.Sprintf("value %s is not quoted", w), fmt.Sprintf("write %s", jsonQuote(w)))
+		p.r.warnf(p.tok.off, xfmt.Sprintf("value %s is not quoted", w), xfmt.Sprintf("write %s", jsonQuote(w)))
 		p.r.replace(p.tok.off, p.tok.end, jsonQuote(w))
 	}
 }
 
 // tooDeep drops a value nested deeper than maxDepth.
 func (p *repairer) tooDeep() {
-	p.r.errorf(p.tok.off, fmt.Sprintf("nested more than %d deep: dropped", maxDepth), "flatten it")
+	p.r.errorf(p.tok.off, xfmt.Sprintf("nested more than %d deep: dropped", maxDepth), "flatten it")
 	p.skipValue("null")
 }
 

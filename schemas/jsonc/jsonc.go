@@ -9,6 +9,7 @@ package jsonc
 import (
 	"bytes"
 	"strconv"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -43,7 +44,15 @@ func (e *SyntaxError) Error() string { return e.Msg }
 
 // Parse reads one value, with only white space and comments after it.
 func Parse(b []byte) (Value, error) {
-	p := parser{b: b}
+	p, _ := stacks.Get().(*parser)
+	if p == nil {
+		p = &parser{}
+	}
+	p.b, p.n = b, 0
+	defer func() {
+		p.b = nil
+		stacks.Put(p)
+	}()
 	v, err := p.next()
 	if _, ok := err.(closer); ok {
 		err = p.invalid("at start of value")
@@ -59,7 +68,16 @@ func Parse(b []byte) (Value, error) {
 type parser struct {
 	b []byte
 	n int
+	// The members and elements of the objects and arrays being read, a
+	// stack: each gets a slice of its own length when it ends, instead of
+	// one grown by append (less garbage: the explorer parses a schema set
+	// at start, and allocating is slow in WebAssembly).
+	members []Member
+	elems   []Value
 }
+
+// stacks keeps parsers for their stacks, from one Parse to the next.
+var stacks sync.Pool
 
 // closer marks the '}' or ']' found where a value should start.
 type closer struct{ c byte }
@@ -105,6 +123,23 @@ func (p *parser) next() (Value, error) {
 }
 
 func (p *parser) value(v *Value) error {
+	mm, me := len(p.members), len(p.elems)
+	err := p.read(v)
+	if n := len(p.members) - mm; n > 0 {
+		v.Members = append([]Member(nil), p.members[mm:]...)
+		clear(p.members[mm:])
+		p.members = p.members[:mm]
+	}
+	if n := len(p.elems) - me; n > 0 {
+		v.Elems = append([]Value(nil), p.elems[me:]...)
+		clear(p.elems[me:])
+		p.elems = p.elems[:me]
+	}
+	return err
+}
+
+// read reads a value at p.n, its members and elements onto the stacks.
+func (p *parser) read(v *Value) error {
 	b := p.b
 	if p.n == len(b) {
 		return p.fail(p.n, "unexpected end of input: want a value")
@@ -147,7 +182,7 @@ func (p *parser) value(v *Value) error {
 			if err != nil {
 				return err
 			}
-			v.Members = append(v.Members, Member{name, val})
+			p.members = append(p.members, Member{name, val})
 			if err := p.extra(); err != nil {
 				return err
 			}
@@ -178,7 +213,7 @@ func (p *parser) value(v *Value) error {
 			if err != nil {
 				return err
 			}
-			v.Elems = append(v.Elems, e)
+			p.elems = append(p.elems, e)
 			if err := p.extra(); err != nil {
 				return err
 			}

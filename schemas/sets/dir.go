@@ -1,12 +1,12 @@
 package sets
 
 import (
-	"fmt"
 	"io/fs"
 	"path"
 	"sort"
 	"strings"
 
+	"kwire/internal/xfmt"
 	"kwire/schemas"
 )
 
@@ -63,7 +63,7 @@ func AddFiles(files map[string][]byte, base string) ([]string, error) {
 		added = append(added, to)
 		delete(loaded, to)
 	}
-	sort.Strings(added)
+	sort.Slice(added, func(i, j int) bool { return added[i] < added[j] }) // sort.Strings is slices.Sort: a copy of pdqsort more in the browser app
 	data, releaseList, versionsOf = merged, nil, map[string]schemas.Versions{}
 	return added, nil
 }
@@ -143,7 +143,7 @@ func readDir(fsys fs.FS, base, loose string) (memFS, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("no schemas found: give a folder of sets (each with message/), a set (with message/) or a folder of Kafka's message JSON")
+		return nil, xfmt.Errorf("no schemas found: give a folder of sets (each with message/), a set (with message/) or a folder of Kafka's message JSON")
 	}
 	return out, nil
 }

@@ -1,12 +1,12 @@
 package sets
 
 import (
-	"fmt"
 	"io/fs"
 	"sort"
 	"strconv"
 	"strings"
 
+	"kwire/internal/xfmt"
 	"kwire/schemas"
 )
 
@@ -176,13 +176,13 @@ func (e *VersionError) Error() string {
 		dir = "response"
 	}
 	if e.Name == "" {
-		return fmt.Sprintf("no release kwire knows has an API with key %d (the newest is %s)", e.Key, e.Newest)
+		return xfmt.Sprintf("no release kwire knows has an API with key %d (the newest is %s)", e.Key, e.Newest)
 	}
 	if e.Version > e.Hi {
-		return fmt.Sprintf("%s v%d is newer than every release kwire knows; the newest is v%d, in %s of %s",
+		return xfmt.Sprintf("%s v%d is newer than every release kwire knows; the newest is v%d, in %s of %s",
 			e.Name, e.Version, e.Hi, e.Newest.Name, e.Newest.Date)
 	}
-	return fmt.Sprintf("no release kwire knows has %s v%d (API key %d, %s; the newest, %s, has %s)",
+	return xfmt.Sprintf("no release kwire knows has %s v%d (API key %d, %s; the newest, %s, has %s)",
 		e.Name, e.Version, e.Key, dir, e.Newest, rangeText(e))
 }
 
@@ -279,7 +279,7 @@ func NewestWith(key int16) (*schemas.Set, *schemas.API, error) {
 			return s, a, nil
 		}
 	}
-	return nil, nil, fmt.Errorf("no release kwire knows has an API with key %d", key)
+	return nil, nil, xfmt.Errorf("no release kwire knows has an API with key %d", key)
 }
 
 // Choice chooses a request frame's set as ForVersion does (it is a
@@ -337,7 +337,7 @@ func MatchAdvertised(adv []schemas.APIVersions) []Match {
 		for _, av := range adv {
 			a := s.APIByKey(av.Key)
 			if a == nil || a.Removed() {
-				m.Differ = append(m.Differ, fmt.Sprintf("key %d: %s, %s has no such API", av.Key, av.Versions, r.Name))
+				m.Differ = append(m.Differ, xfmt.Sprintf("key %d: %s, %s has no such API", av.Key, av.Versions, r.Name))
 				continue
 			}
 			vs, got := a.Request.ValidVersions, av.Versions
@@ -345,7 +345,7 @@ func MatchAdvertised(adv []schemas.APIVersions) []Match {
 				m.Same++
 				continue
 			}
-			m.Differ = append(m.Differ, fmt.Sprintf("%s: %s, %s has %s", a.Name, got, r.Name, vs))
+			m.Differ = append(m.Differ, xfmt.Sprintf("%s: %s, %s has %s", a.Name, got, r.Name, vs))
 		}
 		out = append(out, m)
 	}
@@ -378,9 +378,9 @@ func Describe(ms []Match) string {
 	d := c.Differ
 	more := ""
 	if len(d) > 4 {
-		d, more = d[:4], fmt.Sprintf("; and %d more", len(c.Differ)-4)
+		d, more = d[:4], xfmt.Sprintf("; and %d more", len(c.Differ)-4)
 	}
-	return fmt.Sprintf("no release matches the advertised versions; the closest is %s (%d APIs alike, %d differ: %s%s)",
+	return xfmt.Sprintf("no release matches the advertised versions; the closest is %s (%d APIs alike, %d differ: %s%s)",
 		c.Release, c.Same, len(c.Differ), strings.Join(d, "; "), more)
 }
 

@@ -9,13 +9,13 @@ package sets
 
 import (
 	"bytes"
-	"fmt"
 	"io/fs"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
+	"kwire/internal/xfmt"
 	"kwire/schemas"
 )
 
@@ -29,7 +29,7 @@ var data fs.FS = embedded()
 func Provide(bundle []byte) error {
 	m, err := readBundle(bundle)
 	if err != nil {
-		return fmt.Errorf("the schema bundle is not readable: %w", err)
+		return xfmt.Errorf("the schema bundle is not readable: %w", err)
 	}
 	mu.Lock()
 	defer mu.Unlock()
@@ -68,18 +68,18 @@ func Bundle() ([]byte, error) {
 			return nil // data/README.md, data/.gitignore
 		}
 		if !validName(rel) {
-			return fmt.Errorf("%q cannot be bundled (a file name with a space or a newline)", rel)
+			return xfmt.Errorf("%q cannot be bundled (a file name with a space or a newline)", rel)
 		}
 		b, err := fs.ReadFile(data, p)
 		if err != nil {
 			return err
 		}
 		if first, ok := seen[string(b)]; ok {
-			out = fmt.Appendf(out, "%s =%s\n", rel, first)
+			out = xfmt.Appendf(out, "%s =%s\n", rel, first)
 			return nil
 		}
 		seen[string(b)] = rel
-		out = fmt.Appendf(out, "%s %d\n", rel, len(b))
+		out = xfmt.Appendf(out, "%s %d\n", rel, len(b))
 		out = append(append(out, b...), '\n')
 		return nil
 	})
@@ -96,7 +96,7 @@ func validName(name string) bool {
 // readBundle reads the files of a bundle, which it shares memory with.
 func readBundle(b []byte) (memFS, error) {
 	if !bytes.HasPrefix(b, []byte(bundleMagic)) {
-		return nil, fmt.Errorf("it does not start with %q", strings.TrimSpace(bundleMagic))
+		return nil, xfmt.Errorf("it does not start with %q", strings.TrimSpace(bundleMagic))
 	}
 	m := memFS{}
 	for off := len(bundleMagic); off < len(b); {
@@ -105,7 +105,7 @@ func readBundle(b []byte) (memFS, error) {
 		if same, isRef := strings.CutPrefix(size, "="); isRef && ok {
 			f, found := m["data/"+same]
 			if !validName(name) || !found {
-				return nil, fmt.Errorf("at byte %d: %q refers to %q, which is not before it", off, name, same)
+				return nil, xfmt.Errorf("at byte %d: %q refers to %q, which is not before it", off, name, same)
 			}
 			m["data/"+name] = f
 			off += len(line) + 1
@@ -114,13 +114,13 @@ func readBundle(b []byte) (memFS, error) {
 		n, err := strconv.Atoi(size)
 		switch {
 		case !ok || err != nil || n < 0:
-			return nil, fmt.Errorf("at byte %d: want a line \"path size\"", off)
+			return nil, xfmt.Errorf("at byte %d: want a line \"path size\"", off)
 		case !validName(name):
-			return nil, fmt.Errorf("at byte %d: bad file name %q", off, name)
+			return nil, xfmt.Errorf("at byte %d: bad file name %q", off, name)
 		}
 		start := off + len(line) + 1
 		if n >= len(b)-start || b[start+n] != '\n' {
-			return nil, fmt.Errorf("at byte %d: %s should have %d bytes and a newline; %d bytes are left", off, name, n, len(b)-start)
+			return nil, xfmt.Errorf("at byte %d: %s should have %d bytes and a newline; %d bytes are left", off, name, n, len(b)-start)
 		}
 		m["data/"+name] = b[start : start+n : start+n]
 		off = start + n + 1
@@ -132,7 +132,7 @@ func readBundle(b []byte) (memFS, error) {
 const Default = Auto
 
 // ErrMissing explains how to provide the schema sets.
-var ErrMissing = fmt.Errorf("no Kafka schema sets were embedded in this build; run ./build.sh " +
+var ErrMissing = xfmt.Errorf("no Kafka schema sets were embedded in this build; run ./build.sh " +
 	"(it copies them from $KWIRE_SCHEMAS, else ../shared/kafka, into schemas/sets/data)")
 
 // Names lists the sets.
@@ -150,7 +150,7 @@ func names(fsys fs.FS) []string {
 			out = append(out, e.Name())
 		}
 	}
-	sort.Strings(out)
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] }) // sort.Strings is slices.Sort: a copy of pdqsort more in the browser app
 	return out
 }
 
@@ -203,7 +203,7 @@ func load(fsys fs.FS, name string) (*schemas.Set, error) {
 		return nil, err
 	}
 	if _, err := fs.Stat(sub, "message"); err != nil {
-		return nil, fmt.Errorf("no schema set %q (this build has %v)", name, all)
+		return nil, xfmt.Errorf("no schema set %q (this build has %v)", name, all)
 	}
 	return schemas.LoadSet(sub, name)
 }

@@ -3,16 +3,21 @@
 // for a small message (JoinGroup v9) and for a 4 MB Fetch response, loading
 // that response, and scrolling its byte view. Beside each browser figure it
 // prints the same work done by package app natively, as a baseline, and
-// the ratio. It is a benchmark to read, not a test: it asserts nothing
+// the ratio; beside the navigation, that of a trivial Go wasm page (fmt,
+// encoding/json, syscall/js, built as scripts/wasm-size.sh builds it and
+// served by the same server), the floor any Go page pays. It is a benchmark to read, not a test: it asserts nothing
 // about time. Run it through scripts/browser-bench.sh, which builds dist/.
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/hex"
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -32,8 +37,9 @@ func main() {
 	dist := flag.String("dist", "dist", "the built site (./build.sh)")
 	runs := flag.Int("n", 5, "runs of each measurement (the median is printed)")
 	size := flag.Int("size", 4<<20, "size of the Fetch response in bytes")
+	startup := flag.Bool("startup", false, "measure the navigations only")
 	flag.Parse()
-	if err := run(*dist, *runs, *size); err != nil {
+	if err := run(*dist, *runs, *size, *startup); err != nil {
 		fmt.Fprintln(os.Stderr, "browserbench:", err)
 		os.Exit(1)
 	}
@@ -58,12 +64,15 @@ func native(n int, f func()) float64 {
 	return median(xs)
 }
 
-func run(dist string, n, size int) error {
+func run(dist string, n, size int, startupOnly bool) error {
 	tmp, err := os.MkdirTemp("", "kwire-bench")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	if err := trivialPage(tmp); err != nil {
+		return err
+	}
 	srv, err := e2e.Site(dist, tmp)
 	if err != nil {
 		return err
@@ -100,6 +109,18 @@ func run(dist string, n, size int) error {
 
 	// 1. Navigation to the first usable render (the page drawn, the
 	// smallest JoinGroup v9 encoded, the form ready).
+	// The trivial page first: the edits below work on the explorer's page.
+	var trivial []float64
+	for range n {
+		if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(srv.URL+"/trivial.html"), chromedp.WaitVisible(`body[data-ready="1"]`)); err != nil {
+			return err
+		}
+		r, err := eval(`trivialReadyMs`)
+		if err != nil {
+			return err
+		}
+		trivial = append(trivial, r)
+	}
 	url := srv.URL + "/index.html?set=trunk&api=JoinGroup&v=9&dir=request"
 	var ready, start, load []float64
 	for range n {
@@ -132,6 +153,11 @@ func run(dist string, n, size int) error {
 	row("navigation -> first usable render", median(ready), -1)
 	row("  of which Go main (parse schemas, draw)", median(start), natStart)
 	row("  of which parsing the trunk schema set", median(load), natLoad)
+	row("trivial Go wasm page (fmt, json, js): same", median(trivial), -1)
+	fmt.Printf("%-44s %7.1fx\n", "navigation, kwire / trivial page", median(ready)/median(trivial))
+	if startupOnly {
+		return nil
+	}
 
 	// 2. One edit of a small message: the input event's handler re-encodes,
 	// re-decodes and redraws; layout is forced so that it counts.
@@ -247,4 +273,81 @@ func run(dist string, n, size int) error {
 	wasm, _ := os.Stat(filepath.Join(dist, "kwire.wasm"))
 	fmt.Printf("\nrows in the DOM after scrolling: %.0f of %d; kwire.wasm %d bytes\n", rows, (len(fetch)+15)/16, wasm.Size())
 	return nil
+}
+
+// trivialPage writes trivial.html, trivial.js and trivial.wasm (with its .gz, as
+// build.sh precompresses kwire.wasm) into dir: a Go program importing
+// fmt, encoding/json and syscall/js, as in scripts/wasm-size.sh, that
+// marks the page ready when its main has run.
+func trivialPage(dir string) error {
+	src := filepath.Join(dir, "trivial-src")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		return err
+	}
+	const main = `package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"syscall/js"
+)
+
+func main() {
+	b, _ := json.Marshal(map[string]int{"a": 1})
+	doc := js.Global().Get("document")
+	body := doc.Get("body")
+	body.Call("appendChild", doc.Call("createTextNode", fmt.Sprintf("%s", b)))
+	body.Call("setAttribute", "data-ready", "1")
+	js.Global().Set("trivialReadyMs", js.Global().Get("performance").Call("now"))
+}
+`
+	// The server's Content-Security-Policy allows no inline script.
+	const page = `<!doctype html>
+<html><head><meta charset="utf-8"><title>trivial</title>
+<script src="wasm_exec.js"></script><script src="trivial.js"></script></head>
+<body></body></html>
+`
+	const loader = `(async () => {
+  const go = new Go();
+  const r = await WebAssembly.instantiateStreaming(fetch("trivial.wasm"), go.importObject);
+  go.run(r.instance);
+})();
+`
+	for name, text := range map[string]string{
+		filepath.Join(src, "main.go"):      main,
+		filepath.Join(src, "go.mod"):       "module trivial\n\ngo 1.26\n",
+		filepath.Join(dir, "trivial.html"): page,
+		filepath.Join(dir, "trivial.js"):   loader,
+	} {
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
+	out, err := filepath.Abs(filepath.Join(dir, "trivial.wasm"))
+	if err != nil {
+		return err
+	}
+	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, ".")
+	build.Dir = src
+	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "GOFLAGS=")
+	if b, err := build.CombinedOutput(); err != nil {
+		return fmt.Errorf("building the trivial page: %v\n%s", err, b)
+	}
+	if b, err := exec.Command("go", "run", "./scripts/wasmdata", out).CombinedOutput(); err != nil {
+		return fmt.Errorf("wasmdata: %v\n%s", err, b)
+	}
+	if err := os.RemoveAll(src); err != nil {
+		return err
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		return err
+	}
+	var gz bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	w.Write(raw)
+	if err := w.Close(); err != nil {
+		return err
+	}
+	return os.WriteFile(out+".gz", gz.Bytes(), 0o644)
 }

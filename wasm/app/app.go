@@ -8,7 +8,6 @@ package app
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -16,6 +15,7 @@ import (
 	"kwire/codec/hexin"
 	"kwire/codec/wire"
 	"kwire/identify"
+	"kwire/internal/xfmt"
 	"kwire/render"
 	"kwire/schemas"
 	"kwire/schemas/draft"
@@ -187,12 +187,12 @@ func (s *State) Select(setName, api string, version int, dir codec.Direction) er
 	s.choice, s.guess = setName, false
 	msg := dir.Schema(a)
 	if msg == nil {
-		return fmt.Errorf("%s has no %s", a.Name, dir)
+		return xfmt.Errorf("%s has no %s", a.Name, dir)
 	}
 	v := msg.ValidVersions.Hi
 	if version >= 0 {
 		if !msg.ValidVersions.Contains(int16(version)) {
-			return fmt.Errorf("%s has no version %d (valid: %s)", msg.Name, version, msg.ValidVersions)
+			return xfmt.Errorf("%s has no version %d (valid: %s)", msg.Name, version, msg.ValidVersions)
 		}
 		v = int16(version)
 	}
@@ -369,7 +369,7 @@ func (s *State) ErrorText() string {
 }
 
 // HexString is the frame's bytes as plain hex.
-func (s *State) HexString() string { return fmt.Sprintf("%x", s.Bytes) }
+func (s *State) HexString() string { return xfmt.Sprintf("%x", s.Bytes) }
 
 // JSON is the frame's JSON form (api, version, header, body).
 func (s *State) JSON() string {
@@ -410,7 +410,7 @@ func (s *State) SetVersion(v int16) error {
 		return s.Select(s.Choice(), s.API.Name, int(v), s.Dir)
 	}
 	if !s.Versions().Contains(v) {
-		return fmt.Errorf("%s has no version %d", s.Dir.Schema(s.API).Name, v)
+		return xfmt.Errorf("%s has no version %d", s.Dir.Schema(s.API).Name, v)
 	}
 	set, api := s.Set, s.API
 	if s.auto() {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"kwire/codec"
 	"kwire/codec/hexin"
 	"kwire/codec/records"
+	"kwire/internal/xfmt"
 	"kwire/render"
 	"kwire/schemas"
 	"kwire/schemas/sets"
@@ -145,18 +145,18 @@ func (c *Capture) Summary() string {
 	}
 	if !c.Done {
 		read, size := c.Progress()
-		fmt.Fprintf(&b, "reading, %d%% of %d bytes; ", int(float64(read)*100/float64(max(size, 1))), size)
+		xfmt.Fprintf(&b, "reading, %d%% of %d bytes; ", int(float64(read)*100/float64(max(size, 1))), size)
 	}
 	what := "conversations"
 	if c.Stream {
 		what = "frames paired into rows"
 	}
-	fmt.Fprintf(&b, "%d %s", len(c.Rows), what)
+	xfmt.Fprintf(&b, "%d %s", len(c.Rows), what)
 	if c.r != nil {
-		fmt.Fprintf(&b, " from %d packets", c.r.Packets)
+		xfmt.Fprintf(&b, " from %d packets", c.r.Packets)
 	}
 	if len(c.view) != len(c.Rows) {
-		fmt.Fprintf(&b, ", %d match the filter", len(c.view))
+		xfmt.Fprintf(&b, ", %d match the filter", len(c.view))
 	}
 	if c.Err != nil {
 		b.WriteString("; the file is damaged: " + c.Err.Error())
@@ -180,7 +180,7 @@ func (c *Capture) event(e *capture.Event) {
 	case capture.KindTLS:
 		row.Kind, row.API, row.Status = "tls", "TLS", "encrypted: not read"
 	case capture.KindSASL:
-		row.Kind, row.API, row.Status = "sasl", "SASL token", fmt.Sprintf("%d bytes", len(e.Data))
+		row.Kind, row.API, row.Status = "sasl", "SASL token", xfmt.Sprintf("%d bytes", len(e.Data))
 	case capture.KindSkipped:
 		row.Kind, row.API, row.Status = "skipped", "skipped", e.Note
 	default:
@@ -309,7 +309,7 @@ func valueErrorCodes(f *codec.Frame) []string {
 
 func rowText(r *CapRow) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s v%d %d %s %s %s", r.API, r.Version, r.Corr, r.Conn, r.Kind, r.Status)
+	xfmt.Fprintf(&b, "%s v%d %d %s %s %s", r.API, r.Version, r.Corr, r.Conn, r.Kind, r.Status)
 	for _, e := range r.Errors {
 		b.WriteString(" " + e)
 	}
@@ -408,29 +408,29 @@ func (c *Capture) RowsHTML(from, to, sel int) string {
 		} else if len(r.Errors) > 0 {
 			cls += " haserr"
 		}
-		fmt.Fprintf(&b, `<div class="%s" data-r="%d"><span class="cn">%d</span><span class="ct">%.6f</span><span class="cc">%s</span><span class="ca">%s</span>`,
+		xfmt.Fprintf(&b, `<div class="%s" data-r="%d"><span class="cn">%d</span><span class="ct">%.6f</span><span class="cc">%s</span><span class="ca">%s</span>`,
 			cls, ri, r.N, r.Time, render.Text(r.Conn), render.Text(r.API))
 		if r.Kind != "" {
-			fmt.Fprintf(&b, `<span class="cv"></span><span class="ck"></span><span class="cs"></span><span class="cs"></span><span class="cl"></span><span class="ce">%s</span></div>`, render.Text(r.Status))
+			xfmt.Fprintf(&b, `<span class="cv"></span><span class="ck"></span><span class="cs"></span><span class="cs"></span><span class="cl"></span><span class="ce">%s</span></div>`, render.Text(r.Status))
 			continue
 		}
-		fmt.Fprintf(&b, `<span class="cv">%d</span><span class="ck">%d</span>`, r.Version, r.Corr)
+		xfmt.Fprintf(&b, `<span class="cv">%d</span><span class="ck">%d</span>`, r.Version, r.Corr)
 		for j, n := range []int{r.ReqSize, r.RespSize} {
 			if n < 0 {
 				b.WriteString(`<span class="cs">-</span>`)
 				continue
 			}
-			fmt.Fprintf(&b, `<span class="cs"><button type="button" data-act="cap-open" data-r="%d" data-resp="%t">%d B</button></span>`, ri, j == 1, n)
+			xfmt.Fprintf(&b, `<span class="cs"><button type="button" data-act="cap-open" data-r="%d" data-resp="%t">%d B</button></span>`, ri, j == 1, n)
 		}
 		lat := ""
 		if r.Latency >= 0 {
-			lat = fmt.Sprintf("%.3fms", float64(r.Latency.Microseconds())/1000)
+			lat = xfmt.Sprintf("%.3fms", float64(r.Latency.Microseconds())/1000)
 		}
 		text := strings.Join(r.Errors, ",")
 		if r.Status != "" {
 			text = strings.TrimPrefix(text+"; "+r.Status, "; ")
 		}
-		fmt.Fprintf(&b, `<span class="cl">%s</span><span class="ce">%s</span></div>`, lat, render.Text(text))
+		xfmt.Fprintf(&b, `<span class="cl">%s</span><span class="ce">%s</span></div>`, lat, render.Text(text))
 	}
 	return b.String()
 }

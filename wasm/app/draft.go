@@ -5,13 +5,14 @@ import (
 	"compress/flate"
 	"encoding/base64"
 	"errors"
-	"fmt"
 	"io"
 	"sort"
 	"strconv"
 	"strings"
 
 	"kwire/codec"
+	wflate "kwire/internal/flate"
+	"kwire/internal/xfmt"
 	"kwire/render"
 	"kwire/schemas"
 	"kwire/schemas/draft"
@@ -166,7 +167,7 @@ func (s *State) SetDraftKey(text string) error {
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(text))
 	if err != nil || n < 0 || n > 32767 {
-		return fmt.Errorf("an API key is a whole number from 0 to 32767, not %q", text)
+		return xfmt.Errorf("an API key is a whole number from 0 to 32767, not %q", text)
 	}
 	keys := map[string]int16{}
 	for k, v := range s.DraftKeys {
@@ -198,7 +199,7 @@ func (s *State) DraftSummary() string {
 			names = append(names, sc.Name)
 		}
 	}
-	return fmt.Sprintf("%s loaded (%s); %s, %s", plural(len(names), "schema"), strings.Join(names, ", "),
+	return xfmt.Sprintf("%s loaded (%s); %s, %s", plural(len(names), "schema"), strings.Join(names, ", "),
 		plural(d.Warnings(), "warning"), plural(d.Errors(), "error"))
 }
 
@@ -218,10 +219,10 @@ func (s *State) DiagnosticsHTML() string {
 	}
 	var b strings.Builder
 	for _, g := range s.Draft.Diagnostics {
-		fmt.Fprintf(&b, `<li class="dg %s" data-line="%d" data-col="%d" tabindex="0"><span class="sev">%s</span> <span class="lc">%d:%d</span> <span class="msg">%s</span>`,
+		xfmt.Fprintf(&b, `<li class="dg %s" data-line="%d" data-col="%d" tabindex="0"><span class="sev">%s</span> <span class="lc">%d:%d</span> <span class="msg">%s</span>`,
 			g.Severity, g.Line, g.Col, g.Severity, g.Line, g.Col, render.Text(g.Message))
 		if g.Suggestion != "" {
-			fmt.Fprintf(&b, ` <span class="sug">%s</span>`, render.Text(g.Suggestion))
+			xfmt.Fprintf(&b, ` <span class="sug">%s</span>`, render.Text(g.Suggestion))
 		}
 		b.WriteString("</li>")
 	}
@@ -254,9 +255,9 @@ func (s *State) SourceHTML() string {
 		n := i + 1
 		line = strings.TrimSuffix(line, "\r")
 		if m := marks[n]; m != nil {
-			fmt.Fprintf(&b, `<div class="sl lv-%s" data-line="%d" title="%s">`, m.sev, n, strings.Join(m.msgs, "\n"))
+			xfmt.Fprintf(&b, `<div class="sl lv-%s" data-line="%d" title="%s">`, m.sev, n, strings.Join(m.msgs, "\n"))
 		} else {
-			fmt.Fprintf(&b, `<div class="sl" data-line="%d">`, n)
+			xfmt.Fprintf(&b, `<div class="sl" data-line="%d">`, n)
 		}
 		// The source as typed, with tabs, and every other hidden rune
 		// shown escaped (a bidi override must not reorder what is shown).
@@ -264,7 +265,7 @@ func (s *State) SourceHTML() string {
 		for i, p := range parts {
 			parts[i] = render.Text(p)
 		}
-		fmt.Fprintf(&b, `<span class="ln">%d</span><span class="st">%s</span></div>`, n, strings.Join(parts, "\t"))
+		xfmt.Fprintf(&b, `<span class="ln">%d</span><span class="st">%s</span></div>`, n, strings.Join(parts, "\t"))
 	}
 	return b.String()
 }
@@ -291,8 +292,8 @@ func (s *State) LineSpan(n int) (start, end int) {
 // without padding.
 func EncodeDraft(text string) string {
 	var buf bytes.Buffer
-	w, _ := flate.NewWriter(&buf, flate.BestCompression) // the level is valid
-	_, _ = w.Write([]byte(text))                         // a bytes.Buffer does not fail
+	w, _ := wflate.NewWriter(&buf, wflate.BestCompression) // the level is valid; compress/flate's output without its fmt
+	_, _ = w.Write([]byte(text))                           // a bytes.Buffer does not fail
 	_ = w.Close()
 	return base64.RawURLEncoding.EncodeToString(buf.Bytes())
 }
@@ -302,16 +303,16 @@ func EncodeDraft(text string) string {
 func DecodeDraft(s string) (string, error) {
 	z, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(s, "="))
 	if err != nil {
-		return "", fmt.Errorf("the schema in the link is not base64url: %v", err)
+		return "", xfmt.Errorf("the schema in the link is not base64url: %v", err)
 	}
 	r := flate.NewReader(bytes.NewReader(z))
 	defer r.Close()
 	b, err := io.ReadAll(io.LimitReader(r, MaxDraftBytes+1))
 	if err != nil {
-		return "", fmt.Errorf("the schema in the link is damaged: %v", err)
+		return "", xfmt.Errorf("the schema in the link is damaged: %v", err)
 	}
 	if len(b) > MaxDraftBytes {
-		return "", fmt.Errorf("the schema in the link is over %d bytes", MaxDraftBytes)
+		return "", xfmt.Errorf("the schema in the link is over %d bytes", MaxDraftBytes)
 	}
 	return string(b), nil
 }
@@ -329,7 +330,7 @@ func (s *State) draftQuery() string {
 		for k := range s.DraftKeys {
 			names = append(names, k)
 		}
-		sort.Strings(names)
+		sort.Slice(names, func(i, j int) bool { return names[i] < names[j] }) // sort.Strings is slices.Sort: a copy of pdqsort more in the browser app
 		for i, k := range names {
 			names[i] = k + "." + strconv.Itoa(int(s.DraftKeys[k]))
 		}
@@ -356,7 +357,7 @@ func (s *State) applyDraft(q query) error {
 		i := strings.LastIndexByte(kv, '.')
 		n, err := strconv.Atoi(kv[i+1:])
 		if i <= 0 || err != nil || n < 0 || n > 32767 {
-			return fmt.Errorf("bad link: keys %q (NAME.KEY)", kv)
+			return xfmt.Errorf("bad link: keys %q (NAME.KEY)", kv)
 		}
 		keys[kv[:i]] = int16(n)
 	}
@@ -390,10 +391,10 @@ func (s *State) CompareHTML() string {
 		if df.Name != name {
 			continue
 		}
-		fmt.Fprintf(&b, `<p class="cmpsum">%s: the draft&#x2019;s v%d against %s&#x2019;s v%d`,
+		xfmt.Fprintf(&b, `<p class="cmpsum">%s: the draft&#x2019;s v%d against %s&#x2019;s v%d`,
 			render.Text(df.Name), df.DraftVersion, render.Text(base.Name), df.ReleasedVersion)
 		if df.Err == nil {
-			fmt.Fprintf(&b, `; smallest frame %d bytes, %s&#x2019;s %d (%+d)`, len(df.DraftBytes), render.Text(base.Name), len(df.ReleasedBytes), df.SizeDelta())
+			xfmt.Fprintf(&b, `; smallest frame %d bytes, %s&#x2019;s %d (%+d)`, len(df.DraftBytes), render.Text(base.Name), len(df.ReleasedBytes), df.SizeDelta())
 		}
 		var counts []string
 		for k := draft.Changed; k <= draft.Removed; k++ {
@@ -406,7 +407,7 @@ func (s *State) CompareHTML() string {
 		}
 		b.WriteString("</p>")
 		if df.Err != nil {
-			fmt.Fprintf(&b, `<p class="err">%s</p>`, render.Text(df.Err.Error()))
+			xfmt.Fprintf(&b, `<p class="err">%s</p>`, render.Text(df.Err.Error()))
 		}
 		changes := df.Changes()
 		if len(changes) == 0 {
@@ -415,7 +416,7 @@ func (s *State) CompareHTML() string {
 		}
 		b.WriteString(`<table class="cmp"><thead><tr><th>change</th><th>field</th><th>what</th></tr></thead><tbody>`)
 		for _, r := range changes {
-			fmt.Fprintf(&b, `<tr class="ck-%s"><td>%s</td><td>%s</td><td>%s</td></tr>`,
+			xfmt.Fprintf(&b, `<tr class="ck-%s"><td>%s</td><td>%s</td><td>%s</td></tr>`,
 				r.Kind, r.Kind, render.Text(r.Path), render.Text(r.Detail))
 		}
 		b.WriteString("</tbody></table>")

@@ -3,11 +3,12 @@ package app
 import (
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
 	"kwire/codec"
+	"kwire/internal/xfmt"
+	"kwire/internal/xhex"
 	"kwire/schemas"
 )
 
@@ -70,11 +71,11 @@ func parsePath(p string) ([]seg, error) {
 		if p[0] == '[' {
 			end := strings.IndexByte(p, ']')
 			if end < 0 {
-				return nil, fmt.Errorf("bad path: unclosed [")
+				return nil, xfmt.Errorf("bad path: unclosed [")
 			}
 			i, err := strconv.Atoi(p[1:end])
 			if err != nil || i < 0 {
-				return nil, fmt.Errorf("bad index %q", p[1:end])
+				return nil, xfmt.Errorf("bad index %q", p[1:end])
 			}
 			out = append(out, seg{index: i})
 			p = strings.TrimPrefix(p[end+1:], ".")
@@ -107,7 +108,7 @@ func (s *State) find(key string) (slot, error) {
 	case strings.HasPrefix(key, "h:"):
 		sp, v, small = hp.Root, &s.Frame.Header, hp.Smallest()
 	case !strings.HasPrefix(key, "b:"):
-		return slot{}, fmt.Errorf("bad field key %q", key)
+		return slot{}, xfmt.Errorf("bad field key %q", key)
 	}
 	segs, err := parsePath(key[2:])
 	if err != nil {
@@ -121,22 +122,22 @@ func (s *State) find(key string) (slot, error) {
 			// inside (the edit writes the bytes again).
 			n, ok := codec.NestedValue(cur.fp, s.Frame.Set, bp.Root, s.Frame.Body, []byte(v.Str()))
 			if !ok || n.Schema != sg.name || v.IsNull() {
-				return slot{}, fmt.Errorf("%s: %s does not hold a %s that can be edited", key, cur.fp.Field.Name, sg.name)
+				return slot{}, xfmt.Errorf("%s: %s does not hold a %s that can be edited", key, cur.fp.Field.Name, sg.name)
 			}
 			nests = append(nests, nest{bytes: v, n: &n})
 			sp, v, small = n.Plan.Root, &n.Value, n.Plan.Smallest()
 			if i == len(segs)-1 {
-				return slot{}, fmt.Errorf("%s: edit the fields of the %s", key, sg.name)
+				return slot{}, xfmt.Errorf("%s: edit the fields of the %s", key, sg.name)
 			}
 			cur = slot{fp: &codec.FieldPlan{Kind: schemas.KindStruct, Struct: sp, Field: cur.fp.Field}}
 			continue
 		}
 		if sg.index >= 0 {
 			if i == 0 || cur.fp.Kind != schemas.KindArray || cur.elem {
-				return slot{}, fmt.Errorf("%s: not an array", key)
+				return slot{}, xfmt.Errorf("%s: not an array", key)
 			}
 			if v.IsNull() || sg.index >= len(v.List()) {
-				return slot{}, fmt.Errorf("%s: no element %d", key, sg.index)
+				return slot{}, xfmt.Errorf("%s: no element %d", key, sg.index)
 			}
 			es := codec.Value{}
 			if len(small.List()) > 0 {
@@ -150,14 +151,14 @@ func (s *State) find(key string) (slot, error) {
 			continue
 		}
 		if i > 0 && (cur.kind() != schemas.KindStruct) {
-			return slot{}, fmt.Errorf("%s: %s is not a struct", key, cur.fp.Field.Name)
+			return slot{}, xfmt.Errorf("%s: %s is not a struct", key, cur.fp.Field.Name)
 		}
 		if v.IsNull() {
-			return slot{}, fmt.Errorf("%s: the struct is null", key)
+			return slot{}, xfmt.Errorf("%s: the struct is null", key)
 		}
 		fp := sp.Field(sg.name)
 		if fp == nil || !fp.Present || fp.Index >= len(v.List()) {
-			return slot{}, fmt.Errorf("%s: no field %s at this version", key, sg.name)
+			return slot{}, xfmt.Errorf("%s: no field %s at this version", key, sg.name)
 		}
 		var fs codec.Value
 		if fp.Index < len(small.List()) {
@@ -216,7 +217,7 @@ func (s *State) SetField(key, text string) error {
 func (s *State) SetNull(key string, null bool) error {
 	return s.edit(key, func(sl slot) error {
 		if !sl.nullable() {
-			return fmt.Errorf("%s is not nullable at this version", key)
+			return xfmt.Errorf("%s is not nullable at this version", key)
 		}
 		if null {
 			*sl.v = codec.Null
@@ -234,7 +235,7 @@ func (s *State) SetNull(key string, null bool) error {
 func (s *State) AddElem(key string) error {
 	return s.edit(key, func(sl slot) error {
 		if sl.kind() != schemas.KindArray {
-			return fmt.Errorf("%s is not an array", key)
+			return xfmt.Errorf("%s is not an array", key)
 		}
 		e := codec.Value{}
 		if len(sl.small.List()) > 0 {
@@ -249,7 +250,7 @@ func (s *State) AddElem(key string) error {
 func (s *State) RemoveElem(key string) error {
 	return s.edit(key, func(sl slot) error {
 		if !sl.elem {
-			return fmt.Errorf("%s is not an array element", key)
+			return xfmt.Errorf("%s is not an array element", key)
 		}
 		l := sl.list.List()
 		*sl.list = codec.List(append(l[:sl.index:sl.index], l[sl.index+1:]...))
@@ -267,18 +268,18 @@ func parseText(k schemas.Kind, text string) (codec.Value, error) {
 		case "false", "0":
 			return codec.Bool(false), nil
 		}
-		return codec.Value{}, fmt.Errorf("%q is not true or false", text)
+		return codec.Value{}, xfmt.Errorf("%q is not true or false", text)
 	case schemas.KindInt8, schemas.KindInt16, schemas.KindUint16, schemas.KindInt32, schemas.KindUint32, schemas.KindInt64:
 		n, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64)
 		lo, hi := IntRange(k)
 		if err != nil || n < lo || n > hi {
-			return codec.Value{}, fmt.Errorf("%s takes a whole number from %d to %d", k, lo, hi)
+			return codec.Value{}, xfmt.Errorf("%s takes a whole number from %d to %d", k, lo, hi)
 		}
 		return codec.Int(n), nil
 	case schemas.KindFloat64:
 		x, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
 		if err != nil {
-			return codec.Value{}, fmt.Errorf("%q is not a number", text)
+			return codec.Value{}, xfmt.Errorf("%q is not a number", text)
 		}
 		return codec.Float(x), nil
 	case schemas.KindString:
@@ -299,7 +300,7 @@ func parseText(k schemas.Kind, text string) (codec.Value, error) {
 		}
 		return codec.String(u), nil
 	}
-	return codec.Value{}, fmt.Errorf("a %s is edited through its fields", k)
+	return codec.Value{}, xfmt.Errorf("a %s is edited through its fields", k)
 }
 
 // strictHex reads hex digits, ignoring spaces and 0x prefixes.
@@ -307,13 +308,13 @@ func strictHex(text string) ([]byte, error) {
 	clean := strings.NewReplacer("0x", "", "0X", "", " ", "", "\n", "", "\t", "", "\r", "").Replace(text)
 	for i, c := range clean {
 		if !strings.ContainsRune("0123456789abcdefABCDEF", c) {
-			return nil, fmt.Errorf("not hex: %q at character %d", c, i+1)
+			return nil, xfmt.Errorf("not hex: %q at character %d", c, i+1)
 		}
 	}
 	if len(clean)%2 != 0 {
-		return nil, fmt.Errorf("odd number of hex digits (%d)", len(clean))
+		return nil, xfmt.Errorf("odd number of hex digits (%d)", len(clean))
 	}
-	return hex.DecodeString(clean)
+	return xhex.DecodeString(clean)
 }
 
 // formatText is the form input's text for a value of kind k.

@@ -1,13 +1,13 @@
 package app
 
 import (
-	"fmt"
 	"html"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"kwire/codec"
+	"kwire/internal/xfmt"
 	"kwire/render"
 	"kwire/schemas"
 )
@@ -33,11 +33,11 @@ func (s *State) Form(open func(key string) (bool, bool)) string {
 	}
 	w := &formWriter{open: open, set: s.Frame.Set, root: bp.Root, body: s.Frame.Body}
 	if !s.Body { // a bare body has no header
-		fmt.Fprintf(&w.b, `<fieldset class="fs"><legend>%s <span class="ft">v%d</span></legend>`, render.Text(hp.Msg.Name), hp.Version)
+		xfmt.Fprintf(&w.b, `<fieldset class="fs"><legend>%s <span class="ft">v%d</span></legend>`, render.Text(hp.Msg.Name), hp.Version)
 		w.fields(hp.Root, s.Frame.Header, "h:", "", 0)
 		w.b.WriteString("</fieldset>")
 	}
-	fmt.Fprintf(&w.b, `<fieldset class="fs"><legend>%s <span class="ft">v%d</span></legend>`, render.Text(bp.Msg.Name), bp.Version)
+	xfmt.Fprintf(&w.b, `<fieldset class="fs"><legend>%s <span class="ft">v%d</span></legend>`, render.Text(bp.Msg.Name), bp.Version)
 	w.fields(bp.Root, s.Frame.Body, "b:", "", 0)
 	w.b.WriteString("</fieldset>")
 	return w.b.String()
@@ -84,13 +84,13 @@ func (w *formWriter) fields(sp *codec.StructPlan, v codec.Value, prefix, path st
 // label writes a field's name, type, tag and nullable toggle.
 func (w *formWriter) label(fp *codec.FieldPlan, key string, v codec.Value, forID bool) {
 	if forID {
-		fmt.Fprintf(&w.b, `<label for="k-%s">`, html.EscapeString(key))
+		xfmt.Fprintf(&w.b, `<label for="k-%s">`, html.EscapeString(key))
 	} else {
 		w.b.WriteString(`<span class="lbl">`)
 	}
-	fmt.Fprintf(&w.b, `<span class="fn">%s</span> <span class="ft">%s</span>`, render.Text(fp.Field.Name), render.Text(fp.Field.Type.Name))
+	xfmt.Fprintf(&w.b, `<span class="fn">%s</span> <span class="ft">%s</span>`, render.Text(fp.Field.Name), render.Text(fp.Field.Type.Name))
 	if fp.IsTagged {
-		fmt.Fprintf(&w.b, ` <span class="tag" title="tagged field (KIP-482): written only when it differs from its default">tag %d</span>`, fp.Field.Tag)
+		xfmt.Fprintf(&w.b, ` <span class="tag" title="tagged field (KIP-482): written only when it differs from its default">tag %d</span>`, fp.Field.Tag)
 	}
 	if forID {
 		w.b.WriteString(`</label>`)
@@ -107,13 +107,13 @@ func (w *formWriter) null(fp *codec.FieldPlan, key string, v codec.Value) {
 		if v.IsNull() {
 			ck = " checked"
 		}
-		fmt.Fprintf(&w.b, ` <label class="nl"><input type="checkbox" data-null="%s"%s> null</label>`, html.EscapeString(key), ck)
+		xfmt.Fprintf(&w.b, ` <label class="nl"><input type="checkbox" data-null="%s"%s> null</label>`, html.EscapeString(key), ck)
 	}
 }
 
 func (w *formWriter) about(fp *codec.FieldPlan) {
 	if fp.Field.About != "" {
-		fmt.Fprintf(&w.b, `<div class="fa">%s</div>`, render.Text(fp.Field.About))
+		xfmt.Fprintf(&w.b, `<div class="fa">%s</div>`, render.Text(fp.Field.About))
 	}
 }
 
@@ -122,7 +122,7 @@ func (w *formWriter) field(fp *codec.FieldPlan, v codec.Value, prefix, path stri
 	ek := html.EscapeString(key)
 	switch fp.Kind {
 	case schemas.KindStruct:
-		fmt.Fprintf(&w.b, `<details class="st" data-key="%s"%s><summary>`, ek, openAttr(w.isOpen(key, depth < 3)))
+		xfmt.Fprintf(&w.b, `<details class="st" data-key="%s"%s><summary>`, ek, openAttr(w.isOpen(key, depth < 3)))
 		w.label(fp, key, v, false)
 		w.b.WriteString(`</summary>`)
 		w.about(fp)
@@ -132,23 +132,23 @@ func (w *formWriter) field(fp *codec.FieldPlan, v codec.Value, prefix, path stri
 		w.b.WriteString(`</details>`)
 	case schemas.KindArray:
 		n := len(v.List())
-		fmt.Fprintf(&w.b, `<details class="ar" data-key="%s"%s><summary>`, ek, openAttr(w.isOpen(key, n <= 10 && depth < 4)))
+		xfmt.Fprintf(&w.b, `<details class="ar" data-key="%s"%s><summary>`, ek, openAttr(w.isOpen(key, n <= 10 && depth < 4)))
 		w.label(fp, key, v, false)
-		fmt.Fprintf(&w.b, ` <span class="cnt">%s</span></summary>`, count(n, v.IsNull()))
+		xfmt.Fprintf(&w.b, ` <span class="cnt">%s</span></summary>`, count(n, v.IsNull()))
 		w.about(fp)
 		if !v.IsNull() {
 			for i, e := range v.List() {
 				if i == MaxFormElems {
-					fmt.Fprintf(&w.b, `<p class="note">%d more elements are not shown here; edit them as JSON.</p>`, n-i)
+					xfmt.Fprintf(&w.b, `<p class="note">%d more elements are not shown here; edit them as JSON.</p>`, n-i)
 					break
 				}
 				w.elem(fp, e, prefix, path+"["+strconv.Itoa(i)+"]", i, depth+1)
 			}
-			fmt.Fprintf(&w.b, `<button type="button" class="add" data-act="add" data-key="%s">+ add %s</button>`, ek, render.Text(elemName(fp)))
+			xfmt.Fprintf(&w.b, `<button type="button" class="add" data-act="add" data-key="%s">+ add %s</button>`, ek, render.Text(elemName(fp)))
 		}
 		w.b.WriteString(`</details>`)
 	default:
-		fmt.Fprintf(&w.b, `<div class="f" data-key="%s">`, ek)
+		xfmt.Fprintf(&w.b, `<div class="f" data-key="%s">`, ek)
 		w.label(fp, key, v, true)
 		w.b.WriteString(`<span class="fi">`)
 		w.input(fp.Kind, key, v, readOnly[key])
@@ -159,7 +159,7 @@ func (w *formWriter) field(fp *codec.FieldPlan, v codec.Value, prefix, path stri
 		if fp.Kind == schemas.KindBytes && strings.HasPrefix(key, "b:") {
 			// A place for the fields of a nested format, drawn again
 			// when the bytes are edited (State.NestedForm).
-			fmt.Fprintf(&w.b, `<div class="nf" id="n-%s">`, ek)
+			xfmt.Fprintf(&w.b, `<div class="nf" id="n-%s">`, ek)
 			w.nested(fp, v, prefix, path, depth)
 			w.b.WriteString(`</div>`)
 		}
@@ -179,7 +179,7 @@ func (w *formWriter) nested(fp *codec.FieldPlan, v codec.Value, prefix, path str
 	}
 	path = join(path, n.Schema)
 	key := prefix + path
-	fmt.Fprintf(&w.b, `<details class="st nested" data-key="%s"%s><summary><span class="fn">%s</span> <span class="ft">v%d</span></summary>`,
+	xfmt.Fprintf(&w.b, `<details class="st nested" data-key="%s"%s><summary><span class="fn">%s</span> <span class="ft">v%d</span></summary>`,
 		html.EscapeString(key), openAttr(w.isOpen(key, depth < 4)), render.Text(n.Schema), n.Version)
 	w.b.WriteString(`<div class="fa">the bytes above, decoded: edit a field and they are written again</div>`)
 	w.fields(n.Plan.Root, n.Value, prefix, path, depth+1)
@@ -213,15 +213,15 @@ func openAttr(open bool) string {
 func (w *formWriter) elem(fp *codec.FieldPlan, e codec.Value, prefix, path string, i, depth int) {
 	key := prefix + path
 	ek := html.EscapeString(key)
-	rm := fmt.Sprintf(`<button type="button" class="rm" data-act="rm" data-key="%s" aria-label="remove element %d">remove</button>`, ek, i)
+	rm := xfmt.Sprintf(`<button type="button" class="rm" data-act="rm" data-key="%s" aria-label="remove element %d">remove</button>`, ek, i)
 	if fp.Elem == schemas.KindStruct {
-		fmt.Fprintf(&w.b, `<details class="st el" data-key="%s"%s><summary><span class="fn">[%d]</span> <span class="ft">%s</span></summary>%s`,
+		xfmt.Fprintf(&w.b, `<details class="st el" data-key="%s"%s><summary><span class="fn">[%d]</span> <span class="ft">%s</span></summary>%s`,
 			ek, openAttr(w.isOpen(key, depth < 4 && i < 10)), i, render.Text(fp.Struct.Name), rm)
 		w.fields(fp.Struct, e, prefix, path, depth+1)
 		w.b.WriteString(`</details>`)
 		return
 	}
-	fmt.Fprintf(&w.b, `<div class="f el" data-key="%s"><label for="k-%s"><span class="fn">[%d]</span> <span class="ft">%s</span></label>`, ek, ek, i, fp.Elem)
+	xfmt.Fprintf(&w.b, `<div class="f el" data-key="%s"><label for="k-%s"><span class="fn">[%d]</span> <span class="ft">%s</span></label>`, ek, ek, i, fp.Elem)
 	w.input(fp.Elem, key, e, false)
 	w.b.WriteString(rm)
 	w.errSpan(key)
@@ -231,13 +231,13 @@ func (w *formWriter) elem(fp *codec.FieldPlan, e codec.Value, prefix, path strin
 // input writes the input of a primitive value.
 func (w *formWriter) input(k schemas.Kind, key string, v codec.Value, ro bool) {
 	ek := html.EscapeString(key)
-	attrs := fmt.Sprintf(`id="k-%s" data-key="%s" data-kind="%s"`, ek, ek, k)
+	attrs := xfmt.Sprintf(`id="k-%s" data-key="%s" data-kind="%s"`, ek, ek, k)
 	if v.IsNull() || ro {
 		attrs += " disabled"
 	}
 	if (k == schemas.KindBytes || k == schemas.KindRecords) && len(v.Str()) > MaxFormBytes {
 		// Not formatted: megabytes of hex nobody would see.
-		fmt.Fprintf(&w.b, `<span class="note">%d bytes (shown in the byte view; edit them as JSON)</span>`, len(v.Str()))
+		xfmt.Fprintf(&w.b, `<span class="note">%d bytes (shown in the byte view; edit them as JSON)</span>`, len(v.Str()))
 		return
 	}
 	text := ""
@@ -250,26 +250,26 @@ func (w *formWriter) input(k schemas.Kind, key string, v codec.Value, ro bool) {
 		if v.Int() != 0 {
 			ck = " checked"
 		}
-		fmt.Fprintf(&w.b, `<input type="checkbox" %s%s>`, attrs, ck)
+		xfmt.Fprintf(&w.b, `<input type="checkbox" %s%s>`, attrs, ck)
 	case schemas.KindInt8, schemas.KindInt16, schemas.KindUint16, schemas.KindInt32, schemas.KindUint32:
 		lo, hi := IntRange(k)
-		fmt.Fprintf(&w.b, `<input type="number" step="1" min="%d" max="%d" %s value="%s" title="%s: %d to %d">`, lo, hi, attrs, text, k, lo, hi)
+		xfmt.Fprintf(&w.b, `<input type="number" step="1" min="%d" max="%d" %s value="%s" title="%s: %d to %d">`, lo, hi, attrs, text, k, lo, hi)
 	case schemas.KindInt64:
-		fmt.Fprintf(&w.b, `<input type="text" inputmode="numeric" %s value="%s" title="int64">`, attrs, text)
+		xfmt.Fprintf(&w.b, `<input type="text" inputmode="numeric" %s value="%s" title="int64">`, attrs, text)
 	case schemas.KindFloat64:
-		fmt.Fprintf(&w.b, `<input type="text" inputmode="decimal" %s value="%s">`, attrs, text)
+		xfmt.Fprintf(&w.b, `<input type="text" inputmode="decimal" %s value="%s">`, attrs, text)
 	case schemas.KindUUID:
-		fmt.Fprintf(&w.b, `<input type="text" class="mono" spellcheck="false" %s value="%s" placeholder="8-4-4-4-12 hex or base64">`, attrs, text)
+		xfmt.Fprintf(&w.b, `<input type="text" class="mono" spellcheck="false" %s value="%s" placeholder="8-4-4-4-12 hex or base64">`, attrs, text)
 	case schemas.KindBytes, schemas.KindRecords:
-		fmt.Fprintf(&w.b, `<textarea class="mono" rows="%d" spellcheck="false" %s placeholder="hex">%s</textarea>`, min(1+len(text)/64, 6), attrs, html.EscapeString(text))
+		xfmt.Fprintf(&w.b, `<textarea class="mono" rows="%d" spellcheck="false" %s placeholder="hex">%s</textarea>`, min(1+len(text)/64, 6), attrs, html.EscapeString(text))
 	default:
-		fmt.Fprintf(&w.b, `<input type="text" spellcheck="false" %s value="%s">`, attrs, html.EscapeString(text))
+		xfmt.Fprintf(&w.b, `<input type="text" spellcheck="false" %s value="%s">`, attrs, html.EscapeString(text))
 	}
 }
 
 // errSpan is where an edit's error shows.
 func (w *formWriter) errSpan(key string) {
-	fmt.Fprintf(&w.b, `<span class="fe" id="e-%s" role="alert"></span>`, html.EscapeString(key))
+	xfmt.Fprintf(&w.b, `<span class="fe" id="e-%s" role="alert"></span>`, html.EscapeString(key))
 }
 
 // AttrSelector is a CSS selector of the elements whose attribute attr (a

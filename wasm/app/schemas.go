@@ -2,9 +2,9 @@ package app
 
 import (
 	"bytes"
-	"fmt"
 	"strings"
 
+	"kwire/internal/xfmt"
 	"kwire/schemas"
 	"kwire/schemas/draft"
 	"kwire/schemas/sets"
@@ -45,7 +45,7 @@ func (s *State) AddSchemas(files map[string][]byte) (string, error) {
 			if strings.HasSuffix(strings.ToLower(p), ".zip") || bytes.HasPrefix(b, []byte("PK\x03\x04")) {
 				var err error
 				if files, err = unzip(b); err != nil {
-					return "", fmt.Errorf("%s: %w", p, err)
+					return "", xfmt.Errorf("%s: %w", p, err)
 				}
 			}
 		}
@@ -61,7 +61,7 @@ func (s *State) AddSchemas(files map[string][]byte) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		report = append(report, fmt.Sprintf("release %s added: %d schemas, %d APIs", name, len(set.Messages), len(set.APIs)))
+		report = append(report, xfmt.Sprintf("release %s added: %d schemas, %d APIs", name, len(set.Messages), len(set.APIs)))
 		for _, b := range set.Broken {
 			report = append(report, brokenReport(name, b, files, base)...)
 		}

@@ -1,11 +1,11 @@
 package app
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
 	"kwire/codec"
+	"kwire/internal/xfmt"
 )
 
 // MaxLinkBytes is the largest message whose bytes a link carries.
@@ -47,7 +47,7 @@ func (s *State) custom() bool {
 func (s *State) Apply(query string) error {
 	q, err := parseQuery(strings.TrimPrefix(query, "?"))
 	if err != nil {
-		return fmt.Errorf("bad link: %v", err)
+		return xfmt.Errorf("bad link: %v", err)
 	}
 	dir := codec.Request
 	switch q.get("dir") {
@@ -55,13 +55,13 @@ func (s *State) Apply(query string) error {
 	case "response":
 		dir = codec.Response
 	default:
-		return fmt.Errorf("bad link: dir is request or response, not %q", q.get("dir"))
+		return xfmt.Errorf("bad link: dir is request or response, not %q", q.get("dir"))
 	}
 	version := -1
 	if v := q.get("v"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			return fmt.Errorf("bad link: version %q", v)
+			return xfmt.Errorf("bad link: version %q", v)
 		}
 		version = n
 	}
@@ -127,7 +127,7 @@ func unescape(s string) (string, error) {
 			b.WriteByte(' ')
 		case '%':
 			if i+2 >= len(s) || unhex(s[i+1]) < 0 || unhex(s[i+2]) < 0 {
-				return "", fmt.Errorf("bad escape %q", s[i:min(i+3, len(s))])
+				return "", xfmt.Errorf("bad escape %q", s[i:min(i+3, len(s))])
 			}
 			b.WriteByte(byte(unhex(s[i+1])<<4 | unhex(s[i+2])))
 			i += 2
@@ -158,7 +158,7 @@ func queryEscape(s string) string {
 		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == '~' {
 			b.WriteByte(c)
 		} else {
-			fmt.Fprintf(&b, "%%%02X", c)
+			xfmt.Fprintf(&b, "%%%02X", c)
 		}
 	}
 	return b.String()

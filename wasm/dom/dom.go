@@ -7,9 +7,9 @@
 package dom
 
 import (
-	"fmt"
 	"syscall/js"
 
+	"kwire/internal/xfmt"
 	"kwire/tree"
 )
 
@@ -518,7 +518,7 @@ func Fetch(url string) ([]byte, error) {
 		if len(args) > 0 {
 			msg = args[0].Call("toString").String()
 		}
-		done <- result{err: fmt.Errorf("%s: %s", url, msg)}
+		done <- result{err: xfmt.Errorf("%s: %s", url, msg)}
 		return nil
 	})
 	onBody = js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -531,7 +531,7 @@ func Fetch(url string) ([]byte, error) {
 	onResponse = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		resp := args[0]
 		if !resp.Get("ok").Bool() {
-			done <- result{err: fmt.Errorf("%s: HTTP %d", url, resp.Get("status").Int())}
+			done <- result{err: xfmt.Errorf("%s: HTTP %d", url, resp.Get("status").Int())}
 			return nil
 		}
 		resp.Call("arrayBuffer").Call("then", onBody, onError)
