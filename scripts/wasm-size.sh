@@ -51,7 +51,7 @@ printf 'ratio kwire/trivial (gzip): %s; budget %d bytes gzip\n' "$ratio" "$budge
 # call anywhere brings all of it back: the packages the browser builds use
 # kwire/internal/xfmt. The function names stay in the binary's pclntab.
 if grep -q -a 'fmt\.(\*pp)\.' "$wasm"; then
-	echo "wasm-size: fmt's printer is linked into $wasm (about 52 KB gzip): use kwire/internal/xfmt (and internal/xhex, internal/flate) in the packages the browser builds; GOOS=js GOARCH=wasm go build -ldflags=-dumpdep ./wasm shows what reaches fmt" >&2
+	echo "wasm-size: fmt's printer is linked into $wasm (about 52 KB gzip): use kwire/internal/xfmt (and internal/xhex, internal/deflate) in the packages the browser builds; GOOS=js GOARCH=wasm go build -ldflags=-dumpdep ./wasm shows what reaches fmt" >&2
 	exit 1
 fi
 if [ "$k_gz" -gt "$budget" ]; then

@@ -39,10 +39,20 @@ func lz4Compress(src []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// The native programs use klauspost's gzip, faster than the standard
-// library's; the browser app uses the standard library's (codecs_js.go),
-// which is smaller.
-var newGzipWriter = gzip.NewWriter
+// The native programs compress with klauspost's gzip, faster than the
+// standard library's; the browser app with internal/deflate
+// (codecs_js.go), which is smaller.
+func gzipCompress(src []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	w := gzip.NewWriter(&buf)
+	if _, err := w.Write(src); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
 
 type gzipReader = gzip.Reader
 

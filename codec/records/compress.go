@@ -292,15 +292,7 @@ func compress(c Codec, src []byte) ([]byte, error) {
 	case None:
 		return src, nil
 	case Gzip:
-		var buf bytes.Buffer
-		w := newGzipWriter(&buf)
-		if _, err := w.Write(src); err != nil {
-			return nil, err
-		}
-		if err := w.Close(); err != nil {
-			return nil, err
-		}
-		return buf.Bytes(), nil
+		return gzipCompress(src)
 	case Snappy:
 		out := append([]byte(nil), xerialMagic...)
 		out = binary.BigEndian.AppendUint32(out, 1)

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"kwire/codec"
-	wflate "kwire/internal/flate"
+	"kwire/internal/deflate"
 	"kwire/internal/xfmt"
 	"kwire/render"
 	"kwire/schemas"
@@ -291,11 +291,7 @@ func (s *State) LineSpan(n int) (start, end int) {
 // EncodeDraft packs draft text for a URL: deflated, then base64url
 // without padding.
 func EncodeDraft(text string) string {
-	var buf bytes.Buffer
-	w, _ := wflate.NewWriter(&buf, wflate.BestCompression) // the level is valid; compress/flate's output without its fmt
-	_, _ = w.Write([]byte(text))                           // a bytes.Buffer does not fail
-	_ = w.Close()
-	return base64.RawURLEncoding.EncodeToString(buf.Bytes())
+	return base64.RawURLEncoding.EncodeToString(deflate.Append(nil, []byte(text)))
 }
 
 // DecodeDraft unpacks what EncodeDraft wrote. It refuses text that
