@@ -35,6 +35,8 @@ type StructPlan struct {
 	// share.
 	offWire      []int
 	deepDefaults []int
+	// steps are the Wire fields as the encoder's loop reads them.
+	steps []encStep
 }
 
 // FieldPlan is one field at one version.
@@ -120,6 +122,7 @@ func (c *compiler) structPlan(s *schemas.Struct) *StructPlan {
 		}
 	}
 	slices.SortFunc(sp.Tagged, func(a, b *FieldPlan) int { return a.Field.Tag - b.Field.Tag })
+	sp.steps = encSteps(sp.Wire)
 	for i, fp := range sp.Fields {
 		if fp.Present && !fp.IsTagged {
 			continue
