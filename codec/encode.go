@@ -1,9 +1,11 @@
 package codec
 
 import (
+	"encoding/binary"
 	"errors"
 	"math"
 	"sort"
+	"strconv"
 
 	"kwire/codec/wire"
 	"kwire/internal/xfmt"
@@ -68,9 +70,71 @@ func (sp *StructPlan) append(dst []byte, v *Value) ([]byte, error) {
 		return dst, withEncPath(encErr("a non-default value cannot be written at this version (the field has versions %s and is not ignorable)", fp.Field.Versions), fp.Field.Name)
 	}
 	var err error
-	for _, fp := range sp.Wire {
-		if dst, err = fp.appendValue(dst, &list[fp.Index]); err != nil {
-			return dst, withEncPath(err, fp.Field.Name)
+	for i := range sp.steps {
+		st := &sp.steps[i]
+		v := &list[st.index]
+		// The common kinds, written here when their value fits; anything
+		// else (out of range, null where it may not be, an error to
+		// report) goes the general way, appendValue.
+		switch st.op {
+		case encInt32:
+			if n := v.Int(); n == int64(int32(n)) {
+				dst = binary.BigEndian.AppendUint32(dst, uint32(n))
+				continue
+			}
+		case encInt16:
+			if n := v.Int(); n == int64(int16(n)) {
+				dst = binary.BigEndian.AppendUint16(dst, uint16(n))
+				continue
+			}
+		case encInt64:
+			dst = binary.BigEndian.AppendUint64(dst, uint64(v.Int()))
+			continue
+		case encInt8:
+			if n := v.Int(); n == int64(int8(n)) {
+				dst = append(dst, byte(n))
+				continue
+			}
+		case encBool:
+			if n := v.Int(); n == int64(uint8(n)) {
+				dst = append(dst, byte(n))
+				continue
+			}
+		case encUUID:
+			if s := v.str(); len(s) == 16 {
+				dst = append(dst, s...)
+				continue
+			}
+		case encString, encNullableString:
+			switch v.kind() {
+			case kindString:
+				if s := v.str(); st.compact || len(s) <= math.MaxInt16 {
+					dst = wire.AppendString(dst, s, st.compact)
+					continue
+				}
+			case kindNull:
+				if st.op == encNullableString {
+					dst = wire.AppendNullString(dst, st.compact)
+					continue
+				}
+			}
+		case encStruct:
+			if v.IsList() {
+				if dst, err = st.fp.Struct.append(dst, v); err != nil {
+					return dst, withEncPath(err, st.fp.Field.Name)
+				}
+				continue
+			}
+		case encArray:
+			if v.kind() == kindList {
+				if dst, err = st.fp.appendArray(dst, v.list()); err != nil {
+					return dst, withEncPath(err, st.fp.Field.Name)
+				}
+				continue
+			}
+		}
+		if dst, err = st.fp.appendValue(dst, v); err != nil {
+			return dst, withEncPath(err, st.fp.Field.Name)
 		}
 	}
 	if sp.Flexible {
@@ -88,8 +152,21 @@ func (sp *StructPlan) appendTagged(dst []byte, v *Value) ([]byte, error) {
 		fp   *FieldPlan
 		data []byte
 	}
-	var entries []entry
 	list, unknown := v.list(), v.Unknown()
+	if len(unknown) == 0 {
+		// Most often every tagged field has its default: a count of 0.
+		set := false
+		for _, fp := range sp.Tagged {
+			if !fp.IsDefault(list[fp.Index]) {
+				set = true
+				break
+			}
+		}
+		if !set {
+			return append(dst, 0), nil
+		}
+	}
+	var entries []entry
 	for _, fp := range sp.Tagged {
 		if !fp.IsDefault(list[fp.Index]) {
 			entries = append(entries, entry{tag: uint32(fp.Field.Tag), fp: fp})
@@ -129,24 +206,7 @@ func (fp *FieldPlan) appendValue(dst []byte, v *Value) ([]byte, error) {
 			}
 			return wire.AppendArrayLen(dst, -1, fp.Compact), nil
 		}
-		list := v.list()
-		if len(list) > math.MaxInt32-1 {
-			return dst, encErr("array too long")
-		}
-		dst = wire.AppendArrayLen(dst, len(list), fp.Compact)
-		var err error
-		for i := range list {
-			e := &list[i]
-			if fp.Elem == schemas.KindStruct {
-				dst, err = fp.Struct.append(dst, e)
-			} else {
-				dst, err = appendPrimitive(dst, fp.Elem, e, false, fp.Compact)
-			}
-			if err != nil {
-				return dst, withEncPath(err, xfmt.Sprintf("[%d]", i))
-			}
-		}
-		return dst, nil
+		return fp.appendArray(dst, v.list())
 	case schemas.KindStruct:
 		if fp.Nullable {
 			if v.IsNull() {
@@ -159,6 +219,108 @@ func (fp *FieldPlan) appendValue(dst []byte, v *Value) ([]byte, error) {
 		return fp.Struct.append(dst, v)
 	}
 	return appendPrimitive(dst, fp.Kind, v, fp.Nullable, fp.Compact)
+}
+
+// appendArray writes the elements of an array that is not null, after
+// its length.
+func (fp *FieldPlan) appendArray(dst []byte, list []Value) ([]byte, error) {
+	if len(list) > math.MaxInt32-1 {
+		return dst, encErr("array too long")
+	}
+	dst = wire.AppendArrayLen(dst, len(list), fp.Compact)
+	var err error
+	switch fp.Elem {
+	case schemas.KindStruct:
+		for i := range list {
+			if dst, err = fp.Struct.append(dst, &list[i]); err != nil {
+				return dst, withEncPath(err, "["+strconv.Itoa(i)+"]")
+			}
+		}
+		return dst, nil
+	case schemas.KindInt32:
+		mark := len(dst)
+		for i := range list {
+			n := list[i].Int()
+			if n != int64(int32(n)) {
+				// Out of range: the general way says which element.
+				dst = dst[:mark]
+				break
+			}
+			dst = binary.BigEndian.AppendUint32(dst, uint32(n))
+			if i == len(list)-1 {
+				return dst, nil
+			}
+		}
+	}
+	for i := range list {
+		if dst, err = appendPrimitive(dst, fp.Elem, &list[i], false, fp.Compact); err != nil {
+			return dst, withEncPath(err, "["+strconv.Itoa(i)+"]")
+		}
+	}
+	return dst, nil
+}
+
+// encStep is a field as the encoder's loop reads it: its index in the
+// struct's value, and how to write the common kinds without going
+// through appendValue (encGeneric: the general way).
+type encStep struct {
+	fp      *FieldPlan
+	index   int32
+	op      encOp
+	compact bool
+}
+
+type encOp uint8
+
+const (
+	encGeneric encOp = iota
+	encBool
+	encInt8
+	encInt16
+	encInt32
+	encInt64 // int64 and float64
+	encUUID
+	encString         // not nullable at this version
+	encNullableString // nullable at this version
+	encStruct         // not nullable at this version
+	encArray          // not nullable at this version
+)
+
+// encSteps are the steps of fields written in order.
+func encSteps(wireFields []*FieldPlan) []encStep {
+	steps := make([]encStep, len(wireFields))
+	for i, fp := range wireFields {
+		op := encGeneric
+		switch fp.Kind {
+		case schemas.KindBool:
+			op = encBool
+		case schemas.KindInt8:
+			op = encInt8
+		case schemas.KindInt16:
+			op = encInt16
+		case schemas.KindInt32:
+			op = encInt32
+		case schemas.KindInt64, schemas.KindFloat64:
+			op = encInt64
+		case schemas.KindUUID:
+			op = encUUID
+		case schemas.KindString:
+			op = encString
+			if fp.Nullable {
+				op = encNullableString
+			}
+		case schemas.KindStruct:
+			if !fp.Nullable {
+				op = encStruct
+			}
+		case schemas.KindArray:
+			if !fp.Nullable {
+				op = encArray
+			}
+		}
+		steps[i] = encStep{fp: fp, index: int32(fp.Index), op: op, compact: fp.Compact}
+	}
+	return steps
 }
 
 func appendPrimitive(dst []byte, k schemas.Kind, v *Value, nullable, compact bool) ([]byte, error) {

@@ -65,6 +65,23 @@ func TestEncodeErrors(t *testing.T) {
 			l.List()[0].List()[2] = Int(-1)
 			return v
 		}, "Listeners[0].Port", "-1 is out of range for uint16"},
+		{"int32 element out of range", "DescribeProducersRequest", 0, func(p *Plan, v Value) Value {
+			topic := field(p, v, "Topics").List()[0].List()
+			topic[1] = List([]Value{Int(7), Int(1 << 40), Int(8)})
+			return v
+		}, "Topics[0].PartitionIndexes[1]", "1099511627776 is out of range for int32"},
+		{"int16 out of range", "ProduceRequest", 9, func(p *Plan, v Value) Value {
+			*field(p, v, "Acks") = Int(40000)
+			return v
+		}, "Acks", "40000 is out of range for int16"},
+		{"int8 out of range", "ListOffsetsRequest", 9, func(p *Plan, v Value) Value {
+			*field(p, v, "IsolationLevel") = Int(-129)
+			return v
+		}, "IsolationLevel", "-129 is out of range for int8"},
+		{"null struct", "JoinGroupRequest", 9, func(p *Plan, v Value) Value {
+			field(p, v, "Protocols").List()[0] = Null
+			return v
+		}, "Protocols[0]", "struct JoinGroupRequestProtocol has 2 fields, the value has 0"},
 		{"wrong field count", "JoinGroupRequest", 9, func(p *Plan, v Value) Value {
 			return List(v.List()[:2])
 		}, "", "struct JoinGroupRequest has 8 fields, the value has 2"},

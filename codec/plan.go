@@ -35,6 +35,8 @@ type StructPlan struct {
 	// share.
 	offWire      []int
 	deepDefaults []int
+	// steps are the Wire fields as the encoder's loop reads them.
+	steps []encStep
 }
 
 // FieldPlan is one field at one version.
@@ -120,6 +122,7 @@ func (c *compiler) structPlan(s *schemas.Struct) *StructPlan {
 		}
 	}
 	sort.Slice(sp.Tagged, func(i, j int) bool { return sp.Tagged[i].Field.Tag < sp.Tagged[j].Field.Tag })
+	sp.steps = encSteps(sp.Wire)
 	for i, fp := range sp.Fields {
 		if fp.Present && !fp.IsTagged {
 			continue
