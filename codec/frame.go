@@ -228,6 +228,10 @@ type DecodeOptions struct {
 	// SASLMechanism is the mechanism SaslAuthenticate's AuthBytes are
 	// read with (TreeOptions.SASLMechanism).
 	SASLMechanism string
+	// TopicFormat and TopicNames say how the records of internal topics
+	// are read (TreeOptions.TopicFormat, TreeOptions.TopicNames).
+	TopicFormat TopicFormat
+	TopicNames  *TopicNames
 	// budget, when set, is the budget of an outer message the frame is
 	// carried in (Envelope's RequestData): they share it.
 	budget *records.Budget
@@ -409,7 +413,8 @@ func (f *Frame) decodeBody(b []byte, start int, root *tree.Node, o DecodeOptions
 	if o.ValuesOnly {
 		v, used, err = bp.decodeAt(b[start:], start)
 	} else {
-		v, used, err = bp.DecodeTree(b[start:], bn, TreeOptions{Base: start, Section: sec, Set: f.Set, Sample: o.Sample, Budget: bg, SASLMechanism: o.SASLMechanism})
+		v, used, err = bp.DecodeTree(b[start:], bn, TreeOptions{Base: start, Section: sec, Set: f.Set, Sample: o.Sample, Budget: bg, SASLMechanism: o.SASLMechanism,
+			TopicFormat: o.TopicFormat, TopicNames: o.TopicNames})
 	}
 	f.Body = v
 	bn.Size = used

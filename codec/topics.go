@@ -1,0 +1,438 @@
+package codec
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"kwire/codec/records"
+	"kwire/codec/wire"
+	"kwire/schemas"
+	"kwire/tree"
+)
+
+// The records of Kafka's internal topics carry formats of their own in
+// their keys and values, decoded as children of the key and value nodes
+// (offsets in the outer frame) when the topic is known: by name (Produce,
+// Fetch, FetchSnapshot name it in older versions), by topic id through
+// TopicNames (filled from Metadata responses seen earlier), or by the
+// user's choice (TreeOptions.TopicFormat).
+//
+//   - __consumer_offsets, __transaction_state, __share_group_state: the
+//     group, transaction and share coordinators' records. A key is an
+//     int16 record type and the key schema whose apiKey is that type
+//     (coordinator/*Key.json; in 3.9 and older, whose version is that
+//     type, read at that version); a value is an int16 version and the
+//     matching value schema at that version; a null value is a tombstone.
+//   - __cluster_metadata: KRaft's metadata records. A value is an unsigned
+//     varint frame version (1), an unsigned varint API key (the apiKey of
+//     metadata/*.json), an unsigned varint version, then the record at
+//     that version. The KRaft control records of its control batches are
+//     read by ControlDecoder, as in any control batch.
+//
+// The schemas are those of the frame's release. Failures are error nodes
+// inside the key or value; the records around them are decoded as usual.
+
+// TopicFormat is what the keys and values of a topic's records carry.
+type TopicFormat uint8
+
+const (
+	TopicAuto             TopicFormat = iota // by the topic's name, if known
+	TopicPlain                               // opaque bytes, whatever the topic
+	TopicConsumerOffsets                     // __consumer_offsets
+	TopicTransactionState                    // __transaction_state
+	TopicShareGroupState                     // __share_group_state
+	TopicClusterMetadata                     // __cluster_metadata
+)
+
+var topicFormats = [...]struct{ name, topic string }{
+	TopicAuto:             {"auto", ""},
+	TopicPlain:            {"plain", ""},
+	TopicConsumerOffsets:  {"consumer-offsets", "__consumer_offsets"},
+	TopicTransactionState: {"transaction-state", "__transaction_state"},
+	TopicShareGroupState:  {"share-group-state", "__share_group_state"},
+	TopicClusterMetadata:  {"cluster-metadata", "__cluster_metadata"},
+}
+
+// String is the format's name, as ParseTopicFormat reads it.
+func (f TopicFormat) String() string {
+	if int(f) < len(topicFormats) {
+		return topicFormats[f].name
+	}
+	return "TopicFormat(" + strconv.Itoa(int(f)) + ")"
+}
+
+// TopicFormatNames lists the names ParseTopicFormat reads.
+func TopicFormatNames() []string {
+	names := make([]string, len(topicFormats))
+	for i, f := range topicFormats {
+		names[i] = f.name
+	}
+	return names
+}
+
+// ParseTopicFormat reads a format's name ("consumer-offsets", ...) or
+// its topic's ("__consumer_offsets", ...).
+func ParseTopicFormat(s string) (TopicFormat, error) {
+	for i, f := range topicFormats {
+		if s == f.name || s == f.topic && s != "" {
+			return TopicFormat(i), nil
+		}
+	}
+	return TopicAuto, fmt.Errorf("unknown topic format %q (one of %s)", s, strings.Join(TopicFormatNames(), ", "))
+}
+
+// FormatOfTopic is the format of the records of the topic named name:
+// one of the internal topics', or TopicPlain.
+func FormatOfTopic(name string) TopicFormat {
+	for i, f := range topicFormats {
+		if f.topic != "" && f.topic == name {
+			return TopicFormat(i)
+		}
+	}
+	return TopicPlain
+}
+
+// TopicNames maps topic ids to topic names, for the records of requests
+// and responses that name their topic by id (Produce v13+, Fetch v13+,
+// ShareFetch): Add fills it from responses that give both. A pointer to
+// it keeps DecodeOptions comparable; nil knows no ids. It is not safe for
+// concurrent use.
+type TopicNames struct {
+	byID map[string]string // the 16 bytes of the uuid → name
+}
+
+// NewTopicNames returns an empty map of topic ids to names.
+func NewTopicNames() *TopicNames { return &TopicNames{byID: map[string]string{}} }
+
+// Name is the name of the topic whose id is the 16 bytes of id.
+func (t *TopicNames) Name(id string) (string, bool) {
+	if t == nil {
+		return "", false
+	}
+	n, ok := t.byID[id]
+	return n, ok
+}
+
+// Len is how many ids t names.
+func (t *TopicNames) Len() int {
+	if t == nil {
+		return 0
+	}
+	return len(t.byID)
+}
+
+// Add adds the topics that a decoded message (plan p, value v) names with
+// their ids: the elements of its top-level arrays of structs with a
+// string Name (or Topic) and a uuid TopicId (Metadata v10+,
+// DescribeTopicPartitions, CreateTopics v7+). It returns how many it
+// added or changed.
+func (t *TopicNames) Add(p *Plan, v Value) int {
+	if p == nil || t == nil {
+		return 0
+	}
+	added := 0
+	list := v.List()
+	for _, fp := range p.Root.Wire {
+		if fp.Kind != schemas.KindArray || fp.Struct == nil || fp.Index >= len(list) {
+			continue
+		}
+		name, id := fp.Struct.Field("Name"), fp.Struct.Field("TopicId")
+		if name == nil || !name.Present {
+			name = fp.Struct.Field("Topic")
+		}
+		if name == nil || !name.Present || name.Kind != schemas.KindString || id == nil || !id.Present || id.Kind != schemas.KindUUID {
+			continue
+		}
+		for _, e := range list[fp.Index].List() {
+			el := e.List()
+			if name.Index >= len(el) || id.Index >= len(el) || el[name.Index].IsNull() {
+				continue
+			}
+			uid, n := el[id.Index].Str(), el[name.Index].Str()
+			if uid == zeroUUID || len(uid) != 16 || t.byID[uid] == n {
+				continue
+			}
+			t.byID[uid] = n
+			added++
+		}
+	}
+	return added
+}
+
+// topicField says which field names the topic of the records that follow
+// in its struct's partitions: the messages that carry records.
+func topicField(msg, field string) uint8 {
+	switch msg {
+	case "ProduceRequest", "FetchResponse", "FetchSnapshotRequest", "FetchSnapshotResponse", "ShareFetchResponse":
+		switch field {
+		case "Name", "Topic":
+			return topicByName
+		case "TopicId":
+			return topicByID
+		}
+	}
+	return 0
+}
+
+const (
+	topicByName = 1
+	topicByID   = 2
+)
+
+// recordFormat is the format of the records field about to be read: the
+// user's choice, else the topic's by name or by id.
+func (d *decoder) recordFormat() TopicFormat {
+	if d.topicFormat != TopicAuto {
+		return d.topicFormat
+	}
+	if d.topic == "" && d.topicID != "" {
+		n, _ := d.topicNames.Name(d.topicID)
+		return FormatOfTopic(n)
+	}
+	return FormatOfTopic(d.topic)
+}
+
+// RecordDecoder returns the records.RecordFunc that decodes the keys and
+// values of records of format f with the schemas of set, or nil when f has
+// nothing to decode.
+func RecordDecoder(set *schemas.Set, f TopicFormat) records.RecordFunc {
+	if set == nil {
+		return nil
+	}
+	switch f {
+	case TopicConsumerOffsets, TopicTransactionState, TopicShareGroupState:
+		keys := coordinatorKeys(set, f)
+		return func(key, value records.Part) []*tree.Node {
+			return coordinatorRecord(set, f, keys, key, value)
+		}
+	case TopicClusterMetadata:
+		recs := metadataRecords(set)
+		return func(key, value records.Part) []*tree.Node {
+			return metadataRecord(set, recs, value)
+		}
+	}
+	return nil
+}
+
+// keyLayout is a coordinator key schema and the version its fields are
+// read at.
+type keyLayout struct {
+	key, value *schemas.Message
+	version    int16
+}
+
+type formatKey struct {
+	set *schemas.Set
+	f   TopicFormat
+}
+
+var keyTables sync.Map // formatKey -> map[int16]keyLayout
+
+// coordinatorKeys returns the key layouts of format f in set by record
+// type: the apiKey of each coordinator-key schema, or (3.9 and older,
+// whose coordinator schemas are of type "data" without one) each of its
+// versions.
+func coordinatorKeys(set *schemas.Set, f TopicFormat) map[int16]keyLayout {
+	if t, ok := keyTables.Load(formatKey{set, f}); ok {
+		return t.(map[int16]keyLayout)
+	}
+	t := map[int16]keyLayout{}
+	for _, m := range set.Messages {
+		base, isKey := strings.CutSuffix(m.Name, "Key")
+		if !isKey || !(m.Type == "coordinator-key" || m.Type == "data" && strings.HasPrefix(m.File, "coordinator/")) {
+			continue
+		}
+		if coordinatorFormat(base) != f {
+			continue
+		}
+		l := keyLayout{key: m, value: set.Message(base + "Value")}
+		if m.APIKey >= 0 {
+			l.version = m.ValidVersions.Hi
+			t[int16(m.APIKey)] = l
+			continue
+		}
+		for v := m.ValidVersions.Lo; v <= m.ValidVersions.Hi && v >= 0; v++ {
+			l.version = v
+			t[v] = l
+		}
+	}
+	actual, _ := keyTables.LoadOrStore(formatKey{set, f}, t)
+	return actual.(map[int16]keyLayout)
+}
+
+// coordinatorFormat is the topic whose coordinator writes the records of
+// the schema pair named base (without Key or Value).
+func coordinatorFormat(base string) TopicFormat {
+	switch {
+	case base == "TransactionLog":
+		return TopicTransactionState
+	case base == "ShareSnapshot" || base == "ShareUpdate":
+		return TopicShareGroupState
+	}
+	return TopicConsumerOffsets
+}
+
+// coordinatorRecord decodes a coordinator record's key and value.
+func coordinatorRecord(set *schemas.Set, f TopicFormat, keys map[int16]keyLayout, key, value records.Part) []*tree.Node {
+	var made []*tree.Node
+	if key.Null {
+		key.Node.Err = "a " + topicFormats[f].topic + " record has a key"
+		return nil
+	}
+	typ, n := wire.ConsumeInt16(key.Data)
+	if n < 0 {
+		e := partError(key, 0, "type", "a record type (int16) does not fit in "+plural(len(key.Data), "byte"))
+		return append(made, e)
+	}
+	l, known := keys[typ]
+	tn := partNode(key, 0, 2, "type", "int16", strconv.Itoa(int(typ)))
+	tn.About = "record type: the apiKey of the key schema (3.9 and older: its version)"
+	made = append(made, tn)
+	key.Node.Add(tn)
+	if !known {
+		e := partError(key, 2, "key", fmt.Sprintf("record type %d is no %s key of release %s", typ, topicFormats[f].topic, set.Name))
+		return append(made, e)
+	}
+	tn.Value += " (" + l.key.Name + ")"
+	key.Node.Value = joinValue(key.Node.Value, l.key.Name)
+	made = append(made, partStruct(set, key, 2, l.key, l.version)...)
+	if value.Null {
+		value.Node.Detail = joinValue(value.Node.Detail, "tombstone: the record of this key is deleted")
+		return made
+	}
+	if l.value == nil {
+		return append(made, partError(value, 0, "value", "release "+set.Name+" has no schema "+strings.TrimSuffix(l.key.Name, "Key")+"Value"))
+	}
+	version, n := wire.ConsumeInt16(value.Data)
+	if n < 0 {
+		return append(made, partError(value, 0, "version", "a version (int16) does not fit in "+plural(len(value.Data), "byte")))
+	}
+	vn := partNode(value, 0, 2, "version", "int16", strconv.Itoa(int(version)))
+	vn.About = "version of the " + l.value.Name + " schema that follows"
+	value.Node.Add(vn)
+	made = append(made, vn)
+	if !l.value.ValidVersions.Contains(version) {
+		return append(made, partError(value, 2, l.value.Name, fmt.Sprintf("%s has no version %d (valid: %s)", l.value.Name, version, l.value.ValidVersions)))
+	}
+	value.Node.Value = joinValue(value.Node.Value, l.value.Name)
+	return append(made, partStruct(set, value, 2, l.value, version)...)
+}
+
+// metadataRecords returns the metadata record schemas of set by API key.
+func metadataRecords(set *schemas.Set) map[int16]*schemas.Message {
+	if t, ok := keyTables.Load(formatKey{set, TopicClusterMetadata}); ok {
+		return t.(map[int16]*schemas.Message)
+	}
+	t := map[int16]*schemas.Message{}
+	for _, m := range set.Messages {
+		if m.Type == "metadata" && m.APIKey >= 0 {
+			t[int16(m.APIKey)] = m
+		}
+	}
+	actual, _ := keyTables.LoadOrStore(formatKey{set, TopicClusterMetadata}, t)
+	return actual.(map[int16]*schemas.Message)
+}
+
+// metadataFrameVersion is the one frame version of KRaft's metadata
+// records (AbstractApiMessageSerde).
+const metadataFrameVersion = 1
+
+// metadataRecord decodes the value of a __cluster_metadata record.
+func metadataRecord(set *schemas.Set, recs map[int16]*schemas.Message, value records.Part) []*tree.Node {
+	if value.Null {
+		value.Node.Err = "a __cluster_metadata record has a value"
+		return nil
+	}
+	var made []*tree.Node
+	at := 0
+	var nums [3]uint32
+	names := [3]string{"frameVersion", "apiKey", "version"}
+	for i := range nums {
+		x, n := wire.ConsumeUvarint32(value.Data[at:])
+		if n < 0 {
+			return append(made, partError(value, at, names[i], "reading an unsigned varint: "+wire.ParseError(n).Error()))
+		}
+		vn := partNode(value, at, n, names[i], "uvarint", strconv.FormatUint(uint64(x), 10))
+		made = append(made, vn)
+		value.Node.Add(vn)
+		nums[i] = x
+		at += n
+		switch i {
+		case 0:
+			vn.About = "frame version of the metadata record: 1"
+			if x != metadataFrameVersion {
+				return append(made, partError(value, at, "record", fmt.Sprintf("frame version %d is not %d", x, metadataFrameVersion)))
+			}
+		case 1:
+			vn.About = "the record's type: the apiKey of its schema in metadata/"
+			m := recs[int16(x)]
+			if x > 0x7fff || m == nil {
+				return append(made, partError(value, at, "record", fmt.Sprintf("API key %d is no metadata record of release %s", x, set.Name)))
+			}
+			vn.Value += " (" + m.Name + ")"
+		case 2:
+			vn.About = "version of the record's schema"
+		}
+	}
+	m := recs[int16(nums[1])]
+	if nums[2] > 0x7fff || !m.ValidVersions.Contains(int16(nums[2])) {
+		return append(made, partError(value, at, m.Name, fmt.Sprintf("%s has no version %d (valid: %s)", m.Name, nums[2], m.ValidVersions)))
+	}
+	value.Node.Value = joinValue(value.Node.Value, m.Name)
+	return append(made, partStruct(set, value, at, m, int16(nums[2]))...)
+}
+
+// partStruct decodes p.Data[at:] with m at version into children of
+// p.Node: every byte must be used.
+func partStruct(set *schemas.Set, p records.Part, at int, m *schemas.Message, version int16) []*tree.Node {
+	plan, err := PlanFor(m, version)
+	if err != nil {
+		e := partError(p, at, m.Name, err.Error())
+		return []*tree.Node{e}
+	}
+	root := &tree.Node{}
+	_, used, err := plan.DecodeTree(p.Data[at:], root, TreeOptions{Base: p.Base + at, Section: tree.Record, Set: set, depth: 1})
+	made := root.Children
+	if p.Relative {
+		root.Walk(func(n *tree.Node, _ int) bool {
+			n.Relative = true
+			return true
+		})
+	}
+	p.Node.Add(made...)
+	var de *wire.DecodeError
+	switch {
+	case errors.As(err, &de):
+		p.Node.Err = m.Name + ": " + de.Error()
+	case err != nil:
+		p.Node.Err = m.Name + ": " + err.Error()
+	case at+used < len(p.Data):
+		made = append(made, partError(p, at+used, "trailing", fmt.Sprintf("%s after the %s", plural(len(p.Data)-at-used, "byte"), m.Name)))
+	}
+	return made
+}
+
+// partNode is a node over p.Data[at:at+size], added by the caller.
+func partNode(p records.Part, at, size int, name, typ, value string) *tree.Node {
+	return &tree.Node{Name: name, Type: typ, Value: value, Offset: p.Base + at, Size: size, Section: tree.Record, Relative: p.Relative}
+}
+
+// partError adds an error node over p.Data[at:] to p.Node, marks p.Node
+// as failed and returns the node.
+func partError(p records.Part, at int, name, msg string) *tree.Node {
+	e := partNode(p, at, len(p.Data)-at, name, "error", "")
+	e.Section, e.Err = tree.Error, msg
+	p.Node.Add(e)
+	p.Node.Err = msg
+	return e
+}
+
+func joinValue(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + ", " + b
+}
