@@ -83,6 +83,11 @@ type Event struct {
 	// the connection's last SaslHandshake request named: Decode reads
 	// the frame's AuthBytes with it.
 	SASLMechanism string
+	// TopicNames are the topic ids that the capture's Metadata,
+	// CreateTopics and DescribeTopicPartitions responses named, up to this
+	// event and after it (one map per capture): Decode reads the records
+	// of an internal topic given by id with it (codec.TopicNames).
+	TopicNames *codec.TopicNames
 }
 
 // Conn is one TCP connection that carries Kafka.
@@ -128,6 +133,7 @@ type Reader struct {
 	nconn  int
 	packet int
 	known  map[[2]int16]bool
+	topics *codec.TopicNames // topic ids named by responses (Event.TopicNames)
 	stop   bool
 	// Packets and NotTCP count the packets read and those without TCP.
 	Packets, NotTCP int
@@ -135,7 +141,7 @@ type Reader struct {
 
 // NewReader returns a Reader that calls emit for each event.
 func NewReader(opts Options, emit func(*Event)) *Reader {
-	r := &Reader{opts: opts, emit: emit, conns: map[connKey]*Conn{}, ports: map[uint16]bool{}, known: map[[2]int16]bool{}}
+	r := &Reader{opts: opts, emit: emit, conns: map[connKey]*Conn{}, ports: map[uint16]bool{}, known: map[[2]int16]bool{}, topics: codec.NewTopicNames()}
 	for _, p := range DefaultPorts {
 		r.ports[p] = true
 	}
@@ -181,8 +187,19 @@ func (r *Reader) Stop() { r.stop = true }
 func (r *Reader) send(e *Event) {
 	r.n++
 	e.N = r.n
+	e.TopicNames = r.topics
 	r.emit(e)
+	if e.Kind == KindFrame && e.Dir == codec.Response && e.Request != nil && e.Incomplete == "" && namesTopics(e.Key) {
+		if f, err := e.DecodeValues(r.opts.Limits); err == nil {
+			_, bp, _ := f.Plans()
+			r.topics.Add(bp, f.Body)
+		}
+	}
 }
+
+// namesTopics says whether the responses of an API name topics with
+// their ids: Metadata, CreateTopics, DescribeTopicPartitions.
+func namesTopics(key int16) bool { return key == 3 || key == 19 || key == 75 }
 
 // Packet reads one packet.
 func (r *Reader) Packet(p Packet) {

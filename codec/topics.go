@@ -279,8 +279,7 @@ func coordinatorFormat(base string) TopicFormat {
 func coordinatorRecord(set *schemas.Set, f TopicFormat, keys map[int16]keyLayout, key, value records.Part) []*tree.Node {
 	var made []*tree.Node
 	if key.Null {
-		key.Node.Err = "a " + topicFormats[f].topic + " record has a key"
-		return nil
+		return append(made, partError(key, 0, "key", "a "+topicFormats[f].topic+" record has a key"))
 	}
 	typ, n := wire.ConsumeInt16(key.Data)
 	if n < 0 {
@@ -342,11 +341,10 @@ const metadataFrameVersion = 1
 
 // metadataRecord decodes the value of a __cluster_metadata record.
 func metadataRecord(set *schemas.Set, recs map[int16]*schemas.Message, value records.Part) []*tree.Node {
-	if value.Null {
-		value.Node.Err = "a __cluster_metadata record has a value"
-		return nil
-	}
 	var made []*tree.Node
+	if value.Null {
+		return append(made, partError(value, 0, "value", "a __cluster_metadata record has a value"))
+	}
 	at := 0
 	var nums [3]uint32
 	names := [3]string{"frameVersion", "apiKey", "version"}
@@ -394,7 +392,7 @@ func partStruct(set *schemas.Set, p records.Part, at int, m *schemas.Message, ve
 		return []*tree.Node{e}
 	}
 	root := &tree.Node{}
-	_, used, err := plan.DecodeTree(p.Data[at:], root, TreeOptions{Base: p.Base + at, Section: tree.Record, Set: set, depth: 1})
+	_, used, err := plan.DecodeTree(p.Data[at:], root, TreeOptions{Base: p.Base + at, Section: tree.Record, Set: set, Budget: p.Budget, depth: 1})
 	made := root.Children
 	if p.Relative {
 		root.Walk(func(n *tree.Node, _ int) bool {
@@ -403,12 +401,19 @@ func partStruct(set *schemas.Set, p records.Part, at int, m *schemas.Message, ve
 		})
 	}
 	p.Node.Add(made...)
-	var de *wire.DecodeError
 	switch {
-	case errors.As(err, &de):
-		p.Node.Err = m.Name + ": " + de.Error()
 	case err != nil:
-		p.Node.Err = m.Name + ": " + err.Error()
+		if e, _ := root.FirstError(); e == nil { // an array's length, say, has no node of its own
+			pos, msg := len(p.Data), err.Error()
+			var de *wire.DecodeError
+			if errors.As(err, &de) {
+				pos, msg = min(max(de.Offset-p.Base, at), len(p.Data)), de.Err.Error()
+				if de.Path != "" {
+					msg = de.Path + ": " + msg
+				}
+			}
+			made = append(made, partError(p, pos, "error", m.Name+": "+msg))
+		}
 	case at+used < len(p.Data):
 		made = append(made, partError(p, at+used, "trailing", fmt.Sprintf("%s after the %s", plural(len(p.Data)-at-used, "byte"), m.Name)))
 	}
@@ -420,13 +425,12 @@ func partNode(p records.Part, at, size int, name, typ, value string) *tree.Node 
 	return &tree.Node{Name: name, Type: typ, Value: value, Offset: p.Base + at, Size: size, Section: tree.Record, Relative: p.Relative}
 }
 
-// partError adds an error node over p.Data[at:] to p.Node, marks p.Node
-// as failed and returns the node.
+// partError adds an error node over p.Data[at:] to p.Node and returns
+// it.
 func partError(p records.Part, at int, name, msg string) *tree.Node {
 	e := partNode(p, at, len(p.Data)-at, name, "error", "")
 	e.Section, e.Err = tree.Error, msg
 	p.Node.Add(e)
-	p.Node.Err = msg
 	return e
 }
 

@@ -34,6 +34,7 @@ type Part struct {
 	Null     bool
 	Base     int
 	Relative bool
+	Budget   *Budget // the message's
 }
 
 // RecordFunc decodes the key and value of an ordinary record of a batch
@@ -599,7 +600,7 @@ func (d *decoder) recordFields(kids []*tree.Node, rec *tree.Node, s []byte, sp s
 // inner decodes the key and value of a record with Options.Record.
 func (d *decoder) inner(s []byte, sp span, key, val *tree.Node, v recordView, path string) {
 	part := func(n *tree.Node, f field) Part {
-		return Part{Node: n, Data: f.data(s), Null: f.n < 0, Base: sp.base + f.at + f.size, Relative: sp.rel}
+		return Part{Node: n, Data: f.data(s), Null: f.n < 0, Base: sp.base + f.at + f.size, Relative: sp.rel, Budget: d.bg}
 	}
 	for _, c := range d.o.Record(part(key, v.key), part(val, v.value)) {
 		c.Walk(func(x *tree.Node, _ int) bool {
