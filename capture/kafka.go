@@ -189,7 +189,7 @@ func (r *Reader) send(e *Event) {
 	e.N = r.n
 	e.TopicNames = r.topics
 	r.emit(e)
-	if e.Kind == KindFrame && e.Dir == codec.Response && e.Request != nil && e.Incomplete == "" && namesTopics(e.Key) {
+	if e.Kind == KindFrame && e.Dir == codec.Response && e.Request != nil && e.Incomplete == "" && NamesTopics(e.Key) {
 		if f, err := e.DecodeValues(r.opts.Limits); err == nil {
 			_, bp, _ := f.Plans()
 			r.topics.Add(bp, f.Body)
@@ -197,9 +197,13 @@ func (r *Reader) send(e *Event) {
 	}
 }
 
-// namesTopics says whether the responses of an API name topics with
+// TopicNames are the topic ids that the capture's responses named so
+// far (Event.TopicNames).
+func (r *Reader) TopicNames() *codec.TopicNames { return r.topics }
+
+// NamesTopics says whether the responses of an API name topics with
 // their ids: Metadata, CreateTopics, DescribeTopicPartitions.
-func namesTopics(key int16) bool { return key == 3 || key == 19 || key == 75 }
+func NamesTopics(key int16) bool { return key == 3 || key == 19 || key == 75 }
 
 // Packet reads one packet.
 func (r *Reader) Packet(p Packet) {

@@ -1,0 +1,106 @@
+package app
+
+import (
+	"encoding/hex"
+	"strings"
+	"testing"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"kwire/codec"
+	"kwire/schemas/sets"
+	"kwire/tree"
+)
+
+// jsonFrame encodes a frame of api at version with trunk from its body's
+// JSON, with correlation id corr.
+func jsonFrame(t *testing.T, api string, version int16, dir codec.Direction, corr int64, body string) []byte {
+	t.Helper()
+	set, err := sets.Load("trunk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := set.LookupAPI(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := codec.NewFrame(set, a, version, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SetJSON([]byte(body)); err != nil {
+		t.Fatal(err)
+	}
+	hp, _, _ := f.Plans()
+	f.Header.List()[hp.Root.Field("CorrelationId").Index] = codec.Int(corr)
+	b, err := f.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// offsetsByID is a Metadata response that names __consumer_offsets with
+// an id, and a Produce request that gives the id alone, with an offset
+// commit record.
+func offsetsByID(t *testing.T) (metaReq, metaResp, produce []byte) {
+	const id = "AAAAAAAAAAAAAAAAAAAABw"
+	key := (&kmsg.OffsetCommitKey{Version: 1, Group: "g", Topic: "orders", Partition: 2}).AppendTo(nil)
+	value := (&kmsg.OffsetCommitValue{Version: 3, Offset: 77}).AppendTo(nil)
+	metaReq = jsonFrame(t, "Metadata", 12, codec.Request, 1, `{"Topics": null, "AllowAutoTopicCreation": false, "IncludeTopicAuthorizedOperations": false}`)
+	metaResp = jsonFrame(t, "Metadata", 12, codec.Response, 1, `{"Topics": [{"ErrorCode": 0, "Name": "__consumer_offsets", "TopicId": "`+id+`", "Partitions": []}]}`)
+	produce = jsonFrame(t, "Produce", 13, codec.Request, 2, `{"TransactionalId": null, "Acks": -1, "TimeoutMs": 1000, "TopicData": [{"TopicId": "`+id+`",
+		"PartitionData": [{"Index": 0, "Records": [{"records": [{"keyHex": "`+hex.EncodeToString(key)+`", "valueHex": "`+hex.EncodeToString(value)+`"}]}]}]}]}`)
+	return
+}
+
+func hasTopicOrders(root *tree.Node) bool {
+	found := false
+	root.Walk(func(n *tree.Node, _ int) bool {
+		found = found || n.Name == "topic" && n.Value == `"orders"`
+		return !found
+	})
+	return found
+}
+
+// TestTopicIDsPasted: a Produce request that gives __consumer_offsets by
+// id has its records read as the group coordinator's once a Metadata
+// response pasted before named the id, one frame at a time or as a
+// pasted stream.
+func TestTopicIDsPasted(t *testing.T) {
+	metaReq, metaResp, produce := offsetsByID(t)
+	s := newState(t)
+	if err := s.Load(produce); err != nil {
+		t.Fatal(err)
+	}
+	if hasTopicOrders(s.Root) {
+		t.Fatal("decoded before the id was named")
+	}
+	if err := s.Select(Auto, "Metadata", 12, codec.Response); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Load(metaResp); err != nil {
+		t.Fatal(err)
+	}
+	s.Dir = codec.Request
+	if err := s.Load(produce); err != nil {
+		t.Fatal(err)
+	}
+	if !hasTopicOrders(s.Root) {
+		t.Errorf("not decoded after the Metadata response:\n%s", s.Root.Text())
+	}
+	c := PastedStream(hex.EncodeToString(metaReq) + hex.EncodeToString(metaResp) + hex.EncodeToString(produce))
+	if c == nil || len(c.Rows) != 2 {
+		t.Fatalf("stream: %+v", c)
+	}
+	s = newState(t)
+	if err := s.OpenRow(c, 1, false); err != nil {
+		t.Fatal(err)
+	}
+	if !hasTopicOrders(s.Root) {
+		t.Errorf("the stream's Produce request is not decoded:\n%s", s.Root.Text())
+	}
+	if !strings.Contains(s.Root.Text(), "OffsetCommitKey") {
+		t.Error("no OffsetCommitKey")
+	}
+}
