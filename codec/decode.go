@@ -79,7 +79,7 @@ func (p *Plan) DecodeTree(b []byte, root *tree.Node, o TreeOptions) (Value, int,
 		o.Budget = records.NewBudget(records.Limits{})
 	}
 	d := decoder{buf: b, end: len(b), tree: true, base: o.Base, section: o.Section, set: o.Set, sample: o.Sample, a: new(tree.Alloc), budget: o.Budget, depth: o.depth, saslMech: o.SASLMechanism,
-		topicFormat: o.TopicFormat, topicNames: o.TopicNames}
+		topics: topicCtx{o.TopicFormat, o.TopicNames}}
 	var v Value
 	d.root, d.rootPlan = &v, p.Root
 	err := d.structInto(p.Root, &v, nil, root, "")
@@ -136,8 +136,7 @@ type decoder struct {
 	// The topic of the records that follow: its name or id as last read
 	// (FieldPlan.Topic), TreeOptions.TopicFormat and TopicNames.
 	topic, topicID string
-	topicFormat    TopicFormat
-	topicNames     *TopicNames
+	topics         topicCtx
 }
 
 // alloc returns n zeroed values for the elements of an array of

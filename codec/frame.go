@@ -80,6 +80,8 @@ type Frame struct {
 	// Limits bound what the records fields spend when the frame is
 	// decoded or written as JSON (zero: the defaults).
 	Limits records.Limits
+	// topics: DecodeOptions.TopicFormat and TopicNames, for the JSON form.
+	topics topicCtx
 }
 
 // bodyVersion is the version whose layout the body has.
@@ -253,7 +255,7 @@ func Decode(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
 
 // decodeFrame is Decode before the spans of an error tree are fixed up.
 func decodeFrame(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
-	f := &Frame{Set: o.Set, API: o.API, Version: o.Version, Dir: o.Dir, Limits: o.Limits}
+	f := &Frame{Set: o.Set, API: o.API, Version: o.Version, Dir: o.Dir, Limits: o.Limits, topics: topicCtx{o.TopicFormat, o.TopicNames}}
 	if f.API != nil {
 		f.guess(o.Guess)
 	}
@@ -495,7 +497,7 @@ func (f *Frame) AppendJSON(b []byte, size int) ([]byte, error) {
 		b = append(b, ',')
 	}
 	b = append(b, `"body":`...)
-	b = bp.Root.appendJSON(b, f.Body, &jctx{bg: bg, set: f.Set, rootPlan: bp.Root, root: f.Body})
+	b = bp.Root.appendJSON(b, f.Body, &jctx{bg: bg, set: f.Set, rootPlan: bp.Root, root: f.Body, topics: f.topics})
 	return fmt.Appendf(b, `,"size":%d}`, size), nil
 }
 

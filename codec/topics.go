@@ -178,17 +178,28 @@ const (
 	topicByID   = 2
 )
 
-// recordFormat is the format of the records field about to be read: the
-// user's choice, else the topic's by name or by id.
+// topicCtx is how the topic of records is known: the user's choice
+// (TopicFormat) and the ids named before (TopicNames).
+type topicCtx struct {
+	format TopicFormat
+	names  *TopicNames
+}
+
+// format is the format of the records of the topic named topic or with
+// id topicID: the user's choice, else the topic's.
+func (t topicCtx) of(topic, topicID string) TopicFormat {
+	if t.format != TopicAuto {
+		return t.format
+	}
+	if topic == "" && topicID != "" {
+		topic, _ = t.names.Name(topicID)
+	}
+	return FormatOfTopic(topic)
+}
+
+// recordFormat is the format of the records field about to be read.
 func (d *decoder) recordFormat() TopicFormat {
-	if d.topicFormat != TopicAuto {
-		return d.topicFormat
-	}
-	if d.topic == "" && d.topicID != "" {
-		n, _ := d.topicNames.Name(d.topicID)
-		return FormatOfTopic(n)
-	}
-	return FormatOfTopic(d.topic)
+	return d.topics.of(d.topic, d.topicID)
 }
 
 // RecordDecoder returns the records.RecordFunc that decodes the keys and

@@ -22,3 +22,7 @@ func recordDecoder(_ *schemas.Set, f TopicFormat) records.RecordFunc {
 		return nil
 	}
 }
+
+// recordJSON leaves an internal topic's keys and values as text or hex in
+// the browser app's JSON form (an object written elsewhere is refused).
+func recordJSON(*schemas.Set, TopicFormat) *records.RecordJSON { return nil }

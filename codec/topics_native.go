@@ -3,6 +3,7 @@
 package codec
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -254,4 +255,165 @@ func joinValue(a, b string) string {
 		return b
 	}
 	return a + ", " + b
+}
+
+// recordJSON is the JSON form of the keys and values of records of format
+// f (the writer) and of any internal topic's (the reader: the objects
+// name their schema): {"type": n, "<Key schema>": {...}} for a
+// coordinator key, {"version": n, "<Value schema>": {...}} for its value,
+// {"frameVersion": 1, "version": n, "<Record schema>": {...}} for a
+// metadata record. A key or value is written as an object only when the
+// object encodes back to the same bytes.
+func recordJSON(set *schemas.Set, f TopicFormat) *records.RecordJSON {
+	rj := &records.RecordJSON{Read: func(obj map[string]any, path string) ([]byte, error) {
+		b, err := partFromJSON(set, obj, path)
+		if je, ok := err.(*JSONError); ok {
+			return b, &records.JSONError{Path: je.Path, Msg: je.Msg}
+		}
+		return b, err
+	}}
+	switch f {
+	case TopicConsumerOffsets, TopicTransactionState, TopicShareGroupState:
+		keys := coordinatorKeys(set, f)
+		rj.Write = func(key, value []byte) ([]byte, []byte) {
+			typ, n := wire.ConsumeInt16(key)
+			l, ok := keys[typ]
+			if n < 0 || !ok {
+				return nil, nil
+			}
+			kj := partJSON(set, key, key[2:], `"type":`+strconv.Itoa(int(typ)), l.key, l.version)
+			if l.value == nil || len(value) < 2 {
+				return kj, nil
+			}
+			version, _ := wire.ConsumeInt16(value)
+			return kj, partJSON(set, value, value[2:], `"version":`+strconv.Itoa(int(version)), l.value, version)
+		}
+	case TopicClusterMetadata:
+		recs := metadataRecords(set)
+		rj.Write = func(_, value []byte) ([]byte, []byte) {
+			var nums [3]uint32
+			at := 0
+			for i := range nums {
+				x, n := wire.ConsumeUvarint32(value[at:])
+				if n < 0 {
+					return nil, nil
+				}
+				nums[i], at = x, at+n
+			}
+			m := recs[int16(nums[1])]
+			if nums[0] != metadataFrameVersion || nums[1] > 0x7fff || nums[2] > 0x7fff || m == nil {
+				return nil, nil
+			}
+			return nil, partJSON(set, value, value[at:], `"frameVersion":1,"version":`+strconv.Itoa(int(nums[2])), m, int16(nums[2]))
+		}
+	}
+	return rj
+}
+
+// partJSON is the JSON object of a key or value whole, whose schema m
+// reads rest at layout version: {head, "<m.Name>": {...}}, or nil when it
+// does not decode to an object that encodes back to whole.
+func partJSON(set *schemas.Set, whole, rest []byte, head string, m *schemas.Message, version int16) []byte {
+	if !m.ValidVersions.Contains(version) {
+		return nil
+	}
+	p, err := PlanFor(m, version)
+	if err != nil {
+		return nil
+	}
+	v, used, err := p.Decode(rest)
+	if err != nil || used != len(rest) {
+		return nil
+	}
+	out := []byte("{" + head + `,"` + m.Name + `":`)
+	out = p.Root.appendJSON(out, v, &jctx{set: set, depth: 1})
+	out = append(out, '}')
+	raw, err := parseJSON(out)
+	if err != nil {
+		return nil
+	}
+	obj, _ := raw.(map[string]any)
+	back, err := partFromJSON(set, obj, "")
+	if err != nil || !bytes.Equal(back, whole) {
+		return nil
+	}
+	return out
+}
+
+// partFromJSON encodes the object of an internal topic's key or value
+// (recordJSON), read at path.
+func partFromJSON(set *schemas.Set, obj map[string]any, path string) ([]byte, error) {
+	var m *schemas.Message
+	for k := range obj {
+		switch k {
+		case "type", "version", "frameVersion":
+			continue
+		}
+		if m != nil {
+			return nil, jsonErr(path, "two schemas, %s and %s: want one", m.Name, k)
+		}
+		if m = set.Message(k); m == nil {
+			return nil, jsonErr(path, "release %s has no schema %s", set.Name, k)
+		}
+	}
+	if m == nil {
+		return nil, jsonErr(path, "want an object naming its schema: {\"type\": n, \"OffsetCommitKey\": {...}}, {\"version\": n, \"OffsetCommitValue\": {...}} or {\"frameVersion\": 1, \"version\": n, \"TopicRecord\": {...}}")
+	}
+	num := func(name string, hi int64) (int16, error) {
+		n, err := intFromJSON(obj[name], 0, hi)
+		if err != nil {
+			return 0, jsonErr(path+"."+name, "%v", err)
+		}
+		return int16(n), nil
+	}
+	var out []byte
+	var version int16
+	var err error
+	coordinator := m.Type == "coordinator-key" || m.Type == "coordinator-value" || strings.HasPrefix(m.File, "coordinator/")
+	switch {
+	case m.Type == "metadata":
+		var fv int16
+		if fv, err = num("frameVersion", 0x7fff); err != nil {
+			return nil, err
+		}
+		if version, err = num("version", 0x7fff); err != nil {
+			return nil, err
+		}
+		out = wire.AppendUvarint(out, uint64(fv))
+		out = wire.AppendUvarint(out, uint64(m.APIKey))
+		out = wire.AppendUvarint(out, uint64(version))
+	case coordinator && strings.HasSuffix(m.Name, "Key"):
+		typ, err := num("type", 0x7fff)
+		if err != nil {
+			return nil, err
+		}
+		version = typ
+		if m.APIKey >= 0 {
+			version = m.ValidVersions.Hi
+			if int(typ) != m.APIKey {
+				return nil, jsonErr(path+".type", "%s is type %d, not %d", m.Name, m.APIKey, typ)
+			}
+		}
+		out = wire.AppendInt16(out, typ)
+	case coordinator && strings.HasSuffix(m.Name, "Value"):
+		if version, err = num("version", 0x7fff); err != nil {
+			return nil, err
+		}
+		out = wire.AppendInt16(out, version)
+	default:
+		return nil, jsonErr(path, "%s is no coordinator or metadata record", m.Name)
+	}
+	p, err := PlanFor(m, version)
+	if err != nil {
+		return nil, jsonErr(path, "%v", err)
+	}
+	v, err := p.Root.fromJSON(obj[m.Name], path+"."+m.Name, set)
+	if err != nil {
+		return nil, err
+	}
+	out, err = p.Append(out, v)
+	if err != nil {
+		return nil, jsonErr(path+"."+m.Name, "%v", err)
+	}
+	return out, nil
 }

@@ -326,7 +326,9 @@ func TestInternalSchemasRandom(t *testing.T) {
 					}
 					value := versionedBytes(t, vp, v, Random(vp, r))
 					root, enc := internalPart(set, f, key, value)
-					checkInternal(t, fmt.Sprintf("%s %s v%d", name, l.value.Name, v), root, enc, l.key.Name, l.value.Name)
+					what := fmt.Sprintf("%s %s v%d", name, l.value.Name, v)
+					checkInternal(t, what, root, enc, l.key.Name, l.value.Name)
+					checkPartJSON(t, what, set, f, key, value, true)
 					checked++
 				}
 			}
@@ -342,12 +344,41 @@ func TestInternalSchemasRandom(t *testing.T) {
 					t.Fatal(err)
 				}
 				root, enc := internalPart(set, TopicClusterMetadata, nil, value)
-				checkInternal(t, fmt.Sprintf("%s %s v%d", name, m.Name, v), root, enc, "", m.Name)
+				what := fmt.Sprintf("%s %s v%d", name, m.Name, v)
+				checkInternal(t, what, root, enc, "", m.Name)
+				checkPartJSON(t, what, set, TopicClusterMetadata, nil, value, false)
 				checked++
 			}
 		}
 		if checked < 40 {
 			t.Errorf("%s: only %d schemas and versions", name, checked)
+		}
+	}
+}
+
+// checkPartJSON: the JSON objects of a record's key (when withKey) and
+// value encode back to them.
+func checkPartJSON(t *testing.T, what string, set *schemas.Set, f TopicFormat, key, value []byte, withKey bool) {
+	t.Helper()
+	rj := recordJSON(set, f)
+	kj, vj := rj.Write(key, value)
+	for i, c := range []struct {
+		j, want []byte
+	}{{kj, key}, {vj, value}} {
+		if c.want == nil || i == 0 && !withKey {
+			continue
+		}
+		if c.j == nil {
+			t.Errorf("%s: % x has no JSON object", what, c.want)
+			continue
+		}
+		raw, err := parseJSON(c.j)
+		if err != nil {
+			t.Fatalf("%s: %s: %v", what, c.j, err)
+		}
+		back, err := rj.Read(raw.(map[string]any), "")
+		if err != nil || string(back) != string(c.want) {
+			t.Errorf("%s: %s reads back as % x (%v), not % x", what, c.j, back, err, c.want)
 		}
 	}
 }
@@ -574,4 +605,66 @@ func FuzzInternalRecords(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestInternalJSON: the JSON form of a Produce request to
+// __consumer_offsets writes the keys and values as objects that name
+// their schema, encodes back to the same bytes, and an edit of a field
+// inside a value re-encodes the value, then the record's length, the
+// batch's length and its CRC: kmsg reads the new value, the tree has no
+// error.
+func TestInternalJSON(t *testing.T) {
+	set := loadSet(t, "trunk")
+	key := (&kmsg.OffsetCommitKey{Version: 1, Group: "g1", Topic: "orders", Partition: 3}).AppendTo(nil)
+	value := (&kmsg.OffsetCommitValue{Version: 3, Offset: 42, LeaderEpoch: 5, Metadata: "meta", CommitTimestamp: 1700000000000}).AppendTo(nil)
+	b := produceTo(t, set, 9, "__consumer_offsets", "", topicRecord{key, value}, topicRecord{(&kmsg.GroupMetadataKey{Version: 2, Group: "g1"}).AppendTo(nil), nil})
+	f, _, err := Decode(b, DecodeOptions{Set: set, Dir: Request})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := f.JSON(len(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"type": 1`, `"OffsetCommitKey": {`, `"topic": "orders"`, `"version": 3`, `"OffsetCommitValue": {`, `"offset": 42`, `"GroupMetadataKey": {`, `"value": null`} {
+		if !strings.Contains(string(j), want) {
+			t.Errorf("JSON lacks %s:\n%s", want, j)
+		}
+	}
+	g, _, _ := Decode(b, DecodeOptions{Set: set, Dir: Request})
+	if err := g.SetJSON(j); err != nil {
+		t.Fatal(err)
+	}
+	back, err := g.Encode()
+	if err != nil || string(back) != string(b) {
+		t.Fatalf("the JSON form encodes to\n% x\nnot\n% x (%v)", back, b, err)
+	}
+	edited := strings.Replace(string(j), `"offset": 42`, `"offset": 4200000000000`, 1)
+	edited = strings.Replace(edited, `"metadata": "meta"`, `"metadata": "a longer metadata string"`, 1)
+	if err := g.SetJSON([]byte(edited)); err != nil {
+		t.Fatal(err)
+	}
+	nb, err := g.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, root, err := Decode(nb, DecodeOptions{Set: set, Dir: Request})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := treeErrors(root); e != nil {
+		t.Fatal(e)
+	}
+	_, values := recordParts(root)
+	var v kmsg.OffsetCommitValue
+	vb := nb[child(values[0], "version").Offset:values[0].End()] // the value's bytes, from its version on
+	if err := v.ReadFrom(vb); err != nil || v.Offset != 4200000000000 || v.Metadata != "a longer metadata string" || v.LeaderEpoch != 5 {
+		t.Errorf("kmsg reads the edited value as %+v, %v", v, err)
+	}
+	// The object form is read without the topic's name (it names its
+	// schema), and a wrong one is an error at its path.
+	bad := strings.Replace(string(j), `"OffsetCommitValue": {`, `"NoSuchValue": {`, 1)
+	if err := g.SetJSON([]byte(bad)); err == nil || !strings.Contains(err.Error(), "records[0].value") || !strings.Contains(err.Error(), "NoSuchValue") {
+		t.Errorf("a wrong schema: %v", err)
+	}
 }
