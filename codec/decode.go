@@ -395,7 +395,9 @@ func (d *decoder) field(fp *FieldPlan, v *Value, node *tree.Node, parent string,
 	default:
 		err = d.primitive(fp.Kind, fp.Nullable, fp.Compact, v, node)
 		if err == nil && node != nil && fp.Kind == schemas.KindRecords && !v.IsNull() {
-			node.Add(recordNodes(v.str(), d.off-len(v.str())+d.base, d.set, d.recordFormat(), path, d.a, d.budget)...)
+			f := d.recordFormat()
+			node.Add(recordNodes(v.str(), d.off-len(v.str())+d.base, d.set, f, path, d.a, d.budget)...)
+			internalNote(d.a, node, f)
 		}
 		if fp.Topic != 0 && err == nil && node != nil {
 			if fp.Topic == topicByID {

@@ -96,14 +96,10 @@ func (fp *FieldPlan) appendJSON(dst []byte, v Value, c *jctx) []byte {
 			return append(dst, j...)
 		}
 	}
-	switch {
-	case fp.Topic == topicByID:
-		c.topicID = v.Str()
-	case fp.Topic == topicByName:
-		c.topic = v.Str()
-	case fp.Kind == schemas.KindRecords && c.set != nil:
-		f := c.topics.of(c.topic, c.topicID)
-		return records.AppendJSONWith(dst, []byte(v.Str()), bg, recordJSON(c.set, f))
+	if fp.Topic != 0 || fp.Kind == schemas.KindRecords {
+		if j, ok := c.records(dst, fp, v); ok {
+			return j
+		}
 	}
 	switch fp.Kind {
 	case schemas.KindArray:
@@ -326,12 +322,10 @@ func (fp *FieldPlan) fromJSON(raw any, path string, set *schemas.Set) (Value, er
 		b, err := nestedFromJSON(fp.Nested, obj, set, path)
 		return String(string(b)), err
 	}
-	if fp.Kind == schemas.KindRecords && set != nil {
-		b, err := records.FromJSONWith(raw, recordJSON(set, TopicAuto))
-		if je, ok := err.(*records.JSONError); ok {
-			return Value{}, jsonErr(path+je.Path, "%s", je.Msg)
+	if fp.Kind == schemas.KindRecords {
+		if v, ok, err := recordsFromJSON(raw, path, set); ok {
+			return v, err
 		}
-		return String(string(b)), err
 	}
 	return primitiveFromJSON(fp.Kind, raw, path)
 }

@@ -120,44 +120,6 @@ func (t *TopicNames) Len() int {
 	return len(t.byID)
 }
 
-// Add adds the topics that a decoded message (plan p, value v) names with
-// their ids: the elements of its top-level arrays of structs with a
-// string Name (or Topic) and a uuid TopicId (Metadata v10+,
-// DescribeTopicPartitions, CreateTopics v7+). It returns how many it
-// added or changed.
-func (t *TopicNames) Add(p *Plan, v Value) int {
-	if p == nil || t == nil {
-		return 0
-	}
-	added := 0
-	list := v.List()
-	for _, fp := range p.Root.Wire {
-		if fp.Kind != schemas.KindArray || fp.Struct == nil || fp.Index >= len(list) {
-			continue
-		}
-		name, id := fp.Struct.Field("Name"), fp.Struct.Field("TopicId")
-		if name == nil || !name.Present {
-			name = fp.Struct.Field("Topic")
-		}
-		if name == nil || !name.Present || name.Kind != schemas.KindString || id == nil || !id.Present || id.Kind != schemas.KindUUID {
-			continue
-		}
-		for _, e := range list[fp.Index].List() {
-			el := e.List()
-			if name.Index >= len(el) || id.Index >= len(el) || el[name.Index].IsNull() {
-				continue
-			}
-			uid, n := el[id.Index].Str(), el[name.Index].Str()
-			if uid == zeroUUID || len(uid) != 16 || t.byID[uid] == n {
-				continue
-			}
-			t.byID[uid] = n
-			added++
-		}
-	}
-	return added
-}
-
 // topicField says which field names the topic of the records that follow
 // in its struct's partitions: the messages that carry records.
 func topicField(msg, field string) uint8 {

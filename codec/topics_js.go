@@ -8,21 +8,25 @@ import (
 	"kwire/tree"
 )
 
-// recordDecoder leaves an internal topic's keys and values as bytes in the
-// browser app, with a note: their decoders (topics_native.go) would not fit
-// its size budget. `kwire decode` shows them.
-func recordDecoder(_ *schemas.Set, f TopicFormat) records.RecordFunc {
-	note := "a " + topicFormats[f].topic + " record: decoded by `kwire decode`, not in the browser (size budget)"
-	return func(_, value records.Part) []*tree.Node {
-		if value.Node.Detail == "" {
-			value.Node.Detail = note
-		} else {
-			value.Node.Detail += " " + note
-		}
-		return nil
+// The browser app decodes no internal topic's records: their decoders
+// (topics_native.go) cost 14 KB gzip, past the size budget. Their keys and
+// values stay bytes, and the records field says so; the JSON form keeps
+// them as text or hex. `kwire decode` shows them.
+
+func recordDecoder(*schemas.Set, TopicFormat) records.RecordFunc { return nil }
+
+// internalNote says on the node of a records field of an internal topic
+// that its keys and values are not decoded here.
+func internalNote(a *tree.Alloc, node *tree.Node, f TopicFormat) {
+	if f > TopicPlain && int(f) < len(topicFormats) {
+		node.Detail = a.Concat(node.Detail, " ", "records of "+topicFormats[f].topic+": their keys and values are decoded by `kwire decode`, not in the browser (size budget)")
 	}
 }
 
-// recordJSON leaves an internal topic's keys and values as text or hex in
-// the browser app's JSON form (an object written elsewhere is refused).
-func recordJSON(*schemas.Set, TopicFormat) *records.RecordJSON { return nil }
+// Add adds nothing in the browser app, which does not decode the records
+// that topic ids name (see topics_native.go).
+func (t *TopicNames) Add(*Plan, Value) int { return 0 }
+
+func (c *jctx) records([]byte, *FieldPlan, Value) ([]byte, bool) { return nil, false }
+
+func recordsFromJSON(any, string, *schemas.Set) (Value, bool, error) { return Value{}, false, nil }

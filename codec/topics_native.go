@@ -417,3 +417,74 @@ func partFromJSON(set *schemas.Set, obj map[string]any, path string) ([]byte, er
 	}
 	return out, nil
 }
+
+// Add adds the topics that a decoded message (plan p, value v) names with
+// their ids: the elements of its top-level arrays of structs with a
+// string Name (or Topic) and a uuid TopicId (Metadata v10+,
+// DescribeTopicPartitions, CreateTopics v7+). It returns how many it
+// added or changed.
+func (t *TopicNames) Add(p *Plan, v Value) int {
+	if p == nil || t == nil {
+		return 0
+	}
+	added := 0
+	list := v.List()
+	for _, fp := range p.Root.Wire {
+		if fp.Kind != schemas.KindArray || fp.Struct == nil || fp.Index >= len(list) {
+			continue
+		}
+		name, id := fp.Struct.Field("Name"), fp.Struct.Field("TopicId")
+		if name == nil || !name.Present {
+			name = fp.Struct.Field("Topic")
+		}
+		if name == nil || !name.Present || name.Kind != schemas.KindString || id == nil || !id.Present || id.Kind != schemas.KindUUID {
+			continue
+		}
+		for _, e := range list[fp.Index].List() {
+			el := e.List()
+			if name.Index >= len(el) || id.Index >= len(el) || el[name.Index].IsNull() {
+				continue
+			}
+			uid, n := el[id.Index].Str(), el[name.Index].Str()
+			if uid == zeroUUID || len(uid) != 16 || t.byID[uid] == n {
+				continue
+			}
+			t.byID[uid] = n
+			added++
+		}
+	}
+	return added
+}
+
+// records writes the JSON form of the records field fp (value v) with
+// its keys and values decoded when its topic is an internal one, and
+// notes the topic of a field that names it (ok false: not written).
+func (c *jctx) records(dst []byte, fp *FieldPlan, v Value) ([]byte, bool) {
+	switch {
+	case fp.Topic == topicByID:
+		c.topicID = v.Str()
+	case fp.Topic == topicByName:
+		c.topic = v.Str()
+	case fp.Kind == schemas.KindRecords && c.set != nil:
+		f := c.topics.of(c.topic, c.topicID)
+		return records.AppendJSONWith(dst, []byte(v.Str()), c.bg, recordJSON(c.set, f)), true
+	}
+	return nil, false
+}
+
+// recordsFromJSON reads the JSON form of a records field, whose keys and
+// values may be objects (recordJSON).
+func recordsFromJSON(raw any, path string, set *schemas.Set) (Value, bool, error) {
+	if set == nil {
+		return Value{}, false, nil
+	}
+	b, err := records.FromJSONWith(raw, recordJSON(set, TopicAuto))
+	if je, ok := err.(*records.JSONError); ok {
+		return Value{}, true, jsonErr(path+je.Path, "%s", je.Msg)
+	}
+	return String(string(b)), true, err
+}
+
+// internalNote adds nothing here: the records of internal topics are
+// decoded (see topics_js.go).
+func internalNote(*tree.Alloc, *tree.Node, TopicFormat) {}

@@ -271,17 +271,6 @@ func appendMessageJSON(dst []byte, m *Batch) []byte {
 	return append(appendCompressedJSON(dst, m), '}')
 }
 
-// appendPartJSON writes "name": obj when obj is set, else as
-// appendBytesJSON.
-func appendPartJSON(dst []byte, name string, b, obj []byte) []byte {
-	if obj == nil {
-		return appendBytesJSON(dst, name, b)
-	}
-	dst = AppendJSONString(dst, []byte(name))
-	dst = append(dst, ':')
-	return append(dst, obj...)
-}
-
 // appendBytesJSON writes "name": "text", "nameHex": "hex" or "name": null.
 func appendBytesJSON(dst []byte, name string, b []byte) []byte {
 	switch {
@@ -495,11 +484,7 @@ func (r *reader) bytes(name string) []byte {
 		if text == nil {
 			return nil
 		}
-		if obj, ok := text.(map[string]any); ok && r.read != nil {
-			b, err := r.read(obj, r.path+"."+name)
-			if err != nil && r.err == nil {
-				r.err = err
-			}
+		if b, ok := r.readObject(text, name); ok {
 			return b
 		}
 		s, ok := text.(string)

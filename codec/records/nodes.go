@@ -597,20 +597,6 @@ func (d *decoder) recordFields(kids []*tree.Node, rec *tree.Node, s []byte, sp s
 	return kids
 }
 
-// inner decodes the key and value of a record with Options.Record.
-func (d *decoder) inner(s []byte, sp span, key, val *tree.Node, v recordView, path string) {
-	part := func(n *tree.Node, f field) Part {
-		return Part{Node: n, Data: f.data(s), Null: f.n < 0, Base: sp.base + f.at + f.size, Relative: sp.rel, Budget: d.bg}
-	}
-	for _, c := range d.o.Record(part(key, v.key), part(val, v.value)) {
-		c.Walk(func(x *tree.Node, _ int) bool {
-			d.bg.node++
-			x.Path = path
-			return true
-		})
-	}
-}
-
 var (
 	headerCountDetails = [...]string{"(varint count=0)", "(varint count=1)", "(varint count=2)", "(varint count=3)"}
 	headerCountValues  = [...]string{"0 headers", "1 header", "2 headers", "3 headers"}

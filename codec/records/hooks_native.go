@@ -1,0 +1,49 @@
+//go:build !js
+
+package records
+
+import "kwire/tree"
+
+// The hooks through which codec reads the keys and values of Kafka's
+// internal topics (Options.Record, RecordJSON). The browser app has no
+// such decoders (codec/topics_js.go), and hooks_js.go leaves these out of
+// its binary.
+
+// inner decodes the key and value of a record with Options.Record.
+func (d *decoder) inner(s []byte, sp span, key, val *tree.Node, v recordView, path string) {
+	part := func(n *tree.Node, f field) Part {
+		return Part{Node: n, Data: f.data(s), Null: f.n < 0, Base: sp.base + f.at + f.size, Relative: sp.rel, Budget: d.bg}
+	}
+	for _, c := range d.o.Record(part(key, v.key), part(val, v.value)) {
+		c.Walk(func(x *tree.Node, _ int) bool {
+			d.bg.node++
+			x.Path = path
+			return true
+		})
+	}
+}
+
+// appendPartJSON writes "name": obj when obj is set, else as
+// appendBytesJSON.
+func appendPartJSON(dst []byte, name string, b, obj []byte) []byte {
+	if obj == nil {
+		return appendBytesJSON(dst, name, b)
+	}
+	dst = AppendJSONString(dst, []byte(name))
+	dst = append(dst, ':')
+	return append(dst, obj...)
+}
+
+// readObject reads the key or value name given as a JSON object with
+// RecordJSON.Read; ok is false when it is no object or there is no Read.
+func (r *reader) readObject(v any, name string) (b []byte, ok bool) {
+	obj, isObj := v.(map[string]any)
+	if !isObj || r.read == nil {
+		return nil, false
+	}
+	b, err := r.read(obj, r.path+"."+name)
+	if err != nil && r.err == nil {
+		r.err = err
+	}
+	return b, true
+}
