@@ -84,9 +84,11 @@ type Event struct {
 	// the frame's AuthBytes with it.
 	SASLMechanism string
 	// TopicNames are the topic ids that the capture's Metadata,
-	// CreateTopics and DescribeTopicPartitions responses named, up to this
-	// event and after it (one map per capture): Decode reads the records
-	// of an internal topic given by id with it (codec.TopicNames).
+	// CreateTopics and DescribeTopicPartitions responses named before this
+	// event: Decode reads the records of an internal topic given by id
+	// with them (codec.TopicNames). The map never changes: a response that
+	// names new ids gives the events after it a new one, so events may be
+	// decoded beside the reading.
 	TopicNames *codec.TopicNames
 }
 
@@ -192,13 +194,13 @@ func (r *Reader) send(e *Event) {
 	if e.Kind == KindFrame && e.Dir == codec.Response && e.Request != nil && e.Incomplete == "" && NamesTopics(e.Key) {
 		if f, err := e.DecodeValues(r.opts.Limits); err == nil {
 			_, bp, _ := f.Plans()
-			r.topics.Add(bp, f.Body)
+			r.topics = r.topics.With(bp, f.Body)
 		}
 	}
 }
 
 // TopicNames are the topic ids that the capture's responses named so
-// far (Event.TopicNames).
+// far (Event.TopicNames); the map never changes.
 func (r *Reader) TopicNames() *codec.TopicNames { return r.topics }
 
 // NamesTopics says whether the responses of an API name topics with

@@ -69,7 +69,11 @@ func TestTopicIDsFollowed(t *testing.T) {
 		t.Fatal(err)
 	}
 	found := false
+	var first *codec.TopicNames // the first event's: no response came before it
 	_, err := capture.Read(&b, capture.Options{}, func(e *capture.Event) {
+		if first == nil {
+			first = e.TopicNames
+		}
 		if e.Kind != capture.KindFrame || e.Key != 1 || e.Dir != codec.Response {
 			return
 		}
@@ -95,5 +99,8 @@ func TestTopicIDsFollowed(t *testing.T) {
 	}
 	if !found {
 		t.Error("no Fetch response")
+	}
+	if first.Len() != 0 {
+		t.Errorf("the first event's names changed after it: %d", first.Len())
 	}
 }

@@ -456,6 +456,22 @@ func (t *TopicNames) Add(p *Plan, v Value) int {
 	return added
 }
 
+// With returns t with the topics that a decoded message names (see Add)
+// added: t itself when it has them all, else a copy, so that a map handed
+// to a decoder running beside the caller never changes.
+func (t *TopicNames) With(p *Plan, v Value) *TopicNames {
+	n := &TopicNames{byID: make(map[string]string, t.Len()+1)}
+	if t != nil {
+		for id, name := range t.byID {
+			n.byID[id] = name
+		}
+	}
+	if n.Add(p, v) == 0 && t != nil {
+		return t
+	}
+	return n
+}
+
 // records writes the JSON form of the records field fp (value v) with
 // its keys and values decoded when its topic is an internal one, and
 // notes the topic of a field that names it (ok false: not written).
