@@ -668,3 +668,50 @@ func TestInternalJSON(t *testing.T) {
 		t.Errorf("a wrong schema: %v", err)
 	}
 }
+
+// TestFetchSnapshotMetadata: a KRaft snapshot in a FetchSnapshot
+// response of __cluster_metadata: its control batch's SnapshotHeader
+// record is read as every control record is, and the metadata records
+// of the batch after it by their frame's API key and version.
+func TestFetchSnapshotMetadata(t *testing.T) {
+	set := loadSet(t, "trunk")
+	hp := mustPlan(t, set, "SnapshotHeaderRecord", 0)
+	hv := hp.Smallest()
+	setField(t, hp.Root, hv, "LastContainedLogTimestamp", Int(1700000000000))
+	header, err := hp.Encode(hv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	control := controlField(t, []byte{0, 0, 0, 3}, header)
+	m := set.Message("TopicRecord")
+	tp := mustPlan(t, set, "TopicRecord", m.ValidVersions.Hi)
+	tv := tp.Smallest()
+	setField(t, tp.Root, tv, "Name", String("orders"))
+	topic, err := tp.Append(metadataFrame(int16(m.APIKey), m.ValidVersions.Hi), tv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch := records.Batch{Magic: 2, ProducerID: -1, ProducerEpoch: -1, BaseSequence: -1, BaseOffset: 1, Records: []records.Record{{Value: topic}}}
+	batch.Fill()
+	data, err := records.Encode([]records.Batch{batch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unaligned := hex.EncodeToString(append(control, data...))
+	b := frameFromJSON(t, "FetchSnapshot", 0, Response, `{"ThrottleTimeMs": 0, "ErrorCode": 0, "Topics": [{"Name": "__cluster_metadata", "Partitions": [{"Index": 0, "ErrorCode": 0,
+		"SnapshotId": {"EndOffset": 2, "Epoch": 1}, "CurrentLeader": {"LeaderId": 1, "LeaderEpoch": 1}, "Size": 100, "Position": 0, "UnalignedRecords": "`+unaligned+`"}]}]}`)
+	_, root, err := decodeTest(t, b, "FetchSnapshot", 0, Response)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := treeErrors(root); e != nil {
+		t.Fatal(e)
+	}
+	keys, values := recordParts(root)
+	if len(values) != 2 || !strings.Contains(keys[0].Value, "SNAPSHOT_HEADER") {
+		t.Fatalf("%d records; key %q", len(values), keys[0].Value)
+	}
+	checkField(t, b, values[0], "LastContainedLogTimestamp", "1700000000000", i64(1700000000000))
+	checkField(t, b, values[1], "apiKey", strconv.Itoa(m.APIKey)+" (TopicRecord)", wire.AppendUvarint(nil, uint64(m.APIKey)))
+	checkField(t, b, values[1], "Name", `"orders"`, []byte("\x07orders"))
+}
