@@ -12,35 +12,12 @@ import (
 	"kwire/capture"
 	"kwire/capture/capturetest"
 	"kwire/codec"
-	"kwire/schemas/sets"
 	"kwire/tree"
 )
 
-// frameOf encodes a frame of api at version in direction dir from its
-// body's JSON, with correlation id corr.
 func frameOf(t *testing.T, api string, version int16, dir codec.Direction, corr int32, body string) []byte {
 	t.Helper()
-	set, err := sets.Load("trunk")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := set.LookupAPI(api)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := codec.NewFrame(set, a, version, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.SetJSON([]byte(body)); err != nil {
-		t.Fatal(err)
-	}
-	hp, _, err := f.Plans()
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Header.List()[hp.Root.Field("CorrelationId").Index] = codec.Int(int64(corr))
-	b, err := f.Encode()
+	b, err := capturetest.FrameFromJSON("trunk", api, version, dir, corr, body)
 	if err != nil {
 		t.Fatal(err)
 	}

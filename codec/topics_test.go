@@ -36,14 +36,6 @@ func (r topicRecord) json() string {
 // (named, or given by id from v13) holds one batch of recs.
 func produceTo(t *testing.T, set *schemas.Set, version int16, topic, topicID string, recs ...topicRecord) []byte {
 	t.Helper()
-	a, err := set.LookupAPI("Produce")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := NewFrame(set, a, version, Request)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var rs []string
 	for _, r := range recs {
 		rs = append(rs, r.json())
@@ -52,16 +44,8 @@ func produceTo(t *testing.T, set *schemas.Set, version int16, topic, topicID str
 	if topicID != "" {
 		name = `"TopicId": "` + topicID + `"`
 	}
-	body := `{"TransactionalId": null, "Acks": -1, "TimeoutMs": 1000, "TopicData": [{` + name + `, "PartitionData": [{"Index": 0,
-		"Records": [{"records": [` + strings.Join(rs, ", ") + `]}]}]}]}`
-	if err := f.SetJSON([]byte(body)); err != nil {
-		t.Fatal(err)
-	}
-	b, err := f.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return frameFromJSONSet(t, set, "Produce", version, Request, `{"TransactionalId": null, "Acks": -1, "TimeoutMs": 1000, "TopicData": [{`+name+`, "PartitionData": [{"Index": 0,
+		"Records": [{"records": [`+strings.Join(rs, ", ")+`]}]}]}]}`)
 }
 
 // recordParts returns the key and value nodes of each record of a tree.

@@ -7,33 +7,14 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"kwire/capture/capturetest"
 	"kwire/codec"
-	"kwire/schemas/sets"
 	"kwire/tree"
 )
 
-// jsonFrame encodes a frame of api at version with trunk from its body's
-// JSON, with correlation id corr.
-func jsonFrame(t *testing.T, api string, version int16, dir codec.Direction, corr int64, body string) []byte {
+func jsonFrame(t *testing.T, api string, version int16, dir codec.Direction, corr int32, body string) []byte {
 	t.Helper()
-	set, err := sets.Load("trunk")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := set.LookupAPI(api)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := codec.NewFrame(set, a, version, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.SetJSON([]byte(body)); err != nil {
-		t.Fatal(err)
-	}
-	hp, _, _ := f.Plans()
-	f.Header.List()[hp.Root.Field("CorrelationId").Index] = codec.Int(corr)
-	b, err := f.Encode()
+	b, err := capturetest.FrameFromJSON("trunk", api, version, dir, corr, body)
 	if err != nil {
 		t.Fatal(err)
 	}
