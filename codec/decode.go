@@ -67,7 +67,8 @@ type TreeOptions struct {
 	// TopicNames names the topics of records fields whose topic is given
 	// by id.
 	TopicNames *TopicNames
-	depth      int // of nested formats (nested.go): theirs are not decoded
+	depth      int         // of nested formats (nested.go): theirs are not decoded
+	alloc      *tree.Alloc // when set, the allocator of an outer tree the nodes join
 }
 
 // DecodeTree is Decode that also builds the object tree: root gets one
@@ -78,8 +79,11 @@ func (p *Plan) DecodeTree(b []byte, root *tree.Node, o TreeOptions) (Value, int,
 	if o.Budget == nil {
 		o.Budget = records.NewBudget(records.Limits{})
 	}
-	d := decoder{buf: b, end: len(b), tree: true, base: o.Base, section: o.Section, set: o.Set, sample: o.Sample, a: new(tree.Alloc), budget: o.Budget, depth: o.depth, saslMech: o.SASLMechanism,
+	d := decoder{buf: b, end: len(b), tree: true, base: o.Base, section: o.Section, set: o.Set, sample: o.Sample, a: o.alloc, budget: o.Budget, depth: o.depth, saslMech: o.SASLMechanism,
 		topics: topicCtx{o.TopicFormat, o.TopicNames}}
+	if d.a == nil {
+		d.a = new(tree.Alloc)
+	}
 	var v Value
 	d.root, d.rootPlan = &v, p.Root
 	err := d.structInto(p.Root, &v, nil, root, "")

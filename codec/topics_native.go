@@ -21,13 +21,13 @@ func recordDecoder(set *schemas.Set, f TopicFormat) records.RecordFunc {
 	switch f {
 	case TopicConsumerOffsets, TopicTransactionState, TopicShareGroupState:
 		keys := coordinatorKeys(set, f)
-		return func(key, value records.Part) []*tree.Node {
-			return coordinatorRecord(set, f, keys, key, value)
+		return func(key, value records.Part) {
+			coordinatorRecord(set, f, keys, key, value)
 		}
 	case TopicClusterMetadata:
 		recs := metadataRecords(set)
-		return func(key, value records.Part) []*tree.Node {
-			return metadataRecord(set, recs, value)
+		return func(_, value records.Part) {
+			metadataRecord(set, recs, value)
 		}
 	}
 	return nil
@@ -92,48 +92,50 @@ func coordinatorFormat(base string) TopicFormat {
 }
 
 // coordinatorRecord decodes a coordinator record's key and value.
-func coordinatorRecord(set *schemas.Set, f TopicFormat, keys map[int16]keyLayout, key, value records.Part) []*tree.Node {
-	var made []*tree.Node
+func coordinatorRecord(set *schemas.Set, f TopicFormat, keys map[int16]keyLayout, key, value records.Part) {
 	if key.Null {
-		return append(made, partError(key, 0, "key", "a "+topicFormats[f].topic+" record has a key"))
+		partError(key, 0, "key", "a "+topicFormats[f].topic+" record has a key")
+		return
 	}
 	typ, n := wire.ConsumeInt16(key.Data)
 	if n < 0 {
-		e := partError(key, 0, "type", "a record type (int16) does not fit in "+plural(len(key.Data), "byte"))
-		return append(made, e)
+		partError(key, 0, "type", "a record type (int16) does not fit in "+plural(len(key.Data), "byte"))
+		return
 	}
 	l, known := keys[typ]
-	tn := partNode(key, 0, 2, "type", "int16", strconv.Itoa(int(typ)))
+	a := key.Alloc
+	tn := partNode(key, 0, 2, "type", "int16", a.Itoa(int64(typ)))
 	tn.About = "record type: the apiKey of the key schema (3.9 and older: its version)"
-	made = append(made, tn)
 	key.Node.Add(tn)
 	if !known {
-		e := partError(key, 2, "key", fmt.Sprintf("record type %d is no %s key of release %s", typ, topicFormats[f].topic, set.Name))
-		return append(made, e)
+		partError(key, 2, "key", fmt.Sprintf("record type %d is no %s key of release %s", typ, topicFormats[f].topic, set.Name))
+		return
 	}
-	tn.Value += " (" + l.key.Name + ")"
-	key.Node.Value = joinValue(key.Node.Value, l.key.Name)
-	made = append(made, partStruct(set, key, 2, l.key, l.version)...)
+	tn.Value = a.Concat(tn.Value, " (", l.key.Name+")")
+	key.Node.Value = a.Concat(key.Node.Value, ", ", l.key.Name)
+	partStruct(set, key, 2, l.key, l.version)
 	if value.Null {
-		value.Node.Detail = joinValue(value.Node.Detail, "tombstone: the record of this key is deleted")
-		return made
+		value.Node.Detail = a.Concat(value.Node.Detail, " ", "tombstone: the record of this key is deleted")
+		return
 	}
 	if l.value == nil {
-		return append(made, partError(value, 0, "value", "release "+set.Name+" has no schema "+strings.TrimSuffix(l.key.Name, "Key")+"Value"))
+		partError(value, 0, "value", "release "+set.Name+" has no schema "+strings.TrimSuffix(l.key.Name, "Key")+"Value")
+		return
 	}
 	version, n := wire.ConsumeInt16(value.Data)
 	if n < 0 {
-		return append(made, partError(value, 0, "version", "a version (int16) does not fit in "+plural(len(value.Data), "byte")))
+		partError(value, 0, "version", "a version (int16) does not fit in "+plural(len(value.Data), "byte"))
+		return
 	}
-	vn := partNode(value, 0, 2, "version", "int16", strconv.Itoa(int(version)))
-	vn.About = "version of the " + l.value.Name + " schema that follows"
+	vn := partNode(value, 0, 2, "version", "int16", a.Itoa(int64(version)))
+	vn.About = "version of the value schema that follows"
 	value.Node.Add(vn)
-	made = append(made, vn)
 	if !l.value.ValidVersions.Contains(version) {
-		return append(made, partError(value, 2, l.value.Name, fmt.Sprintf("%s has no version %d (valid: %s)", l.value.Name, version, l.value.ValidVersions)))
+		partError(value, 2, l.value.Name, fmt.Sprintf("%s has no version %d (valid: %s)", l.value.Name, version, l.value.ValidVersions))
+		return
 	}
-	value.Node.Value = joinValue(value.Node.Value, l.value.Name)
-	return append(made, partStruct(set, value, 2, l.value, version)...)
+	value.Node.Value = a.Concat(value.Node.Value, ", ", l.value.Name)
+	partStruct(set, value, 2, l.value, version)
 }
 
 // metadataRecords returns the metadata record schemas of set by API key.
@@ -156,10 +158,10 @@ func metadataRecords(set *schemas.Set) map[int16]*schemas.Message {
 const metadataFrameVersion = 1
 
 // metadataRecord decodes the value of a __cluster_metadata record.
-func metadataRecord(set *schemas.Set, recs map[int16]*schemas.Message, value records.Part) []*tree.Node {
-	var made []*tree.Node
+func metadataRecord(set *schemas.Set, recs map[int16]*schemas.Message, value records.Part) {
 	if value.Null {
-		return append(made, partError(value, 0, "value", "a __cluster_metadata record has a value"))
+		partError(value, 0, "value", "a __cluster_metadata record has a value")
+		return
 	}
 	at := 0
 	var nums [3]uint32
@@ -167,10 +169,10 @@ func metadataRecord(set *schemas.Set, recs map[int16]*schemas.Message, value rec
 	for i := range nums {
 		x, n := wire.ConsumeUvarint32(value.Data[at:])
 		if n < 0 {
-			return append(made, partError(value, at, names[i], "reading an unsigned varint: "+wire.ParseError(n).Error()))
+			partError(value, at, names[i], "reading an unsigned varint: "+wire.ParseError(n).Error())
+			return
 		}
-		vn := partNode(value, at, n, names[i], "uvarint", strconv.FormatUint(uint64(x), 10))
-		made = append(made, vn)
+		vn := partNode(value, at, n, names[i], "uvarint", value.Alloc.Itoa(int64(x)))
 		value.Node.Add(vn)
 		nums[i] = x
 		at += n
@@ -178,45 +180,48 @@ func metadataRecord(set *schemas.Set, recs map[int16]*schemas.Message, value rec
 		case 0:
 			vn.About = "frame version of the metadata record: 1"
 			if x != metadataFrameVersion {
-				return append(made, partError(value, at, "record", fmt.Sprintf("frame version %d is not %d", x, metadataFrameVersion)))
+				partError(value, at, "record", fmt.Sprintf("frame version %d is not %d", x, metadataFrameVersion))
+				return
 			}
 		case 1:
 			vn.About = "the record's type: the apiKey of its schema in metadata/"
 			m := recs[int16(x)]
 			if x > 0x7fff || m == nil {
-				return append(made, partError(value, at, "record", fmt.Sprintf("API key %d is no metadata record of release %s", x, set.Name)))
+				partError(value, at, "record", fmt.Sprintf("API key %d is no metadata record of release %s", x, set.Name))
+				return
 			}
-			vn.Value += " (" + m.Name + ")"
+			vn.Value = value.Alloc.Concat(vn.Value, " (", m.Name+")")
 		case 2:
 			vn.About = "version of the record's schema"
 		}
 	}
 	m := recs[int16(nums[1])]
 	if nums[2] > 0x7fff || !m.ValidVersions.Contains(int16(nums[2])) {
-		return append(made, partError(value, at, m.Name, fmt.Sprintf("%s has no version %d (valid: %s)", m.Name, nums[2], m.ValidVersions)))
+		partError(value, at, m.Name, fmt.Sprintf("%s has no version %d (valid: %s)", m.Name, nums[2], m.ValidVersions))
+		return
 	}
-	value.Node.Value = joinValue(value.Node.Value, m.Name)
-	return append(made, partStruct(set, value, at, m, int16(nums[2]))...)
+	value.Node.Value = value.Alloc.Concat(value.Node.Value, ", ", m.Name)
+	partStruct(set, value, at, m, int16(nums[2]))
 }
 
 // partStruct decodes p.Data[at:] with m at version into children of
 // p.Node: every byte must be used.
-func partStruct(set *schemas.Set, p records.Part, at int, m *schemas.Message, version int16) []*tree.Node {
+func partStruct(set *schemas.Set, p records.Part, at int, m *schemas.Message, version int16) {
 	plan, err := PlanFor(m, version)
 	if err != nil {
-		e := partError(p, at, m.Name, err.Error())
-		return []*tree.Node{e}
+		partError(p, at, m.Name, err.Error())
+		return
 	}
-	root := &tree.Node{}
-	_, used, err := plan.DecodeTree(p.Data[at:], root, TreeOptions{Base: p.Base + at, Section: tree.Record, Set: set, Budget: p.Budget, depth: 1})
-	made := root.Children
+	root := p.Alloc.Node()
+	_, used, err := plan.DecodeTree(p.Data[at:], root, TreeOptions{Base: p.Base + at, Section: tree.Record, Set: set, Budget: p.Budget, depth: 1, alloc: p.Alloc})
 	if p.Relative {
 		root.Walk(func(n *tree.Node, _ int) bool {
 			n.Relative = true
 			return true
 		})
 	}
-	p.Node.Add(made...)
+	p.Alloc.Room(p.Node, len(root.Children)+1)
+	p.Node.Add(root.Children...)
 	switch {
 	case err != nil:
 		if e, _ := root.FirstError(); e == nil { // an array's length, say, has no node of its own
@@ -228,17 +233,19 @@ func partStruct(set *schemas.Set, p records.Part, at int, m *schemas.Message, ve
 					msg = de.Path + ": " + msg
 				}
 			}
-			made = append(made, partError(p, pos, "error", m.Name+": "+msg))
+			partError(p, pos, "error", m.Name+": "+msg)
 		}
 	case at+used < len(p.Data):
-		made = append(made, partError(p, at+used, "trailing", fmt.Sprintf("%s after the %s", plural(len(p.Data)-at-used, "byte"), m.Name)))
+		partError(p, at+used, "trailing", fmt.Sprintf("%s after the %s", plural(len(p.Data)-at-used, "byte"), m.Name))
 	}
-	return made
 }
 
 // partNode is a node over p.Data[at:at+size], added by the caller.
 func partNode(p records.Part, at, size int, name, typ, value string) *tree.Node {
-	return &tree.Node{Name: name, Type: typ, Value: value, Offset: p.Base + at, Size: size, Section: tree.Record, Relative: p.Relative}
+	n := p.Alloc.Node()
+	n.Name, n.Type, n.Value = name, typ, value
+	n.Offset, n.Size, n.Section, n.Relative = p.Base+at, size, tree.Record, p.Relative
+	return n
 }
 
 // partError adds an error node over p.Data[at:] to p.Node and returns
@@ -248,13 +255,6 @@ func partError(p records.Part, at int, name, msg string) *tree.Node {
 	e.Section, e.Err = tree.Error, msg
 	p.Node.Add(e)
 	return e
-}
-
-func joinValue(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + ", " + b
 }
 
 // recordJSON is the JSON form of the keys and values of records of format

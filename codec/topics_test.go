@@ -699,3 +699,45 @@ func TestFetchSnapshotMetadata(t *testing.T) {
 	checkField(t, b, values[1], "apiKey", strconv.Itoa(m.APIKey)+" (TopicRecord)", wire.AppendUvarint(nil, uint64(m.APIKey)))
 	checkField(t, b, values[1], "Name", `"orders"`, []byte("\x07orders"))
 }
+
+// BenchmarkInternalRecords decodes, with its tree, a Produce request of
+// 1,000 offset commits: to __consumer_offsets (keys and values decoded)
+// and to an ordinary topic (bytes), so that the ratio of the two is what
+// reading the coordinator's records costs.
+func BenchmarkInternalRecords(b *testing.B) {
+	set := loadSet(b, "trunk")
+	var recs []records.Record
+	for i := range 1000 {
+		key := (&kmsg.OffsetCommitKey{Version: 1, Group: "group-" + strconv.Itoa(i%7), Topic: "orders", Partition: int32(i % 12)}).AppendTo(nil)
+		value := (&kmsg.OffsetCommitValue{Version: 3, Offset: int64(i), LeaderEpoch: 5, CommitTimestamp: 1700000000000}).AppendTo(nil)
+		recs = append(recs, records.Record{Key: key, Value: value})
+	}
+	batch := records.Batch{Magic: 2, ProducerID: -1, ProducerEpoch: -1, BaseSequence: -1, Records: recs}
+	batch.Fill()
+	data, err := records.Encode([]records.Batch{batch})
+	if err != nil {
+		b.Fatal(err)
+	}
+	api, _ := set.LookupAPI("Produce")
+	for _, topic := range []string{"__consumer_offsets", "orders"} {
+		f, err := NewFrame(set, api, 9, Request)
+		if err != nil {
+			b.Fatal(err)
+		}
+		body := `{"TransactionalId": null, "Acks": -1, "TimeoutMs": 1000, "TopicData": [{"Name": "` + topic + `", "PartitionData": [{"Index": 0, "Records": "` + hex.EncodeToString(data) + `"}]}]}`
+		if err := f.SetJSON([]byte(body)); err != nil {
+			b.Fatal(err)
+		}
+		frame, err := f.Encode()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(topic, func(b *testing.B) {
+			measure(b, len(frame), func() {
+				if _, _, err := Decode(frame, DecodeOptions{Set: set, Dir: Request}); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+	}
+}

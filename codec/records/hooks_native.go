@@ -12,14 +12,17 @@ import "kwire/tree"
 // inner decodes the key and value of a record with Options.Record.
 func (d *decoder) inner(s []byte, sp span, key, val *tree.Node, v recordView, path string) {
 	part := func(n *tree.Node, f field) Part {
-		return Part{Node: n, Data: f.data(s), Null: f.n < 0, Base: sp.base + f.at + f.size, Relative: sp.rel, Budget: d.bg}
+		return Part{Node: n, Data: f.data(s), Null: f.n < 0, Base: sp.base + f.at + f.size, Relative: sp.rel, Budget: d.bg, Alloc: d.a.Alloc}
 	}
-	for _, c := range d.o.Record(part(key, v.key), part(val, v.value)) {
-		c.Walk(func(x *tree.Node, _ int) bool {
-			d.bg.node++
-			x.Path = path
-			return true
-		})
+	d.o.Record(part(key, v.key), part(val, v.value))
+	for _, n := range [2]*tree.Node{key, val} {
+		for _, c := range n.Children {
+			c.Walk(func(x *tree.Node, _ int) bool {
+				d.bg.node++
+				x.Path = path
+				return true
+			})
+		}
 	}
 }
 

@@ -34,15 +34,16 @@ type Part struct {
 	Null     bool
 	Base     int
 	Relative bool
-	Budget   *Budget // the message's
+	Budget   *Budget     // the message's
+	Alloc    *tree.Alloc // the tree's: the nodes made join it
 }
 
 // RecordFunc decodes the key and value of an ordinary record of a batch
 // (not a control record) into children of their nodes, as the records of
-// Kafka's internal topics carry a format of their own. It returns the
-// nodes it made; their paths are set to the record's and they are charged
-// to the budget by the caller.
-type RecordFunc func(key, value Part) []*tree.Node
+// Kafka's internal topics carry a format of their own. The caller sets the
+// paths of the nodes it adds to the record's and charges them to the
+// budget.
+type RecordFunc func(key, value Part)
 
 // Options say how Nodes labels and bounds its tree.
 type Options struct {
