@@ -5,6 +5,7 @@ package codec
 import (
 	"encoding/binary"
 	"encoding/hex"
+	"hash/crc32"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -740,4 +741,37 @@ func BenchmarkInternalRecords(b *testing.B) {
 			})
 		})
 	}
+}
+
+// TestInternalLegacyMessage: an offset commit in a legacy message (magic
+// 1, as brokers before 0.11 wrote __consumer_offsets) is decoded under
+// its key and value too, offsets in the stream.
+func TestInternalLegacyMessage(t *testing.T) {
+	set := loadSet(t, "trunk")
+	key := (&kmsg.OffsetCommitKey{Version: 1, Group: "g", Topic: "orders", Partition: 1}).AppendTo(nil)
+	value := (&kmsg.OffsetCommitValue{Version: 1, Offset: 9, Metadata: "", CommitTimestamp: 1, ExpireTimestamp: 2}).AppendTo(nil)
+	body := append([]byte{1, 0}, i64(1700000000000)...)
+	body = append(append(body, i32(int32(len(key)))...), key...)
+	body = append(append(body, i32(int32(len(value)))...), value...)
+	msg := append(append(i64(0), i32(int32(4+len(body)))...), i32(int32(crc32.ChecksumIEEE(body)))...)
+	msg = append(msg, body...)
+	nodes := records.Nodes(msg, 100, records.Options{Record: RecordDecoder(set, TopicConsumerOffsets)})
+	root := &tree.Node{Children: nodes}
+	if e := treeErrors(root); e != nil {
+		t.Fatal(e)
+	}
+	var k, v *tree.Node
+	root.Walk(func(n *tree.Node, _ int) bool {
+		switch n.Name {
+		case "key":
+			k = n
+		case "value":
+			v = n
+		}
+		return true
+	})
+	shifted := append(make([]byte, 100), msg...) // offsets count from 100
+	checkField(t, shifted, k, "topic", `"orders"`, str("orders"))
+	checkField(t, shifted, v, "offset", "9", i64(9))
+	checkField(t, shifted, v, "expireTimestamp", "2", i64(2))
 }

@@ -9,6 +9,8 @@ import "kwire/tree"
 
 func (d *decoder) inner([]byte, span, *tree.Node, *tree.Node, recordView, string) {}
 
+func (d *decoder) legacyInner([]byte, int, int, int, span, *tree.Node, *tree.Node, string) {}
+
 func appendPartJSON(dst []byte, name string, b, _ []byte) []byte {
 	return appendBytesJSON(dst, name, b)
 }

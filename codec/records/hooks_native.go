@@ -2,7 +2,11 @@
 
 package records
 
-import "kwire/tree"
+import (
+	"encoding/binary"
+
+	"kwire/tree"
+)
 
 // The hooks through which codec reads the keys and values of Kafka's
 // internal topics (Options.Record, RecordJSON). The browser app has no
@@ -14,8 +18,15 @@ func (d *decoder) inner(s []byte, sp span, key, val *tree.Node, v recordView, pa
 	part := func(n *tree.Node, f field) Part {
 		return Part{Node: n, Data: f.data(s), Null: f.n < 0, Base: sp.base + f.at + f.size, Relative: sp.rel, Budget: d.bg, Alloc: d.a.Alloc}
 	}
-	d.o.Record(part(key, v.key), part(val, v.value))
-	for _, n := range [2]*tree.Node{key, val} {
+	d.innerParts(part(key, v.key), part(val, v.value), path)
+}
+
+// innerParts decodes a record's key and value with Options.Record, then
+// gives the nodes under them the record's path and charges them to the
+// budget.
+func (d *decoder) innerParts(key, value Part, path string) {
+	d.o.Record(key, value)
+	for _, n := range [2]*tree.Node{key.Node, value.Node} {
 		for _, c := range n.Children {
 			c.Walk(func(x *tree.Node, _ int) bool {
 				d.bg.node++
@@ -24,6 +35,21 @@ func (d *decoder) inner(s []byte, sp span, key, val *tree.Node, v recordView, pa
 			})
 		}
 	}
+}
+
+// legacyInner decodes the key and value of an uncompressed legacy
+// message (the int32-sized fields at b[kp:] and b[vp:], b starting at
+// pos of the stream) with Options.Record.
+func (d *decoder) legacyInner(b []byte, kp, vp, pos int, sp span, key, val *tree.Node, path string) {
+	part := func(n *tree.Node, p int) Part {
+		ln := int(int32(binary.BigEndian.Uint32(b[p:])))
+		pt := Part{Node: n, Null: ln < 0, Base: sp.base + pos + p + 4, Relative: sp.rel, Budget: d.bg, Alloc: d.a.Alloc}
+		if ln >= 0 {
+			pt.Data = b[p+4 : p+4+ln]
+		}
+		return pt
+	}
+	d.innerParts(part(key, kp), part(val, vp), path)
 }
 
 // appendPartJSON writes "name": obj when obj is set, else as
