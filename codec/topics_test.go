@@ -5,8 +5,8 @@ package codec
 import (
 	"encoding/binary"
 	"encoding/hex"
-	"hash/crc32"
 	"fmt"
+	"hash/crc32"
 	"math/rand/v2"
 	"strconv"
 	"strings"
