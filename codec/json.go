@@ -96,8 +96,14 @@ func (fp *FieldPlan) appendJSON(dst []byte, v Value, c *jctx) []byte {
 			return append(dst, j...)
 		}
 	}
-	if fp.Topic != 0 || fp.Kind == schemas.KindRecords {
-		if j, ok := c.records(dst, fp, v); ok {
+	switch fp.Topic {
+	case topicByID:
+		c.topicID = v.Str()
+	case topicByName:
+		c.topic = v.Str()
+	}
+	if fp.Kind == schemas.KindRecords {
+		if j, ok := c.records(dst, v); ok {
 			return j
 		}
 	}

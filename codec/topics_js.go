@@ -30,6 +30,6 @@ func (t *TopicNames) Add(*Plan, Value) int { return 0 }
 // With is t in the browser app (see Add).
 func (t *TopicNames) With(*Plan, Value) *TopicNames { return t }
 
-func (c *jctx) records([]byte, *FieldPlan, Value) ([]byte, bool) { return nil, false }
+func (c *jctx) records([]byte, Value) ([]byte, bool) { return nil, false }
 
 func recordsFromJSON(any, string, *schemas.Set) (Value, bool, error) { return Value{}, false, nil }

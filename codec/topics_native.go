@@ -472,20 +472,15 @@ func (t *TopicNames) With(p *Plan, v Value) *TopicNames {
 	return n
 }
 
-// records writes the JSON form of the records field fp (value v) with
-// its keys and values decoded when its topic is an internal one, and
-// notes the topic of a field that names it (ok false: not written).
-func (c *jctx) records(dst []byte, fp *FieldPlan, v Value) ([]byte, bool) {
-	switch {
-	case fp.Topic == topicByID:
-		c.topicID = v.Str()
-	case fp.Topic == topicByName:
-		c.topic = v.Str()
-	case fp.Kind == schemas.KindRecords && c.set != nil:
-		f := c.topics.of(c.topic, c.topicID)
-		return records.AppendJSONWith(dst, []byte(v.Str()), c.bg, recordJSON(c.set, f)), true
+// records writes the JSON form of the records field value v with its
+// keys and values decoded when its topic is an internal one (ok false:
+// not written).
+func (c *jctx) records(dst []byte, v Value) ([]byte, bool) {
+	if c.set == nil {
+		return nil, false
 	}
-	return nil, false
+	f := c.topics.of(c.topic, c.topicID)
+	return records.AppendJSONWith(dst, []byte(v.Str()), c.bg, recordJSON(c.set, f)), true
 }
 
 // recordsFromJSON reads the JSON form of a records field, whose keys and
