@@ -240,8 +240,11 @@ func partStruct(set *schemas.Set, p records.Part, at int, m *schemas.Message, ve
 	}
 }
 
-// partNode is a node over p.Data[at:at+size], added by the caller.
+// partNode is a node over p.Data[at:at+size], added by the caller and
+// charged to the budget (the nodes of a struct decoded by partStruct are
+// charged by DecodeTree).
 func partNode(p records.Part, at, size int, name, typ, value string) *tree.Node {
+	p.Budget.TakeNodes(1)
 	n := p.Alloc.Node()
 	n.Name, n.Type, n.Value = name, typ, value
 	n.Offset, n.Size, n.Section, n.Relative = p.Base+at, size, tree.Record, p.Relative

@@ -775,3 +775,36 @@ func TestInternalLegacyMessage(t *testing.T) {
 	checkField(t, shifted, v, "offset", "9", i64(9))
 	checkField(t, shifted, v, "expireTimestamp", "2", i64(2))
 }
+
+// TestInternalBudget: the nodes under internal records' keys and values
+// are charged to the message's budget: past it, the tree says what it
+// left out rather than growing.
+func TestInternalBudget(t *testing.T) {
+	set := loadSet(t, "trunk")
+	var recs []topicRecord
+	for i := range 200 {
+		recs = append(recs, topicRecord{(&kmsg.OffsetCommitKey{Version: 1, Group: "g", Topic: "t", Partition: int32(i)}).AppendTo(nil),
+			(&kmsg.OffsetCommitValue{Version: 3, Offset: int64(i)}).AppendTo(nil)})
+	}
+	b := produceTo(t, set, 9, "__consumer_offsets", "", recs...)
+	count := func(limit int) (nodes int, leftOut bool) {
+		_, root, err := Decode(b, DecodeOptions{Set: set, Dir: Request, Limits: records.Limits{MaxNodes: limit}})
+		if err != nil && limit == 0 {
+			t.Fatal(err)
+		}
+		root.Walk(func(n *tree.Node, _ int) bool {
+			nodes++
+			leftOut = leftOut || n.Name == "more"
+			return true
+		})
+		return nodes, leftOut
+	}
+	all, cut := count(0)
+	if cut {
+		t.Fatal("the default budget left records out")
+	}
+	some, cut := count(all / 2)
+	if !cut || some > all/2+64 {
+		t.Errorf("with a budget of %d nodes (the whole tree has %d): %d nodes, left out: %v", all/2, all, some, cut)
+	}
+}

@@ -21,15 +21,14 @@ func (d *decoder) inner(s []byte, sp span, key, val *tree.Node, v recordView, pa
 	d.innerParts(part(key, v.key), part(val, v.value), path)
 }
 
-// innerParts decodes a record's key and value with Options.Record, then
-// gives the nodes under them the record's path and charges them to the
-// budget.
+// innerParts decodes a record's key and value with Options.Record (which
+// charges the nodes it makes to the budget), then gives the nodes under
+// them the record's path.
 func (d *decoder) innerParts(key, value Part, path string) {
 	d.o.Record(key, value)
 	for _, n := range [2]*tree.Node{key.Node, value.Node} {
 		for _, c := range n.Children {
 			c.Walk(func(x *tree.Node, _ int) bool {
-				d.bg.node++
 				x.Path = path
 				return true
 			})

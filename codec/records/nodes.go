@@ -40,9 +40,8 @@ type Part struct {
 
 // RecordFunc decodes the key and value of an ordinary record of a batch
 // (not a control record) into children of their nodes, as the records of
-// Kafka's internal topics carry a format of their own. The caller sets the
-// paths of the nodes it adds to the record's and charges them to the
-// budget.
+// Kafka's internal topics carry a format of their own, charging the nodes
+// it makes to Part.Budget. The caller sets their paths to the record's.
 type RecordFunc func(key, value Part)
 
 // Options say how Nodes labels and bounds its tree.
