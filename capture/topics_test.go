@@ -62,6 +62,9 @@ func TestTopicIDsFollowed(t *testing.T) {
 			if n.Name == "topic" && n.Value == `"orders"` {
 				found = true
 			}
+			if n.Name == "key" && strings.Contains(n.Detail, "read as a") {
+				t.Errorf("guessed, not read by the id's name: %s", n.Detail)
+			}
 			return true
 		})
 		if !found {

@@ -43,6 +43,11 @@ const (
 	TopicClusterMetadata                     // __cluster_metadata
 )
 
+// topicUnnamed is the format of records whose topic is given by an id
+// that no response named: a coordinator's records are recognised by their
+// keys and values decoding exactly as one (topics_native.go's guess).
+const topicUnnamed = TopicClusterMetadata + 1
+
 var topicFormats = [...]struct{ name, topic string }{
 	TopicAuto:             {"auto", ""},
 	TopicPlain:            {"plain", ""},
@@ -154,7 +159,10 @@ func (t topicCtx) of(topic, topicID string) TopicFormat {
 		return t.format
 	}
 	if topic == "" && topicID != "" {
-		topic, _ = t.names.Name(topicID)
+		var named bool
+		if topic, named = t.names.Name(topicID); !named {
+			return topicUnnamed
+		}
 	}
 	return FormatOfTopic(topic)
 }
@@ -169,7 +177,7 @@ func (d *decoder) recordFormat() TopicFormat {
 // nothing to decode. In the browser app (topics_js.go) the records stay
 // bytes with a note: the decoders would not fit its size budget.
 func RecordDecoder(set *schemas.Set, f TopicFormat) records.RecordFunc {
-	if set == nil || f == TopicAuto || f == TopicPlain || int(f) >= len(topicFormats) {
+	if set == nil || f == TopicAuto || f == TopicPlain || f > topicUnnamed {
 		return nil
 	}
 	return recordDecoder(set, f)

@@ -29,8 +29,70 @@ func recordDecoder(set *schemas.Set, f TopicFormat) records.RecordFunc {
 		return func(_, value records.Part) {
 			metadataRecord(set, recs, value)
 		}
+	case topicUnnamed:
+		tables := guessTables(set)
+		return func(key, value records.Part) {
+			f, keys := guessCoordinator(tables, key.Data, value.Data, value.Null)
+			if f == TopicAuto {
+				return
+			}
+			key.Node.Detail = key.Alloc.Concat(key.Node.Detail, " ", "read as a "+topicFormats[f].topic+" record: the topic is given by an id no earlier response named, and its key and value decode exactly as one")
+			coordinatorRecord(set, f, keys, key, value)
+		}
 	}
 	return nil
+}
+
+// guessFormats are the topics whose records guessCoordinator tries; the
+// metadata records of __cluster_metadata are left out, as a short value
+// of an ordinary topic can read as one.
+var guessFormats = [...]TopicFormat{TopicConsumerOffsets, TopicTransactionState, TopicShareGroupState}
+
+// guessTables are the key tables of guessFormats.
+func guessTables(set *schemas.Set) (t [len(guessFormats)]map[int16]keyLayout) {
+	for i, f := range guessFormats {
+		t[i] = coordinatorKeys(set, f)
+	}
+	return t
+}
+
+// guessCoordinator returns the one coordinator topic whose record types
+// and layouts read key and value (nil when null) using every byte, with
+// its key table, or TopicAuto when none or several do.
+func guessCoordinator(tables [len(guessFormats)]map[int16]keyLayout, key, value []byte, null bool) (TopicFormat, map[int16]keyLayout) {
+	found, keys := TopicAuto, map[int16]keyLayout(nil)
+	typ, n := wire.ConsumeInt16(key)
+	if n < 0 || typ < 0 || typ > 0xff { // record types are small numbers
+		return TopicAuto, nil
+	}
+	for i, f := range guessFormats {
+		t := tables[i]
+		l, ok := t[typ]
+		if !ok || !decodesExactly(l.key, l.version, key[2:]) {
+			continue
+		}
+		if !null {
+			version, n := wire.ConsumeInt16(value)
+			if n < 0 || l.value == nil || !l.value.ValidVersions.Contains(version) || !decodesExactly(l.value, version, value[2:]) {
+				continue
+			}
+		}
+		if found != TopicAuto {
+			return TopicAuto, nil // two topics read it: no guess
+		}
+		found, keys = f, t
+	}
+	return found, keys
+}
+
+// decodesExactly says whether m at version reads b using every byte.
+func decodesExactly(m *schemas.Message, version int16, b []byte) bool {
+	p, err := PlanFor(m, version)
+	if err != nil {
+		return false
+	}
+	_, used, err := p.Decode(b)
+	return err == nil && used == len(b)
 }
 
 // keyLayout is a coordinator key schema and the version its fields are
@@ -276,6 +338,15 @@ func recordJSON(set *schemas.Set, f TopicFormat) *records.RecordJSON {
 		return b, err
 	}}
 	switch f {
+	case topicUnnamed:
+		tables := guessTables(set)
+		rj.Write = func(key, value []byte) ([]byte, []byte) {
+			g, _ := guessCoordinator(tables, key, value, value == nil)
+			if g == TopicAuto {
+				return nil, nil
+			}
+			return recordJSON(set, g).Write(key, value)
+		}
 	case TopicConsumerOffsets, TopicTransactionState, TopicShareGroupState:
 		keys := coordinatorKeys(set, f)
 		rj.Write = func(key, value []byte) ([]byte, []byte) {

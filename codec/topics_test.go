@@ -468,8 +468,21 @@ func TestInternalTopicKnown(t *testing.T) {
 	}
 	const uuid = "AAAAAAAAAAAAAAAAAAAAAQ" // 00..01, base64 as the JSON form writes it
 	byID := produceTo(t, set, 13, "", uuid, rec)
-	if decoded(byID, DecodeOptions{}) {
-		t.Error("decoded by an id no response named")
+	// An id no response named: the key and value decode exactly as a
+	// transaction's (and as no other coordinator's), so they are read as
+	// one, with a note; an ordinary record's are not.
+	if !decoded(byID, DecodeOptions{}) {
+		t.Error("not guessed by an id no response named")
+	}
+	_, root, _ := Decode(byID, DecodeOptions{Set: set, Dir: Request})
+	if keys, _ := recordParts(root); !strings.Contains(keys[0].Detail, "read as a __transaction_state record") {
+		t.Errorf("no note: %q", keys[0].Detail)
+	}
+	for _, r := range []topicRecord{{[]byte("user-1"), []byte("hello")}, {nil, value}, {key, []byte("plain")}, {append(key, 0), value}} {
+		_, root, err := Decode(produceTo(t, set, 13, "", uuid, r), DecodeOptions{Set: set, Dir: Request})
+		if keys, _ := recordParts(root); err != nil || len(keys[0].Children) != 0 || strings.Contains(keys[0].Detail, "read as") {
+			t.Errorf("% x / % x guessed: %v %s", r.key, r.value, err, keys[0].Detail)
+		}
 	}
 	// A Metadata response names the topic with its id.
 	mapi, _ := set.LookupAPI("Metadata")
@@ -487,6 +500,15 @@ func TestInternalTopicKnown(t *testing.T) {
 	}
 	if !decoded(byID, DecodeOptions{TopicNames: names}) {
 		t.Error("not decoded by id")
+	}
+	// A topic named by id as an ordinary one is not guessed.
+	other := NewTopicNames()
+	if err := mf.SetJSON([]byte(`{"Topics": [{"ErrorCode": 0, "Name": "orders", "TopicId": "` + uuid + `", "Partitions": []}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	other.Add(bp, mf.Body)
+	if decoded(byID, DecodeOptions{TopicNames: other}) {
+		t.Error("an id named as an ordinary topic decoded")
 	}
 }
 
@@ -573,7 +595,7 @@ func FuzzInternalRecords(f *testing.F) {
 	sets := []*schemas.Set{loadSet(f, "3.9"), loadSet(f, "trunk")}
 	f.Fuzz(func(t *testing.T, key, value []byte) {
 		for _, set := range sets {
-			for _, tf := range []TopicFormat{TopicConsumerOffsets, TopicTransactionState, TopicShareGroupState, TopicClusterMetadata} {
+			for _, tf := range []TopicFormat{TopicConsumerOffsets, TopicTransactionState, TopicShareGroupState, TopicClusterMetadata, topicUnnamed} {
 				root, enc := internalPart(set, tf, key, value)
 				keys, values := recordParts(root)
 				if len(keys) != 1 || len(values) != 1 {
