@@ -830,3 +830,34 @@ func TestInternalBudget(t *testing.T) {
 		t.Errorf("with a budget of %d nodes (the whole tree has %d): %d nodes, left out: %v", all/2, all, some, cut)
 	}
 }
+
+// TestInternalCompressed: the records of a compressed batch of
+// __consumer_offsets are decoded too, their nodes' offsets counting from
+// the start of the decompressed records (Relative) as the records' own do.
+func TestInternalCompressed(t *testing.T) {
+	set := loadSet(t, "trunk")
+	key := (&kmsg.OffsetCommitKey{Version: 1, Group: "g", Topic: "orders", Partition: 4}).AppendTo(nil)
+	value := (&kmsg.OffsetCommitValue{Version: 3, Offset: 12}).AppendTo(nil)
+	b := records.Batch{Magic: 2, Attributes: int16(records.Gzip), ProducerID: -1, ProducerEpoch: -1, BaseSequence: -1, Records: []records.Record{{Key: key, Value: value}}}
+	b.Fill()
+	enc, err := records.Encode([]records.Batch{b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := &tree.Node{Children: records.Nodes(enc, 0, records.Options{Record: RecordDecoder(set, TopicConsumerOffsets)})}
+	if e := treeErrors(root); e != nil {
+		t.Fatal(e)
+	}
+	keys, values := recordParts(root)
+	if len(keys) != 1 || !keys[0].Relative {
+		t.Fatalf("%d keys", len(keys))
+	}
+	for _, n := range []*tree.Node{child(keys[0], "topic"), child(values[0], "offset")} {
+		if n == nil || !n.Relative {
+			t.Fatalf("a node inside a compressed batch: %+v", n)
+		}
+	}
+	if v := child(values[0], "offset").Value; v != "12" {
+		t.Errorf("offset %s", v)
+	}
+}
