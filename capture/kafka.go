@@ -83,6 +83,13 @@ type Event struct {
 	// the connection's last SaslHandshake request named: Decode reads
 	// the frame's AuthBytes with it.
 	SASLMechanism string
+	// TopicNames are the topic ids that the capture's Metadata,
+	// CreateTopics and DescribeTopicPartitions responses named before this
+	// event: Decode reads the records of an internal topic given by id
+	// with them (codec.TopicNames). The map never changes: a response that
+	// names new ids gives the events after it a new one, so events may be
+	// decoded beside the reading.
+	TopicNames *codec.TopicNames
 }
 
 // Conn is one TCP connection that carries Kafka.
@@ -128,6 +135,7 @@ type Reader struct {
 	nconn  int
 	packet int
 	known  map[[2]int16]bool
+	topics *codec.TopicNames // topic ids named by responses (Event.TopicNames)
 	stop   bool
 	// Packets and NotTCP count the packets read and those without TCP.
 	Packets, NotTCP int
@@ -135,7 +143,7 @@ type Reader struct {
 
 // NewReader returns a Reader that calls emit for each event.
 func NewReader(opts Options, emit func(*Event)) *Reader {
-	r := &Reader{opts: opts, emit: emit, conns: map[connKey]*Conn{}, ports: map[uint16]bool{}, known: map[[2]int16]bool{}}
+	r := &Reader{opts: opts, emit: emit, conns: map[connKey]*Conn{}, ports: map[uint16]bool{}, known: map[[2]int16]bool{}, topics: codec.NewTopicNames()}
 	for _, p := range DefaultPorts {
 		r.ports[p] = true
 	}
@@ -181,8 +189,23 @@ func (r *Reader) Stop() { r.stop = true }
 func (r *Reader) send(e *Event) {
 	r.n++
 	e.N = r.n
+	e.TopicNames = r.topics
 	r.emit(e)
+	if e.Kind == KindFrame && e.Dir == codec.Response && e.Request != nil && e.Incomplete == "" && NamesTopics(e.Key) {
+		if f, err := e.DecodeValues(r.opts.Limits); err == nil {
+			_, bp, _ := f.Plans()
+			r.topics = r.topics.With(bp, f.Body)
+		}
+	}
 }
+
+// TopicNames are the topic ids that the capture's responses named so
+// far (Event.TopicNames); the map never changes.
+func (r *Reader) TopicNames() *codec.TopicNames { return r.topics }
+
+// NamesTopics says whether the responses of an API name topics with
+// their ids: Metadata, CreateTopics, DescribeTopicPartitions.
+func NamesTopics(key int16) bool { return key == 3 || key == 19 || key == 75 }
 
 // Packet reads one packet.
 func (r *Reader) Packet(p Packet) {

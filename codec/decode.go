@@ -59,7 +59,16 @@ type TreeOptions struct {
 	// read with (agreed by SaslHandshake, or chosen: "PLAIN",
 	// "SCRAM-SHA-256", ...); empty, it is recognised from the bytes.
 	SASLMechanism string
-	depth         int // of nested formats (nested.go): theirs are not decoded
+	// TopicFormat, when not TopicAuto, is the format of the keys and
+	// values of every records field's records, whatever their topic
+	// (topics.go); TopicAuto reads those of the internal topics, known by
+	// name or by id (TopicNames).
+	TopicFormat TopicFormat
+	// TopicNames names the topics of records fields whose topic is given
+	// by id.
+	TopicNames *TopicNames
+	depth      int         // of nested formats (nested.go): theirs are not decoded
+	alloc      *tree.Alloc // when set, the allocator of an outer tree the nodes join
 }
 
 // DecodeTree is Decode that also builds the object tree: root gets one
@@ -70,7 +79,11 @@ func (p *Plan) DecodeTree(b []byte, root *tree.Node, o TreeOptions) (Value, int,
 	if o.Budget == nil {
 		o.Budget = records.NewBudget(records.Limits{})
 	}
-	d := decoder{buf: b, end: len(b), tree: true, base: o.Base, section: o.Section, set: o.Set, sample: o.Sample, a: new(tree.Alloc), budget: o.Budget, depth: o.depth, saslMech: o.SASLMechanism}
+	d := decoder{buf: b, end: len(b), tree: true, base: o.Base, section: o.Section, set: o.Set, sample: o.Sample, a: o.alloc, budget: o.Budget, depth: o.depth, saslMech: o.SASLMechanism,
+		topics: topicCtx{o.TopicFormat, o.TopicNames}}
+	if d.a == nil {
+		d.a = new(tree.Alloc)
+	}
 	var v Value
 	d.root, d.rootPlan = &v, p.Root
 	err := d.structInto(p.Root, &v, nil, root, "")
@@ -124,6 +137,10 @@ type decoder struct {
 	rootPlan  *StructPlan // its plan
 	depth     int         // of nested formats
 	saslMech  string      // TreeOptions.SASLMechanism
+	// The topic of the records that follow: its name or id as last read
+	// (FieldPlan.Topic), TreeOptions.TopicFormat and TopicNames.
+	topic, topicID string
+	topics         topicCtx
 }
 
 // alloc returns n zeroed values for the elements of an array of
@@ -382,7 +399,15 @@ func (d *decoder) field(fp *FieldPlan, v *Value, node *tree.Node, parent string,
 	default:
 		err = d.primitive(fp.Kind, fp.Nullable, fp.Compact, v, node)
 		if err == nil && node != nil && fp.Kind == schemas.KindRecords && !v.IsNull() {
-			node.Add(recordNodes(v.str(), d.off-len(v.str())+d.base, d.set, path, d.a, d.budget)...)
+			f := d.recordFormat()
+			node.Add(recordNodes(v.str(), d.off-len(v.str())+d.base, d.set, f, path, d.a, d.budget)...)
+		}
+		if fp.Topic != 0 && err == nil && node != nil {
+			if fp.Topic == topicByID {
+				d.topicID = v.str()
+			} else {
+				d.topic = v.str()
+			}
 		}
 		if err == nil && node != nil && fp.Nested != nestNone && !v.IsNull() {
 			d.nested(fp, v.str(), d.off-len(v.str())+d.base, node)

@@ -80,6 +80,8 @@ type Frame struct {
 	// Limits bound what the records fields spend when the frame is
 	// decoded or written as JSON (zero: the defaults).
 	Limits records.Limits
+	// topics: DecodeOptions.TopicFormat and TopicNames, for the JSON form.
+	topics topicCtx
 }
 
 // bodyVersion is the version whose layout the body has.
@@ -228,6 +230,10 @@ type DecodeOptions struct {
 	// SASLMechanism is the mechanism SaslAuthenticate's AuthBytes are
 	// read with (TreeOptions.SASLMechanism).
 	SASLMechanism string
+	// TopicFormat and TopicNames say how the records of internal topics
+	// are read (TreeOptions.TopicFormat, TreeOptions.TopicNames).
+	TopicFormat TopicFormat
+	TopicNames  *TopicNames
 	// budget, when set, is the budget of an outer message the frame is
 	// carried in (Envelope's RequestData): they share it.
 	budget *records.Budget
@@ -249,7 +255,7 @@ func Decode(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
 
 // decodeFrame is Decode before the spans of an error tree are fixed up.
 func decodeFrame(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
-	f := &Frame{Set: o.Set, API: o.API, Version: o.Version, Dir: o.Dir, Limits: o.Limits}
+	f := &Frame{Set: o.Set, API: o.API, Version: o.Version, Dir: o.Dir, Limits: o.Limits, topics: topicCtx{o.TopicFormat, o.TopicNames}}
 	if f.API != nil {
 		f.guess(o.Guess)
 	}
@@ -409,7 +415,8 @@ func (f *Frame) decodeBody(b []byte, start int, root *tree.Node, o DecodeOptions
 	if o.ValuesOnly {
 		v, used, err = bp.decodeAt(b[start:], start)
 	} else {
-		v, used, err = bp.DecodeTree(b[start:], bn, TreeOptions{Base: start, Section: sec, Set: f.Set, Sample: o.Sample, Budget: bg, SASLMechanism: o.SASLMechanism})
+		v, used, err = bp.DecodeTree(b[start:], bn, TreeOptions{Base: start, Section: sec, Set: f.Set, Sample: o.Sample, Budget: bg, SASLMechanism: o.SASLMechanism,
+			TopicFormat: o.TopicFormat, TopicNames: o.TopicNames})
 	}
 	f.Body = v
 	bn.Size = used
@@ -490,7 +497,7 @@ func (f *Frame) AppendJSON(b []byte, size int) ([]byte, error) {
 		b = append(b, ',')
 	}
 	b = append(b, `"body":`...)
-	b = bp.Root.appendJSON(b, f.Body, &jctx{bg: bg, set: f.Set, rootPlan: bp.Root, root: f.Body})
+	b = bp.Root.appendJSON(b, f.Body, &jctx{bg: bg, set: f.Set, rootPlan: bp.Root, root: f.Body, topics: f.topics})
 	return xfmt.Appendf(b, `,"size":%d}`, size), nil
 }
 

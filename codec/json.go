@@ -97,6 +97,17 @@ func (fp *FieldPlan) appendJSON(dst []byte, v Value, c *jctx) []byte {
 			return append(dst, j...)
 		}
 	}
+	switch fp.Topic {
+	case topicByID:
+		c.topicID = v.Str()
+	case topicByName:
+		c.topic = v.Str()
+	}
+	if fp.Kind == schemas.KindRecords {
+		if j, ok := c.records(dst, v); ok {
+			return j
+		}
+	}
 	switch fp.Kind {
 	case schemas.KindArray:
 		dst = append(dst, '[')
@@ -317,6 +328,11 @@ func (fp *FieldPlan) fromJSON(raw any, path string, set *schemas.Set) (Value, er
 	if obj, ok := raw.(map[string]any); ok && fp.Nested != nestNone {
 		b, err := nestedFromJSON(fp.Nested, obj, set, path)
 		return String(string(b)), err
+	}
+	if fp.Kind == schemas.KindRecords {
+		if v, ok, err := recordsFromJSON(raw, path, set); ok {
+			return v, err
+		}
 	}
 	return primitiveFromJSON(fp.Kind, raw, path)
 }

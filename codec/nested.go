@@ -402,6 +402,10 @@ type jctx struct {
 	rootPlan *StructPlan
 	root     Value
 	depth    int
+	// The topic of the records that follow, as the decoder tracks it
+	// (topics.go).
+	topic, topicID string
+	topics         topicCtx
 }
 
 // nestedJSON is the JSON form of the bytes s of a nested field, when

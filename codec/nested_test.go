@@ -8,13 +8,19 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"kwire/schemas"
 	"kwire/tree"
 )
 
 // frameFromJSON encodes a frame of api at version from its body's JSON.
 func frameFromJSON(t *testing.T, api string, version int16, dir Direction, body string) []byte {
 	t.Helper()
-	set := loadSet(t, "trunk")
+	return frameFromJSONSet(t, loadSet(t, "trunk"), api, version, dir, body)
+}
+
+// frameFromJSONSet is frameFromJSON with the schemas of set.
+func frameFromJSONSet(t *testing.T, set *schemas.Set, api string, version int16, dir Direction, body string) []byte {
+	t.Helper()
 	a, err := set.LookupAPI(api)
 	if err != nil {
 		t.Fatal(err)

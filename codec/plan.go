@@ -54,6 +54,9 @@ type FieldPlan struct {
 	// Nested says what format the bytes of this field carry (a consumer
 	// protocol subscription, ...): see nested.go. Zero for most fields.
 	Nested nestedKind
+	// Topic says the field names the topic of the records that follow in
+	// its struct (topicByName, topicByID; see topics.go).
+	Topic uint8
 }
 
 // PlanFor returns the plan of msg at version, compiling it on first use;
@@ -94,6 +97,9 @@ func (c *compiler) structPlan(s *schemas.Struct) *StructPlan {
 		fp := &FieldPlan{Field: f, Index: i, Kind: f.Type.Kind}
 		if f.Type.Kind == schemas.KindBytes {
 			fp.Nested = nestedFor(c.msg.Name, f.Name)
+		}
+		if f.Type.Kind == schemas.KindString || f.Type.Kind == schemas.KindUUID {
+			fp.Topic = topicField(c.msg.Name, f.Name)
 		}
 		if f.Type.Kind == schemas.KindArray {
 			fp.Elem = f.Type.Elem.Kind

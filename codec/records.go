@@ -10,12 +10,14 @@ import (
 
 // recordNodes returns the tree nodes of the records field s at offset base
 // and path, drawing on the message's budget: control records are decoded
-// with the set's schemas. The nodes keep no reference to s, so it is read
+// with the set's schemas, and the keys and values of internal topics'
+// records (format f, topics.go). The nodes keep no reference to s, so it is read
 // in place.
-func recordNodes(s string, base int, set *schemas.Set, path string, a *tree.Alloc, bg *records.Budget) []*tree.Node {
+func recordNodes(s string, base int, set *schemas.Set, f TopicFormat, path string, a *tree.Alloc, bg *records.Budget) []*tree.Node {
 	o := records.Options{Path: path, Alloc: a, Budget: bg}
 	if set != nil {
 		o.Control = ControlDecoder(set)
+		o.Record = RecordDecoder(set, f)
 	}
 	return records.Nodes(unsafe.Slice(unsafe.StringData(s), len(s)), base, o)
 }

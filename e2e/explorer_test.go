@@ -499,6 +499,38 @@ func TestExplorer(t *testing.T) {
 		p.shot("nested-form")
 	})
 
+	t.Run("internal topic", func(t *testing.T) {
+		p.t = t
+		// A Produce v9 request of one offset commit to __consumer_offsets
+		// (the README's): its key and value decoded in the tree; an edit of
+		// the committed offset in the JSON form writes the value, the
+		// record's and the batch's lengths and the CRC again.
+		const produce = "0000009d000000090000000000000000ffff000003e802135f5f636f6e73756d65725f6f66667365747302000000006f000000000000000000000062ffffffff02d12be2f40000000000000000018bcfe568000000018bcfe56800ffffffffffffffffffffffffffff00000001600000002400010002673100066f726465727300000003300003000000000000002a0000000500000000018bcfe5680000000000"
+		p.do(chromedp.SetValue("#paste", produce), chromedp.Click(`button[data-act="decode"]`))
+		tree := p.treeText()
+		if !strings.Contains(tree, "OffsetCommitKey") || !strings.Contains(tree, "OffsetCommitValue") || strings.Contains(tree, "ERROR") {
+			t.Fatalf("tree:\n%s", tree)
+		}
+		p.click("#jsonpanel > summary")
+		ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+		defer cancel()
+		chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById('json').value !== ''`))
+		j := eval[string](p, `document.getElementById('json').value`)
+		if !strings.Contains(j, `"offset": 42`) {
+			t.Fatalf("JSON form:\n%s", j)
+		}
+		p.do(chromedp.SetValue("#json", strings.Replace(j, `"offset": 42`, `"offset": 4200000000`, 1)), chromedp.Click(`button[data-act="json-apply"]`))
+		if e := eval[string](p, `document.getElementById('jsonerr').textContent`); e != "" {
+			t.Fatalf("JSON error %q", e)
+		}
+		tree = p.treeText()
+		if l := treeLine(tree, "offset"); !strings.Contains(l, "4200000000") || strings.Contains(tree, "ERROR") || p.status() != "" {
+			t.Errorf("after the edit: %q, status %q\n%s", l, p.status(), tree)
+		}
+		p.shot("internal-topic")
+		p.click("#jsonpanel > summary")
+	})
+
 	t.Run("reveal secrets", func(t *testing.T) {
 		p.t = t
 		// SaslAuthenticate v2, PLAIN: "\x00alice\x00hunter2-hunter2".

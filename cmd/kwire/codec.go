@@ -260,6 +260,8 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	file := fs.String("file", "", "read raw bytes from this file")
 	saslMech := fs.String("sasl-mechanism", "", "read SaslAuthenticate's bytes as this SASL mechanism (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER, GSSAPI); by default recognised from the bytes")
 	reveal := fs.Bool("reveal-secrets", false, "show secrets (a SASL password, a bearer token) in the tree instead of masking them")
+	topicFormat := fs.String("topic-format", "auto", "read the keys and values of records as those of an internal topic: "+strings.Join(codec.TopicFormatNames(), ", ")+
+		" (auto: when the message names the topic; plain: never)")
 	var limits records.Limits
 	fs.IntVar(&limits.MaxDecompressed, "max-decompressed", records.DefaultMaxDecompressed, "decompress at most this many bytes of records in the message, over all its records fields")
 	fs.IntVar(&limits.MaxRecords, "max-records", records.DefaultMaxRecords, "decode at most this many records in the message, over all its records fields")
@@ -269,6 +271,10 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if err := oneOf("format", *format, "tree", "json"); err != nil {
 		return err
+	}
+	tf, err := codec.ParseTopicFormat(*topicFormat)
+	if err != nil {
+		return usageErr("--topic-format: %v", err)
 	}
 	data, err := readBytes(pos, *file, stdin, t.body)
 	if err != nil {
@@ -295,7 +301,7 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		opts := codec.DecodeOptions{Set: set, API: api, Version: version, Dir: dir, BodyOnly: t.body, Guess: t.guess, Limits: limits, SASLMechanism: *saslMech}
+		opts := codec.DecodeOptions{Set: set, API: api, Version: version, Dir: dir, BodyOnly: t.body, Guess: t.guess, Limits: limits, SASLMechanism: *saslMech, TopicFormat: tf}
 		if t.auto() && api == nil {
 			opts.Choose = sets.Choice{}
 		}
@@ -308,7 +314,7 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	if cs != nil {
-		f, root, derr = decodeIdentified(data, cs, codec.DecodeOptions{Limits: limits, SASLMechanism: *saslMech}, stderr)
+		f, root, derr = decodeIdentified(data, cs, codec.DecodeOptions{Limits: limits, SASLMechanism: *saslMech, TopicFormat: tf}, stderr)
 	}
 	if root != nil && f.API != nil && t.schema == "" {
 		root.About = "read with the schemas of " + sets.ReleaseOf(f.Set.Name).String()

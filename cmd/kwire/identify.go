@@ -116,8 +116,8 @@ func identified(data []byte, t *target) []identify.Candidate {
 	return identify.Rank(data, identify.Options{Max: shown, Keep: keep})
 }
 
-// decodeIdentified decodes data as the best candidate (with the limits
-// and SASL mechanism of o), and lists it and the others on stderr.
+// decodeIdentified decodes data as the best candidate (with the limits,
+// SASL mechanism and topic format of o), and lists it and the others on stderr.
 func decodeIdentified(data []byte, cs []identify.Candidate, o codec.DecodeOptions, stderr io.Writer) (*codec.Frame, *tree.Node, error) {
 	best := cs[0]
 	if best.Exact() {
@@ -129,7 +129,7 @@ func decodeIdentified(data []byte, cs []identify.Candidate, o codec.DecodeOption
 		printLine(stderr, "kwire: or %s", candidateLine(c))
 	}
 	return codec.Decode(data, codec.DecodeOptions{Set: best.Set, API: best.API, Version: best.Version, Dir: best.Dir,
-		BodyOnly: best.Framing == identify.Body, Limits: o.Limits, SASLMechanism: o.SASLMechanism})
+		BodyOnly: best.Framing == identify.Body, Limits: o.Limits, SASLMechanism: o.SASLMechanism, TopicFormat: o.TopicFormat})
 }
 
 // identifiedJSON adds to a frame's JSON form the candidates and which was

@@ -82,6 +82,23 @@ func (e *JSONError) Error() string {
 // limits). An entry past the budget is written as rawHex, with a note
 // saying what was left out and how to raise the limit.
 func AppendJSON(dst, b []byte, bg *Budget) []byte {
+	return AppendJSONWith(dst, b, bg, nil)
+}
+
+// RecordJSON writes and reads the keys and values of an internal topic's
+// records as JSON objects (codec/topics*.go): Write returns the objects
+// of a record's key and value, or nil for either to leave it text or hex
+// (it must return an object only when Read encodes it back to the same
+// bytes); Read encodes an object read at path.
+type RecordJSON struct {
+	Write func(key, value []byte) (keyJSON, valueJSON []byte)
+	Read  func(obj map[string]any, path string) ([]byte, error)
+}
+
+// AppendJSONWith is AppendJSON that writes the keys and values of the
+// records of batches that are not control batches with rj, when rj and
+// rj.Write are set.
+func AppendJSONWith(dst, b []byte, bg *Budget, rj *RecordJSON) []byte {
 	d := newDecoder(Options{Budget: bg})
 	entries := d.parseEntries(b)
 	readable := d.bg.Hit != "" // the entries say what was left out
@@ -116,7 +133,7 @@ func AppendJSON(dst, b []byte, bg *Budget) []byte {
 			dst = append(dst, '}')
 			continue
 		}
-		dst = appendEntryJSON(dst, &e.batch)
+		dst = appendEntryJSON(dst, &e.batch, rj)
 	}
 	return append(dst, ']')
 }
@@ -128,7 +145,10 @@ func (e *parsed) jsonExact() bool {
 	return (zstdEncodes || e.batch.Codec() != Zstd) && e.exact()
 }
 
-func appendEntryJSON(dst []byte, b *Batch) []byte {
+func appendEntryJSON(dst []byte, b *Batch, rj *RecordJSON) []byte {
+	if rj != nil && (rj.Write == nil || b.Attributes&AttrControl != 0) {
+		rj = nil
+	}
 	if b.Magic != 2 {
 		return appendMessageJSON(dst, b)
 	}
@@ -160,9 +180,13 @@ func appendEntryJSON(dst []byte, b *Batch) []byte {
 		if r.Attributes != 0 {
 			dst = xfmt.Appendf(dst, `"attributes":%d,`, r.Attributes)
 		}
-		dst = appendBytesJSON(dst, "key", r.Key)
+		var kj, vj []byte
+		if rj != nil {
+			kj, vj = rj.Write(r.Key, r.Value)
+		}
+		dst = appendPartJSON(dst, "key", r.Key, kj)
 		dst = append(dst, ',')
-		dst = appendBytesJSON(dst, "value", r.Value)
+		dst = appendPartJSON(dst, "value", r.Value, vj)
 		if len(r.Headers) > 0 {
 			dst = append(dst, `,"headers":[`...)
 			for j, h := range r.Headers {
@@ -319,7 +343,15 @@ func appendU4(dst []byte, r rune) []byte {
 // FromJSON encodes the JSON form of a records field, as decoded by
 // jsonv.Parse (numbers as jsonv.Number): a list of batches
 // and messages, or a hex string.
-func FromJSON(raw any) ([]byte, error) {
+func FromJSON(raw any) ([]byte, error) { return FromJSONWith(raw, nil) }
+
+// FromJSONWith is FromJSON that reads a record's key or value written as
+// an object with rj.Read (nil, or no Read: an object is an error).
+func FromJSONWith(raw any, rj *RecordJSON) ([]byte, error) {
+	var read func(map[string]any, string) ([]byte, error)
+	if rj != nil {
+		read = rj.Read
+	}
 	switch x := raw.(type) {
 	case string:
 		b, err := xhex.DecodeString(strings.TrimPrefix(x, "0x"))
@@ -336,7 +368,7 @@ func FromJSON(raw any) ([]byte, error) {
 				return nil, &JSONError{path, "want an object (a batch or message), got " + JSONKind(e)}
 			}
 			var err error
-			if out, err = appendEntryFromJSON(out, obj, path); err != nil {
+			if out, err = appendEntryFromJSON(out, obj, path, read); err != nil {
 				return nil, err
 			}
 		}
@@ -350,6 +382,7 @@ type reader struct {
 	obj  map[string]any
 	path string
 	err  error
+	read func(obj map[string]any, path string) ([]byte, error) // RecordJSON.Read
 }
 
 func (r *reader) fail(key, format string, args ...any) {
@@ -453,6 +486,9 @@ func (r *reader) bytes(name string) []byte {
 		if text == nil {
 			return nil
 		}
+		if b, ok := r.readObject(text, name); ok {
+			return b
+		}
 		s, ok := text.(string)
 		if !ok {
 			r.fail(name, "want a string (or %sHex with hex), got %s", name, JSONKind(text))
@@ -540,15 +576,15 @@ func (r *reader) list(key string) []any {
 
 func (r *reader) object(v any, path string) *reader {
 	obj, ok := v.(map[string]any)
-	sub := &reader{obj: obj, path: path}
+	sub := &reader{obj: obj, path: path, read: r.read}
 	if !ok {
 		sub.err = &JSONError{path, "want an object, got " + JSONKind(v)}
 	}
 	return sub
 }
 
-func appendEntryFromJSON(dst []byte, obj map[string]any, path string) ([]byte, error) {
-	r := &reader{obj: obj, path: path}
+func appendEntryFromJSON(dst []byte, obj map[string]any, path string, read func(map[string]any, string) ([]byte, error)) ([]byte, error) {
+	r := &reader{obj: obj, path: path, read: read}
 	if _, ok := obj["rawHex"]; ok {
 		r.check("rawHex", "note")
 		s, _ := obj["rawHex"].(string)

@@ -96,10 +96,14 @@ func (d *decoder) message(b []byte, pos int, sp span, path string) *tree.Node {
 	if !ok {
 		return n
 	}
+	kp, kn := p, n.Children[len(n.Children)-1]
 	p += 4 + max(int(key), 0)
 	vlen, ok := d.legacyBytes(n, b, p, pos, sp, "value", path)
 	if !ok {
 		return n
+	}
+	if codec == None && d.o.Record != nil && !d.bg.spent() {
+		d.legacyInner(b, kp, p, pos, sp, kn, n.Children[len(n.Children)-1], path)
 	}
 	end := p + 4 + max(int(vlen), 0)
 	if end < len(b) {

@@ -25,6 +25,25 @@ type ControlFunc func(schema string, version int16, b []byte, base int, relative
 // schema asked for.
 var ErrNoSchema = errors.New("no such schema in the set")
 
+// Part is the key or value of a record, for a RecordFunc: its node, its
+// bytes (nil when null) and where they start (an offset in the buffer
+// shown, or in a decompressed stream when Relative).
+type Part struct {
+	Node     *tree.Node
+	Data     []byte
+	Null     bool
+	Base     int
+	Relative bool
+	Budget   *Budget     // the message's
+	Alloc    *tree.Alloc // the tree's: the nodes made join it
+}
+
+// RecordFunc decodes the key and value of an ordinary record of a batch
+// (not a control record) into children of their nodes, as the records of
+// Kafka's internal topics carry a format of their own, charging the nodes
+// it makes to Part.Budget. The caller sets their paths to the record's.
+type RecordFunc func(key, value Part)
+
 // Options say how Nodes labels and bounds its tree.
 type Options struct {
 	// Path is the records field's path in its message; batch and record
@@ -36,6 +55,9 @@ type Options struct {
 	// Control decodes control record keys and values with the schema set;
 	// nil uses the built-in layouts of ControlRecordType and EndTxnMarker.
 	Control ControlFunc
+	// Record, when set, decodes the keys and values of the records of
+	// batches that are not control batches (an internal topic's records).
+	Record RecordFunc
 	// Budget bounds what the field may spend, shared with the other
 	// records fields of its message (see Limits); nil gives the call a
 	// budget of its own with the default limits.
@@ -522,8 +544,11 @@ func (d *decoder) recordFields(kids []*tree.Node, rec *tree.Node, s []byte, sp s
 	if v.stage >= stValue {
 		val = d.bytesNode(s, sp, "value", "bytes", v.value, path)
 		kids = append(kids, val)
-		if control {
+		switch {
+		case control:
 			d.control(s, sp, key, val, v)
+		case d.o.Record != nil && !d.bg.spent():
+			d.inner(s, sp, key, val, v, path)
 		}
 	}
 	if v.stage < stHeaderCount {

@@ -75,6 +75,12 @@ type State struct {
 	// with: the one its connection's SaslHandshake named, for a row of a
 	// capture; "" (recognised from the bytes) for pasted bytes.
 	saslMech string
+	// topicNames names the topic ids of the records shown (an internal
+	// topic's records given by id are decoded by its format): those of a
+	// capture's responses for its rows, those of the responses pasted
+	// before (pasted) for pasted bytes.
+	topicNames *codec.TopicNames
+	pasted     *codec.TopicNames
 
 	shown    codec.DecodeOptions // how Root was decoded from Bytes
 	shownErr error               // and the error it gave
@@ -259,7 +265,7 @@ func (s *State) show(b []byte, adopt bool) {
 	if s.auto() && s.Dir == codec.Request && !s.Body {
 		opts.Choose = sets.Choice{}
 	}
-	opts.Guess, opts.SASLMechanism = s.guess, s.saslMech
+	opts.Guess, opts.SASLMechanism, opts.TopicNames = s.guess, s.saslMech, s.topicNames
 	var f *codec.Frame
 	root, err := s.Root, s.shownErr
 	// The tree shown stands for the same bytes read the same way (an
@@ -333,11 +339,17 @@ func (s *State) Paste(text string) error {
 // that decode as neither are identified (unless they are a damaged request,
 // identify.NotRequest): the candidates that decode them are offered, and
 // the best is shown.
-func (s *State) Load(b []byte) error { return s.load(b, "") }
+func (s *State) Load(b []byte) error {
+	if s.pasted == nil {
+		s.pasted = codec.NewTopicNames()
+	}
+	return s.load(b, "", s.pasted)
+}
 
-// load is Load with the SASL mechanism of the bytes' connection.
-func (s *State) load(b []byte, saslMech string) error {
-	s.Pasted, s.Dropped, s.guess, s.saslMech = true, nil, false, saslMech
+// load is Load with the SASL mechanism of the bytes' connection and the
+// topic names of their stream.
+func (s *State) load(b []byte, saslMech string, names *codec.TopicNames) error {
+	s.Pasted, s.Dropped, s.guess, s.saslMech, s.topicNames = true, nil, false, saslMech, names
 	s.Candidates, s.Chosen = nil, 0
 	s.show(b, true)
 	if s.Err != nil && s.Dir == codec.Response {

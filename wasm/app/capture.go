@@ -63,7 +63,16 @@ type Capture struct {
 	r     *capture.Reader
 	last  time.Time
 	t0    time.Time
-	byReq map[int]int // request event number → row
+	byReq map[int]int       // request event number → row
+	names *codec.TopicNames // a pasted stream's topic ids (a file's are its reader's)
+}
+
+// topics names the topic ids that the capture's responses named.
+func (c *Capture) topics() *codec.TopicNames {
+	if c.r != nil {
+		return c.r.TopicNames()
+	}
+	return c.names
 }
 
 type countReader struct {
@@ -455,7 +464,7 @@ func (s *State) OpenRow(c *Capture, ri int, resp bool) error {
 	s.choice, s.Body, s.guess = Auto, false, false
 	if !resp {
 		s.Dir = codec.Request
-		return s.load(b, r.SASLMech)
+		return s.load(b, r.SASLMech, c.topics())
 	}
 	if r.API != "?" && r.Key >= 0 {
 		if set, err := sets.ForVersion(r.Key, r.Version, true); err == nil {
@@ -465,7 +474,7 @@ func (s *State) OpenRow(c *Capture, ri int, resp bool) error {
 		}
 	}
 	s.Dir = codec.Response
-	return s.load(b, r.SASLMech)
+	return s.load(b, r.SASLMech, c.topics())
 }
 
 // SplitFrames splits bytes into size-prefixed frames when there are two
@@ -503,7 +512,7 @@ func PastedStream(text string) *Capture {
 	if frames == nil {
 		return nil
 	}
-	c := &Capture{Name: "pasted stream", Stream: true, Done: true, size: len(b)}
+	c := &Capture{Name: "pasted stream", Stream: true, Done: true, size: len(b), names: codec.NewTopicNames()}
 	auto, err := sets.Load(Auto)
 	if err != nil {
 		return nil
@@ -535,8 +544,13 @@ func PastedStream(text string) *Capture {
 		r.RespSize, r.Resp = len(f), f
 		if set, err := sets.ForVersion(r.Key, r.Version, true); err == nil {
 			if a := set.APIByKey(r.Key); a != nil {
-				_, root, err := codec.Decode(f, codec.DecodeOptions{Set: set, API: a, Version: r.Version, Dir: codec.Response})
+				fr, root, err := codec.Decode(f, codec.DecodeOptions{Set: set, API: a, Version: r.Version, Dir: codec.Response, TopicNames: c.names})
 				r.Errors = capture.ErrorCodes(root)
+				if err == nil && capture.NamesTopics(r.Key) {
+					if _, bp, err := fr.Plans(); err == nil {
+						c.names.Add(bp, fr.Body)
+					}
+				}
 				if st := frameStatus("", root, err); st != "" {
 					r.Status = strings.TrimPrefix(r.Status+"; response: "+st, "; ")
 				}

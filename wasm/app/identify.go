@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 
+	"kwire/capture"
 	"kwire/codec"
 	"kwire/identify"
 )
@@ -80,8 +81,15 @@ func (s *State) CandidatesText() string {
 }
 
 // remember notes a request frame shown without error by its correlation
-// id, so that its response is identified by it.
+// id, so that its response is identified by it, and the topic ids a
+// response shown without error names, so that the records of an internal
+// topic given by id are decoded.
 func (s *State) remember(b []byte) {
+	if s.Err == nil && s.Dir == codec.Response && s.API != nil && s.Frame != nil && capture.NamesTopics(s.API.Key) {
+		if _, bp, err := s.Frame.Plans(); err == nil {
+			s.topicNames.Add(bp, s.Frame.Body)
+		}
+	}
 	if s.Err != nil || s.Dir != codec.Request || s.Body || s.API == nil || len(b) < 12 {
 		return
 	}
