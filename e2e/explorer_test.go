@@ -529,6 +529,16 @@ func TestExplorer(t *testing.T) {
 		}
 		p.shot("internal-topic")
 		p.click("#jsonpanel > summary")
+		// The records picker lists every format codec reads, and plain
+		// shows the key and value as bytes.
+		if got := eval[[]string](p, `Array.from(document.querySelectorAll('#topicfmt option')).map(o => o.value)`); strings.Join(got, " ") != strings.Join(codec.TopicFormatNames(), " ") {
+			t.Errorf("records picker %q, codec reads %q", got, codec.TopicFormatNames())
+		}
+		p.pick("topicfmt", "plain")
+		if tree := p.treeText(); strings.Contains(tree, "OffsetCommitValue") || !strings.Contains(eval[string](p, `location.search`), "records=plain") {
+			t.Errorf("plain: %s\n%s", eval[string](p, `location.search`), tree)
+		}
+		p.pick("topicfmt", "auto")
 	})
 
 	t.Run("reveal secrets", func(t *testing.T) {

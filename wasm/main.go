@@ -467,6 +467,7 @@ func (u *ui) pickers() {
 	s := u.s
 	u.pickerSets()
 	dom.ByID("set").SetValue(s.Choice())
+	dom.ByID("topicfmt").SetValue(s.TopicFormat())
 	var b strings.Builder
 	// The draft's APIs first, marked, then the released set's.
 	for _, a := range s.DraftAPIs() {
@@ -634,6 +635,13 @@ func (u *ui) onChange(ev dom.Event) {
 	switch id := t.ID(); id {
 	case "set", "dir", "version", "api":
 		u.pick(id)
+		return
+	case "topicfmt":
+		if err := u.s.SetTopicFormat(t.Value()); err != nil {
+			u.status(err.Error(), true)
+			return
+		}
+		u.refresh(true)
 		return
 	case "capfile":
 		t.ReadFile(func(name string, b []byte, msg string) {

@@ -80,6 +80,9 @@ type State struct {
 	// capture's responses for its rows, those of the responses pasted
 	// before (pasted) for pasted bytes.
 	topicNames *codec.TopicNames
+	// topicFormat is the user's choice of how records' keys and values
+	// are read (codec.TopicAuto: by the topic's name or id).
+	topicFormat codec.TopicFormat
 	pasted     *codec.TopicNames
 
 	shown    codec.DecodeOptions // how Root was decoded from Bytes
@@ -265,7 +268,7 @@ func (s *State) show(b []byte, adopt bool) {
 	if s.auto() && s.Dir == codec.Request && !s.Body {
 		opts.Choose = sets.Choice{}
 	}
-	opts.Guess, opts.SASLMechanism, opts.TopicNames = s.guess, s.saslMech, s.topicNames
+	opts.Guess, opts.SASLMechanism, opts.TopicNames, opts.TopicFormat = s.guess, s.saslMech, s.topicNames, s.topicFormat
 	var f *codec.Frame
 	root, err := s.Root, s.shownErr
 	// The tree shown stands for the same bytes read the same way (an
@@ -294,6 +297,25 @@ func (s *State) show(b []byte, adopt bool) {
 	default:
 		s.Frame = nil
 	}
+}
+
+// TopicFormat is how the keys and values of records are read: "auto"
+// (as their topic's, when the message names an internal topic), "plain",
+// or an internal topic's format ("consumer-offsets", ...).
+func (s *State) TopicFormat() string { return s.topicFormat.String() }
+
+// SetTopicFormat reads the keys and values of records as name says
+// (TopicFormat) and shows the bytes again.
+func (s *State) SetTopicFormat(name string) error {
+	f, err := codec.ParseTopicFormat(name)
+	if err != nil {
+		return err
+	}
+	s.topicFormat = f
+	if s.Bytes != nil {
+		s.show(s.Bytes, true) // the frame keeps the format, for its JSON form
+	}
+	return nil
 }
 
 // Secrets says whether the tree shown has secrets (masked or revealed):

@@ -12,7 +12,8 @@ import (
 const MaxLinkBytes = 16 << 10
 
 // Query is the URL query that reproduces the view: set, api, v, dir, body
-// (1 for a bare body) and, when the bytes are not the smallest message,
+// (1 for a bare body), records (how records' keys and values are read,
+// when not auto) and, when the bytes are not the smallest message,
 // hex; with a draft schema
 // pasted, base, keys and schema (see draftQuery). The docs link to
 // index.html?set=trunk&api=JoinGroup&v=9&dir=request.
@@ -21,6 +22,9 @@ func (s *State) Query() string {
 		"&v=" + strconv.Itoa(int(s.Version)) + "&dir=" + s.Dir.String()
 	if s.Body {
 		q += "&body=1"
+	}
+	if s.topicFormat != codec.TopicAuto {
+		q += "&records=" + s.topicFormat.String()
 	}
 	if s.custom() && len(s.Bytes) <= MaxLinkBytes {
 		q += "&hex=" + s.HexString()
@@ -67,6 +71,14 @@ func (s *State) Apply(query string) error {
 	}
 	if err := s.applyDraft(q); err != nil {
 		return err
+	}
+	s.topicFormat = codec.TopicAuto
+	if r := q.get("records"); r != "" {
+		f, err := codec.ParseTopicFormat(r)
+		if err != nil {
+			return xfmt.Errorf("bad link: records: %v", err)
+		}
+		s.topicFormat = f
 	}
 	api := q.get("api")
 	if api == "" {
