@@ -83,7 +83,7 @@ type State struct {
 	// topicFormat is the user's choice of how records' keys and values
 	// are read (codec.TopicAuto: by the topic's name or id).
 	topicFormat codec.TopicFormat
-	pasted     *codec.TopicNames
+	pasted      *codec.TopicNames
 
 	shown    codec.DecodeOptions // how Root was decoded from Bytes
 	shownErr error               // and the error it gave
