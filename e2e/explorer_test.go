@@ -541,6 +541,28 @@ func TestExplorer(t *testing.T) {
 		p.pick("topicfmt", "auto")
 	})
 
+	t.Run("telemetry", func(t *testing.T) {
+		p.t = t
+		// A PushTelemetry request whose metrics are one OTLP metric named
+		// "kafka.m", uncompressed: the explorer reads the OTLP fields.
+		metric := append([]byte{0x0a, 0x07}, "kafka.m"...)
+		scope := append([]byte{0x12, byte(len(metric))}, metric...)
+		resource := append([]byte{0x12, byte(len(scope))}, scope...)
+		data := append([]byte{0x0a, byte(len(resource))}, resource...)
+		s, err := app.New("", "PushTelemetry")
+		if err == nil {
+			err = s.SetField("b:Metrics", hex.EncodeToString(data))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.do(chromedp.SetValue("#paste", s.HexString()), chromedp.Click(`button[data-act="decode"]`))
+		tree := p.treeText()
+		if !strings.Contains(tree, "MetricsData") || !strings.Contains(tree, `name string = "kafka.m"`) || strings.Contains(tree, "ERROR") {
+			t.Errorf("tree:\n%s", tree)
+		}
+	})
+
 	t.Run("reveal secrets", func(t *testing.T) {
 		p.t = t
 		// SaslAuthenticate v2, PLAIN: "\x00alice\x00hunter2-hunter2".

@@ -1,7 +1,7 @@
 // Package otlp shows the OpenTelemetry metrics (MetricsData, OTLP
 // protobuf) that a PushTelemetry request carries (KIP-714) as tree nodes.
-// The decoder is built into the command line only (otlp_native.go); the
-// browser app leaves the bytes as bytes.
+// The same decoder (decode.go) runs on the command line and in the
+// browser app, on a protobuf wire reader of its own (pbwire.go).
 package otlp
 
 import (

@@ -1,13 +1,9 @@
-//go:build !js
-
 package otlp
 
 import (
 	"math"
 	"strconv"
 	"unicode/utf8"
-
-	"google.golang.org/protobuf/encoding/protowire"
 
 	"kwire/codec/records"
 	"kwire/tree"
@@ -69,7 +65,12 @@ var names = [...]string{"MetricsData", "ResourceMetrics", "Resource", "ScopeMetr
 
 var temporality = []string{"UNSPECIFIED", "DELTA", "CUMULATIVE"}
 
-var layouts = [...]map[protowire.Number]field{
+// maxField is the largest field number of the layouts: a layout is an
+// array indexed by field number (static data, where maps would be built
+// by code at start: 28 KB of the browser app).
+const maxField = 12
+
+var layouts = [...][maxField + 1]field{
 	mMetricsData:     {1: {"resource_metrics", kMsg, mResourceMetrics, nil}},
 	mResourceMetrics: {1: {"resource", kMsg, mResource, nil}, 2: {"scope_metrics", kMsg, mScopeMetrics, nil}, 3: {"schema_url", kString, 0, nil}},
 	mResource:        {1: {"attributes", kMsg, mKeyValue, nil}, 2: {"dropped_attributes_count", kUint, 0, nil}},
@@ -150,8 +151,8 @@ func Decode(a *tree.Alloc, node *tree.Node, b []byte, o Options) {
 
 // message reads the fields of message m from b[pos:end] into parent.
 func (d *dec) message(parent *tree.Node, b []byte, pos int, m int, path string, depth int) {
-	counts := map[protowire.Number]int{}
-	lay := layouts[m]
+	var counts [maxField + 1]int
+	lay := &layouts[m]
 	for len(b) > 0 {
 		if !d.left() {
 			if !d.full {
@@ -160,17 +161,21 @@ func (d *dec) message(parent *tree.Node, b []byte, pos int, m int, path string, 
 			}
 			return
 		}
-		num, typ, tn := protowire.ConsumeTag(b)
+		num, typ, tn := consumeTag(b)
 		if tn < 0 {
-			d.errNode(parent, pos, pos+len(b), "bad tag: "+protowire.ParseError(tn).Error(), path)
+			d.errNode(parent, pos, pos+len(b), "bad tag: "+parseError(tn), path)
 			return
 		}
-		vn := protowire.ConsumeFieldValue(num, typ, b[tn:])
+		vn := consumeFieldValue(num, typ, b[tn:])
 		if vn < 0 {
-			d.errNode(parent, pos, pos+len(b), "field "+strconv.Itoa(int(num))+": "+protowire.ParseError(vn).Error(), path)
+			d.errNode(parent, pos, pos+len(b), "field "+strconv.Itoa(int(num))+": "+parseError(vn), path)
 			return
 		}
-		f, known := lay[num]
+		var f field
+		if num <= maxField {
+			f = lay[num]
+		}
+		known := f.name != ""
 		val := b[tn : tn+vn]
 		size := tn + vn
 		if !known {
@@ -179,18 +184,18 @@ func (d *dec) message(parent *tree.Node, b []byte, pos int, m int, path string, 
 			n.Detail = "not in kwire's layout of " + names[m]
 			parent.Add(n)
 		} else {
-			d.known(parent, f, num, typ, val, pos, tn, size, path, counts, depth)
+			d.known(parent, f, num, typ, val, pos, tn, size, path, &counts, depth)
 		}
 		b = b[size:]
 		pos += size
 	}
 }
 
-func (d *dec) known(parent *tree.Node, f field, num protowire.Number, typ protowire.Type, val []byte, pos, tn, size int, path string, counts map[protowire.Number]int, depth int) {
+func (d *dec) known(parent *tree.Node, f field, num number, typ wireTyp, val []byte, pos, tn, size int, path string, counts *[maxField + 1]int, depth int) {
 	p := path + "." + f.name
 	want := wantType(f.kind)
 	list := f.name == "bucket_counts" || f.name == "explicit_bounds" // repeated fixed64 and double: packed, or one field each
-	packed := list && typ == protowire.BytesType
+	packed := list && typ == bytesType
 	repeated := f.kind == kMsg && (f.name == "resource_metrics" || f.name == "scope_metrics" || f.name == "metrics" ||
 		f.name == "data_points" || f.name == "attributes" || f.name == "values" || f.name == "exemplars" || f.name == "metadata") ||
 		list && !packed
@@ -207,10 +212,10 @@ func (d *dec) known(parent *tree.Node, f field, num protowire.Number, typ protow
 		parent.Add(n)
 		return
 	}
-	if typ == protowire.BytesType {
-		v, n := protowire.ConsumeBytes(val)
+	if typ == bytesType {
+		v, n := consumeBytes(val)
 		if n < 0 {
-			d.errNode(parent, pos, pos+size, f.name+": "+protowire.ParseError(n).Error(), p)
+			d.errNode(parent, pos, pos+size, f.name+": "+parseError(n), p)
 			return
 		}
 		val = v
@@ -221,7 +226,7 @@ func (d *dec) known(parent *tree.Node, f field, num protowire.Number, typ protow
 		n := d.node(name, "packed", "", pos, size, p)
 		i := 0
 		for len(val) >= 8 && d.left() {
-			u := protowire.ConsumeFixed64
+			u := consumeFixed64
 			x, _ := u(val)
 			s := strconv.FormatUint(x, 10)
 			if f.kind == kDouble {
@@ -274,58 +279,58 @@ func summary(n *tree.Node) string {
 	return val
 }
 
-func wantType(k kind) protowire.Type {
+func wantType(k kind) wireTyp {
 	switch k {
 	case kMsg, kString, kBytes:
-		return protowire.BytesType
+		return bytesType
 	case kFixed64, kSfixed, kDouble:
-		return protowire.Fixed64Type
+		return fixed64Type
 	case kFixed32:
-		return protowire.Fixed32Type
+		return fixed32Type
 	}
-	return protowire.VarintType
+	return varintType
 }
 
 func typeName(k kind) string {
 	return [...]string{"message", "string", "bytes", "uint64", "int64", "bool", "fixed64", "sfixed64", "double", "fixed32", "enum"}[k]
 }
 
-func wireName(t protowire.Type) string {
+func wireName(t wireTyp) string {
 	switch t {
-	case protowire.VarintType:
+	case varintType:
 		return "varint"
-	case protowire.Fixed32Type:
+	case fixed32Type:
 		return "i32"
-	case protowire.Fixed64Type:
+	case fixed64Type:
 		return "i64"
-	case protowire.BytesType:
+	case bytesType:
 		return "len"
-	case protowire.StartGroupType:
+	case startGroupType:
 		return "group"
 	}
 	return "wire type " + strconv.Itoa(int(t))
 }
 
 // raw shows the value of a field kwire has no layout for.
-func (d *dec) raw(typ protowire.Type, val []byte) string {
+func (d *dec) raw(typ wireTyp, val []byte) string {
 	switch typ {
-	case protowire.VarintType:
-		v, _ := protowire.ConsumeVarint(val)
+	case varintType:
+		v, _ := consumeVarint(val)
 		return strconv.FormatUint(v, 10)
-	case protowire.Fixed32Type:
-		v, _ := protowire.ConsumeFixed32(val)
+	case fixed32Type:
+		v, _ := consumeFixed32(val)
 		return "0x" + strconv.FormatUint(uint64(v), 16)
-	case protowire.Fixed64Type:
-		v, _ := protowire.ConsumeFixed64(val)
+	case fixed64Type:
+		v, _ := consumeFixed64(val)
 		return "0x" + strconv.FormatUint(v, 16)
-	case protowire.BytesType:
-		v, _ := protowire.ConsumeBytes(val)
+	case bytesType:
+		v, _ := consumeBytes(val)
 		return d.a.Plural(len(v), "byte")
 	}
 	return d.a.Plural(len(val), "byte")
 }
 
-func (d *dec) scalar(f field, typ protowire.Type, val []byte) string {
+func (d *dec) scalar(f field, typ wireTyp, val []byte) string {
 	switch f.kind {
 	case kString:
 		if utf8.Valid(val) {
@@ -335,11 +340,11 @@ func (d *dec) scalar(f field, typ protowire.Type, val []byte) string {
 	case kBytes:
 		return d.a.Plural(len(val), "byte")
 	case kFixed32:
-		v, _ := protowire.ConsumeFixed32(val)
+		v, _ := consumeFixed32(val)
 		return strconv.FormatUint(uint64(v), 10)
 	}
-	if typ == protowire.Fixed64Type {
-		v, _ := protowire.ConsumeFixed64(val)
+	if typ == fixed64Type {
+		v, _ := consumeFixed64(val)
 		switch f.kind {
 		case kSfixed:
 			return strconv.FormatInt(int64(v), 10)
@@ -348,7 +353,7 @@ func (d *dec) scalar(f field, typ protowire.Type, val []byte) string {
 		}
 		return strconv.FormatUint(v, 10)
 	}
-	v, _ := protowire.ConsumeVarint(val)
+	v, _ := consumeVarint(val)
 	switch f.kind {
 	case kInt:
 		return strconv.FormatInt(int64(v), 10)
