@@ -1,6 +1,7 @@
 package records
 
 import (
+	"encoding/binary"
 	"strconv"
 	"unicode/utf8"
 
@@ -118,6 +119,9 @@ func appendHex(dst, b []byte) []byte {
 // else is shown as hex.
 func isText(b []byte) bool {
 	for i := 0; i < len(b); {
+		if i += textPrefix(b[i:]); i == len(b) {
+			break
+		}
 		c := b[i]
 		if c < utf8.RuneSelf {
 			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
@@ -136,4 +140,50 @@ func isText(b []byte) bool {
 		i += size
 	}
 	return true
+}
+
+// Bytes tested eight at a time (SWAR): each expression is non-zero when
+// one of the eight bytes of x is of the kind it names.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+func hasByte(x uint64, c byte) uint64 { v := x ^ (ones * uint64(c)); return (v - ones) &^ v & highs }
+func hasLess(x uint64, n byte) uint64 { return (x - ones*uint64(n)) &^ x & highs } // a byte < n (n <= 128)
+
+// plainPrefix returns how many bytes at the start of s a JSON string
+// holds as they are: ASCII but for C0 controls, DEL, '"' and '\\'.
+func plainPrefix(s []byte) int {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := binary.LittleEndian.Uint64(s[i:])
+		if x&highs|hasLess(x, 0x20)|hasByte(x, '"')|hasByte(x, '\\')|hasByte(x, 0x7f) != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			break
+		}
+	}
+	return i
+}
+
+// textPrefix returns how many bytes at the start of b are ASCII text:
+// neither C0 controls (but tab, newline and carriage return) nor DEL.
+func textPrefix(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if x&highs|hasLess(x, 0x20)|hasByte(x, 0x7f) != 0 {
+			break // a byte to look at alone (maybe a tab or a newline)
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c >= 0x7f || c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
+			break
+		}
+	}
+	return i
 }

@@ -81,26 +81,19 @@ func (e *JSONError) Error() string {
 // saying what was left out and how to raise the limit.
 func AppendJSON(dst, b []byte, bg *Budget) []byte {
 	d := newDecoder(Options{Budget: bg})
-	entries := d.parseEntries(b)
-	readable := d.bg.Hit != "" // the entries say what was left out
-	for i := range entries {
-		if entries[i].jsonExact() {
-			readable = true
-			break
-		}
-	}
-	if !readable {
-		dst = append(dst, '"')
-		dst = hex.AppendEncode(dst, b)
-		return append(dst, '"')
-	}
+	d.reuse = true
+	start := len(dst)
 	dst = append(dst, '[')
-	for i := range entries {
+	readable := false
+	for pos, i := 0, 0; pos < len(b); i++ {
+		e, next := d.parseEntry(b, pos)
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		e := &entries[i]
-		if !e.jsonExact() {
+		if d.jsonExact(&e) {
+			readable = true
+			dst = appendEntryJSON(dst, &e.batch)
+		} else {
 			dst = append(dst, `{"rawHex":"`...)
 			dst = hex.AppendEncode(dst, e.raw)
 			dst = append(dst, `","note":`...)
@@ -112,9 +105,17 @@ func AppendJSON(dst, b []byte, bg *Budget) []byte {
 			}
 			dst = AppendJSONString(dst, []byte(note))
 			dst = append(dst, '}')
-			continue
 		}
-		dst = appendEntryJSON(dst, &e.batch)
+		putStream(e.stream) // the entry is written: nothing refers to it
+		if next < 0 {
+			break
+		}
+		pos = next
+	}
+	if !readable && d.bg.Hit == "" { // the entries would not say what was left out
+		dst = append(dst[:start], '"')
+		dst = hex.AppendEncode(dst, b)
+		return append(dst, '"')
 	}
 	return append(dst, ']')
 }
@@ -122,8 +123,8 @@ func AppendJSON(dst, b []byte, bg *Budget) []byte {
 // jsonExact reports whether e is written as a batch: it encodes back to
 // what was read (exact), and this build can compress it again (the
 // browser app reads zstd but does not write it, codecs_js.go).
-func (e *parsed) jsonExact() bool {
-	return (zstdEncodes || e.batch.Codec() != Zstd) && e.exact()
+func (d *decoder) jsonExact(e *parsed) bool {
+	return (zstdEncodes || e.batch.Codec() != Zstd) && d.exact(e)
 }
 
 func appendEntryJSON(dst []byte, b *Batch) []byte {
@@ -272,6 +273,12 @@ func appendBytesJSON(dst []byte, name string, b []byte) []byte {
 func AppendJSONString(dst []byte, s []byte) []byte {
 	dst = append(dst, '"')
 	for i := 0; i < len(s); {
+		if n := plainPrefix(s[i:]); n > 0 { // written as they are, at once
+			dst = append(dst, s[i:i+n]...)
+			if i += n; i == len(s) {
+				break
+			}
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			i++

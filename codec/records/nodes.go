@@ -53,6 +53,12 @@ type decoder struct {
 	bg    *Budget
 	depth int    // nesting of compressed legacy message sets
 	outer *outer // the wrapper of the message set being read, if any
+	// reuse: the caller is done with each entry's batch and stream
+	// before the next entry is read (AppendJSON), so that their memory
+	// is reused.
+	reuse   bool
+	recs    []Record // the records of the last batch read, with reuse
+	scratch []byte   // the encoding of what exact compares
 }
 
 func newDecoder(o Options) *decoder {

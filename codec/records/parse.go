@@ -40,37 +40,47 @@ type parsed struct {
 func (d *decoder) parseEntries(s []byte) []parsed {
 	var out []parsed
 	for pos := 0; pos < len(s); {
-		rest := s[pos:]
-		e := parsed{pos: pos, raw: rest}
-		if len(rest) < minEntry {
-			e.err = fmt.Errorf("partial batch: %d bytes, too few for a batch header", len(rest))
-			return append(out, e)
-		}
-		length := int32(binary.BigEndian.Uint32(rest[offLength:]))
-		if length < 0 {
-			e.err = fmt.Errorf("length %d is negative", length)
-			return append(out, e)
-		}
-		total := 12 + int(length)
-		if total > len(rest) {
-			e.err = fmt.Errorf("partial batch: %d of %d bytes", len(rest), total)
-			return append(out, e)
-		}
-		e.raw = rest[:total]
-		switch magic := int8(rest[offMagic]); {
-		case total < minEntry:
-			e.err = fmt.Errorf("length %d is too small to hold a magic byte", length)
-		case magic == 2:
-			e.batch, e.stream, e.err = d.parseBatch(e.raw)
-		case magic == 0 || magic == 1:
-			e.batch, e.stream, e.err = d.parseMessage(e.raw)
-		default:
-			e.err = fmt.Errorf("magic %d is not a record format", magic)
-		}
+		e, next := d.parseEntry(s, pos)
 		out = append(out, e)
-		pos += total
+		if next < 0 {
+			break
+		}
+		pos = next
 	}
 	return out
+}
+
+// parseEntry reads the entry at s[pos:] and returns where the next one
+// starts, or -1 when none can follow (the entry's bytes run to the end).
+func (d *decoder) parseEntry(s []byte, pos int) (parsed, int) {
+	rest := s[pos:]
+	e := parsed{pos: pos, raw: rest}
+	if len(rest) < minEntry {
+		e.err = fmt.Errorf("partial batch: %d bytes, too few for a batch header", len(rest))
+		return e, -1
+	}
+	length := int32(binary.BigEndian.Uint32(rest[offLength:]))
+	if length < 0 {
+		e.err = fmt.Errorf("length %d is negative", length)
+		return e, -1
+	}
+	total := 12 + int(length)
+	if total > len(rest) {
+		e.err = fmt.Errorf("partial batch: %d of %d bytes", len(rest), total)
+		return e, -1
+	}
+	e.raw = rest[:total]
+	switch magic := int8(rest[offMagic]); {
+	case total < minEntry:
+		e.err = fmt.Errorf("length %d is too small to hold a magic byte", length)
+	case magic == 2:
+		e.batch, e.stream, e.err = d.parseBatch(e.raw)
+	case magic == 0 || magic == 1:
+		e.batch, e.stream, e.err = d.parseMessage(e.raw)
+	default:
+		e.err = fmt.Errorf("magic %d is not a record format", magic)
+	}
+	return e, pos + total
 }
 
 // parseBatch reads the RecordBatch v2 b (exactly its bytes).
@@ -85,7 +95,7 @@ func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 	if c := h.Codec(); c != None {
 		h.Compressed = s
 		var err error
-		if s, _, err = d.decompress(c, s, 2, nil); err != nil {
+		if s, _, err = d.decompress(c, s, 2, d.stream()); err != nil {
 			return h, nil, err
 		}
 		stream = s
@@ -98,7 +108,7 @@ func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 		return h, stream, errors.New(d.bg.LeftOut(plural(int(count), "record")))
 	}
 	d.bg.records += n
-	h.Records = make([]Record, 0, n)
+	h.Records = d.recordSlice(n)
 	pos := 0
 	for i := 0; i < int(count); i++ {
 		if pos >= len(s) {
@@ -191,7 +201,7 @@ func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
 	if d.depth >= maxNesting {
 		return m, nil, errors.New("compressed message set nested too deeply")
 	}
-	stream, _, err := d.decompress(c, m.Value, magic, nil)
+	stream, _, err := d.decompress(c, m.Value, magic, d.stream())
 	if err != nil {
 		return m, nil, err
 	}
@@ -227,25 +237,68 @@ func int32Bytes(b []byte, p int, what string) ([]byte, int, error) {
 // bytes for an uncompressed entry; for a compressed one, the same
 // decompressed bytes (and header fields), since another compressor
 // writes other bytes for the same data.
-func (e *parsed) exact() bool {
+//
+// A RecordBatch v2 does when its records do, to the bytes after its
+// header or to its decompressed stream: the header's fields are
+// fixed-width and are written back as read, and its length, record count
+// and CRC are those of the records (parseBatch checked the length and
+// the count against them; a CRC that did not match is kept). Each record
+// is encoded in turn into d.scratch and compared, so that nothing the
+// size of the batch is allocated.
+func (d *decoder) exact(e *parsed) bool {
 	if e.err != nil {
 		return false
 	}
 	b := &e.batch
-	if b.Codec() == None {
-		enc, err := AppendBatch(nil, b)
-		return err == nil && bytes.Equal(enc, e.raw)
-	}
-	var inner []byte
 	if b.Magic == 2 {
-		inner = AppendRecords(nil, b.Records)
-	} else {
-		for i := range b.Messages {
-			var err error
-			if inner, err = AppendBatch(inner, &b.Messages[i]); err != nil {
+		s := e.stream
+		if b.Codec() == None {
+			s = e.raw[BatchHeaderSize:]
+		}
+		for i := range b.Records {
+			d.scratch = appendRecord(d.scratch[:0], &b.Records[i])
+			if !bytes.HasPrefix(s, d.scratch) {
 				return false
 			}
+			s = s[len(d.scratch):]
+		}
+		return len(s) == 0
+	}
+	if b.Codec() == None {
+		enc, err := AppendBatch(d.scratch[:0], b)
+		d.scratch = enc
+		return err == nil && bytes.Equal(enc, e.raw)
+	}
+	inner := d.scratch[:0]
+	for i := range b.Messages {
+		var err error
+		if inner, err = AppendBatch(inner, &b.Messages[i]); err != nil {
+			return false
 		}
 	}
+	d.scratch = inner
 	return bytes.Equal(inner, e.stream)
+}
+
+// stream returns a buffer for a decompressed stream: one handed back
+// by an earlier entry when the caller hands the streams back (AppendJSON
+// does, once it has written an entry), else none.
+func (d *decoder) stream() []byte {
+	if d.reuse {
+		return getStream()
+	}
+	return nil
+}
+
+// recordSlice returns an empty slice of n records for a batch: when the
+// caller is done with each entry before it reads the next (AppendJSON),
+// the one of the batch before.
+func (d *decoder) recordSlice(n int) []Record {
+	if !d.reuse || d.depth > 0 {
+		return make([]Record, 0, n)
+	}
+	if cap(d.recs) < n {
+		d.recs = make([]Record, 0, n)
+	}
+	return d.recs[:0]
 }

@@ -1,0 +1,203 @@
+package records
+
+import (
+	"bytes"
+	"encoding/hex"
+	"math/rand/v2"
+	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"kwire/tree"
+)
+
+// The JSON form's plain definitions, one step at a time, against which
+// the fast paths (AppendJSON reading and writing one entry at a time,
+// exact comparing record by record, the strings scanned eight bytes at
+// a time) are checked: by checkInput on every fuzz input, and below.
+
+// refAppendJSON is AppendJSON as defined: every entry read, then written.
+func refAppendJSON(dst, b []byte, bg *Budget) []byte {
+	d := newDecoder(Options{Budget: bg})
+	entries := d.parseEntries(b)
+	readable := d.bg.Hit != ""
+	for i := range entries {
+		if refJSONExact(&entries[i]) {
+			readable = true
+			break
+		}
+	}
+	if !readable {
+		dst = append(dst, '"')
+		dst = hex.AppendEncode(dst, b)
+		return append(dst, '"')
+	}
+	dst = append(dst, '[')
+	for i := range entries {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		e := &entries[i]
+		if !refJSONExact(e) {
+			dst = append(dst, `{"rawHex":"`...)
+			dst = hex.AppendEncode(dst, e.raw)
+			dst = append(dst, `","note":`...)
+			note := "does not encode back to the same bytes"
+			if e.err != nil {
+				note = e.err.Error()
+			} else if e.batch.Codec() == Zstd && !zstdEncodes {
+				note = "zstd batches stay hex here: this build cannot compress them again (`kwire` on the command line can)"
+			}
+			dst = refAppendJSONString(dst, []byte(note))
+			dst = append(dst, '}')
+			continue
+		}
+		dst = appendEntryJSON(dst, &e.batch)
+	}
+	return append(dst, ']')
+}
+
+func refJSONExact(e *parsed) bool {
+	return (zstdEncodes || e.batch.Codec() != Zstd) && refExact(e)
+}
+
+// refExact: the entry encodes back to what was read.
+func refExact(e *parsed) bool {
+	if e.err != nil {
+		return false
+	}
+	b := &e.batch
+	if b.Codec() == None {
+		enc, err := AppendBatch(nil, b)
+		return err == nil && bytes.Equal(enc, e.raw)
+	}
+	var inner []byte
+	if b.Magic == 2 {
+		inner = AppendRecords(nil, b.Records)
+	} else {
+		for i := range b.Messages {
+			var err error
+			if inner, err = AppendBatch(inner, &b.Messages[i]); err != nil {
+				return false
+			}
+		}
+	}
+	return bytes.Equal(inner, e.stream)
+}
+
+// checkReference: AppendJSON writes what refAppendJSON writes, with the
+// default budget and with a small one.
+func checkReference(t *testing.T, b []byte) {
+	t.Helper()
+	for _, l := range []Limits{{}, {MaxRecords: 3, MaxDecompressed: 300}} {
+		got, want := AppendJSON(nil, b, NewBudget(l)), refAppendJSON(nil, b, NewBudget(l))
+		if !bytes.Equal(got, want) {
+			t.Fatalf("limits %+v: AppendJSON\n%s\nthe reference\n%s", l, got, want)
+		}
+	}
+}
+
+func refAppendJSONString(dst []byte, s []byte) []byte {
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			switch {
+			case c == '"' || c == '\\':
+				dst = append(dst, '\\', c)
+			case c == '\n':
+				dst = append(dst, '\\', 'n')
+			case c == '\r':
+				dst = append(dst, '\\', 'r')
+			case c == '\t':
+				dst = append(dst, '\\', 't')
+			case c < 0x20 || c == 0x7f:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
+			default:
+				dst = append(dst, c)
+			}
+			continue
+		}
+		r, size := utf8.DecodeRune(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, `\ufffd`...)
+		case tree.Hidden(r):
+			if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
+				dst = appendU4(appendU4(dst, r1), r2)
+			} else {
+				dst = appendU4(dst, r)
+			}
+		default:
+			dst = append(dst, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(dst, '"')
+}
+
+func refIsText(b []byte) bool {
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 || r >= 0x80 && r < 0xa0 {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+func checkString(t *testing.T, s []byte) {
+	t.Helper()
+	if got, want := AppendJSONString(nil, s), refAppendJSONString(nil, s); !bytes.Equal(got, want) {
+		t.Fatalf("AppendJSONString(%q) = %s, want %s", s, got, want)
+	}
+	if got, want := isText(s), refIsText(s); got != want {
+		t.Fatalf("isText(%q) = %v, want %v", s, got, want)
+	}
+}
+
+// TestStringFastPaths puts every byte value at every place of strings
+// of up to 24 bytes (the eight-byte words and the bytes after them), and
+// then random strings of text and of anything.
+func TestStringFastPaths(t *testing.T) {
+	for n := 1; n <= 24; n++ {
+		for at := range n {
+			for c := range 256 {
+				s := bytes.Repeat([]byte{'a'}, n)
+				s[at] = byte(c)
+				checkString(t, s)
+				s[n-1] = '\t'
+				checkString(t, s)
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	alphabet := []string{"a", "Z", " ", "\"", "\\", "\t", "\n", "\x00", "\x1f", "\x7f", "é", "\u202e", "\u0085", "😀", "\xff", "\xe2\x82"}
+	for range 20000 {
+		var s []byte
+		for range r.IntN(40) {
+			if r.IntN(4) == 0 {
+				s = append(s, alphabet[r.IntN(len(alphabet))]...)
+			} else {
+				s = append(s, byte('a'+r.IntN(26)))
+			}
+		}
+		checkString(t, s)
+	}
+}
+
+func FuzzJSONString(f *testing.F) {
+	f.Add([]byte("plain text, longer than eight bytes"))
+	f.Add([]byte("tab\there \"quoted\" \\ \x7f \u202e \xff"))
+	f.Fuzz(func(t *testing.T, s []byte) { checkString(t, s) })
+}
