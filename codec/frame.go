@@ -470,6 +470,13 @@ func (f *Frame) JSON(size int) ([]byte, error) {
 // AppendJSON appends the frame's JSON form (as JSON returns it) on one
 // line.
 func (f *Frame) AppendJSON(b []byte, size int) ([]byte, error) {
+	return f.AppendJSONBudget(b, size, nil)
+}
+
+// AppendJSONBudget is AppendJSON whose records fields draw on bg (nil: a
+// budget of the frame's Limits), which says afterwards what they spent
+// and what did not read (records.Budget.Unread).
+func (f *Frame) AppendJSONBudget(b []byte, size int, bg *records.Budget) ([]byte, error) {
 	hp, bp, err := f.Plans()
 	if err != nil {
 		return b, err
@@ -482,7 +489,9 @@ func (f *Frame) AppendJSON(b []byte, size int) ([]byte, error) {
 	if f.Guessed {
 		b = fmt.Appendf(b, `"guessed_layout":%d,`, f.Layout)
 	}
-	bg := records.NewBudget(f.Limits) // one for the whole message
+	if bg == nil {
+		bg = records.NewBudget(f.Limits) // one for the whole message
+	}
 	// A body read alone has no header.
 	if f.Header.IsList() {
 		b = append(b, `"header":`...)

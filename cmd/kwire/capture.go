@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"kwire/capture"
@@ -61,6 +62,7 @@ type captureRun struct {
 	done    chan struct{}
 	copies  buffers // copies of frames (Event.Data) in flight
 	bodies  buffers // their JSON
+	ratio   atomic.Uint32
 }
 
 func cmdCapture(args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -347,14 +349,17 @@ var kindNames = map[capture.Kind]string{capture.KindFrame: "frame", capture.Kind
 func (run *captureRun) renderBody(e *capture.Event) rendered {
 	f, err := e.DecodeValues(run.limits)
 	var body []byte
+	bg := records.NewBudget(run.limits)
 	if f != nil && f.API != nil {
-		if j, err := f.AppendJSON(run.bodies.get(), e.Size); err == nil {
+		buf := slices.Grow(run.bodies.get(), run.jsonSize(e.Size))
+		if j, err := f.AppendJSONBudget(buf, e.Size, bg); err == nil {
 			body = j
+			run.learnSize(e.Size, len(j))
 		}
 	}
 	codes := jsonErrorCodes(f, body)
 	var root *tree.Node
-	if err != nil || bytes.Contains(body, []byte(`"note":`)) || bytes.Contains(body, []byte(`"crc":`)) {
+	if err != nil || bg.Unread > 0 {
 		_, root, err = e.Decode(run.limits)
 		codes = capture.ErrorCodes(root)
 	}
@@ -365,6 +370,37 @@ func (run *captureRun) renderBody(e *capture.Event) rendered {
 	}
 	return rendered{out: run.jsonLine(e, status, codes, body != nil), body: body, failed: failed}
 }
+
+// jsonSize is what the JSON of a frame of size bytes is likely to take,
+// for the frames large enough for it to matter: the frame's size times
+// the largest ratio seen (up to maxJSONRatio), so that its buffer is
+// grown once rather than doubled step by step.
+func (run *captureRun) jsonSize(size int) int {
+	if size < minLearned {
+		return 0
+	}
+	return size * int(run.ratio.Load()) / 16
+}
+
+// learnSize keeps the largest ratio of a frame's JSON to its size, in
+// sixteenths.
+func (run *captureRun) learnSize(size, json int) {
+	if size < minLearned {
+		return
+	}
+	r := min(uint32(json*16/size+1), maxJSONRatio*16)
+	for {
+		old := run.ratio.Load()
+		if r <= old || run.ratio.CompareAndSwap(old, r) {
+			return
+		}
+	}
+}
+
+const (
+	minLearned   = 64 << 10
+	maxJSONRatio = 8
+)
 
 // jsonErrorCodes are the names of the non-zero error codes in a frame's
 // JSON form (as errorCodes finds them in its tree): the values of the keys

@@ -82,7 +82,7 @@ func (e *JSONError) Error() string {
 func AppendJSON(dst, b []byte, bg *Budget) []byte {
 	d := newDecoder(Options{Budget: bg})
 	d.reuse = true
-	start := len(dst)
+	start, unread := len(dst), d.bg.Unread
 	dst = append(dst, '[')
 	readable := false
 	for pos, i := 0, 0; pos < len(b); i++ {
@@ -92,8 +92,12 @@ func AppendJSON(dst, b []byte, bg *Budget) []byte {
 		}
 		if d.jsonExact(&e) {
 			readable = true
+			if e.batch.wrongCRC() {
+				d.bg.Unread++
+			}
 			dst = appendEntryJSON(dst, &e.batch)
 		} else {
+			d.bg.Unread++
 			dst = append(dst, `{"rawHex":"`...)
 			dst = hex.AppendEncode(dst, e.raw)
 			dst = append(dst, `","note":`...)
@@ -106,13 +110,16 @@ func AppendJSON(dst, b []byte, bg *Budget) []byte {
 			dst = AppendJSONString(dst, []byte(note))
 			dst = append(dst, '}')
 		}
-		putStream(e.stream) // the entry is written: nothing refers to it
+		if !e.shared {
+			putStream(e.stream) // the entry is written: nothing refers to it
+		}
 		if next < 0 {
 			break
 		}
 		pos = next
 	}
 	if !readable && d.bg.Hit == "" { // the entries would not say what was left out
+		d.bg.Unread = unread
 		dst = append(dst[:start], '"')
 		dst = hex.AppendEncode(dst, b)
 		return append(dst, '"')
@@ -246,6 +253,17 @@ func appendMessageJSON(dst []byte, m *Batch) []byte {
 	}
 	dst = append(dst, ']')
 	return append(appendCompressedJSON(dst, m), '}')
+}
+
+// wrongCRC reports whether b, or a message inside it, keeps a CRC that
+// does not match its bytes.
+func (b *Batch) wrongCRC() bool {
+	for i := range b.Messages {
+		if b.Messages[i].wrongCRC() {
+			return true
+		}
+	}
+	return b.KeepCRC
 }
 
 // appendBytesJSON writes "name": "text", "nameHex": "hex" or "name": null.

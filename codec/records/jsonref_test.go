@@ -86,14 +86,80 @@ func refExact(e *parsed) bool {
 }
 
 // checkReference: AppendJSON writes what refAppendJSON writes, with the
-// default budget and with a small one.
+// default budget and with a small one, and its budget counts an entry
+// Unread when the JSON holds a note or a CRC (what kwire capture looks
+// for).
 func checkReference(t *testing.T, b []byte) {
 	t.Helper()
 	for _, l := range []Limits{{}, {MaxRecords: 3, MaxDecompressed: 300}} {
-		got, want := AppendJSON(nil, b, NewBudget(l)), refAppendJSON(nil, b, NewBudget(l))
+		bg := NewBudget(l)
+		got, want := AppendJSON(nil, b, bg), refAppendJSON(nil, b, NewBudget(l))
 		if !bytes.Equal(got, want) {
 			t.Fatalf("limits %+v: AppendJSON\n%s\nthe reference\n%s", l, got, want)
 		}
+		if flagged := bytes.Contains(got, []byte(`"note":`)) || bytes.Contains(got, []byte(`"crc":`)); flagged != (bg.Unread > 0) {
+			t.Fatalf("limits %+v: %d entries unread, but the JSON says %v:\n%s", l, bg.Unread, flagged, got)
+		}
+	}
+}
+
+// TestSeenBatches reads a batch again (each codec, a wrong CRC too)
+// under every decompression budget around its size: its records, taken
+// from seen the second time, are charged as decompress charges them, and
+// the JSON is the reference's.
+func TestSeenBatches(t *testing.T) {
+	for _, c := range codecs[1:] {
+		bt := sampleBatch(c)
+		bt.BaseSequence = 1000 + int32(c) // not a batch of another test
+		one, err := AppendBatch(nil, &bt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stream := AppendRecords(nil, bt.Records)
+		bad := bytes.Clone(one)
+		bad[len(bad)-1] ^= 1 // the compressed bytes differ, the CRC no longer matches
+		bad = recrc(bad)
+		bad[offCRC] ^= 1
+		for _, field := range [][]byte{one, append(bytes.Clone(one), one...), bad, append(bytes.Clone(one), bad...)} {
+			for limit := 1; limit <= 2*len(stream)+2; limit++ {
+				l := Limits{MaxDecompressed: limit}
+				for range 2 {
+					got, want := AppendJSON(nil, field, NewBudget(l)), refAppendJSON(nil, field, NewBudget(l))
+					if !bytes.Equal(got, want) {
+						t.Fatalf("%s, limit %d: AppendJSON\n%s\nthe reference\n%s", c, limit, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSeenCache: what seen keeps is found only by its compressed bytes,
+// and it keeps at most maxSeen bytes.
+func TestSeenCache(t *testing.T) {
+	var c seenCache
+	c.m = map[seenKey]*seenBatch{}
+	k := seenKey{crc: 1, codec: Gzip, size: 3}
+	c.add(k, []byte("abc"), []byte("records"))
+	if got := c.get(k, []byte("abc")); string(got) != "records" {
+		t.Errorf("get: %q", got)
+	}
+	if got := c.get(k, []byte("abd")); got != nil {
+		t.Errorf("other bytes of the same key: %q", got)
+	}
+	big := make([]byte, maxSeen/8)
+	for i := range 20 {
+		c.add(seenKey{crc: uint32(100 + i), codec: Gzip, size: 1}, []byte{byte(i)}, big)
+		if c.bytes > maxSeen || len(c.m) != len(c.order) {
+			t.Fatalf("after %d: %d bytes, %d keys, %d in order", i, c.bytes, len(c.m), len(c.order))
+		}
+	}
+	if c.get(k, []byte("abc")) != nil || c.get(seenKey{crc: 119, codec: Gzip, size: 1}, []byte{19}) == nil {
+		t.Error("the oldest is not the one dropped")
+	}
+	c.add(seenKey{crc: 7}, []byte{1}, make([]byte, maxSeen)) // too large to keep
+	if c.get(seenKey{crc: 7}, []byte{1}) != nil {
+		t.Error("a batch larger than a quarter of the cache is kept")
 	}
 }
 

@@ -59,6 +59,7 @@ type decoder struct {
 	reuse   bool
 	recs    []Record // the records of the last batch read, with reuse
 	scratch []byte   // the encoding of what exact compares
+	shared  bool     // the last batch's records are seen's
 }
 
 func newDecoder(o Options) *decoder {

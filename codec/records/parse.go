@@ -31,8 +31,10 @@ type parsed struct {
 	pos   int
 	raw   []byte
 	batch Batch
-	// stream is the decompressed content of a compressed entry.
+	// stream is the decompressed content of a compressed entry; shared
+	// when it is seen's, which keeps it.
 	stream []byte
+	shared bool
 	err    error
 }
 
@@ -75,6 +77,7 @@ func (d *decoder) parseEntry(s []byte, pos int) (parsed, int) {
 		e.err = fmt.Errorf("length %d is too small to hold a magic byte", length)
 	case magic == 2:
 		e.batch, e.stream, e.err = d.parseBatch(e.raw)
+		e.shared = d.shared
 	case magic == 0 || magic == 1:
 		e.batch, e.stream, e.err = d.parseMessage(e.raw)
 	default:
@@ -89,13 +92,14 @@ func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 		return Batch{}, nil, fmt.Errorf("batchLength %d is too small for a RecordBatch v2", len(b)-12)
 	}
 	h, count := readHeader(b)
-	h.KeepCRC = CRC32C(b[offAttributes:]) != h.CRC
+	crc := CRC32C(b[offAttributes:])
+	h.KeepCRC = crc != h.CRC
 	s := b[BatchHeaderSize:]
 	var stream []byte
 	if c := h.Codec(); c != None {
 		h.Compressed = s
 		var err error
-		if s, _, err = d.decompress(c, s, 2, d.stream()); err != nil {
+		if s, err = d.decompressBatch(c, s, crc); err != nil {
 			return h, nil, err
 		}
 		stream = s
@@ -301,4 +305,35 @@ func (d *decoder) recordSlice(n int) []Record {
 		d.recs = make([]Record, 0, n)
 	}
 	return d.recs[:0]
+}
+
+// decompressBatch decompresses the records of a RecordBatch v2 whose
+// CRC-32C is crc. When the caller is done with each entry before it reads
+// the next (AppendJSON), the records of a batch seen before are taken
+// from seen rather than decompressed again (charged to the budget as if
+// they were), and the decompressed records are kept there; such a stream
+// is shared, d.shared says so, and is never handed back.
+func (d *decoder) decompressBatch(c Codec, src []byte, crc uint32) ([]byte, error) {
+	d.shared = false
+	if !d.reuse || d.depth > 0 {
+		out, _, err := d.decompress(c, src, 2, nil)
+		return out, err
+	}
+	k := seenKey{crc: crc, codec: c, size: len(src)}
+	if out := seen.get(k, src); out != nil {
+		if len(out) > d.bg.bytesLeft() { // as decompress would fail
+			err := d.bg.decompressError(c)
+			d.bg.hit(err.Error())
+			return nil, err
+		}
+		d.bg.decompressed += len(out)
+		d.shared = true
+		return out, nil
+	}
+	out, _, err := d.decompress(c, src, 2, getStream())
+	if err == nil && len(out) > 0 {
+		seen.add(k, src, out)
+		d.shared = true
+	}
+	return out, err
 }
