@@ -152,13 +152,17 @@ const (
 func hasByte(x uint64, c byte) uint64 { v := x ^ (ones * uint64(c)); return (v - ones) &^ v & highs }
 func hasLess(x uint64, n byte) uint64 { return (x - ones*uint64(n)) &^ x & highs } // a byte < n (n <= 128)
 
+// atLeast7f: a byte >= 0x7f (DEL, or not ASCII): its low seven bits plus
+// one reach its high bit (no carry leaves a byte), or that bit is set.
+func atLeast7f(x uint64) uint64 { return ((x &^ highs) + ones | x) & highs }
+
 // plainPrefix returns how many bytes at the start of s a JSON string
 // holds as they are: ASCII but for C0 controls, DEL, '"' and '\\'.
 func plainPrefix(s []byte) int {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		x := binary.LittleEndian.Uint64(s[i:])
-		if x&highs|hasLess(x, 0x20)|hasByte(x, '"')|hasByte(x, '\\')|hasByte(x, 0x7f) != 0 {
+		if atLeast7f(x)|hasLess(x, 0x20)|hasByte(x, '"')|hasByte(x, '\\') != 0 {
 			break
 		}
 	}
@@ -176,7 +180,7 @@ func textPrefix(b []byte) int {
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
-		if x&highs|hasLess(x, 0x20)|hasByte(x, 0x7f) != 0 {
+		if atLeast7f(x)|hasLess(x, 0x20) != 0 {
 			break // a byte to look at alone (maybe a tab or a newline)
 		}
 	}

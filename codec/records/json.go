@@ -158,13 +158,13 @@ func appendEntryJSON(dst []byte, b *Batch) []byte {
 		r := &b.Records[i]
 		dst = append(dst, '{')
 		if r.OffsetDelta != int32(i) {
-			dst = fmt.Appendf(dst, `"offsetDelta":%d,`, r.OffsetDelta)
+			dst = append(strconv.AppendInt(append(dst, `"offsetDelta":`...), int64(r.OffsetDelta), 10), ',')
 		}
 		if r.TimestampDelta != 0 {
-			dst = fmt.Appendf(dst, `"timestampDelta":%d,`, r.TimestampDelta)
+			dst = append(strconv.AppendInt(append(dst, `"timestampDelta":`...), r.TimestampDelta, 10), ',')
 		}
 		if r.Attributes != 0 {
-			dst = fmt.Appendf(dst, `"attributes":%d,`, r.Attributes)
+			dst = append(strconv.AppendInt(append(dst, `"attributes":`...), int64(r.Attributes), 10), ',')
 		}
 		dst = appendBytesJSON(dst, "key", r.Key)
 		dst = append(dst, ',')
@@ -272,6 +272,11 @@ func appendBytesJSON(dst []byte, name string, b []byte) []byte {
 	case b == nil:
 		dst = AppendJSONString(dst, []byte(name))
 		return append(dst, ":null"...)
+	case plainPrefix(b) == len(b): // the common case: text written as it is
+		dst = AppendJSONString(dst, []byte(name))
+		dst = append(dst, ':', '"')
+		dst = append(dst, b...)
+		return append(dst, '"')
 	case isText(b):
 		dst = AppendJSONString(dst, []byte(name))
 		dst = append(dst, ':')

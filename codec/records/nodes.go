@@ -58,6 +58,7 @@ type decoder struct {
 	// is reused.
 	reuse   bool
 	recs    []Record // the records of the last batch read, with reuse
+	hdrs    []Header // and their headers
 	scratch []byte   // the encoding of what exact compares
 	shared  bool     // the last batch's records are seen's
 }

@@ -146,7 +146,7 @@ func (d *decoder) parseRecord(s []byte, pos int) (Record, int, error) {
 			return r, 0, errors.New(d.bg.LeftOut(plural(int(v.hdrCount), "header")))
 		}
 		d.bg.TakeNodes(int(v.hdrCount))
-		r.Headers = make([]Header, v.hdrCount)
+		r.Headers = d.headerSlice(int(v.hdrCount))
 	}
 	for j := range r.Headers {
 		k, val, _, msg := scanHeader(rs, p)
@@ -304,7 +304,23 @@ func (d *decoder) recordSlice(n int) []Record {
 	if cap(d.recs) < n {
 		d.recs = make([]Record, 0, n)
 	}
+	d.hdrs = d.hdrs[:0]
 	return d.recs[:0]
+}
+
+// headerSlice returns n headers for a record: with reuse, carved from
+// a block that the batch's records share, reused by the next batch.
+func (d *decoder) headerSlice(n int) []Header {
+	if !d.reuse || d.depth > 0 {
+		return make([]Header, n)
+	}
+	if cap(d.hdrs)-len(d.hdrs) < n {
+		d.hdrs = make([]Header, 0, max(n, 2*cap(d.hdrs), 64))
+	}
+	h := d.hdrs[len(d.hdrs) : len(d.hdrs)+n : len(d.hdrs)+n]
+	d.hdrs = d.hdrs[:len(d.hdrs)+n]
+	clear(h)
+	return h
 }
 
 // decompressBatch decompresses the records of a RecordBatch v2 whose
