@@ -225,6 +225,10 @@ type DecodeOptions struct {
 	// frame, header and body nodes alone, and errors inside records
 	// fields show only when they are read (Frame.JSON).
 	ValuesOnly bool
+	// InPlace, with ValuesOnly, makes the values of records fields (the
+	// bulk of a Produce or Fetch) refer to the frame's bytes rather than
+	// to a copy: the bytes must not change while the frame is used.
+	InPlace bool
 	// SASLMechanism is the mechanism SaslAuthenticate's AuthBytes are
 	// read with (TreeOptions.SASLMechanism).
 	SASLMechanism string
@@ -306,7 +310,7 @@ func decodeFrame(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
 	root.Add(hn)
 	var used int
 	if o.ValuesOnly {
-		f.Header, used, err = hp.decodeAt(b[4:end], 4)
+		f.Header, used, err = hp.decodeAt(b[4:end], 4, o.InPlace)
 	} else {
 		f.Header, used, err = hp.DecodeTree(b[4:end], hn, TreeOptions{Base: 4, Section: tree.Header, Set: f.Set, Budget: bg})
 	}
@@ -407,7 +411,7 @@ func (f *Frame) decodeBody(b []byte, start int, root *tree.Node, o DecodeOptions
 	var v Value
 	var used int
 	if o.ValuesOnly {
-		v, used, err = bp.decodeAt(b[start:], start)
+		v, used, err = bp.decodeAt(b[start:], start, o.InPlace)
 	} else {
 		v, used, err = bp.DecodeTree(b[start:], bn, TreeOptions{Base: start, Section: sec, Set: f.Set, Sample: o.Sample, Budget: bg, SASLMechanism: o.SASLMechanism})
 	}
