@@ -2,6 +2,7 @@ package records
 
 import (
 	"encoding/binary"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -106,13 +107,6 @@ func (a alloc) preview(b []byte, null bool) string {
 
 const hexDigits = "0123456789abcdef"
 
-func appendHex(dst, b []byte) []byte {
-	for _, c := range b {
-		dst = append(dst, hexDigits[c>>4], hexDigits[c&15])
-	}
-	return dst
-}
-
 // isText reports whether b reads as text: valid UTF-8 without control
 // characters other than tab, newline and carriage return. The tree quotes
 // such keys and values and the JSON form writes them as strings; anything
@@ -190,4 +184,30 @@ func textPrefix(b []byte) int {
 		}
 	}
 	return i
+}
+
+// hexPairs holds the two hex digits of each byte value, the first in the
+// low byte (as a little-endian store writes them).
+var hexPairs = func() (t [256]uint16) {
+	for i := range t {
+		t[i] = uint16(hexDigits[i>>4]) | uint16(hexDigits[i&15])<<8
+	}
+	return t
+}()
+
+// appendHex is hex.AppendEncode, four bytes at a time (the JSON form
+// writes every compressed batch in hex).
+func appendHex(dst, src []byte) []byte {
+	n := len(dst)
+	dst = slices.Grow(dst, 2*len(src))[:n+2*len(src)]
+	out := dst[n:]
+	i := 0
+	for ; i+4 <= len(src); i += 4 {
+		binary.LittleEndian.PutUint64(out[2*i:], uint64(hexPairs[src[i]])|uint64(hexPairs[src[i+1]])<<16|
+			uint64(hexPairs[src[i+2]])<<32|uint64(hexPairs[src[i+3]])<<48)
+	}
+	for ; i < len(src); i++ {
+		binary.LittleEndian.PutUint16(out[2*i:], hexPairs[src[i]])
+	}
+	return dst
 }

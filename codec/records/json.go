@@ -99,7 +99,7 @@ func AppendJSON(dst, b []byte, bg *Budget) []byte {
 		} else {
 			d.bg.Unread++
 			dst = append(dst, `{"rawHex":"`...)
-			dst = hex.AppendEncode(dst, e.raw)
+			dst = appendHex(dst, e.raw)
 			dst = append(dst, `","note":`...)
 			note := "does not encode back to the same bytes"
 			if e.err != nil {
@@ -121,7 +121,7 @@ func AppendJSON(dst, b []byte, bg *Budget) []byte {
 	if !readable && d.bg.Hit == "" { // the entries would not say what was left out
 		d.bg.Unread = unread
 		dst = append(dst[:start], '"')
-		dst = hex.AppendEncode(dst, b)
+		dst = appendHex(dst, b)
 		return append(dst, '"')
 	}
 	return append(dst, ']')
@@ -196,7 +196,7 @@ func appendCompressedJSON(dst []byte, b *Batch) []byte {
 		return dst
 	}
 	dst = append(dst, `,"compressedHex":"`...)
-	dst = hex.AppendEncode(dst, b.Compressed)
+	dst = appendHex(dst, b.Compressed)
 	return append(dst, '"')
 }
 
@@ -284,7 +284,7 @@ func appendBytesJSON(dst []byte, name string, b []byte) []byte {
 	}
 	dst = AppendJSONString(dst, []byte(name+"Hex"))
 	dst = append(dst, `:"`...)
-	dst = hex.AppendEncode(dst, b)
+	dst = appendHex(dst, b)
 	return append(dst, '"')
 }
 

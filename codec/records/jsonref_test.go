@@ -262,8 +262,34 @@ func TestStringFastPaths(t *testing.T) {
 	}
 }
 
+// TestAppendHex: appendHex writes what hex.AppendEncode writes, for every
+// length up to 40 (the four-byte steps and the bytes after them), every
+// byte value, after what dst holds.
+func TestAppendHex(t *testing.T) {
+	src := make([]byte, 0, 256)
+	for i := range 256 {
+		src = append(src, byte(255-i))
+	}
+	for n := 0; n <= 40; n++ {
+		for off := 0; off+n <= len(src); off += 37 {
+			got, want := appendHex([]byte("x"), src[off:off+n]), hex.AppendEncode([]byte("x"), src[off:off+n])
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%x: %s, want %s", src[off:off+n], got, want)
+			}
+		}
+	}
+	if got := appendHex(nil, src); string(got) != hex.EncodeToString(src) {
+		t.Errorf("every byte: %s", got)
+	}
+}
+
 func FuzzJSONString(f *testing.F) {
 	f.Add([]byte("plain text, longer than eight bytes"))
 	f.Add([]byte("tab\there \"quoted\" \\ \x7f \u202e \xff"))
-	f.Fuzz(func(t *testing.T, s []byte) { checkString(t, s) })
+	f.Fuzz(func(t *testing.T, s []byte) {
+		checkString(t, s)
+		if got, want := appendHex(nil, s), hex.AppendEncode(nil, s); !bytes.Equal(got, want) {
+			t.Fatalf("appendHex(%x) = %s", s, got)
+		}
+	})
 }
