@@ -16,7 +16,7 @@ import (
 // maxSeen bytes, compressed and decompressed, dropping the oldest.
 var seen = seenCache{m: map[seenKey]*seenBatch{}}
 
-const maxSeen = 64 << 20
+const maxSeen = 32 << 20
 
 type seenKey struct {
 	crc   uint32
