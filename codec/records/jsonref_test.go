@@ -112,6 +112,9 @@ func TestSeenBatches(t *testing.T) {
 		bt := sampleBatch(c)
 		bt.BaseSequence = 1000 + int32(c) // not a batch of another test
 		one, err := AppendBatch(nil, &bt)
+		if err != nil && c == Zstd && !zstdEncodes {
+			continue // the browser app writes no zstd
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
