@@ -64,6 +64,12 @@ size=$(stat -c %s "$dir/bench.pcap")
 # tshark dissects every record: kwire's budgets are raised to match.
 budget=(--max-records 100000000 --max-decompressed 4000000000)
 frames=$("$dir/kwire" capture --format json "${budget[@]}" "$dir/bench.pcap" 2>/dev/null | wc -l || true)
+# A kwire that fails (a build without schema sets) would be timed fast.
+if ! "$dir/kwire" capture --format json --body "${budget[@]}" "$dir/bench.pcap" >/dev/null 2>"$dir/err"; then
+	echo "bench-capture: kwire capture failed:" >&2
+	tail -3 "$dir/err" >&2
+	exit 1
+fi
 kw=$(best "$runs" "$dir/kwire" capture --format json --body "${budget[@]}" "$dir/bench.pcap")
 kwcpu=$(cat "$dir/cpu")
 ts=$(best "$runs" tshark -r "$dir/bench.pcap" -V -d tcp.port==9092,kafka)
