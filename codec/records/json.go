@@ -98,17 +98,7 @@ func AppendJSON(dst, b []byte, bg *Budget) []byte {
 			dst = appendEntryJSON(dst, &e.batch)
 		} else {
 			d.bg.Unread++
-			dst = append(dst, `{"rawHex":"`...)
-			dst = appendHex(dst, e.raw)
-			dst = append(dst, `","note":`...)
-			note := "does not encode back to the same bytes"
-			if e.err != nil {
-				note = e.err.Error()
-			} else if e.batch.Codec() == Zstd && !zstdEncodes {
-				note = "zstd batches stay hex here: this build cannot compress them again (`kwire` on the command line can)"
-			}
-			dst = AppendJSONString(dst, []byte(note))
-			dst = append(dst, '}')
+			dst = appendRawEntryJSON(dst, &e)
 		}
 		if !e.shared {
 			putStream(e.stream) // the entry is written: nothing refers to it
@@ -125,6 +115,22 @@ func AppendJSON(dst, b []byte, bg *Budget) []byte {
 		return append(dst, '"')
 	}
 	return append(dst, ']')
+}
+
+// appendRawEntryJSON writes an entry that is not written as a batch:
+// its bytes, and why.
+func appendRawEntryJSON(dst []byte, e *parsed) []byte {
+	dst = append(dst, `{"rawHex":"`...)
+	dst = appendHex(dst, e.raw)
+	dst = append(dst, `","note":`...)
+	note := "does not encode back to the same bytes"
+	if e.err != nil {
+		note = e.err.Error()
+	} else if e.batch.Codec() == Zstd && !zstdEncodes {
+		note = "zstd batches stay hex here: this build cannot compress them again (`kwire` on the command line can)"
+	}
+	dst = AppendJSONString(dst, []byte(note))
+	return append(dst, '}')
 }
 
 // jsonExact reports whether e is written as a batch: it encodes back to
