@@ -1,6 +1,7 @@
 package records
 
 import (
+	"bytes"
 	"encoding/hex"
 	"fmt"
 	"kwire/jsonv"
@@ -90,12 +91,12 @@ func AppendJSON(dst, b []byte, bg *Budget) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		if d.jsonExact(&e) {
+		if e.json != nil || d.jsonExact(&e) {
 			readable = true
 			if e.batch.wrongCRC() {
 				d.bg.Unread++
 			}
-			dst = appendEntryJSON(dst, &e.batch)
+			dst = appendSeenEntryJSON(dst, &e)
 		} else {
 			d.bg.Unread++
 			dst = appendRawEntryJSON(dst, &e)
@@ -115,6 +116,46 @@ func AppendJSON(dst, b []byte, bg *Budget) []byte {
 		return append(dst, '"')
 	}
 	return append(dst, ']')
+}
+
+// appendSeenEntryJSON is appendEntryJSON of an entry that may be in
+// seen: one whose records' JSON is there is written from it, and one
+// that is not yet has it kept there.
+func appendSeenEntryJSON(dst []byte, e *parsed) []byte {
+	b := &e.batch
+	if b.Magic != 2 || e.key == (seenKey{}) {
+		return appendEntryJSON(dst, b)
+	}
+	if j := e.json; j != nil {
+		dst = appendBatchHeadJSON(dst, b, j.lastDelta, b.BaseTimestamp+j.maxTsDelta)
+		dst = append(dst, j.json...)
+		return appendBatchTailJSON(dst, b)
+	}
+	dst = appendBatchHeadJSON(dst, b, b.lastOffsetDelta(), b.maxTimestamp())
+	at := len(dst)
+	dst = appendRecordsJSON(dst, b.Records)
+	if e.shared { // seen has the batch's records
+		nodes := 0
+		for i := range b.Records {
+			nodes += len(b.Records[i].Headers)
+		}
+		seen.setJSON(e.key, b.Compressed, &recordsJSON{count: int32(len(b.Records)), streamLen: len(e.stream),
+			records: min(len(b.Records), len(e.stream)/minRecordSize), nodes: nodes,
+			lastDelta: b.lastOffsetDelta(), maxTsDelta: b.maxTimestamp() - b.BaseTimestamp, json: bytes.Clone(dst[at:])})
+	}
+	return appendBatchTailJSON(dst, b)
+}
+
+// recordsJSON is what AppendJSON made of the records of a batch (exact):
+// the JSON of their list, what reading them charged to the budget, and
+// what the batch's JSON compares with its header.
+type recordsJSON struct {
+	count          int32 // the batch's record count, which the list depends on
+	streamLen      int
+	records, nodes int
+	lastDelta      int32
+	maxTsDelta     int64
+	json           []byte
 }
 
 // appendRawEntryJSON writes an entry that is not written as a batch:
@@ -144,24 +185,43 @@ func appendEntryJSON(dst []byte, b *Batch) []byte {
 	if b.Magic != 2 {
 		return appendMessageJSON(dst, b)
 	}
+	dst = appendBatchHeadJSON(dst, b, b.lastOffsetDelta(), b.maxTimestamp())
+	dst = appendRecordsJSON(dst, b.Records)
+	return appendBatchTailJSON(dst, b)
+}
+
+// appendBatchHeadJSON writes a RecordBatch v2 up to its records, whose
+// last offset delta and largest timestamp are given.
+func appendBatchHeadJSON(dst []byte, b *Batch, lastDelta int32, maxTimestamp int64) []byte {
 	dst = fmt.Appendf(dst, `{"baseOffset":%d,"partitionLeaderEpoch":%d,"magic":2,`, b.BaseOffset, b.PartitionLeaderEpoch)
 	dst = appendAttributesJSON(dst, b.Attributes, 2)
 	if b.KeepCRC {
 		dst = fmt.Appendf(dst, `,"crc":%d`, b.CRC)
 	}
-	if b.LastOffsetDelta != b.lastOffsetDelta() {
+	if b.LastOffsetDelta != lastDelta {
 		dst = fmt.Appendf(dst, `,"lastOffsetDelta":%d`, b.LastOffsetDelta)
 	}
 	dst = fmt.Appendf(dst, `,"baseTimestamp":%d`, b.BaseTimestamp)
-	if b.MaxTimestamp != b.maxTimestamp() {
+	if b.MaxTimestamp != maxTimestamp {
 		dst = fmt.Appendf(dst, `,"maxTimestamp":%d`, b.MaxTimestamp)
 	}
-	dst = fmt.Appendf(dst, `,"producerId":%d,"producerEpoch":%d,"baseSequence":%d,"records":[`, b.ProducerID, b.ProducerEpoch, b.BaseSequence)
-	for i := range b.Records {
+	return fmt.Appendf(dst, `,"producerId":%d,"producerEpoch":%d,"baseSequence":%d,"records":[`, b.ProducerID, b.ProducerEpoch, b.BaseSequence)
+}
+
+// appendBatchTailJSON writes what follows a RecordBatch v2's records.
+func appendBatchTailJSON(dst []byte, b *Batch) []byte {
+	dst = append(dst, ']')
+	return append(appendCompressedJSON(dst, b), '}')
+}
+
+// appendRecordsJSON writes the records of a RecordBatch v2, inside their
+// list's brackets.
+func appendRecordsJSON(dst []byte, recs []Record) []byte {
+	for i := range recs {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		r := &b.Records[i]
+		r := &recs[i]
 		dst = append(dst, '{')
 		if r.OffsetDelta != int32(i) {
 			dst = append(strconv.AppendInt(append(dst, `"offsetDelta":`...), int64(r.OffsetDelta), 10), ',')
@@ -191,8 +251,7 @@ func appendEntryJSON(dst []byte, b *Batch) []byte {
 		}
 		dst = append(dst, '}')
 	}
-	dst = append(dst, ']')
-	return append(appendCompressedJSON(dst, b), '}')
+	return dst
 }
 
 // appendCompressedJSON writes the compressed bytes of a compressed batch or

@@ -113,12 +113,18 @@ func TestSeenBatches(t *testing.T) {
 		bad = recrc(bad)
 		bad[offCRC] ^= 1
 		for _, field := range [][]byte{one, append(bytes.Clone(one), one...), bad, append(bytes.Clone(one), bad...)} {
+			var limits []Limits
 			for limit := 1; limit <= 2*len(stream)+2; limit++ {
-				l := Limits{MaxDecompressed: limit}
+				limits = append(limits, Limits{MaxDecompressed: limit})
+			}
+			for n := 1; n <= 8; n++ {
+				limits = append(limits, Limits{MaxRecords: n}, Limits{MaxNodes: n})
+			}
+			for _, l := range limits {
 				for range 2 {
 					got, want := AppendJSON(nil, field, NewBudget(l)), refAppendJSON(nil, field, NewBudget(l))
 					if !bytes.Equal(got, want) {
-						t.Fatalf("%s, limit %d: AppendJSON\n%s\nthe reference\n%s", c, limit, got, want)
+						t.Fatalf("%s, limits %+v: AppendJSON\n%s\nthe reference\n%s", c, l, got, want)
 					}
 				}
 			}

@@ -35,7 +35,11 @@ type parsed struct {
 	// when it is seen's, which keeps it.
 	stream []byte
 	shared bool
-	err    error
+	// key is the entry's in seen (a compressed batch, with reuse); json,
+	// its records' JSON when seen has it: the batch has no Records.
+	key  seenKey
+	json *recordsJSON
+	err  error
 }
 
 // parseEntries splits s into entries and reads each.
@@ -57,6 +61,7 @@ func (d *decoder) parseEntries(s []byte) []parsed {
 func (d *decoder) parseEntry(s []byte, pos int) (parsed, int) {
 	rest := s[pos:]
 	e := parsed{pos: pos, raw: rest}
+	d.jsonHit, d.key = nil, seenKey{}
 	if len(rest) < minEntry {
 		e.err = fmt.Errorf("partial batch: %d bytes, too few for a batch header", len(rest))
 		return e, -1
@@ -77,7 +82,7 @@ func (d *decoder) parseEntry(s []byte, pos int) (parsed, int) {
 		e.err = fmt.Errorf("length %d is too small to hold a magic byte", length)
 	case magic == 2:
 		e.batch, e.stream, e.err = d.parseBatch(e.raw)
-		e.shared = d.shared
+		e.shared, e.key, e.json = d.shared, d.key, d.jsonHit
 	case magic == 0 || magic == 1:
 		e.batch, e.stream, e.err = d.parseMessage(e.raw)
 	default:
@@ -99,8 +104,11 @@ func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 	if c := h.Codec(); c != None {
 		h.Compressed = s
 		var err error
-		if s, err = d.decompressBatch(c, s, crc); err != nil {
+		if s, err = d.decompressBatch(c, s, crc, count); err != nil {
 			return h, nil, err
+		}
+		if d.jsonHit != nil { // its JSON is kept: nothing to read
+			return h, nil, nil
 		}
 		stream = s
 	}
@@ -329,14 +337,24 @@ func (d *decoder) headerSlice(n int) []Header {
 // from seen rather than decompressed again (charged to the budget as if
 // they were), and the decompressed records are kept there; such a stream
 // is shared, d.shared says so, and is never handed back.
-func (d *decoder) decompressBatch(c Codec, src []byte, crc uint32) ([]byte, error) {
+func (d *decoder) decompressBatch(c Codec, src []byte, crc uint32, count int32) ([]byte, error) {
 	d.shared = false
 	if !d.reuse || d.depth > 0 {
 		out, _, err := d.decompress(c, src, 2, nil)
 		return out, err
 	}
 	k := seenKey{crc: crc, codec: c, size: len(src)}
-	if out := seen.get(k, src); out != nil {
+	d.key = k
+	out, j := seen.get(k, src)
+	if j != nil && j.count == count && j.streamLen <= d.bg.bytesLeft() && j.records <= d.bg.recordsLeft() && j.nodes <= d.bg.NodesLeft() {
+		// Read again, the batch would spend this, and its JSON be j's.
+		d.bg.decompressed += j.streamLen
+		d.bg.records += j.records
+		d.bg.TakeNodes(j.nodes)
+		d.jsonHit = j
+		return nil, nil
+	}
+	if out != nil {
 		if len(out) > d.bg.bytesLeft() { // as decompress would fail
 			err := d.bg.decompressError(c)
 			d.bg.hit(err.Error())

@@ -14,8 +14,10 @@ import (
 // request and in the Fetch responses that follow, with the same
 // compressed bytes. A batch is found by the CRC-32C that parseBatch
 // computes anyway and its codec and size, and is the same only when its
-// compressed bytes are (they are kept, and compared). It holds at most
-// maxSeen bytes, compressed and decompressed, dropping the oldest.
+// compressed bytes are (they are kept, and compared). Once AppendJSON
+// has written a batch's records, their JSON is kept in their place, and
+// the batch read again is not read at all (recordsJSON). It holds at most
+// maxSeen bytes, dropping the oldest.
 var seen = seenCache{m: map[seenKey]*seenBatch{}}
 
 const maxSeen = 32 << 20
@@ -29,7 +31,16 @@ type seenKey struct {
 type seenBatch struct {
 	key        seenKey
 	compressed []byte
-	stream     []byte // never written once here: decodes share it
+	stream     []byte       // never written once here: decodes share it; nil once json is set
+	json       *recordsJSON // once AppendJSON wrote the records
+}
+
+func (b *seenBatch) size() int {
+	n := len(b.compressed) + len(b.stream)
+	if b.json != nil {
+		n += len(b.json.json)
+	}
+	return n
 }
 
 type seenCache struct {
@@ -39,37 +50,61 @@ type seenCache struct {
 	bytes int
 }
 
-// get returns the records of a batch seen before, or nil.
-func (c *seenCache) get(k seenKey, compressed []byte) []byte {
+// get returns the records of a batch seen before, or their JSON, or
+// nothing.
+func (c *seenCache) get(k seenKey, compressed []byte) ([]byte, *recordsJSON) {
 	c.mu.Lock()
 	b := c.m[k]
+	var stream []byte
+	var j *recordsJSON
+	if b != nil {
+		stream, j = b.stream, b.json
+	}
 	c.mu.Unlock()
 	if b == nil || !bytes.Equal(b.compressed, compressed) {
-		return nil
+		return nil, nil
 	}
-	return b.stream
+	return stream, j
 }
 
 // add keeps a batch's records, which no one may write from now on.
 func (c *seenCache) add(k seenKey, compressed, stream []byte) {
-	size := len(compressed) + len(stream)
-	if size > maxSeen/4 {
+	b := &seenBatch{key: k, compressed: bytes.Clone(compressed), stream: stream}
+	if b.size() > maxSeen/4 {
 		return
 	}
-	b := &seenBatch{key: k, compressed: bytes.Clone(compressed), stream: stream}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m[k] != nil {
 		return
 	}
-	for c.bytes+size > maxSeen && len(c.order) > 0 {
+	c.m[k] = b
+	c.order = append(c.order, b)
+	c.bytes += b.size()
+	c.trim()
+}
+
+// setJSON keeps the JSON of a kept batch's records in place of them.
+func (c *seenCache) setJSON(k seenKey, compressed []byte, j *recordsJSON) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b := c.m[k]
+	if b == nil || b.json != nil || !bytes.Equal(b.compressed, compressed) {
+		return
+	}
+	c.bytes -= b.size()
+	b.stream, b.json = nil, j
+	c.bytes += b.size()
+	c.trim()
+}
+
+// trim drops the oldest batches past maxSeen bytes.
+func (c *seenCache) trim() {
+	for c.bytes > maxSeen && len(c.order) > 0 {
 		old := c.order[0]
 		c.order[0] = nil
 		c.order = c.order[1:]
 		delete(c.m, old.key)
-		c.bytes -= len(old.compressed) + len(old.stream)
+		c.bytes -= old.size()
 	}
-	c.m[k] = b
-	c.order = append(c.order, b)
-	c.bytes += size
 }
