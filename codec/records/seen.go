@@ -108,3 +108,31 @@ func (c *seenCache) trim() {
 		c.bytes -= old.size()
 	}
 }
+
+// appendSeenEntryJSON is appendEntryJSON of an entry that may be in
+// seen: one whose records' JSON is there is written from it, and one
+// that is not yet has it kept there.
+func appendSeenEntryJSON(dst []byte, e *parsed) []byte {
+	b := &e.batch
+	if b.Magic != 2 || e.key == (seenKey{}) {
+		return appendEntryJSON(dst, b)
+	}
+	if j := e.json; j != nil {
+		dst = appendBatchHeadJSON(dst, b, j.lastDelta, b.BaseTimestamp+j.maxTsDelta)
+		dst = append(dst, j.json...)
+		return appendBatchTailJSON(dst, b)
+	}
+	dst = appendBatchHeadJSON(dst, b, b.lastOffsetDelta(), b.maxTimestamp())
+	at := len(dst)
+	dst = appendRecordsJSON(dst, b.Records)
+	if e.shared { // seen has the batch's records
+		nodes := 0
+		for i := range b.Records {
+			nodes += len(b.Records[i].Headers)
+		}
+		seen.setJSON(e.key, b.Compressed, &recordsJSON{count: int32(len(b.Records)), streamLen: len(e.stream),
+			records: min(len(b.Records), len(e.stream)/minRecordSize), nodes: nodes,
+			lastDelta: b.lastOffsetDelta(), maxTsDelta: b.maxTimestamp() - b.BaseTimestamp, json: bytes.Clone(dst[at:])})
+	}
+	return appendBatchTailJSON(dst, b)
+}
