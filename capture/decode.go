@@ -27,9 +27,12 @@ func (e *Event) Decode(limits records.Limits) (*codec.Frame, *tree.Node, error) 
 }
 
 // DecodeValues is Decode without the trees of the header and body
-// (codec.DecodeOptions.ValuesOnly): faster, for the JSON form.
+// (codec.DecodeOptions.ValuesOnly): faster, for the JSON form. Its
+// records fields refer to e.Data (codec.DecodeOptions.InPlace): the frame
+// is good while e.Data is, and the reader reuses it once the callback
+// returns (copy it to keep the frame longer).
 func (e *Event) DecodeValues(limits records.Limits) (*codec.Frame, error) {
-	f, _, err := e.decode(codec.DecodeOptions{Limits: limits, ValuesOnly: true})
+	f, _, err := e.decode(codec.DecodeOptions{Limits: limits, ValuesOnly: true, InPlace: true})
 	return f, err
 }
 

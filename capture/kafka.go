@@ -137,6 +137,9 @@ type Reader struct {
 	known  map[[2]int16]bool
 	topics *codec.TopicNames // topic ids named by responses (Event.TopicNames)
 	stop   bool
+	// spare is the buffer of the last large frame, handed to the next
+	// connection whose buffer grows past largeBuf rather than grown anew.
+	spare []byte
 	// Packets and NotTCP count the packets read and those without TCP.
 	Packets, NotTCP int
 }
@@ -376,6 +379,10 @@ func (f *framer) data(b []byte, t time.Time) {
 			return
 		}
 	}
+	if need := len(f.buf) + len(b); need > cap(f.buf) && need > largeBuf && cap(c.r.spare) >= need {
+		f.buf = append(c.r.spare[:0], f.buf...)
+		c.r.spare = nil
+	}
 	f.buf = append(f.buf, b...)
 	if !f.started && len(f.buf) >= 5 {
 		f.started = true
@@ -441,10 +448,18 @@ func (f *framer) consume(n int) {
 	f.off += int64(n)
 	rest := copy(f.buf, f.buf[n:])
 	f.buf = f.buf[:rest]
-	if rest == 0 && cap(f.buf) > 1<<20 {
-		f.buf = nil // let a large frame's buffer go
+	if rest == 0 && cap(f.buf) > largeBuf {
+		// A large frame's buffer goes, to the reader's spare if larger.
+		if cap(f.buf) > cap(f.c.r.spare) {
+			f.c.r.spare = f.buf
+		}
+		f.buf = nil
 	}
 }
+
+// largeBuf is the size past which a connection's buffer is not kept
+// once empty: the reader keeps one, its spare.
+const largeBuf = 1 << 20
 
 // resync drops bytes until buf starts at a plausible frame: a request
 // header that names a known API and version, a response whose

@@ -24,9 +24,10 @@ func (p *Plan) Decode(b []byte) (Value, int, error) {
 }
 
 // decodeAt is Decode of bytes that start at offset base of the buffer
-// the errors' offsets count from.
-func (p *Plan) decodeAt(b []byte, base int) (Value, int, error) {
-	d := decoder{buf: b, end: len(b), base: base}
+// the errors' offsets count from; with inPlace, records fields are read
+// in place (DecodeOptions.InPlace).
+func (p *Plan) decodeAt(b []byte, base int, inPlace bool) (Value, int, error) {
+	d := decoder{buf: b, end: len(b), base: base, inPlace: inPlace}
 	var v Value
 	err := d.structInto(p.Root, &v, nil, nil, "")
 	return v, d.off, err
@@ -137,6 +138,7 @@ type decoder struct {
 	rootPlan  *StructPlan // its plan
 	depth     int         // of nested formats
 	saslMech  string      // TreeOptions.SASLMechanism
+	inPlace   bool        // records fields alias buf
 	// The topic of the records that follow: its name or id as last read
 	// (FieldPlan.Topic), TreeOptions.TopicFormat and TopicNames.
 	topic, topicID string
@@ -696,7 +698,11 @@ func (d *decoder) primitive(k schemas.Kind, nullable, compact bool, v *Value, no
 	if length > int64(len(b)-n) {
 		return d.fail(wire.ErrLength, "%s length %d exceeds the %d bytes left", k, length, len(b)-n)
 	}
-	*v = String(string(b[n : n+int(length)]))
+	if d.inPlace && k == schemas.KindRecords {
+		*v = String(recordString(b[n : n+int(length)]))
+	} else {
+		*v = String(string(b[n : n+int(length)]))
+	}
 	d.off += n + int(length)
 	if node != nil {
 		node.Value, node.Detail = d.display(k, *v), d.lengthDetail(k, int(length), compact)

@@ -227,6 +227,10 @@ type DecodeOptions struct {
 	// frame, header and body nodes alone, and errors inside records
 	// fields show only when they are read (Frame.JSON).
 	ValuesOnly bool
+	// InPlace, with ValuesOnly, makes the values of records fields (the
+	// bulk of a Produce or Fetch) refer to the frame's bytes rather than
+	// to a copy: the bytes must not change while the frame is used.
+	InPlace bool
 	// SASLMechanism is the mechanism SaslAuthenticate's AuthBytes are
 	// read with (TreeOptions.SASLMechanism).
 	SASLMechanism string
@@ -312,7 +316,7 @@ func decodeFrame(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
 	root.Add(hn)
 	var used int
 	if o.ValuesOnly {
-		f.Header, used, err = hp.decodeAt(b[4:end], 4)
+		f.Header, used, err = hp.decodeAt(b[4:end], 4, o.InPlace)
 	} else {
 		f.Header, used, err = hp.DecodeTree(b[4:end], hn, TreeOptions{Base: 4, Section: tree.Header, Set: f.Set, Budget: bg})
 	}
@@ -413,7 +417,7 @@ func (f *Frame) decodeBody(b []byte, start int, root *tree.Node, o DecodeOptions
 	var v Value
 	var used int
 	if o.ValuesOnly {
-		v, used, err = bp.decodeAt(b[start:], start)
+		v, used, err = bp.decodeAt(b[start:], start, o.InPlace)
 	} else {
 		v, used, err = bp.DecodeTree(b[start:], bn, TreeOptions{Base: start, Section: sec, Set: f.Set, Sample: o.Sample, Budget: bg, SASLMechanism: o.SASLMechanism,
 			TopicFormat: o.TopicFormat, TopicNames: o.TopicNames})
@@ -477,6 +481,13 @@ func (f *Frame) JSON(size int) ([]byte, error) {
 // AppendJSON appends the frame's JSON form (as JSON returns it) on one
 // line.
 func (f *Frame) AppendJSON(b []byte, size int) ([]byte, error) {
+	return f.AppendJSONBudget(b, size, nil)
+}
+
+// AppendJSONBudget is AppendJSON whose records fields draw on bg (nil: a
+// budget of the frame's Limits), which says afterwards what they spent
+// and what did not read (records.Budget.Unread).
+func (f *Frame) AppendJSONBudget(b []byte, size int, bg *records.Budget) ([]byte, error) {
 	hp, bp, err := f.Plans()
 	if err != nil {
 		return b, err
@@ -489,7 +500,9 @@ func (f *Frame) AppendJSON(b []byte, size int) ([]byte, error) {
 	if f.Guessed {
 		b = xfmt.Appendf(b, `"guessed_layout":%d,`, f.Layout)
 	}
-	bg := records.NewBudget(f.Limits) // one for the whole message
+	if bg == nil {
+		bg = records.NewBudget(f.Limits) // one for the whole message
+	}
 	// A body read alone has no header.
 	if f.Header.IsList() {
 		b = append(b, `"header":`...)

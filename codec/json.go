@@ -151,7 +151,7 @@ func appendPrimitiveJSON(dst []byte, k schemas.Kind, v Value, bg *records.Budget
 	case schemas.KindUUID:
 		return strconv.AppendQuote(dst, FormatUUID(v.Str()))
 	case schemas.KindRecords:
-		return records.AppendJSON(dst, []byte(v.Str()), bg)
+		return records.AppendJSON(dst, recordBytes(v.Str()), bg)
 	case schemas.KindBytes:
 		dst = append(dst, '"')
 		dst = hex.AppendEncode(dst, []byte(v.Str()))

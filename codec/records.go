@@ -19,7 +19,7 @@ func recordNodes(s string, base int, set *schemas.Set, f TopicFormat, path strin
 		o.Control = ControlDecoder(set)
 		o.Record = RecordDecoder(set, f)
 	}
-	return records.Nodes(unsafe.Slice(unsafe.StringData(s), len(s)), base, o)
+	return records.Nodes(recordBytes(s), base, o)
 }
 
 // ControlDecoder returns the records.ControlFunc that decodes control
@@ -62,5 +62,17 @@ func RecordBatches(v Value) ([]records.Batch, error) {
 	if s == "" {
 		return nil, nil
 	}
-	return records.Parse(unsafe.Slice(unsafe.StringData(s), len(s)))
+	return records.Parse(recordBytes(s))
+}
+
+// recordBytes is a records field's value as bytes, in place, for the
+// readers of package records, which never write them.
+func recordBytes(s string) []byte {
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
+
+// recordString is recordBytes the other way: a records field's bytes as
+// the value's string, in place (DecodeOptions.InPlace).
+func recordString(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }

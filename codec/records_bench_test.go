@@ -188,7 +188,9 @@ func eachRecords(sp *StructPlan, v Value, f func(Value) error) error {
 // each codec, in the manner of BenchmarkCodec: decode/kwire is the value
 // decode with every record read (kwireValueDecode), decode/kmsg the same
 // with kmsg (kmsgDecode), tree/kwire the whole frame with its object tree
-// (Decode; TestBenchFetch checks every record is in it), and nodes/kwire
+// (Decode; TestBenchFetch checks every record is in it), json/kwire the
+// JSON form of the values (kwire capture --format json --body, kwire
+// decode --format json), and nodes/kwire
 // only the allocation of as many nodes as that tree has.
 // scripts/bench-records.sh prints the ratios.
 func BenchmarkFetchRecords(b *testing.B) {
@@ -216,6 +218,20 @@ func BenchmarkFetchRecords(b *testing.B) {
 			measure(b, len(frame), func() {
 				if n, err := kmsgDecode(frame, dec); err != nil || n != benchRecords {
 					b.Fatalf("%d records, %v", n, err)
+				}
+			})
+		})
+		b.Run(c.String()+"/json/kwire", func(b *testing.B) {
+			vo := o
+			vo.ValuesOnly = true
+			var out []byte
+			measure(b, len(frame), func() {
+				f, _, err := Decode(frame, vo)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if out, err = f.AppendJSON(out[:0], len(frame)); err != nil {
+					b.Fatal(err)
 				}
 			})
 		})

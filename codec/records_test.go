@@ -1,8 +1,10 @@
 package codec
 
 import (
+	"bytes"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"kwire/codec/records"
 	"kwire/schemas"
@@ -174,5 +176,45 @@ func TestRecordsJSON(t *testing.T) {
 	err = f.SetJSON([]byte(bad))
 	if err == nil || !strings.Contains(err.Error(), "TopicData[0].PartitionData[0].Records[0].records[1].timestampDelta") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// TestInPlace: with InPlace, a values-only decode's records fields refer
+// to the frame's bytes, and its JSON is that of a decode that copies them.
+func TestInPlace(t *testing.T) {
+	set, err := sets.Load("trunk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, _ := set.LookupAPI("Fetch")
+	frame := benchFetch(benchBatches(records.Gzip))
+	o := DecodeOptions{Set: set, API: api, Version: benchFetchVers, Dir: Response, ValuesOnly: true}
+	jsons := map[bool][]byte{}
+	for _, inPlace := range []bool{false, true} {
+		o.InPlace = inPlace
+		f, _, err := Decode(frame, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bp, _ := PlanFor(api.Response, benchFetchVers)
+		n := 0
+		eachRecords(bp.Root, f.Body, func(v Value) error {
+			p := uintptr(unsafe.Pointer(unsafe.StringData(v.Str())))
+			start := uintptr(unsafe.Pointer(&frame[0]))
+			if within := p >= start && p < start+uintptr(len(frame)); within != inPlace {
+				t.Errorf("InPlace %v: the records field is in the frame's bytes: %v", inPlace, within)
+			}
+			n++
+			return nil
+		})
+		if n == 0 {
+			t.Fatal("no records field")
+		}
+		if jsons[inPlace], err = f.AppendJSON(nil, len(frame)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(jsons[false], jsons[true]) {
+		t.Error("the JSON differs with InPlace")
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"kwire/capture"
@@ -60,6 +61,9 @@ type captureRun struct {
 	jobs    chan *job // to the workers
 	order   chan *job // to the writer, in order
 	done    chan struct{}
+	copies  buffers // copies of frames (Event.Data) in flight
+	bodies  buffers // their JSON
+	ratio   atomic.Uint32
 }
 
 func cmdCapture(args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -144,11 +148,36 @@ type job struct {
 	res chan rendered
 }
 
-// rendered is what an event prints.
+// rendered is what an event prints: out, then, for a line with a body,
+// the body (from run.bodies, handed back once written) and the end of
+// the line.
 type rendered struct {
 	out    []byte
+	body   []byte
 	stderr string
 	failed bool
+}
+
+// buffers is a free list of byte buffers, reused from one event to the
+// next: the copies of frames being decoded, and their JSON, which can be
+// many times their size (growing a new buffer for each costs more than
+// writing it). It keeps at most its capacity of them.
+type buffers chan []byte
+
+func (b buffers) get() []byte {
+	select {
+	case x := <-b:
+		return x[:0]
+	default:
+		return nil
+	}
+}
+
+func (b buffers) put(x []byte) {
+	select {
+	case b <- x:
+	default:
+	}
 }
 
 // start starts the workers that decode and render events, as many as
@@ -159,10 +188,15 @@ func (run *captureRun) start() {
 	run.jobs = make(chan *job)
 	run.order = make(chan *job, n)
 	run.done = make(chan struct{})
+	// An event's copy is in the channels or with a worker, its JSON with
+	// a worker or waiting to be written.
+	run.copies, run.bodies = make(buffers, 2*n+2), make(buffers, 2*n+2)
 	for range n {
 		go func() {
 			for j := range run.jobs {
-				j.res <- run.render(&j.e)
+				r := run.render(&j.e)
+				run.copies.put(j.e.Data)
+				j.res <- r
 			}
 		}()
 	}
@@ -174,6 +208,11 @@ func (run *captureRun) start() {
 				printLine(run.stderr, "kwire: %s", r.stderr)
 			}
 			run.out.Write(r.out)
+			if r.body != nil {
+				run.out.Write(r.body)
+				run.out.WriteString("}\n")
+				run.bodies.put(r.body)
+			}
 			if r.failed {
 				run.failed++
 			}
@@ -208,7 +247,7 @@ func (run *captureRun) event(e *capture.Event) {
 		run.frames++
 	}
 	j := &job{e: *e, res: make(chan rendered, 1)}
-	j.e.Data = append([]byte(nil), e.Data...)
+	j.e.Data = append(run.copies.get(), e.Data...)
 	run.order <- j
 	run.jobs <- j
 }
@@ -235,7 +274,7 @@ func (run *captureRun) render(e *capture.Event) rendered {
 		status = e.Note
 	}
 	if run.format == "json" {
-		return rendered{out: run.jsonLine(e, status, capture.ErrorCodes(root), nil), failed: failed}
+		return rendered{out: run.jsonLine(e, status, capture.ErrorCodes(root), false), failed: failed}
 	}
 	api, ver, corr, latency := "-", "-", "-", ""
 	switch e.Kind {
@@ -312,12 +351,17 @@ var kindNames = map[capture.Kind]string{capture.KindFrame: "frame", capture.Kind
 func (run *captureRun) renderBody(e *capture.Event) rendered {
 	f, err := e.DecodeValues(run.limits)
 	var body []byte
+	bg := records.NewBudget(run.limits)
 	if f != nil && f.API != nil {
-		body, _ = f.AppendJSON(nil, e.Size)
+		buf := slices.Grow(run.bodies.get(), run.jsonSize(e.Size))
+		if j, err := f.AppendJSONBudget(buf, e.Size, bg); err == nil {
+			body = j
+			run.learnSize(e.Size, len(j))
+		}
 	}
 	codes := jsonErrorCodes(f, body)
 	var root *tree.Node
-	if err != nil || bytes.Contains(body, []byte(`"note":`)) || bytes.Contains(body, []byte(`"crc":`)) {
+	if err != nil || bg.Unread > 0 {
 		_, root, err = e.Decode(run.limits)
 		codes = capture.ErrorCodes(root)
 	}
@@ -326,8 +370,39 @@ func (run *captureRun) renderBody(e *capture.Event) rendered {
 	if !failed {
 		status = "ok"
 	}
-	return rendered{out: run.jsonLine(e, status, codes, body), failed: failed}
+	return rendered{out: run.jsonLine(e, status, codes, body != nil), body: body, failed: failed}
 }
+
+// jsonSize is what the JSON of a frame of size bytes is likely to take,
+// for the frames large enough for it to matter: the frame's size times
+// the largest ratio seen (up to maxJSONRatio), so that its buffer is
+// grown once rather than doubled step by step.
+func (run *captureRun) jsonSize(size int) int {
+	if size < minLearned {
+		return 0
+	}
+	return size * int(run.ratio.Load()) / 16
+}
+
+// learnSize keeps the largest ratio of a frame's JSON to its size, in
+// sixteenths.
+func (run *captureRun) learnSize(size, json int) {
+	if size < minLearned {
+		return
+	}
+	r := min(uint32(json*16/size+1), maxJSONRatio*16)
+	for {
+		old := run.ratio.Load()
+		if r <= old || run.ratio.CompareAndSwap(old, r) {
+			return
+		}
+	}
+}
+
+const (
+	minLearned   = 64 << 10
+	maxJSONRatio = 8
+)
 
 // jsonErrorCodes are the names of the non-zero error codes in a frame's
 // JSON form (as errorCodes finds them in its tree): the values of the keys
@@ -360,7 +435,9 @@ func jsonErrorCodes(f *codec.Frame, j []byte) []string {
 	}
 }
 
-func (run *captureRun) jsonLine(e *capture.Event, status string, codes []string, body []byte) []byte {
+// jsonLine is the JSON line of an event; with a body, only its start: the
+// body follows, then "}\n".
+func (run *captureRun) jsonLine(e *capture.Event, status string, codes []string, body bool) []byte {
 	l := captureLine{N: e.N, Kind: kindNames[e.Kind], Time: e.Time.UTC().Format(time.RFC3339Nano), Conn: e.Conn.String(), ConnID: e.Conn.ID,
 		Dir: e.Dir.String(), Size: e.Size, Packet: e.Packet, Status: status, ErrorCodes: codes}
 	if e.Kind == capture.KindFrame && (e.Dir == codec.Request && len(e.Data) >= 12 || e.Request != nil) {
@@ -376,8 +453,8 @@ func (run *captureRun) jsonLine(e *capture.Event, status string, codes []string,
 		l.LatencyMs = &ms
 	}
 	b, _ := json.Marshal(l)
-	if body != nil {
-		b = append(append(append(b[:len(b)-1], `,"body":`...), body...), '}')
+	if body {
+		return append(b[:len(b)-1], `,"body":`...)
 	}
 	return append(b, '\n')
 }

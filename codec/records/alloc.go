@@ -1,6 +1,8 @@
 package records
 
 import (
+	"encoding/binary"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -105,19 +107,15 @@ func (a alloc) preview(b []byte, null bool) string {
 
 const hexDigits = "0123456789abcdef"
 
-func appendHex(dst, b []byte) []byte {
-	for _, c := range b {
-		dst = append(dst, hexDigits[c>>4], hexDigits[c&15])
-	}
-	return dst
-}
-
 // isText reports whether b reads as text: valid UTF-8 without control
 // characters other than tab, newline and carriage return. The tree quotes
 // such keys and values and the JSON form writes them as strings; anything
 // else is shown as hex.
 func isText(b []byte) bool {
 	for i := 0; i < len(b); {
+		if i += textPrefix(b[i:]); i == len(b) {
+			break
+		}
 		c := b[i]
 		if c < utf8.RuneSelf {
 			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f {
@@ -136,4 +134,80 @@ func isText(b []byte) bool {
 		i += size
 	}
 	return true
+}
+
+// Bytes tested eight at a time (SWAR): each expression is non-zero when
+// one of the eight bytes of x is of the kind it names.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+func hasByte(x uint64, c byte) uint64 { v := x ^ (ones * uint64(c)); return (v - ones) &^ v & highs }
+func hasLess(x uint64, n byte) uint64 { return (x - ones*uint64(n)) &^ x & highs } // a byte < n (n <= 128)
+
+// atLeast7f: a byte >= 0x7f (DEL, or not ASCII): its low seven bits plus
+// one reach its high bit (no carry leaves a byte), or that bit is set.
+func atLeast7f(x uint64) uint64 { return ((x &^ highs) + ones | x) & highs }
+
+// plainPrefix returns how many bytes at the start of s a JSON string
+// holds as they are: ASCII but for C0 controls, DEL, '"' and '\\'.
+func plainPrefix(s []byte) int {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := binary.LittleEndian.Uint64(s[i:])
+		if atLeast7f(x)|hasLess(x, 0x20)|hasByte(x, '"')|hasByte(x, '\\') != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			break
+		}
+	}
+	return i
+}
+
+// textPrefix returns how many bytes at the start of b are ASCII text:
+// neither C0 controls (but tab, newline and carriage return) nor DEL.
+func textPrefix(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if atLeast7f(x)|hasLess(x, 0x20) != 0 {
+			break // a byte to look at alone (maybe a tab or a newline)
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c >= 0x7f || c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
+			break
+		}
+	}
+	return i
+}
+
+// hexPairs holds the two hex digits of each byte value, the first in the
+// low byte (as a little-endian store writes them).
+var hexPairs = func() (t [256]uint16) {
+	for i := range t {
+		t[i] = uint16(hexDigits[i>>4]) | uint16(hexDigits[i&15])<<8
+	}
+	return t
+}()
+
+// appendHex is hex.AppendEncode, four bytes at a time (the JSON form
+// writes every compressed batch in hex).
+func appendHex(dst, src []byte) []byte {
+	n := len(dst)
+	dst = slices.Grow(dst, 2*len(src))[:n+2*len(src)]
+	out := dst[n:]
+	i := 0
+	for ; i+4 <= len(src); i += 4 {
+		binary.LittleEndian.PutUint64(out[2*i:], uint64(hexPairs[src[i]])|uint64(hexPairs[src[i+1]])<<16|
+			uint64(hexPairs[src[i+2]])<<32|uint64(hexPairs[src[i+3]])<<48)
+	}
+	for ; i < len(src); i++ {
+		binary.LittleEndian.PutUint16(out[2*i:], hexPairs[src[i]])
+	}
+	return dst
 }

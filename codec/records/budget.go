@@ -58,6 +58,10 @@ type Budget struct {
 	// Hit is set once something was left out because the budget was
 	// spent: what was left out and how to raise the limit.
 	Hit string
+	// Unread counts the entries AppendJSON wrote as they were read, in
+	// rawHex with a note (they did not read, or would not encode back),
+	// or with their wrong CRC ("crc"): what the tree shows as errors.
+	Unread int
 }
 
 // NewBudget returns a budget of l (zero fields at their defaults).

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"math/bits"
+	"slices"
 	"sync"
 
 	"kwire/internal/xfmt"
@@ -130,28 +131,46 @@ func putStream(b []byte) {
 	}
 }
 
-// readLimited reads r to the end into dst, failing with ErrLimit past
-// limit bytes.
+// readLimited reads r to the end, appending to dst, failing with
+// ErrLimit past limit bytes. It reads into dst's spare capacity, and
+// doubles it only when full (never past limit+1 bytes): a dst as large as
+// the output plus one byte is never grown.
 func readLimited(r io.Reader, limit int, dst []byte) ([]byte, error) {
-	buf := bytes.NewBuffer(dst)
-	n, err := buf.ReadFrom(io.LimitReader(r, int64(limit)+1))
-	if err != nil {
-		return nil, err
+	for {
+		if len(dst) == cap(dst) {
+			dst = slices.Grow(dst, min(max(len(dst), 4096), limit+1-len(dst)))
+		}
+		n, err := r.Read(dst[len(dst):min(cap(dst), limit+1)])
+		dst = dst[:len(dst)+n]
+		if len(dst) > limit {
+			return nil, errTooBig
+		}
+		if err == io.EOF {
+			return dst, nil
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	if n > int64(limit) {
-		return nil, errTooBig
-	}
-	return buf.Bytes(), nil
 }
 
 var gzipPool = sync.Pool{New: func() any { return new(gzipReader) }}
 
-// gunzip decodes every gzip member of src.
+// gunzip decodes every gzip member of src. dst is made room for the
+// size the last member's trailer gives (the whole output when it is the
+// only one, as producers write it), as far as the budget and sixteen
+// times the compressed size allow: a trailer is not trusted further.
 func gunzip(src []byte, limit int, dst []byte) ([]byte, error) {
 	r := gzipPool.Get().(*gzipReader)
 	defer gzipPool.Put(r)
 	if err := r.Reset(bytes.NewReader(src)); err != nil {
 		return nil, err
+	}
+	if len(src) >= 18 { // a gzip member's header and trailer
+		size := int(binary.LittleEndian.Uint32(src[len(src)-4:]))
+		if want := min(size, limit, 16*len(src)) + 1; cap(dst) < want {
+			dst = make([]byte, 0, want)
+		}
 	}
 	return readLimited(r, limit, dst)
 }

@@ -34,6 +34,7 @@ func checkInput(t *testing.T, b []byte) {
 	if j2 := AppendJSON(nil, back, nil); !bytes.Equal(j, j2) {
 		t.Fatalf("JSON not stable:\n%s\n%s", j, j2)
 	}
+	checkReference(t, b)
 }
 
 func seeds(f *testing.F) [][]byte {

@@ -1,10 +1,6 @@
 package records
 
 import (
-	"encoding/hex"
-	"kwire/internal/xfmt"
-	"kwire/internal/xhex"
-	"kwire/jsonv"
 	"math"
 	"slices"
 	"sort"
@@ -13,6 +9,9 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"kwire/internal/xfmt"
+	"kwire/internal/xhex"
+	"kwire/jsonv"
 	"kwire/tree"
 )
 
@@ -99,50 +98,85 @@ type RecordJSON struct {
 // records of batches that are not control batches with rj, when rj and
 // rj.Write are set.
 func AppendJSONWith(dst, b []byte, bg *Budget, rj *RecordJSON) []byte {
+	if rj != nil && rj.Write == nil {
+		rj = nil
+	}
 	d := newDecoder(Options{Budget: bg})
-	entries := d.parseEntries(b)
-	readable := d.bg.Hit != "" // the entries say what was left out
-	for i := range entries {
-		if entries[i].jsonExact() {
-			readable = true
-			break
-		}
-	}
-	if !readable {
-		dst = append(dst, '"')
-		dst = hex.AppendEncode(dst, b)
-		return append(dst, '"')
-	}
+	// With rj, records are written through it: not from the JSON of the
+	// batches seen before (seen.go), which holds a plain topic's.
+	d.reuse = rj == nil
+	start, unread := len(dst), d.bg.Unread
 	dst = append(dst, '[')
-	for i := range entries {
+	readable := false
+	for pos, i := 0, 0; pos < len(b); i++ {
+		e, next := d.parseEntry(b, pos)
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		e := &entries[i]
-		if !e.jsonExact() {
-			dst = append(dst, `{"rawHex":"`...)
-			dst = hex.AppendEncode(dst, e.raw)
-			dst = append(dst, `","note":`...)
-			note := "does not encode back to the same bytes"
-			if e.err != nil {
-				note = e.err.Error()
-			} else if e.batch.Codec() == Zstd && !zstdEncodes {
-				note = "zstd batches stay hex here: this build cannot compress them again (`kwire` on the command line can)"
+		if e.json != nil || d.jsonExact(&e) {
+			readable = true
+			if e.batch.wrongCRC() {
+				d.bg.Unread++
 			}
-			dst = AppendJSONString(dst, []byte(note))
-			dst = append(dst, '}')
-			continue
+			if rj != nil {
+				dst = appendEntryJSON(dst, &e.batch, rj)
+			} else {
+				dst = appendSeenEntryJSON(dst, &e)
+			}
+		} else {
+			d.bg.Unread++
+			dst = appendRawEntryJSON(dst, &e)
 		}
-		dst = appendEntryJSON(dst, &e.batch, rj)
+		if !e.shared {
+			putStream(e.stream) // the entry is written: nothing refers to it
+		}
+		if next < 0 {
+			break
+		}
+		pos = next
+	}
+	if !readable && d.bg.Hit == "" { // the entries would not say what was left out
+		d.bg.Unread = unread
+		dst = append(dst[:start], '"')
+		dst = appendHex(dst, b)
+		return append(dst, '"')
 	}
 	return append(dst, ']')
+}
+
+// recordsJSON is what AppendJSON made of the records of a batch (exact):
+// the JSON of their list, what reading them charged to the budget, and
+// what the batch's JSON compares with its header.
+type recordsJSON struct {
+	count          int32 // the batch's record count, which the list depends on
+	streamLen      int
+	records, nodes int
+	lastDelta      int32
+	maxTsDelta     int64
+	json           []byte
+}
+
+// appendRawEntryJSON writes an entry that is not written as a batch:
+// its bytes, and why.
+func appendRawEntryJSON(dst []byte, e *parsed) []byte {
+	dst = append(dst, `{"rawHex":"`...)
+	dst = appendHex(dst, e.raw)
+	dst = append(dst, `","note":`...)
+	note := "does not encode back to the same bytes"
+	if e.err != nil {
+		note = e.err.Error()
+	} else if e.batch.Codec() == Zstd && !zstdEncodes {
+		note = "zstd batches stay hex here: this build cannot compress them again (`kwire` on the command line can)"
+	}
+	dst = AppendJSONString(dst, []byte(note))
+	return append(dst, '}')
 }
 
 // jsonExact reports whether e is written as a batch: it encodes back to
 // what was read (exact), and this build can compress it again (the
 // browser app reads zstd but does not write it, codecs_js.go).
-func (e *parsed) jsonExact() bool {
-	return (zstdEncodes || e.batch.Codec() != Zstd) && e.exact()
+func (d *decoder) jsonExact(e *parsed) bool {
+	return (zstdEncodes || e.batch.Codec() != Zstd) && d.exact(e)
 }
 
 func appendEntryJSON(dst []byte, b *Batch, rj *RecordJSON) []byte {
@@ -152,33 +186,52 @@ func appendEntryJSON(dst []byte, b *Batch, rj *RecordJSON) []byte {
 	if b.Magic != 2 {
 		return appendMessageJSON(dst, b)
 	}
+	dst = appendBatchHeadJSON(dst, b, b.lastOffsetDelta(), b.maxTimestamp())
+	dst = appendRecordsJSON(dst, b.Records, rj)
+	return appendBatchTailJSON(dst, b)
+}
+
+// appendBatchHeadJSON writes a RecordBatch v2 up to its records, whose
+// last offset delta and largest timestamp are given.
+func appendBatchHeadJSON(dst []byte, b *Batch, lastDelta int32, maxTimestamp int64) []byte {
 	dst = xfmt.Appendf(dst, `{"baseOffset":%d,"partitionLeaderEpoch":%d,"magic":2,`, b.BaseOffset, b.PartitionLeaderEpoch)
 	dst = appendAttributesJSON(dst, b.Attributes, 2)
 	if b.KeepCRC {
 		dst = xfmt.Appendf(dst, `,"crc":%d`, b.CRC)
 	}
-	if b.LastOffsetDelta != b.lastOffsetDelta() {
+	if b.LastOffsetDelta != lastDelta {
 		dst = xfmt.Appendf(dst, `,"lastOffsetDelta":%d`, b.LastOffsetDelta)
 	}
 	dst = xfmt.Appendf(dst, `,"baseTimestamp":%d`, b.BaseTimestamp)
-	if b.MaxTimestamp != b.maxTimestamp() {
+	if b.MaxTimestamp != maxTimestamp {
 		dst = xfmt.Appendf(dst, `,"maxTimestamp":%d`, b.MaxTimestamp)
 	}
-	dst = xfmt.Appendf(dst, `,"producerId":%d,"producerEpoch":%d,"baseSequence":%d,"records":[`, b.ProducerID, b.ProducerEpoch, b.BaseSequence)
-	for i := range b.Records {
+	return xfmt.Appendf(dst, `,"producerId":%d,"producerEpoch":%d,"baseSequence":%d,"records":[`, b.ProducerID, b.ProducerEpoch, b.BaseSequence)
+}
+
+// appendBatchTailJSON writes what follows a RecordBatch v2's records.
+func appendBatchTailJSON(dst []byte, b *Batch) []byte {
+	dst = append(dst, ']')
+	return append(appendCompressedJSON(dst, b), '}')
+}
+
+// appendRecordsJSON writes the records of a RecordBatch v2, inside their
+// list's brackets; their keys and values with rj when it is set.
+func appendRecordsJSON(dst []byte, recs []Record, rj *RecordJSON) []byte {
+	for i := range recs {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		r := &b.Records[i]
+		r := &recs[i]
 		dst = append(dst, '{')
 		if r.OffsetDelta != int32(i) {
-			dst = xfmt.Appendf(dst, `"offsetDelta":%d,`, r.OffsetDelta)
+			dst = append(strconv.AppendInt(append(dst, `"offsetDelta":`...), int64(r.OffsetDelta), 10), ',')
 		}
 		if r.TimestampDelta != 0 {
-			dst = xfmt.Appendf(dst, `"timestampDelta":%d,`, r.TimestampDelta)
+			dst = append(strconv.AppendInt(append(dst, `"timestampDelta":`...), r.TimestampDelta, 10), ',')
 		}
 		if r.Attributes != 0 {
-			dst = xfmt.Appendf(dst, `"attributes":%d,`, r.Attributes)
+			dst = append(strconv.AppendInt(append(dst, `"attributes":`...), int64(r.Attributes), 10), ',')
 		}
 		var kj, vj []byte
 		if rj != nil {
@@ -203,8 +256,7 @@ func appendEntryJSON(dst []byte, b *Batch, rj *RecordJSON) []byte {
 		}
 		dst = append(dst, '}')
 	}
-	dst = append(dst, ']')
-	return append(appendCompressedJSON(dst, b), '}')
+	return dst
 }
 
 // appendCompressedJSON writes the compressed bytes of a compressed batch or
@@ -214,7 +266,7 @@ func appendCompressedJSON(dst []byte, b *Batch) []byte {
 		return dst
 	}
 	dst = append(dst, `,"compressedHex":"`...)
-	dst = hex.AppendEncode(dst, b.Compressed)
+	dst = appendHex(dst, b.Compressed)
 	return append(dst, '"')
 }
 
@@ -273,12 +325,28 @@ func appendMessageJSON(dst []byte, m *Batch) []byte {
 	return append(appendCompressedJSON(dst, m), '}')
 }
 
+// wrongCRC reports whether b, or a message inside it, keeps a CRC that
+// does not match its bytes.
+func (b *Batch) wrongCRC() bool {
+	for i := range b.Messages {
+		if b.Messages[i].wrongCRC() {
+			return true
+		}
+	}
+	return b.KeepCRC
+}
+
 // appendBytesJSON writes "name": "text", "nameHex": "hex" or "name": null.
 func appendBytesJSON(dst []byte, name string, b []byte) []byte {
 	switch {
 	case b == nil:
 		dst = AppendJSONString(dst, []byte(name))
 		return append(dst, ":null"...)
+	case plainPrefix(b) == len(b): // the common case: text written as it is
+		dst = AppendJSONString(dst, []byte(name))
+		dst = append(dst, ':', '"')
+		dst = append(dst, b...)
+		return append(dst, '"')
 	case isText(b):
 		dst = AppendJSONString(dst, []byte(name))
 		dst = append(dst, ':')
@@ -286,7 +354,7 @@ func appendBytesJSON(dst []byte, name string, b []byte) []byte {
 	}
 	dst = AppendJSONString(dst, []byte(name+"Hex"))
 	dst = append(dst, `:"`...)
-	dst = hex.AppendEncode(dst, b)
+	dst = appendHex(dst, b)
 	return append(dst, '"')
 }
 
@@ -298,6 +366,12 @@ func appendBytesJSON(dst []byte, name string, b []byte) []byte {
 func AppendJSONString(dst []byte, s []byte) []byte {
 	dst = append(dst, '"')
 	for i := 0; i < len(s); {
+		if n := plainPrefix(s[i:]); n > 0 { // written as they are, at once
+			dst = append(dst, s[i:i+n]...)
+			if i += n; i == len(s) {
+				break
+			}
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			i++

@@ -75,6 +75,16 @@ type decoder struct {
 	bg    *Budget
 	depth int    // nesting of compressed legacy message sets
 	outer *outer // the wrapper of the message set being read, if any
+	// reuse: the caller is done with each entry's batch and stream
+	// before the next entry is read (AppendJSON), so that their memory
+	// is reused.
+	reuse   bool
+	recs    []Record     // the records of the last batch read, with reuse
+	hdrs    []Header     // and their headers
+	scratch []byte       // the encoding of what exact compares
+	shared  bool         // the last batch's records are seen's
+	key     seenKey      // the last batch's key in seen
+	jsonHit *recordsJSON // the last batch's records' JSON, from seen
 }
 
 func newDecoder(o Options) *decoder {

@@ -32,46 +32,64 @@ type parsed struct {
 	pos   int
 	raw   []byte
 	batch Batch
-	// stream is the decompressed content of a compressed entry.
+	// stream is the decompressed content of a compressed entry; shared
+	// when it is seen's, which keeps it.
 	stream []byte
-	err    error
+	shared bool
+	// key is the entry's in seen (a compressed batch, with reuse); json,
+	// its records' JSON when seen has it: the batch has no Records.
+	key  seenKey
+	json *recordsJSON
+	err  error
 }
 
 // parseEntries splits s into entries and reads each.
 func (d *decoder) parseEntries(s []byte) []parsed {
 	var out []parsed
 	for pos := 0; pos < len(s); {
-		rest := s[pos:]
-		e := parsed{pos: pos, raw: rest}
-		if len(rest) < minEntry {
-			e.err = xfmt.Errorf("partial batch: %d bytes, too few for a batch header", len(rest))
-			return append(out, e)
-		}
-		length := int32(binary.BigEndian.Uint32(rest[offLength:]))
-		if length < 0 {
-			e.err = xfmt.Errorf("length %d is negative", length)
-			return append(out, e)
-		}
-		total := 12 + int(length)
-		if total > len(rest) {
-			e.err = xfmt.Errorf("partial batch: %d of %d bytes", len(rest), total)
-			return append(out, e)
-		}
-		e.raw = rest[:total]
-		switch magic := int8(rest[offMagic]); {
-		case total < minEntry:
-			e.err = xfmt.Errorf("length %d is too small to hold a magic byte", length)
-		case magic == 2:
-			e.batch, e.stream, e.err = d.parseBatch(e.raw)
-		case magic == 0 || magic == 1:
-			e.batch, e.stream, e.err = d.parseMessage(e.raw)
-		default:
-			e.err = xfmt.Errorf("magic %d is not a record format", magic)
-		}
+		e, next := d.parseEntry(s, pos)
 		out = append(out, e)
-		pos += total
+		if next < 0 {
+			break
+		}
+		pos = next
 	}
 	return out
+}
+
+// parseEntry reads the entry at s[pos:] and returns where the next one
+// starts, or -1 when none can follow (the entry's bytes run to the end).
+func (d *decoder) parseEntry(s []byte, pos int) (parsed, int) {
+	rest := s[pos:]
+	e := parsed{pos: pos, raw: rest}
+	d.jsonHit, d.key = nil, seenKey{}
+	if len(rest) < minEntry {
+		e.err = xfmt.Errorf("partial batch: %d bytes, too few for a batch header", len(rest))
+		return e, -1
+	}
+	length := int32(binary.BigEndian.Uint32(rest[offLength:]))
+	if length < 0 {
+		e.err = xfmt.Errorf("length %d is negative", length)
+		return e, -1
+	}
+	total := 12 + int(length)
+	if total > len(rest) {
+		e.err = xfmt.Errorf("partial batch: %d of %d bytes", len(rest), total)
+		return e, -1
+	}
+	e.raw = rest[:total]
+	switch magic := int8(rest[offMagic]); {
+	case total < minEntry:
+		e.err = xfmt.Errorf("length %d is too small to hold a magic byte", length)
+	case magic == 2:
+		e.batch, e.stream, e.err = d.parseBatch(e.raw)
+		e.shared, e.key, e.json = d.shared, d.key, d.jsonHit
+	case magic == 0 || magic == 1:
+		e.batch, e.stream, e.err = d.parseMessage(e.raw)
+	default:
+		e.err = xfmt.Errorf("magic %d is not a record format", magic)
+	}
+	return e, pos + total
 }
 
 // parseBatch reads the RecordBatch v2 b (exactly its bytes).
@@ -80,14 +98,18 @@ func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 		return Batch{}, nil, xfmt.Errorf("batchLength %d is too small for a RecordBatch v2", len(b)-12)
 	}
 	h, count := readHeader(b)
-	h.KeepCRC = CRC32C(b[offAttributes:]) != h.CRC
+	crc := CRC32C(b[offAttributes:])
+	h.KeepCRC = crc != h.CRC
 	s := b[BatchHeaderSize:]
 	var stream []byte
 	if c := h.Codec(); c != None {
 		h.Compressed = s
 		var err error
-		if s, _, err = d.decompress(c, s, 2, nil); err != nil {
+		if s, err = d.decompressBatch(c, s, crc, count); err != nil {
 			return h, nil, err
+		}
+		if d.jsonHit != nil { // its JSON is kept: nothing to read
+			return h, nil, nil
 		}
 		stream = s
 	}
@@ -99,7 +121,7 @@ func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 		return h, stream, errors.New(d.bg.LeftOut(plural(int(count), "record")))
 	}
 	d.bg.records += n
-	h.Records = make([]Record, 0, n)
+	h.Records = d.recordSlice(n)
 	pos := 0
 	for i := 0; i < int(count); i++ {
 		if pos >= len(s) {
@@ -133,7 +155,7 @@ func (d *decoder) parseRecord(s []byte, pos int) (Record, int, error) {
 			return r, 0, errors.New(d.bg.LeftOut(plural(int(v.hdrCount), "header")))
 		}
 		d.bg.TakeNodes(int(v.hdrCount))
-		r.Headers = make([]Header, v.hdrCount)
+		r.Headers = d.headerSlice(int(v.hdrCount))
 	}
 	for j := range r.Headers {
 		k, val, _, msg := scanHeader(rs, p)
@@ -192,7 +214,7 @@ func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
 	if d.depth >= maxNesting {
 		return m, nil, errors.New("compressed message set nested too deeply")
 	}
-	stream, _, err := d.decompress(c, m.Value, magic, nil)
+	stream, _, err := d.decompress(c, m.Value, magic, d.stream())
 	if err != nil {
 		return m, nil, err
 	}
@@ -228,25 +250,125 @@ func int32Bytes(b []byte, p int, what string) ([]byte, int, error) {
 // bytes for an uncompressed entry; for a compressed one, the same
 // decompressed bytes (and header fields), since another compressor
 // writes other bytes for the same data.
-func (e *parsed) exact() bool {
+//
+// A RecordBatch v2 does when its records do, to the bytes after its
+// header or to its decompressed stream: the header's fields are
+// fixed-width and are written back as read, and its length, record count
+// and CRC are those of the records (parseBatch checked the length and
+// the count against them; a CRC that did not match is kept). Each record
+// is encoded in turn into d.scratch and compared, so that nothing the
+// size of the batch is allocated.
+func (d *decoder) exact(e *parsed) bool {
 	if e.err != nil {
 		return false
 	}
 	b := &e.batch
-	if b.Codec() == None {
-		enc, err := AppendBatch(nil, b)
-		return err == nil && bytes.Equal(enc, e.raw)
-	}
-	var inner []byte
 	if b.Magic == 2 {
-		inner = AppendRecords(nil, b.Records)
-	} else {
-		for i := range b.Messages {
-			var err error
-			if inner, err = AppendBatch(inner, &b.Messages[i]); err != nil {
+		s := e.stream
+		if b.Codec() == None {
+			s = e.raw[BatchHeaderSize:]
+		}
+		for i := range b.Records {
+			d.scratch = appendRecord(d.scratch[:0], &b.Records[i])
+			if !bytes.HasPrefix(s, d.scratch) {
 				return false
 			}
+			s = s[len(d.scratch):]
+		}
+		return len(s) == 0
+	}
+	if b.Codec() == None {
+		enc, err := AppendBatch(d.scratch[:0], b)
+		d.scratch = enc
+		return err == nil && bytes.Equal(enc, e.raw)
+	}
+	inner := d.scratch[:0]
+	for i := range b.Messages {
+		var err error
+		if inner, err = AppendBatch(inner, &b.Messages[i]); err != nil {
+			return false
 		}
 	}
+	d.scratch = inner
 	return bytes.Equal(inner, e.stream)
+}
+
+// stream returns a buffer for a decompressed stream: one handed back
+// by an earlier entry when the caller hands the streams back (AppendJSON
+// does, once it has written an entry), else none.
+func (d *decoder) stream() []byte {
+	if d.reuse {
+		return getStream()
+	}
+	return nil
+}
+
+// recordSlice returns an empty slice of n records for a batch: when the
+// caller is done with each entry before it reads the next (AppendJSON),
+// the one of the batch before.
+func (d *decoder) recordSlice(n int) []Record {
+	if !d.reuse || d.depth > 0 {
+		return make([]Record, 0, n)
+	}
+	if cap(d.recs) < n {
+		d.recs = make([]Record, 0, n)
+	}
+	d.hdrs = d.hdrs[:0]
+	return d.recs[:0]
+}
+
+// headerSlice returns n headers for a record: with reuse, carved from
+// a block that the batch's records share, reused by the next batch.
+func (d *decoder) headerSlice(n int) []Header {
+	if !d.reuse || d.depth > 0 {
+		return make([]Header, n)
+	}
+	if cap(d.hdrs)-len(d.hdrs) < n {
+		d.hdrs = make([]Header, 0, max(n, 2*cap(d.hdrs), 64))
+	}
+	h := d.hdrs[len(d.hdrs) : len(d.hdrs)+n : len(d.hdrs)+n]
+	d.hdrs = d.hdrs[:len(d.hdrs)+n]
+	clear(h)
+	return h
+}
+
+// decompressBatch decompresses the records of a RecordBatch v2 whose
+// CRC-32C is crc. When the caller is done with each entry before it reads
+// the next (AppendJSON), the records of a batch seen before are taken
+// from seen rather than decompressed again (charged to the budget as if
+// they were), and the decompressed records are kept there; such a stream
+// is shared, d.shared says so, and is never handed back.
+func (d *decoder) decompressBatch(c Codec, src []byte, crc uint32, count int32) ([]byte, error) {
+	d.shared = false
+	if !d.reuse || d.depth > 0 {
+		out, _, err := d.decompress(c, src, 2, nil)
+		return out, err
+	}
+	k := seenKey{crc: crc, codec: c, size: len(src)}
+	d.key = k
+	out, j := seen.get(k, src)
+	if j != nil && j.count == count && j.streamLen <= d.bg.bytesLeft() && j.records <= d.bg.recordsLeft() && j.nodes <= d.bg.NodesLeft() {
+		// Read again, the batch would spend this, and its JSON be j's.
+		d.bg.decompressed += j.streamLen
+		d.bg.records += j.records
+		d.bg.TakeNodes(j.nodes)
+		d.jsonHit = j
+		return nil, nil
+	}
+	if out != nil {
+		if len(out) > d.bg.bytesLeft() { // as decompress would fail
+			err := d.bg.decompressError(c)
+			d.bg.hit(err.Error())
+			return nil, err
+		}
+		d.bg.decompressed += len(out)
+		d.shared = true
+		return out, nil
+	}
+	out, _, err := d.decompress(c, src, 2, getStream())
+	if err == nil && len(out) > 0 {
+		seen.add(k, src, out)
+		d.shared = true
+	}
+	return out, err
 }
