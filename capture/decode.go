@@ -40,7 +40,7 @@ func (e *Event) decode(o codec.DecodeOptions) (*codec.Frame, *tree.Node, error) 
 	if e.Kind != KindFrame {
 		return nil, nil, xfmt.Errorf("event %d is not a Kafka frame", e.N)
 	}
-	o.SASLMechanism, o.TopicNames = e.SASLMechanism, e.TopicNames
+	o.SASLMechanism, o.TopicNames, o.TopicFormat = e.SASLMechanism, e.TopicNames, e.TopicFormat
 	if e.Dir == codec.Request {
 		set, err := sets.Load(sets.Auto)
 		if err != nil {

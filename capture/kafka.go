@@ -42,6 +42,9 @@ type Options struct {
 	// Limits bound the records decoded by Decode and by the checks while
 	// resynchronising (zero: the defaults).
 	Limits records.Limits
+	// TopicFormat is how Decode reads the keys and values of records
+	// (codec.TopicAuto: as their topic's, when the capture names it).
+	TopicFormat codec.TopicFormat
 }
 
 // Request is what a response needs of its request.
@@ -90,6 +93,8 @@ type Event struct {
 	// names new ids gives the events after it a new one, so events may be
 	// decoded beside the reading.
 	TopicNames *codec.TopicNames
+	// TopicFormat is Options.TopicFormat, which Decode reads records with.
+	TopicFormat codec.TopicFormat
 }
 
 // Conn is one TCP connection that carries Kafka.
@@ -192,7 +197,7 @@ func (r *Reader) Stop() { r.stop = true }
 func (r *Reader) send(e *Event) {
 	r.n++
 	e.N = r.n
-	e.TopicNames = r.topics
+	e.TopicNames, e.TopicFormat = r.topics, r.opts.TopicFormat
 	r.emit(e)
 	if e.Kind == KindFrame && e.Dir == codec.Response && e.Request != nil && e.Incomplete == "" && NamesTopics(e.Key) {
 		if f, err := e.DecodeValues(r.opts.Limits); err == nil {

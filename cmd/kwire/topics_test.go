@@ -1,8 +1,12 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"kwire/capture/capturetest"
+	"kwire/codec"
 )
 
 // The records of a topic kwire does not know as internal stay bytes,
@@ -48,5 +52,33 @@ func TestDecodeTopicFormatFlag(t *testing.T) {
 	back, errs, code := kwire(t, j, "encode", "--api", "Produce", "--version", "9", "--request", "--json", "-")
 	if code != 0 || strings.TrimSpace(back) != produce("__consumer_offsets") {
 		t.Errorf("JSON round trip: %d %s", code, errs)
+	}
+}
+
+// kwire capture takes --topic-format too: a Produce request of an
+// offset commit to a topic of another name is read as __consumer_offsets'
+// when asked, in --frame's tree and in the JSON bodies.
+func TestCaptureTopicFormatFlag(t *testing.T) {
+	const key, value = "00010002673100066f726465727300000003", "0003000000000000002a0000000500000000018bcfe56800"
+	body := `{"TransactionalId": null, "Acks": -1, "TimeoutMs": 1000, "TopicData": [{"Name": "commits-copy", "PartitionData": [{"Index": 0,
+		"Records": [{"records": [{"keyHex": "` + key + `", "valueHex": "` + value + `"}]}]}]}]}`
+	path := filepath.Join(t.TempDir(), "copy.pcap")
+	writeCapture(t, path, capturetest.Packets([]capturetest.Chunk{chunk(0, true, 0, encodeFrame(t, "Produce", 9, codec.Request, 1, body))}, capturetest.Options{}))
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"--frame", "1"}, false},
+		{[]string{"--frame", "1", "--topic-format", "consumer-offsets"}, true},
+		{[]string{"--format", "json", "--body"}, false},
+		{[]string{"--format", "json", "--body", "--topic-format", "__consumer_offsets"}, true},
+	} {
+		out, errs, code := kwire(t, "", append(append([]string{"capture"}, c.args...), path)...)
+		if code != 0 || strings.Contains(out, "OffsetCommitKey") != c.want {
+			t.Errorf("%v: exit %d %s, OffsetCommitKey %v:\n%.2000s", c.args, code, errs, !c.want, out)
+		}
+	}
+	if _, errs, code := kwire(t, "", "capture", "--topic-format", "nope", path); code != 2 || !strings.Contains(errs, "consumer-offsets") {
+		t.Errorf("a bad --topic-format: %d %s", code, errs)
 	}
 }
