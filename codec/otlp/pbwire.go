@@ -1,5 +1,7 @@
 package otlp
 
+import "kwire/codec/wire"
+
 // The protobuf wire format (protobuf.dev/programming-guides/encoding),
 // read as protowire reads it: the same results, the same negative codes
 // and the same error texts (pbwire_test.go compares them with protowire
@@ -52,21 +54,15 @@ func parseError(n int) string {
 }
 
 // consumeVarint reads a base-128 varint of at most ten bytes, the tenth
-// holding one bit.
+// holding one bit: Kafka's unsigned varint (codec/wire), with protobuf's
+// codes.
 func consumeVarint(b []byte) (uint64, int) {
-	var x uint64
-	for i := 0; i < 10; i++ {
-		if i >= len(b) {
-			return 0, errTruncated
-		}
-		c := b[i]
-		if i == 9 && c > 1 {
-			return 0, errOverflow
-		}
-		x |= uint64(c&0x7f) << (7 * i)
-		if c < 0x80 {
-			return x, i + 1
-		}
+	x, n := wire.ConsumeUvarint(b)
+	switch {
+	case n >= 0:
+		return x, n
+	case wire.ParseError(n) == wire.ErrShort:
+		return 0, errTruncated
 	}
 	return 0, errOverflow
 }
