@@ -12,29 +12,15 @@ import (
 	"kwire/tree"
 )
 
-// Direction says whether a frame is a request or a response.
-type Direction uint8
+// Direction says whether a frame is a request or a response: schemas'
+// type, as drafts and schemas name directions too.
+type Direction = schemas.Direction
 
 // The two directions.
 const (
-	Request Direction = iota
-	Response
+	Request  = schemas.Request
+	Response = schemas.Response
 )
-
-func (d Direction) String() string {
-	if d == Response {
-		return "response"
-	}
-	return "request"
-}
-
-// Schema is the request or response schema of api.
-func (d Direction) Schema(api *schemas.API) *schemas.Message {
-	if d == Response {
-		return api.Response
-	}
-	return api.Request
-}
 
 // ApiVersions and ControlledShutdown, whose headers are special.
 const (

@@ -14,7 +14,7 @@ import (
 
 	"kwire/capture/capturetest"
 	"kwire/codec"
-	"kwire/e2e/bigmsg"
+	"kwire/internal/testmsg"
 	"kwire/wasm/app"
 )
 
@@ -27,7 +27,7 @@ func TestBigCapture(t *testing.T) {
 	if os.Getenv("KWIRE_BIGCAPTURE") == "" {
 		t.Skip("KWIRE_BIGCAPTURE=1 runs it")
 	}
-	fetch, err := bigmsg.FetchResponse(64 << 10)
+	fetch, err := testmsg.FetchResponse(64 << 10)
 	if err != nil {
 		t.Fatal(err)
 	}

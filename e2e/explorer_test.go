@@ -24,7 +24,7 @@ import (
 
 	"kwire/capture/capturetest"
 	"kwire/codec"
-	"kwire/e2e/bigmsg"
+	"kwire/internal/testmsg"
 	"kwire/schemas/sets"
 	"kwire/wasm/app"
 )
@@ -733,7 +733,7 @@ func TestExplorer(t *testing.T) {
 
 	t.Run("decoded Fetch with records", func(t *testing.T) {
 		p.t = t
-		b, err := bigmsg.FetchResponse(64 << 10)
+		b, err := testmsg.FetchResponse(64 << 10)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"kwire/e2e/bigmsg"
+	"kwire/internal/testmsg"
 )
 
 // BenchmarkRank ranks a small response frame (a JoinGroup response of the
@@ -18,7 +18,7 @@ func BenchmarkRank(b *testing.B) {
 			break
 		}
 	}
-	big, err := bigmsg.FetchResponse(64 << 10)
+	big, err := testmsg.FetchResponse(64 << 10)
 	if err != nil {
 		b.Fatal(err)
 	}

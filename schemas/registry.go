@@ -21,6 +21,32 @@ type API struct {
 	Response *Message
 }
 
+// Direction says whether a message is a request or a response (codec's
+// frames are of one direction: codec.Direction is this type).
+type Direction uint8
+
+// The two directions.
+const (
+	Request Direction = iota
+	Response
+)
+
+// String is "request" or "response".
+func (d Direction) String() string {
+	if d == Response {
+		return "response"
+	}
+	return "request"
+}
+
+// Schema is the request or response schema of api.
+func (d Direction) Schema(api *API) *Message {
+	if d == Response {
+		return api.Response
+	}
+	return api.Request
+}
+
 // ErrorCode is one row of errors.tsv.
 type ErrorCode struct {
 	Code    int16

@@ -4,7 +4,8 @@
 # packages but for the hot paths of decoding and drawing (codec, its
 # records and wire, tree, render, jsonv, schemas/jsonc): about 43 KB of
 # gzip less, with the browser benchmark unchanged (scripts/browser-bench.sh).
-# codec/sasl (SaslAuthenticate's bytes) and codec/otlp (PushTelemetry's metrics)
+# codec/sasl (SaslAuthenticate's bytes), codec/otlp (PushTelemetry's metrics)
+# and codec/draftcodec (a draft's encode check and sizes, 166 bytes gzip)
 # are no hot paths: without inlining
 # too (the latest pattern that matches a package wins).
 #
@@ -25,7 +26,7 @@ fi
 GOOS=js GOARCH=wasm go build -trimpath \
 	-gcflags='kwire/...=-l' -gcflags='kwire/codec/...=' -gcflags='kwire/tree=' \
 	-gcflags='kwire/render=' -gcflags='kwire/jsonv=' -gcflags='kwire/schemas/jsonc=' \
-	-gcflags='kwire/codec/sasl=-l' -gcflags='kwire/codec/otlp=-l' \
+	-gcflags='kwire/codec/sasl=-l' -gcflags='kwire/codec/otlp=-l' -gcflags='kwire/codec/draftcodec=-l' \
 	-ldflags="$strip" -o "$1" ./wasm
 # The linker writes tens of thousands of data segments (one after every run
 # of zeros longer than a segment header), whose headers gzip badly:

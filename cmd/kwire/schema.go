@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"kwire/codec/draftcodec"
 	"kwire/schemas"
 	"kwire/schemas/draft"
 	"kwire/schemas/sets"
@@ -66,7 +67,7 @@ func loadDraft(name string, args []string, stdin io.Reader) (*draft.Draft, *sche
 	if file == "-" {
 		file = "<stdin>"
 	}
-	return draft.Load(src, draft.Options{File: file, Base: base}), base, nil
+	return draftcodec.Load(src, draft.Options{File: file, Base: base}), base, nil
 }
 
 func schemaLint(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -96,7 +97,7 @@ func schemaDiff(args []string, stdin io.Reader, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	diffs := draft.Compare(d, base)
+	diffs := draftcodec.Compare(d, base)
 	if len(diffs) == 0 {
 		return fmt.Errorf("no schema of %s has a released counterpart in set %s", d.File, base.Name)
 	}
@@ -114,7 +115,7 @@ func schemaDiff(args []string, stdin io.Reader, stdout, _ io.Writer) error {
 }
 
 // writeDiff prints one diff: the fields side by side, then the sizes.
-func writeDiff(w io.Writer, d *draft.Draft, setName string, df *draft.Diff) {
+func writeDiff(w io.Writer, d *draft.Draft, setName string, df *draftcodec.Diff) {
 	s := d.Schema(df.Name)
 	printLine(w, "%s: draft v%d (%s:%d) against %s v%d", df.Name, df.DraftVersion, d.File, s.Line, setName, df.ReleasedVersion)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -175,7 +176,7 @@ func loadSchemaFile(file, setName string, stderr io.Writer) (*schemas.Set, *draf
 	if err != nil {
 		return nil, nil, err
 	}
-	d := draft.Load(src, draft.Options{File: file, Base: base})
+	d := draftcodec.Load(src, draft.Options{File: file, Base: base})
 	if d.Set == nil || len(d.APIs()) == 0 {
 		for _, g := range d.Diagnostics {
 			if g.Severity == draft.Error && stderr != nil {

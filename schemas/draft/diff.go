@@ -3,7 +3,6 @@ package draft
 import (
 	"strings"
 
-	"kwire/codec"
 	"kwire/internal/xfmt"
 	"kwire/schemas"
 )
@@ -40,21 +39,21 @@ type Row struct {
 }
 
 // Diff compares one draft schema with the released schema of the same
-// name: every field side by side, and the sizes of their smallest
-// instances at their latest versions.
+// name: every field side by side. (codec/draftcodec's Compare adds the
+// sizes of their smallest instances.)
 type Diff struct {
 	Name            string // the message name, as written in the draft
 	Draft           *schemas.Message
 	Released        *schemas.Message
-	DraftVersion    int16
+	DraftVersion    int16 // the latest versions of both
 	ReleasedVersion int16
 	Rows            []Row
-	// DraftBytes and ReleasedBytes are the smallest instances: whole
-	// frames (size, header, body: codec.NewFrame) for requests and
-	// responses, bodies (Plan.Smallest) for other schemas. Nil when one
-	// does not encode (Err says why).
-	DraftBytes, ReleasedBytes []byte
-	Err                       error
+	// API is the draft's API name for requests and responses ("" for other
+	// schemas), Dir their direction, and ReleasedAPI the released API
+	// (nil for other schemas).
+	API         string
+	Dir         schemas.Direction
+	ReleasedAPI *schemas.API
 }
 
 // Changes returns the rows that differ.
@@ -79,9 +78,6 @@ func (d *Diff) Count(k ChangeKind) int {
 	return n
 }
 
-// SizeDelta is len(DraftBytes) - len(ReleasedBytes).
-func (d *Diff) SizeDelta() int { return len(d.DraftBytes) - len(d.ReleasedBytes) }
-
 // Compare diffs each schema of the draft that base also has (by API name
 // and direction for requests and responses, by name for the others).
 func Compare(d *Draft, base *schemas.Set) []*Diff {
@@ -95,7 +91,7 @@ func Compare(d *Draft, base *schemas.Set) []*Diff {
 		}
 		var rel *schemas.Message
 		var relAPI *schemas.API
-		dir := codec.Request
+		dir := schemas.Request
 		switch s.Type {
 		case "request", "response":
 			a, err := base.LookupAPI(s.API)
@@ -103,7 +99,7 @@ func Compare(d *Draft, base *schemas.Set) []*Diff {
 				continue
 			}
 			if s.Type == "response" {
-				dir = codec.Response
+				dir = schemas.Response
 			}
 			rel, relAPI = dir.Schema(a), a
 		default:
@@ -112,51 +108,19 @@ func Compare(d *Draft, base *schemas.Set) []*Diff {
 		if rel == nil {
 			continue
 		}
-		df := &Diff{Name: s.Name, Draft: s.Message, Released: rel, DraftVersion: s.Message.ValidVersions.Hi, ReleasedVersion: rel.ValidVersions.Hi}
+		df := &Diff{Name: s.Name, Draft: s.Message, Released: rel, DraftVersion: s.Message.ValidVersions.Hi, ReleasedVersion: rel.ValidVersions.Hi, Dir: dir, ReleasedAPI: relAPI}
+		if relAPI != nil {
+			df.API = s.API
+		}
 		c := &comparer{skipped: map[[2]string]*schemas.SkippedField{}, byIn: map[string][]*schemas.SkippedField{}}
 		for i, sf := range s.Skipped {
 			c.skipped[[2]string{sf.In, sf.Field.Name}] = &s.Skipped[i]
 			c.byIn[sf.In] = append(c.byIn[sf.In], &s.Skipped[i])
 		}
 		df.Rows = c.fields(s.Message.Name, s.Message.Fields, rel.Fields, "", 0)
-		var err1, err2 error
-		if relAPI != nil {
-			a, err := d.Set.LookupAPI(s.API)
-			if err == nil {
-				df.DraftBytes, err1 = frameBytes(d.Set, a, df.DraftVersion, dir)
-			} else {
-				err1 = err
-			}
-			df.ReleasedBytes, err2 = frameBytes(base, relAPI, df.ReleasedVersion, dir)
-		} else {
-			df.DraftBytes, err1 = bodyBytes(s.Message, df.DraftVersion)
-			df.ReleasedBytes, err2 = bodyBytes(rel, df.ReleasedVersion)
-		}
-		switch {
-		case err1 != nil:
-			df.Err = xfmt.Errorf("draft: %w", err1)
-		case err2 != nil:
-			df.Err = xfmt.Errorf("%s: %w", base.Name, err2)
-		}
 		out = append(out, df)
 	}
 	return out
-}
-
-func frameBytes(set *schemas.Set, a *schemas.API, v int16, dir codec.Direction) ([]byte, error) {
-	f, err := codec.NewFrame(set, a, v, dir)
-	if err != nil {
-		return nil, err
-	}
-	return f.Encode()
-}
-
-func bodyBytes(m *schemas.Message, v int16) ([]byte, error) {
-	p, err := codec.PlanFor(m, v)
-	if err != nil {
-		return nil, err
-	}
-	return p.Encode(p.Smallest())
 }
 
 // maxDiffDepth and maxDiffRows bound the walk into structs (a struct is

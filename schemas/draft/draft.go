@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strings"
 
-	"kwire/codec"
 	"kwire/internal/xfmt"
 	"kwire/schemas"
 )
@@ -74,6 +73,12 @@ type Options struct {
 	// Keys are the API keys the user chose for APIs whose key is TBD, by
 	// API name ("StreamsGroupHeartbeat"); they replace the placeholders.
 	Keys map[string]int16
+	// Check, when set, is called for each request and response of the
+	// draft's set, at its latest version; an error it returns is reported
+	// as a diagnostic: "NAME vN does not encode: ERROR".
+	// codec/draftcodec's Load sets it to the codec's encode check (this
+	// package does not import the codec).
+	Check func(set *schemas.Set, api *schemas.API, dir schemas.Direction, m *schemas.Message, version int16) error
 }
 
 // KeySource says where a schema's API key came from.
@@ -151,7 +156,7 @@ func Load(src []byte, o Options) *Draft {
 		d.load(r)
 	}
 	d.buildSet()
-	d.checkEncode()
+	d.check(o.Check)
 	sort.SliceStable(d.Diagnostics, func(i, j int) bool { return d.Diagnostics[i].Offset < d.Diagnostics[j].Offset })
 	for _, g := range d.Diagnostics {
 		d.counts[g.Severity]++
@@ -219,20 +224,6 @@ func (d *Draft) Key(api string) (int16, KeySource, bool) {
 		}
 	}
 	return 0, KeyNone, false
-}
-
-// NewFrame returns the smallest frame of a draft API at its latest
-// version, as codec.NewFrame does.
-func (d *Draft) NewFrame(api string, dir codec.Direction) (*codec.Frame, error) {
-	a, err := d.LookupAPI(api)
-	if err != nil {
-		return nil, err
-	}
-	m := dir.Schema(a)
-	if m == nil {
-		return nil, xfmt.Errorf("the draft has no %s for %s", dir, a.Name)
-	}
-	return codec.NewFrame(d.Set, a, m.ValidVersions.Hi, dir)
 }
 
 // diag adds a diagnostic at an offset of the paste.

@@ -3,7 +3,6 @@ package draft
 import (
 	"strings"
 
-	"kwire/codec"
 	"kwire/internal/xfmt"
 	"kwire/schemas"
 )
@@ -115,7 +114,7 @@ func (rm *remapper) message(m *schemas.Message) {
 }
 
 // buildSet puts the loaded schemas into one set, with the base set's
-// headers, and checks that each API can be framed.
+// headers.
 func (d *Draft) buildSet() {
 	var msgs []*schemas.Message
 	byName := map[string]*Schema{}
@@ -193,9 +192,12 @@ func instanceValues(m *schemas.Message) int {
 	return count(m.Body)
 }
 
-// checkEncode encodes the smallest instance of each schema at its latest
-// version and reports what fails.
-func (d *Draft) checkEncode() {
+// check runs the check of Options on the smallest instance of each
+// request and response at its latest version and reports what fails.
+func (d *Draft) check(check func(*schemas.Set, *schemas.API, schemas.Direction, *schemas.Message, int16) error) {
+	if check == nil {
+		return
+	}
 	for _, s := range d.Schemas {
 		if !s.InSet || (s.Type != "request" && s.Type != "response") {
 			continue
@@ -204,25 +206,15 @@ func (d *Draft) checkEncode() {
 		if err != nil || a.Key != s.Key {
 			continue
 		}
-		dir := codec.Request
+		dir := schemas.Request
 		if s.Type == "response" {
-			dir = codec.Response
+			dir = schemas.Response
 		}
 		v := s.Message.ValidVersions
 		if v.None {
 			continue // reported by the parser
 		}
-		plan, err := codec.PlanFor(s.Message, v.Hi)
-		if err == nil {
-			_, err = plan.Encode(plan.Smallest())
-		}
-		if err == nil && d.Set.RequestHeader != nil && d.Set.ResponseHeader != nil {
-			var f *codec.Frame
-			if f, err = codec.NewFrame(d.Set, a, v.Hi, dir); err == nil {
-				_, err = f.Encode()
-			}
-		}
-		if err != nil {
+		if err := check(d.Set, a, dir, s.Message, v.Hi); err != nil {
 			d.diag(Error, s.Start, s.Name, xfmt.Sprintf("%s v%d does not encode: %v", s.Name, v.Hi, err), "")
 		}
 	}

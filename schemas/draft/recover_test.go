@@ -1,19 +1,33 @@
 package draft
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"testing"
 
 	"kwire/codec"
+	"kwire/internal/drafttest"
 	"kwire/schemas"
 )
 
-// head is the top of a small request draft; each case adds its fields.
-const head = `{ "apiKey": 1000, "type": "request", "name": "FooRequest", "validVersions": "0-1", "flexibleVersions": "1+",
-  "fields": [
-`
+const head = drafttest.Head
+
+// encodeFoo encodes the smallest frame of the draft's FooRequest at its
+// latest version: what codec/draftcodec's NewFrame does (this package is
+// below the codec; its tests use it).
+func encodeFoo(d *Draft) error {
+	a, err := d.LookupAPI("Foo")
+	if err != nil {
+		return err
+	}
+	f, err := codec.NewFrame(d.Set, a, a.Request.ValidVersions.Hi, codec.Request)
+	if err == nil {
+		_, err = f.Encode()
+	}
+	return err
+}
 
 // Each recovery and each error, on small drafts: the diagnostics (all of
 // them, in order, as "line:col: severity: part of the message"), and the
@@ -135,11 +149,7 @@ func TestRecoveries(t *testing.T) {
 			if names := fieldNames(s.Message.Fields, ""); names != c.fields {
 				t.Errorf("fields %q, want %q", names, c.fields)
 			}
-			f, err := d.NewFrame("Foo", codec.Request)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := f.Encode(); err != nil {
+			if err := encodeFoo(d); err != nil {
 				t.Error(err)
 			}
 		})
@@ -268,9 +278,7 @@ func TestHostile(t *testing.T) {
 	if s := d.Schema("FooRequest"); s == nil || fieldNames(s.Message.Fields, "") != "A A.V" {
 		t.Fatalf("self: %+v", s)
 	}
-	if f, err := d.NewFrame("Foo", codec.Request); err != nil {
-		t.Fatal(err)
-	} else if _, err := f.Encode(); err != nil {
+	if err := encodeFoo(d); err != nil {
 		t.Fatal(err)
 	}
 
@@ -303,5 +311,25 @@ func TestHostile(t *testing.T) {
 	}
 	if last := d.Diagnostics[len(d.Diagnostics)-1]; last.String() != "1:3095: error: 19000 more diagnostics are not listed" {
 		t.Errorf("last: %s", last)
+	}
+}
+
+// Options.Check is called once per request and response at its latest
+// version, with the draft's set; what it returns is an error at the
+// schema's opening brace.
+func TestCheck(t *testing.T) {
+	src := "text\n" + head + `    { "name": "A", "type": "int32", "versions": "0+" }
+  ]
+}`
+	var calls []string
+	d := Load([]byte(src), Options{Base: pinnedSet(t), Check: func(set *schemas.Set, a *schemas.API, dir schemas.Direction, m *schemas.Message, v int16) error {
+		calls = append(calls, fmt.Sprintf("%s %s %s %s v%d", set.Name, a.Name, dir, m.Name, v))
+		return errors.New("no")
+	}})
+	if got := strings.Join(calls, "; "); got != "draft Foo request FooRequest v1" {
+		t.Errorf("calls: %s", got)
+	}
+	if got := diagList(d); !strings.Contains(got, "2:1: error: FooRequest v1 does not encode: no") || d.Errors() != 1 {
+		t.Errorf("diagnostics:\n%s", got)
 	}
 }

@@ -2,123 +2,32 @@ package draft
 
 import (
 	"bytes"
-	"encoding/hex"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"kwire/codec"
+	"kwire/internal/drafttest"
 	"kwire/schemas"
-	"kwire/schemas/sets"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// The seeds are the project's documents; they are read where they are,
-// never copied into the repository.
-const seedDir = "../../../shared/seeds"
-
+// The seeds, the release they are pinned to, golden files: drafttest's.
 const (
-	seedStreams  = "000_e08e1a12af25dfbb.txt" // KIP-1071 StreamsGroupHeartbeat
-	seedConsumer = "004_a31ea2133565d3fd.txt" // KIP-848 wiki page
+	seedStreams  = drafttest.SeedStreams
+	seedConsumer = drafttest.SeedConsumer
+	pinned       = drafttest.Pinned
 )
 
-func readSeed(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(seedDir, name))
-	if err != nil {
-		t.Fatalf("seed: %v", err)
-	}
-	return b
-}
-
-// pinned is the release the seeds are compared and numbered against: a
-// release, so that the golden files do not change with each new trunk.
-const pinned = "4.3"
-
-func pinnedSet(t testing.TB) *schemas.Set {
-	t.Helper()
-	s, err := sets.Load(pinned)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// placeholder is the key a TBD draft gets against the pinned release:
-// one above its highest key.
-func placeholder(t testing.TB) int16 {
-	s := pinnedSet(t)
-	return s.APIs[len(s.APIs)-1].Key + 1
-}
+var (
+	readSeed    = drafttest.ReadSeed
+	pinnedSet   = drafttest.PinnedSet
+	placeholder = drafttest.Placeholder
+	firstDiff   = drafttest.FirstDiff
+)
 
 func loadSeed(t testing.TB, name string) (*Draft, []byte) {
 	src := readSeed(t, name)
 	return Load(src, Options{File: name, Base: pinnedSet(t)}), src
-}
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (go test -update rewrites it):\n%s", path, firstDiff(got, string(want)))
-	}
-}
-
-// report writes what a draft read: its diagnostics, its schemas, and the
-// smallest frame of each.
-func report(t *testing.T, d *Draft) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "== %s: %d warnings, %d errors\n", d.File, d.Warnings(), d.Errors())
-	for _, g := range d.Diagnostics {
-		fmt.Fprintf(&b, "%s\n", g)
-	}
-	for _, s := range d.Schemas {
-		fmt.Fprintf(&b, "-- %s (%s, API %s) lines %d-%d key %d %s inSet=%v\n", s.Name, s.Type, s.API, s.Line, s.EndLine, s.Key, s.KeySource, s.InSet)
-		for _, sf := range s.Skipped {
-			fmt.Fprintf(&b, "   left out: %s (%s) at %d:%d\n", sf.Path, sf.Field.Type.Name, sf.Field.Pos.Line, sf.Field.Pos.Col)
-		}
-		if s.InSet && (s.Type == "request" || s.Type == "response") {
-			dir := codec.Request
-			if s.Type == "response" {
-				dir = codec.Response
-			}
-			f, err := d.NewFrame(s.Name, dir)
-			if err != nil {
-				t.Fatalf("%s: %v", s.Name, err)
-			}
-			enc, err := f.Encode()
-			if err != nil {
-				t.Fatalf("%s: %v", s.Name, err)
-			}
-			fmt.Fprintf(&b, "   smallest %s v%d, %d bytes: %s\n", dir, f.Version, len(enc), hex.EncodeToString(enc))
-		}
-	}
-	return b.String()
-}
-
-func TestSeedsGolden(t *testing.T) {
-	var b strings.Builder
-	for _, seed := range []string{seedStreams, seedConsumer} {
-		d, _ := loadSeed(t, seed)
-		b.WriteString(report(t, d))
-	}
-	golden(t, "seeds.golden", b.String())
 }
 
 // The defects of the two drafts, each at its line and column.
@@ -234,73 +143,6 @@ func TestSeedPositions(t *testing.T) {
 	}
 }
 
-// All six drafts load, pair, encode their smallest frame, and decode it
-// back with the draft's set; a request frame names the API by the key the
-// draft settled on (a placeholder, or the partner's).
-func TestSeedsEncode(t *testing.T) {
-	ph := placeholder(t)
-	want := map[string]struct {
-		key int16
-		src KeySource
-	}{
-		"StreamsGroupHeartbeatRequest":           {ph, KeyPlaceholder},
-		"StreamsGroupHeartbeatResponse":          {ph, KeyPlaceholder},
-		"ConsumerGroupInstallAssignmentRequest":  {ph, KeyPlaceholder},
-		"ConsumerGroupInstallAssignmentResponse": {ph, KeyPlaceholder},
-		"ConsumerGroupDescribe":                  {71, KeyPartner},
-		"ConsumerGroupDescribeResponse":          {71, KeyWritten},
-	}
-	seen := 0
-	for _, seed := range []string{seedStreams, seedConsumer} {
-		d, _ := loadSeed(t, seed)
-		if d.Set == nil {
-			t.Fatalf("%s: no set", seed)
-		}
-		for _, s := range d.Schemas {
-			w, ok := want[s.Name]
-			if !ok || !s.InSet || s.Message == nil {
-				t.Errorf("%s: unexpected schema %q (in set %v)", seed, s.Name, s.InSet)
-				continue
-			}
-			seen++
-			if s.Key != w.key || s.KeySource != w.src {
-				t.Errorf("%s: key %d (%s), want %d (%s)", s.Name, s.Key, s.KeySource, w.key, w.src)
-			}
-			a, err := d.LookupAPI(s.Name) // found by name, with or without its suffix
-			if err != nil || a.Request == nil || a.Response == nil || a.Key != w.key {
-				t.Fatalf("%s: API %+v, %v", s.Name, a, err)
-			}
-			dir := codec.Request
-			if s.Type == "response" {
-				dir = codec.Response
-			}
-			f, err := d.NewFrame(s.API, dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := f.Encode()
-			if err != nil {
-				t.Fatalf("%s: %v", s.Name, err)
-			}
-			back, root, err := codec.Decode(b, codec.DecodeOptions{Set: d.Set, API: a, Version: f.Version, Dir: dir})
-			if err != nil || root == nil || back.API != a || root.Name != s.Name {
-				t.Fatalf("%s: decode: %v (root %v)", s.Name, err, root)
-			}
-			if !back.Body.Equal(f.Body) {
-				t.Errorf("%s: the body did not come back", s.Name)
-			}
-			if dir == codec.Request {
-				if k, ok := back.HeaderField("RequestApiKey"); !ok || k.Int() != int64(w.key) {
-					t.Errorf("%s: the header's api key is %d, want %d", s.Name, k.Int(), w.key)
-				}
-			}
-		}
-	}
-	if seen != 6 {
-		t.Errorf("%d draft schemas, want 6", seen)
-	}
-}
-
 // Both drafts of the ConsumerGroupDescribe pair are found under every
 // name the user may type.
 func TestPairedByName(t *testing.T) {
@@ -309,50 +151,6 @@ func TestPairedByName(t *testing.T) {
 		a, err := d.LookupAPI(q)
 		if err != nil || a.Request == nil || a.Request.Name != "ConsumerGroupDescribe" || a.Response.Name != "ConsumerGroupDescribeResponse" {
 			t.Errorf("LookupAPI(%q) = %+v, %v", q, a, err)
-		}
-	}
-}
-
-// A key the user picks replaces the placeholder, and frames carry it.
-func TestChosenKey(t *testing.T) {
-	src := readSeed(t, seedStreams)
-	d := Load(src, Options{File: seedStreams, Base: pinnedSet(t), Keys: map[string]int16{"StreamsGroupHeartbeat": 88}})
-	k, from, ok := d.Key("StreamsGroupHeartbeat")
-	if !ok || k != 88 || from != KeyChosen {
-		t.Fatalf("key %d %s %v", k, from, ok)
-	}
-	f, err := d.NewFrame("StreamsGroupHeartbeat", codec.Request)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := f.Encode()
-	if b[4] != 0 || b[5] != 88 {
-		t.Errorf("header starts % x, want key 88", b[4:6])
-	}
-	if !strings.Contains(diagList(d), "4:13: warning: apiKey is TBD; using 88, as chosen") {
-		t.Errorf("diagnostics:\n%s", diagList(d))
-	}
-	// The repaired text holds the key, and parses as a released schema does.
-	s := d.Schema("StreamsGroupHeartbeatRequest")
-	if !bytes.Contains(s.Repaired, []byte(`"apiKey": 88,`)) {
-		t.Errorf("repaired text: %.80s", s.Repaired)
-	}
-}
-
-// BenchmarkLoad reads the two seed drafts (repairs, pairing, parsing and
-// the encode check of each API).
-func BenchmarkLoad(b *testing.B) {
-	base := pinnedSet(b)
-	var srcs [][]byte
-	size := 0
-	for _, seed := range []string{seedStreams, seedConsumer} {
-		srcs = append(srcs, readSeed(b, seed))
-		size += len(srcs[len(srcs)-1])
-	}
-	b.SetBytes(int64(size))
-	for b.Loop() {
-		for _, src := range srcs {
-			Load(src, Options{Base: base})
 		}
 	}
 }

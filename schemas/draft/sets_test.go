@@ -122,13 +122,3 @@ func TestReleasedSetsLoadClean(t *testing.T) {
 		t.Errorf("%d schema files, want %d (the sets' messages)", files, want)
 	}
 }
-
-func firstDiff(a, b string) string {
-	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	for i := range min(len(al), len(bl)) {
-		if al[i] != bl[i] {
-			return fmt.Sprintf("line %d:\n got  %s\n want %s", i+1, al[i], bl[i])
-		}
-	}
-	return fmt.Sprintf("lengths %d and %d", len(al), len(bl))
-}

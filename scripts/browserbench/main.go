@@ -28,7 +28,7 @@ import (
 
 	"kwire/codec"
 	"kwire/e2e"
-	"kwire/e2e/bigmsg"
+	"kwire/internal/testmsg"
 	"kwire/schemas"
 	"kwire/schemas/sets"
 	"kwire/wasm/app"
@@ -90,7 +90,7 @@ func run(dist string, n, size int, startupOnly bool) error {
 		return chromedp.Run(ctx, chromedp.Evaluate[float64](js, chromedp.EvalAwaitPromise))
 	}
 
-	fetch, err := bigmsg.FetchResponse(size)
+	fetch, err := testmsg.FetchResponse(size)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"kwire/codec"
+	"kwire/codec/draftcodec"
 	"kwire/internal/deflate"
 	"kwire/internal/xfmt"
 	"kwire/render"
@@ -54,7 +55,7 @@ func (s *State) loadDraft(text, base string, keys map[string]int16, reselect boo
 		return err
 	}
 	old := *s // the message shown, carried over below
-	d := draft.Load([]byte(text), draft.Options{File: "draft", Base: bset, Keys: keys})
+	d := draftcodec.Load([]byte(text), draft.Options{File: "draft", Base: bset, Keys: keys})
 	s.Draft, s.DraftText, s.DraftBase, s.DraftKeys = d, text, bset.Name, keys
 	s.draftEnc = EncodeDraft(text)
 	if !reselect || !s.IsDraft() {
@@ -369,7 +370,7 @@ func (s *State) applyDraft(q query) error {
 }
 
 // CompareHTML compares the draft message shown with the released schema
-// of the same name in the draft's base set (draft.Compare): the fields
+// of the same name in the draft's base set (draftcodec.Compare): the fields
 // added, removed, retyped or otherwise changed, and the sizes of the two
 // smallest frames. Every name and detail is escaped. "" when no draft
 // API is shown.
@@ -383,7 +384,7 @@ func (s *State) CompareHTML() string {
 	}
 	name := s.Dir.Schema(s.API).Name
 	var b strings.Builder
-	for _, df := range draft.Compare(s.Draft, base) {
+	for _, df := range draftcodec.Compare(s.Draft, base) {
 		if df.Name != name {
 			continue
 		}

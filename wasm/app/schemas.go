@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 
+	"kwire/codec/draftcodec"
 	"kwire/internal/xfmt"
 	"kwire/schemas"
 	"kwire/schemas/draft"
@@ -94,7 +95,7 @@ func brokenReport(set string, broken error, files map[string][]byte, base *schem
 	if src == nil {
 		return []string{set + ": " + msg}
 	}
-	d := draft.Load(src, draft.Options{File: file, Base: base})
+	d := draftcodec.Load(src, draft.Options{File: file, Base: base})
 	var out []string
 	for _, g := range d.Diagnostics {
 		out = append(out, set+": "+file+":"+g.String())

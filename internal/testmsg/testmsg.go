@@ -1,8 +1,8 @@
-// Package bigmsg builds large messages for the browser tests and the
-// benchmarks of the explorer's work (wasm/app, scripts/browserbench). It
-// has no browser dependency, so the explorer's tests can use it when built
-// for js/wasm too.
-package bigmsg
+// Package testmsg builds large messages for tests and benchmarks: the
+// browser tests (e2e), the benchmarks of the explorer's work (wasm/app,
+// scripts/browserbench) and of identify. It has no browser dependency, so
+// the explorer's tests can use it when built for js/wasm too.
+package testmsg
 
 import (
 	"encoding/binary"

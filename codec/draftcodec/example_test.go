@@ -1,10 +1,11 @@
-package draft_test
+package draftcodec_test
 
 import (
 	"encoding/hex"
 	"fmt"
 
 	"kwire/codec"
+	"kwire/codec/draftcodec"
 	"kwire/schemas/draft"
 	"kwire/schemas/sets"
 )
@@ -30,11 +31,11 @@ func ExampleLoad() {
 	if err != nil {
 		panic(err)
 	}
-	d := draft.Load([]byte(paste), draft.Options{File: "kip.txt", Base: base})
+	d := draftcodec.Load([]byte(paste), draft.Options{File: "kip.txt", Base: base})
 	for _, g := range d.Diagnostics {
 		fmt.Println(g)
 	}
-	f, err := d.NewFrame("ShoeSize", codec.Request)
+	f, err := draftcodec.NewFrame(d, "ShoeSize", codec.Request)
 	if err != nil {
 		panic(err)
 	}
@@ -60,8 +61,8 @@ func ExampleCompare() {
   ]
 }`
 	trunk, _ := sets.Load("trunk")
-	d := draft.Load([]byte(paste), draft.Options{Base: trunk})
-	for _, df := range draft.Compare(d, trunk) {
+	d := draftcodec.Load([]byte(paste), draft.Options{Base: trunk})
+	for _, df := range draftcodec.Compare(d, trunk) {
 		for _, r := range df.Changes() {
 			fmt.Printf("%s %s: %s\n", r.Kind, r.Path, r.Detail)
 		}

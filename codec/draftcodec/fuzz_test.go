@@ -1,4 +1,4 @@
-package draft
+package draftcodec
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"github.com/tailscale/hujson"
 
 	"kwire/codec"
+	"kwire/internal/drafttest"
+	"kwire/schemas/draft"
 )
 
 // FuzzLoad: the reader never panics or hangs on any paste; every
@@ -18,9 +20,9 @@ func FuzzLoad(f *testing.F) {
 		f.Add(readSeed(f, seed))
 	}
 	for _, s := range []string{
-		head + `    { "name": "A", "type": "int32", "versions": "0+", }` + "\n  ]\n}",
-		head + "    { \u201cname\u201d: \u201cA\u201d, \"type\": \"int32\", \"versions\": \"0+\" }\n  ]\n}",
-		head + `    { "name": "A", "type": "int32", "versions": "0+", "about": "open` + "\n    }\n  ]\n}",
+		drafttest.Head + `    { "name": "A", "type": "int32", "versions": "0+", }` + "\n  ]\n}",
+		drafttest.Head + "    { \u201cname\u201d: \u201cA\u201d, \"type\": \"int32\", \"versions\": \"0+\" }\n  ]\n}",
+		drafttest.Head + `    { "name": "A", "type": "int32", "versions": "0+", "about": "open` + "\n    }\n  ]\n}",
 		"{\"apiKey\": TBD, \"fields\": [ { \"name\": \"x\\q\" /* open",
 		"{\"name\": [[[[[[[[{\"a\": \"\t\u2028\"}]]]]]]]]}",
 		"text { \"type\": \"response\", name: Foo, \"fields\": [ { \"name\": \"A\", \"type\": \"[]A\", \"versions\": \"0+\", \"fields\": [] } ] }",
@@ -33,7 +35,7 @@ func FuzzLoad(f *testing.F) {
 		if len(src) > 1<<16 {
 			return
 		}
-		d := Load(src, Options{Base: base})
+		d := Load(src, draft.Options{Base: base})
 		for _, g := range d.Diagnostics {
 			if g.Offset < 0 || g.Offset > len(src) {
 				t.Fatalf("%s: offset %d outside the paste of %d bytes", g, g.Offset, len(src))
