@@ -209,7 +209,11 @@ func (u *ui) refresh(form bool) {
 	// The byte view: a spacer as tall as every row, and the visible rows.
 	u.hexspace.SetStyle("height", strconv.Itoa(s.Rows()*rowHeight)+"px")
 	u.drawRowsAt(top, height, true)
-	u.tree.SetHTML(s.Tree()) // the tree keeps its scroll position
+	t0 := dom.Now()
+	treeHTML := s.Tree()
+	t1 := dom.Now()
+	u.tree.SetHTML(treeHTML) // the tree keeps its scroll position
+	dom.Publish("treeMs", []any{t1 - t0, dom.Now() - t1})
 	u.hlTree = dom.Element{}
 	if u.selected >= len(s.Layout.Nodes) {
 		u.selected = -1
