@@ -1,9 +1,8 @@
 package render
 
 import (
+	"strconv"
 	"strings"
-
-	"kwire/internal/xfmt"
 )
 
 // SubtreeEnd returns the number just past the last descendant of node id
@@ -34,36 +33,45 @@ func TreeView(b *strings.Builder, l *Layout, folded func(id int) bool) {
 			}
 		}
 		var guides []bool
-		prefixOf := func(d int) string {
-			var p strings.Builder
+		appendPrefix := func(w []byte, d int) []byte {
 			for _, more := range guides {
 				if more {
-					p.WriteString("|   ")
+					w = append(w, "|   "...)
 				} else {
-					p.WriteString("    ")
+					w = append(w, "    "...)
 				}
 			}
 			if d > 0 {
-				p.WriteString("+-- ")
+				w = append(w, "+-- "...)
 			}
-			return p.String()
+			return w
 		}
+		var w, prefix []byte
 		for i := 0; i < len(l.Nodes); i++ {
 			n := l.Nodes[i]
 			d := int(l.Depth[i])
 			guides = guides[:max(d-1, 0)]
-			prefix := prefixOf(d)
+			prefix = appendPrefix(prefix[:0], d)
 			if d > 0 {
 				guides = append(guides, !lastChild[i])
 			}
-			line(b, i, d, prefix, n)
-			if len(n.Children) == 0 || folded == nil || !folded(i) {
-				continue
+			w = appendLine(w[:0], i, d, prefix, n)
+			if len(n.Children) > 0 && folded != nil && folded(i) {
+				end := l.SubtreeEnd(i)
+				w = append(w, `<div class="tn fold" data-n="`...)
+				w = strconv.AppendInt(w, int64(i), 10)
+				w = append(w, `" data-d="`...)
+				w = strconv.AppendInt(w, int64(d+1), 10)
+				w = append(w, `"><span class="g">`...)
+				w = appendPrefix(w, d+1)
+				w = append(w, `</span><span class="fm">… `...)
+				w = strconv.AppendInt(w, int64(len(n.Children)), 10)
+				w = append(w, ` children, `...)
+				w = strconv.AppendInt(w, int64(end-i-1), 10)
+				w = append(w, " nodes folded</span></div>\n"...)
+				i = end - 1
 			}
-			end := l.SubtreeEnd(i)
-			xfmt.Fprintf(b, `<div class="tn fold" data-n="%d" data-d="%d"><span class="g">%s</span><span class="fm">… %d children, %d nodes folded</span></div>`+"\n",
-				i, d+1, prefixOf(d+1), len(n.Children), end-i-1)
-			i = end - 1
+			b.Write(w)
 		}
 	}
 	b.WriteString("</div>\n")
