@@ -34,9 +34,11 @@ type ui struct {
 
 	hexview, hexspace, hexrows, tree, form dom.Element
 
-	rowFrom, rowTo int // rows drawn
-	selected       int // selected tree node, -1 for none
-	hovered        int // hovered node, -1 for none
+	rowFrom, rowTo int       // rows drawn
+	treeLines      app.Lines // the tree's lines drawn
+	hexLines       app.Lines // the byte view's rows drawn
+	selected       int       // selected tree node, -1 for none
+	hovered        int       // hovered node, -1 for none
 	hlTree         dom.Element
 	scrollQueued   bool
 	draftGen       int // counts edits of the draft text, for the debounce
@@ -209,10 +211,12 @@ func (u *ui) refresh(form bool) {
 	// The byte view: a spacer as tall as every row, and the visible rows.
 	u.hexspace.SetStyle("height", strconv.Itoa(s.Rows()*rowHeight)+"px")
 	u.drawRowsAt(top, height, true)
+	// The tree: only its lines that changed, when the others are as drawn.
 	t0 := dom.Now()
 	treeHTML := s.Tree()
 	t1 := dom.Now()
-	u.tree.SetHTML(treeHTML) // the tree keeps its scroll position
+	u.hlTree.Toggle("hl", false)
+	patch(u.tree, true, &u.treeLines, treeHTML, treeOpen, "</div>\n") // the tree keeps its scroll position
 	dom.Publish("treeMs", []any{t1 - t0, dom.Now() - t1})
 	u.hlTree = dom.Element{}
 	if u.selected >= len(s.Layout.Nodes) {
@@ -256,6 +260,27 @@ func (u *ui) refresh(form bool) {
 	}
 }
 
+// treeOpen opens render's tree.
+const treeOpen = `<div class="tree">`
+
+// patch draws h (open, lines that end in "\n", close) into e: the lines
+// that changed since the last draw, or, when lines says so, e's contents
+// whole. With wrapped, the lines are the children of e's first child
+// (render's tree in its div), else of e.
+func patch(e dom.Element, wrapped bool, lines *app.Lines, h, open, close string) {
+	changed, whole := lines.Update(h, open, close)
+	if whole {
+		e.SetHTML(h)
+		return
+	}
+	if wrapped {
+		e = e.Child(0)
+	}
+	for _, i := range changed {
+		e.Child(i).SetOuterHTML(lines.Line(i))
+	}
+}
+
 // drawChips shows what identified pasted bytes may be, one chip a
 // candidate, the one shown pressed.
 func (u *ui) drawChips() {
@@ -293,7 +318,12 @@ func (u *ui) drawRowsAt(top, h float64, force bool) {
 	}
 	u.rowFrom, u.rowTo = from, to
 	u.hexrows.SetStyle("transform", "translateY("+strconv.Itoa(from*rowHeight)+"px)")
-	u.hexrows.SetHTML(s.HexRows(from, to))
+	// After an edit, only the rows that changed (rows carry their number:
+	// a scroll draws them whole).
+	for _, e := range u.hexrows.QueryAll(".errat") {
+		e.Toggle("errat", false)
+	}
+	patch(u.hexrows, false, &u.hexLines, s.HexRows(from, to), "", "")
 	if s.ErrOffset >= 0 {
 		u.hexrows.Query(`.hb[data-o="`+strconv.Itoa(s.ErrOffset)+`"]`).Toggle("errat", true)
 	}

@@ -44,6 +44,22 @@ func (e Element) SetHTML(h string) {
 	}
 }
 
+// Child returns the element's i-th child element.
+func (e Element) Child(i int) Element {
+	if !e.Valid() {
+		return e
+	}
+	return Element{e.v.Get("children").Index(i)}
+}
+
+// SetOuterHTML replaces the element itself with HTML built by package
+// render or app (which escape all text).
+func (e Element) SetOuterHTML(h string) {
+	if e.Valid() {
+		e.v.Set("outerHTML", h)
+	}
+}
+
 // SetText replaces the element's contents with text, escaped visibly by
 // tree.Escape (the text may quote a draft's names: a bidi override or a
 // control must show as an escape, not act).
