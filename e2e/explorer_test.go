@@ -60,6 +60,22 @@ func eval[T any](p *tab, js string) T {
 	return v
 }
 
+// location returns location[prop] once the explorer has written its
+// state into the address (it waits a little after a change).
+func (p *tab) location(prop string) string {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, time.Minute)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(async () => {
+		while (window.kwire && kwire.urlPending) await new Promise(r => setTimeout(r, 10));
+		return location.`+prop+`;
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		p.t.Fatalf("location.%s: %v", prop, err)
+	}
+	return v
+}
+
 // open loads the page with a query and waits for the app.
 func (p *tab) open(query string) {
 	p.t.Helper()
@@ -230,7 +246,7 @@ func TestExplorer(t *testing.T) {
 		if got, want := strings.TrimSpace(spaces.ReplaceAllString(p.treeText(), " ")), seedTree(t); got != want {
 			t.Errorf("tree differs from the seed page:\n got %s\nwant %s", got, want)
 		}
-		loc := eval[string](p, `location.search`)
+		loc := p.location("search")
 		if loc != "?set=auto&api=JoinGroup&v=9&dir=request" {
 			t.Errorf("URL state %s", loc)
 		}
@@ -380,7 +396,7 @@ func TestExplorer(t *testing.T) {
 	t.Run("permalink", func(t *testing.T) {
 		p.t = t
 		before := p.hexText()
-		href := eval[string](p, `location.href`)
+		href := p.location("href")
 		if !strings.Contains(href, "hex="+before) {
 			t.Fatalf("the link does not carry the bytes: %s", href)
 		}
@@ -535,8 +551,8 @@ func TestExplorer(t *testing.T) {
 			t.Errorf("records picker %q, codec reads %q", got, codec.TopicFormatNames())
 		}
 		p.pick("topicfmt", "plain")
-		if tree := p.treeText(); strings.Contains(tree, "OffsetCommitValue") || !strings.Contains(eval[string](p, `location.search`), "records=plain") {
-			t.Errorf("plain: %s\n%s", eval[string](p, `location.search`), tree)
+		if tree := p.treeText(); strings.Contains(tree, "OffsetCommitValue") || !strings.Contains(p.location("search"), "records=plain") {
+			t.Errorf("plain: %s\n%s", p.location("search"), tree)
 		}
 		p.pick("topicfmt", "auto")
 	})
@@ -805,7 +821,7 @@ func TestExplorer(t *testing.T) {
 		if !strings.HasPrefix(tree, "CreateTopicsResponse message v7") || !strings.Contains(tree, "36 (TOPIC_ALREADY_EXISTS)") || strings.Contains(tree, "ERROR") {
 			t.Errorf("the response's tree:\n%.1500s", tree)
 		}
-		if href := eval[string](p, `location.search`); !strings.Contains(href, "hex="+hex.EncodeToString(frames[3])) {
+		if href := p.location("search"); !strings.Contains(href, "hex="+hex.EncodeToString(frames[3])) {
 			t.Errorf("the link does not carry the response: %s", href)
 		}
 		if !eval[bool](p, `document.querySelector('#caprows .crow').classList.contains('sel')`) {
@@ -1091,7 +1107,7 @@ func draftSchema(p *tab) {
 	p.click("#comparepanel > summary")
 
 	// The permalink brings back the draft and the bytes.
-	href := eval[string](p, `location.href`)
+	href := p.location("href")
 	if !strings.Contains(href, "&schema=") || !strings.Contains(href, "set=draft&api=StreamsGroupHeartbeat") {
 		t.Fatalf("link %s", href)
 	}

@@ -41,7 +41,9 @@ type ui struct {
 	hovered        int       // hovered node, -1 for none
 	hlTree         dom.Element
 	scrollQueued   bool
-	draftGen       int // counts edits of the draft text, for the debounce
+	draftGen       int    // counts edits of the draft text, for the debounce
+	query          string // the address's query, written after urlDelay
+	queryPending   bool
 
 	// The conversation list of a capture or a pasted stream.
 	cap                  *app.Capture
@@ -59,6 +61,12 @@ const capRowHeight = 22
 
 // capStep is how long the capture is read before the page may draw.
 const capStep = 40 * time.Millisecond
+
+// urlDelay is how long a new query waits before the address shows it:
+// history.replaceState costs Chromium 1 to 10 ms, too much to pay on
+// every keystroke, so a run of edits writes the address at most once in
+// that time, with the last one's query.
+const urlDelay = 200 * time.Millisecond
 
 // draftDelay is how long typing in the schema panel pauses before the
 // draft is read again.
@@ -114,6 +122,7 @@ func main() {
 	dom.Publish("startMs", dom.Now()-start)
 	done := make(chan struct{})
 	u.on.On(dom.Window, "pagehide", func(dom.Event) {
+		u.flushQuery()
 		select {
 		case <-done:
 		default:
@@ -249,7 +258,7 @@ func (u *ui) refresh(form bool) {
 		dom.ByID("json").SetValue(s.JSON())
 		dom.ByID("jsonerr").SetText("")
 	}
-	dom.ReplaceQuery(s.Query())
+	u.setQuery(s.Query())
 	link := dom.ByID("copy-link")
 	complete := s.LinkComplete()
 	link.Toggle("partial", !complete)
@@ -279,6 +288,28 @@ func patch(e dom.Element, wrapped bool, lines *app.Lines, h, open, close string)
 	for _, i := range changed {
 		e.Child(i).SetOuterHTML(lines.Line(i))
 	}
+}
+
+// setQuery writes q into the address within urlDelay (kwire.urlPending
+// says whether it is still to be written, for the tests).
+func (u *ui) setQuery(q string) {
+	u.query = q
+	if u.queryPending {
+		return
+	}
+	u.queryPending = true
+	dom.Publish("urlPending", true)
+	time.AfterFunc(urlDelay, u.flushQuery)
+}
+
+// flushQuery writes the pending query into the address now.
+func (u *ui) flushQuery() {
+	if !u.queryPending {
+		return
+	}
+	u.queryPending = false
+	dom.ReplaceQuery(u.query)
+	dom.Publish("urlPending", false)
 }
 
 // drawChips shows what identified pasted bytes may be, one chip a
@@ -807,6 +838,7 @@ func (u *ui) button(b dom.Element) {
 		dom.CopyText(s.JSON())
 		u.flash(b)
 	case "copy-link":
+		u.flushQuery()
 		dom.CopyText(dom.Href())
 		u.flash(b)
 	case "reset":
