@@ -76,6 +76,17 @@ func (p *tab) location(prop string) string {
 	return v
 }
 
+// treeCount counts the elements of the whole tree (drawn or not) that
+// match sel.
+func (p *tab) treeCount(sel string) int {
+	p.t.Helper()
+	return eval[int](p, fmt.Sprintf(`(() => {
+		const d = document.createElement('div');
+		d.innerHTML = kwire.treeHTML();
+		return d.querySelectorAll(%q).length;
+	})()`, sel))
+}
+
 // open loads the page with a query and waits for the app.
 func (p *tab) open(query string) {
 	p.t.Helper()
@@ -88,7 +99,18 @@ func (p *tab) hexText() string {
 }
 
 // treeText is the tree as the user reads it.
-func (p *tab) treeText() string { return eval[string](p, `document.getElementById('tree').innerText`) }
+// The page draws the lines in view; the whole tree's HTML (kwire.treeHTML)
+// is read as the page would show it.
+func (p *tab) treeText() string {
+	return eval[string](p, `(() => {
+		const d = document.createElement('div');
+		d.innerHTML = kwire.treeHTML();
+		document.getElementById('tree').after(d);
+		const text = d.innerText;
+		d.remove();
+		return text;
+	})()`)
+}
 
 func (p *tab) status() string {
 	return eval[string](p, `document.getElementById('status').textContent`)
@@ -769,13 +791,12 @@ func TestExplorer(t *testing.T) {
 			t.Errorf("%d rows drawn for %d bytes: the byte view is not virtualised", rows, len(b))
 		}
 		// Big nodes start folded; a click on the placeholder unfolds one.
-		folds := eval[int](p, `document.querySelectorAll('#tree .tn.fold').length`)
-		lines := eval[int](p, `document.querySelectorAll('#tree .tn').length`)
+		folds, lines := p.treeCount(".tn.fold"), p.treeCount(".tn")
 		if folds == 0 {
 			t.Errorf("no folded node in a tree of %d lines", lines)
 		} else {
 			p.click(`#tree .tn.fold .fm`)
-			if f, l := eval[int](p, `document.querySelectorAll('#tree .tn.fold').length`), eval[int](p, `document.querySelectorAll('#tree .tn').length`); f != folds-1 || l <= lines {
+			if f, l := p.treeCount(".tn.fold"), p.treeCount(".tn"); f != folds-1 || l <= lines {
 				t.Errorf("unfolding: %d folds and %d lines, were %d and %d", f, l, folds, lines)
 			}
 		}
@@ -792,6 +813,79 @@ func TestExplorer(t *testing.T) {
 		if !eval[bool](p, fmt.Sprintf(`!!document.querySelector('#hexrows .hrow[data-row="%d"]')`, mid)) {
 			t.Errorf("row %d not drawn after scrolling to it", mid)
 		}
+	})
+
+	t.Run("tree drawn in view", func(t *testing.T) {
+		p.t = t
+		b, err := bigmsg.FetchResponse(1 << 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.open("set=trunk&api=Fetch&dir=response")
+		drop(p, b)
+		// Unfold until the tree has many more lines than a view holds.
+		for range 20 {
+			if p.treeCount(".tn") > 400 || p.treeCount(".tn.fold") == 0 {
+				break
+			}
+			p.click(`#tree .tn.fold .fm`)
+		}
+		total := p.treeCount(".tn")
+		drawn := eval[int](p, `document.querySelectorAll('#tree .tn').length`)
+		if total <= 400 || drawn == 0 || drawn > 150 {
+			t.Fatalf("%d lines drawn of %d", drawn, total)
+		}
+		// Scrolled halfway, the lines there are drawn, and the tree is as
+		// tall as all its lines.
+		eval[bool](p, `(() => { const t = document.getElementById('tree'); t.scrollIntoView(); t.scrollTop = t.scrollHeight / 2; return true })()`)
+		time.Sleep(150 * time.Millisecond)
+		at := eval[int](p, `(() => {
+			const r = document.getElementById('tree').getBoundingClientRect();
+			const e = document.elementFromPoint(r.x + 40, r.y + r.height / 2);
+			const line = e && e.closest('.tn');
+			return line ? Number(line.dataset.n) : -1;
+		})()`)
+		if at <= 0 {
+			t.Fatalf("no line drawn in the middle of the scrolled tree")
+		}
+		if h := eval[float64](p, `document.getElementById('treespace').offsetHeight`); int(h) != total*20 {
+			t.Errorf("tree %v px tall for %d lines", h, total)
+		}
+		p.shot("tree-scrolled")
+		// Hovering a drawn line lights its bytes; clicking selects it.
+		sel := fmt.Sprintf(`#tree .tn[data-n="%d"]`, at)
+		p.hover(sel + " .nm")
+		if !eval[bool](p, fmt.Sprintf(`!!document.querySelector('%s.hl')`, sel)) {
+			t.Errorf("hovered line %d not lit", at)
+		}
+		p.click(sel + " .nm")
+		// The keys walk every line, drawn or not, and keep the selection
+		// in view: 80 lines down is past the lines drawn at first.
+		want := eval[[]int](p, fmt.Sprintf(`(() => {
+			const d = document.createElement('div');
+			d.innerHTML = kwire.treeHTML();
+			const ns = Array.from(d.querySelectorAll('.tn:not(.fold)')).map(e => Number(e.dataset.n));
+			const i = ns.indexOf(%d);
+			return [ns[i + 80], ns[i + 79]];
+		})()`, at))
+		p.do(chromedp.Focus("#tree"))
+		for range 80 {
+			p.do(chromedp.KeyEvent(kb.ArrowDown))
+		}
+		got := eval[[]float64](p, `(() => {
+			const e = document.querySelector('#tree .tn.sel');
+			if (!e) return [-1, 0];
+			const r = e.getBoundingClientRect(), v = document.getElementById('tree').getBoundingClientRect();
+			return [Number(e.dataset.n), r.top >= v.top && r.bottom <= v.bottom ? 1 : 0];
+		})()`)
+		if len(want) != 2 || int(got[0]) != want[0] || got[1] != 1 {
+			t.Errorf("after 80 lines down: selected %v (1: in view), want node %d", got, want)
+		}
+		p.do(chromedp.KeyEvent(kb.ArrowUp))
+		if n := eval[int](p, `Number((document.querySelector('#tree .tn.sel') || {dataset: {n: -1}}).dataset.n)`); len(want) == 2 && n != want[1] {
+			t.Errorf("one line up: node %d, want %d", n, want[1])
+		}
+		p.shot("tree-keys")
 	})
 
 	t.Run("capture", func(t *testing.T) {

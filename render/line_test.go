@@ -144,3 +144,29 @@ func TestTreeViewAsFmt(t *testing.T) {
 		}
 	}
 }
+
+// The lines drawn in pieces, as the explorer draws those in view, are
+// TreeView's lines: any range of TreeLines, on random trees with folds.
+func TestTreeRowsPieces(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for i := range 200 {
+		root := randomTree(r, 1+r.IntN(80), 100, inOrder)
+		l := NewLayout(root, 100)
+		folded := func(id int) bool { return id%4 == 2 }
+		var whole strings.Builder
+		TreeView(&whole, l, folded)
+		want := strings.SplitAfter(strings.TrimSuffix(strings.TrimPrefix(whole.String(), `<div class="tree">`), "</div>\n"), "\n")
+		want = want[:len(want)-1]
+		lines := TreeLines(l, folded)
+		if len(lines) != len(want) {
+			t.Fatalf("tree %d: %d lines, TreeView drew %d", i, len(lines), len(want))
+		}
+		from := r.IntN(len(lines))
+		to := from + r.IntN(len(lines)-from+3) // past the end too
+		var piece strings.Builder
+		TreeRows(&piece, l, lines, from, to)
+		if got := piece.String(); got != strings.Join(want[from:min(to, len(want))], "") {
+			t.Fatalf("tree %d, lines [%d, %d):\n%s\nwant\n%s", i, from, to, got, strings.Join(want[from:min(to, len(want))], ""))
+		}
+	}
+}

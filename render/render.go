@@ -25,6 +25,7 @@ type Layout struct {
 	Depth  []int32
 	Parent []int32
 	owner  []int32 // per byte: index of the innermost node, -1 for none
+	last   []bool  // per node: the last child of its parent
 }
 
 // NewLayout indexes root over a buffer of size bytes. Nodes whose offsets
@@ -44,6 +45,13 @@ func Relayout(prev *Layout, root *tree.Node, size int) *Layout {
 		l.Depth = make([]int32, 0, n)
 		l.Parent = make([]int32, 0, n)
 		l.walk(root, 0, -1)
+		l.last = make([]bool, len(l.Nodes))
+		seen := make([]bool, len(l.Nodes)) // by parent
+		for i := len(l.Nodes) - 1; i > 0; i-- {
+			if p := l.Parent[i]; !seen[p] {
+				l.last[i], seen[p] = true, true
+			}
+		}
 	}
 	if prev != nil && len(prev.owner) == size && sameSpans(prev.Nodes, l.Nodes) {
 		l.owner = prev.owner

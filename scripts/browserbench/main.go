@@ -222,7 +222,7 @@ func run(dist string, n, size int, startupOnly bool) error {
 		if err := s.SetField("b:SessionTimeoutMs", strconv.Itoa(1000+i)); err != nil {
 			panic(err)
 		}
-		_ = s.Tree()
+		_ = s.TreeRows(s.TreeLines(), 0, 60)
 		_ = s.HexRows(0, 40)
 	})
 	row("edit, JoinGroup v9 (33 bytes)", small, natSmall)
@@ -252,7 +252,7 @@ func run(dist string, n, size int, startupOnly bool) error {
 			if err := rs.SetField("b:ThrottleTimeMs", strconv.Itoa(2000+j)); err != nil {
 				return err
 			}
-			_ = rs.Tree()
+			_ = rs.TreeRows(rs.TreeLines(), 0, 60)
 			_ = rs.HexRows(0, 40)
 			nat = append(nat, float64(time.Since(t).Microseconds())/1000)
 		}
@@ -296,7 +296,7 @@ func run(dist string, n, size int, startupOnly bool) error {
 		if err := fs.Load(fetch); err != nil {
 			panic(err)
 		}
-		_ = fs.Tree()
+		_ = fs.TreeRows(fs.TreeLines(), 0, 60)
 		_ = fs.HexRows(0, 40)
 	})
 	row(fmt.Sprintf("load a %.1f MB Fetch response", float64(len(fetch))/1e6), median(loads), natFetch)
@@ -311,7 +311,7 @@ func run(dist string, n, size int, startupOnly bool) error {
 		if err := fs.SetField("b:ThrottleTimeMs", strconv.Itoa(1000+i)); err != nil {
 			panic(err)
 		}
-		_ = fs.Tree()
+		_ = fs.TreeRows(fs.TreeLines(), 0, 60)
 		_ = fs.HexRows(0, 40)
 	})
 	row("edit, the Fetch response", big, natBig)

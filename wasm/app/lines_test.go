@@ -79,3 +79,32 @@ func TestLinesUpdate(t *testing.T) {
 		t.Error("after Reset: not whole")
 	}
 }
+
+// TreeLineOf finds the line that stands for a node: its own, or its
+// outermost folded ancestor's; TreeRows draws that line.
+func TestTreeLineOf(t *testing.T) {
+	s, err := New("", "JoinGroup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prot := -1
+	for i, n := range s.Layout.Nodes {
+		if n.Name == "Protocols" {
+			prot = i
+		}
+	}
+	s.ToggleFold(prot)
+	lines := s.TreeLines()
+	for id := range s.Layout.Nodes {
+		i := s.TreeLineOf(lines, id)
+		if i < 0 || int(lines[i].Node) != s.Shown(id) || lines[i].Fold {
+			t.Fatalf("node %d: line %d", id, i)
+		}
+		if h := s.TreeRows(lines, i, i+1); !strings.Contains(h, `data-n="`+strconv.Itoa(s.Shown(id))+`"`) {
+			t.Errorf("node %d: line %d is %s", id, i, h)
+		}
+	}
+	if s.Shown(prot+1) != prot {
+		t.Errorf("a node under the fold is shown as %d, want %d", s.Shown(prot+1), prot)
+	}
+}

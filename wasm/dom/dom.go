@@ -484,6 +484,12 @@ func Publish(name string, value any) {
 	k.Set(name, value)
 }
 
+// PublishFunc sets window.kwire[name] to a function that returns f's
+// text, for tests. The function lives as long as the page.
+func PublishFunc(name string, f func() string) {
+	Publish(name, js.FuncOf(func(js.Value, []js.Value) any { return f() }))
+}
+
 // SetSelection selects characters [start, end) of a text input or
 // textarea.
 func (e Element) SetSelection(start, end int) {
