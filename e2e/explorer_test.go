@@ -135,6 +135,11 @@ func (p *tab) setField(key, value string) {
 // viewport coordinates, after scrolling it into view.
 func (p *tab) center(sel string) (float64, float64) {
 	p.t.Helper()
+	// Scrolled into view, then found again once the page has drawn what
+	// the scroll shows (the tree draws the lines in view anew).
+	if eval[bool](p, fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return false; const r = e.getBoundingClientRect(); e.scrollIntoView({block: 'nearest'}); const s = e.getBoundingClientRect(); return r.y != s.y })()`, sel)) {
+		time.Sleep(100 * time.Millisecond)
+	}
 	xy := eval[[]float64](p, fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return null; e.scrollIntoView({block: 'nearest'}); const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2] })()`, sel))
 	if len(xy) != 2 {
 		p.t.Fatalf("nothing matches %s", sel)

@@ -289,7 +289,7 @@ func (u *ui) refresh(form bool) {
 // patch draws h (lines that end in "\n") into e: the lines that changed
 // since the last draw, or, when lines says so, e's contents whole.
 func patch(e dom.Element, lines *app.Lines, h string) {
-	changed, whole := lines.Update(h, "", "")
+	changed, whole := lines.Update(h)
 	if whole {
 		e.SetHTML(h)
 		return
@@ -311,8 +311,7 @@ func (u *ui) drawTreeAt(top, h float64, force bool) {
 	if h == 0 {
 		h = 800
 	}
-	from := max(int(top/lineHeight)-overscan, 0)
-	to := min(int(math.Ceil((top+h)/lineHeight))+overscan, len(u.lines))
+	from, to := inView(top, h, lineHeight, len(u.lines))
 	if !force && from == u.lineFrom && to == u.lineTo {
 		return
 	}
@@ -330,19 +329,34 @@ func (u *ui) drawTreeAt(top, h float64, force bool) {
 	u.highlightTree()
 }
 
+// keepInView scrolls e, a list of rows of height rowH, so that the row at
+// y is in view: to its top when it is above, to its bottom (and pad) when
+// it is below.
+func keepInView(e dom.Element, y, rowH, pad float64) {
+	top, h := e.ScrollTop(), e.ClientHeight()
+	switch {
+	case y < top:
+		e.SetScrollTop(y)
+	case y+rowH > top+h:
+		e.SetScrollTop(y + rowH - h + pad)
+	}
+}
+
+// inView returns the rows [from, to) of n rows of height rowH to draw for
+// a scroll position and view height: those in view and overscan more on
+// each side.
+func inView(top, h, rowH float64, n int) (from, to int) {
+	from = max(int(top/rowH)-overscan, 0)
+	to = min(int(math.Ceil((top+h)/rowH))+overscan, n)
+	return from, to
+}
+
 // scrollTreeTo scrolls the tree so that line i is in view and draws it.
 func (u *ui) scrollTreeTo(i int) {
 	if i < 0 {
 		return
 	}
-	top, h := u.tree.ScrollTop(), u.tree.ClientHeight()
-	y := float64(i * lineHeight)
-	switch {
-	case y < top:
-		u.tree.SetScrollTop(y)
-	case y+lineHeight > top+h:
-		u.tree.SetScrollTop(y + lineHeight - h + 8) // and the padding below
-	}
+	keepInView(u.tree, float64(i*lineHeight), lineHeight, 8) // and the tree's padding below
 	u.drawTree(false)
 }
 
@@ -398,8 +412,7 @@ func (u *ui) drawRowsAt(top, h float64, force bool) {
 	if h == 0 {
 		h = 600
 	}
-	from := max(int(top/rowHeight)-overscan, 0)
-	to := min(int(math.Ceil((top+h)/rowHeight))+overscan, s.Rows())
+	from, to := inView(top, h, rowHeight, s.Rows())
 	if !force && from == u.rowFrom && to == u.rowTo {
 		return
 	}
@@ -1051,15 +1064,7 @@ func (u *ui) capKey(ev dom.Event) {
 	if row < 0 {
 		return
 	}
-	// Keep the row in view: scroll by whole rows when it is above or below.
-	top, h := u.caplist.ScrollTop(), u.caplist.ClientHeight()
-	y := float64(pos * capRowHeight)
-	switch {
-	case y < top:
-		u.caplist.SetScrollTop(y)
-	case y+capRowHeight > top+h:
-		u.caplist.SetScrollTop(y + capRowHeight - h)
-	}
+	keepInView(u.caplist, float64(pos*capRowHeight), capRowHeight, 0)
 	u.openRow(row, u.capResp)
 }
 
@@ -1308,8 +1313,7 @@ func (u *ui) drawCapRows(force bool) {
 	if h == 0 {
 		h = 400
 	}
-	from := max(int(top/capRowHeight)-overscan, 0)
-	to := min(int(math.Ceil((top+h)/capRowHeight))+overscan, c.Len())
+	from, to := inView(top, h, capRowHeight, c.Len())
 	if !force && from == u.capFrom && to == u.capTo {
 		return
 	}

@@ -10,23 +10,14 @@ type Lines struct {
 	last []string
 }
 
-// Update takes the container's new HTML: open, then lines that each end
-// in "\n", then close. It returns the indexes of the lines that differ
-// from the last HTML, to be replaced one by one, or whole when the
-// container is to be set whole: the first time, after Reset, when open,
-// close or the number of lines changed, or when more than half of the
-// lines did.
-func (ls *Lines) Update(h, open, close string) (changed []int, whole bool) {
+// Update takes the container's new HTML, lines that each end in "\n". It
+// returns the indexes of the lines that differ from the last HTML, to be
+// replaced one by one, or whole when the container is to be set whole:
+// the first time, after Reset, when the number of lines changed, or when
+// more than half of the lines did.
+func (ls *Lines) Update(h string) (changed []int, whole bool) {
 	prev := ls.last
-	body, ok := strings.CutPrefix(h, open)
-	if ok {
-		body, ok = strings.CutSuffix(body, close)
-	}
-	if !ok {
-		ls.last = nil
-		return nil, true
-	}
-	ls.last = strings.SplitAfter(body, "\n")
+	ls.last = strings.SplitAfter(h, "\n")
 	if n := len(ls.last); n > 0 && ls.last[n-1] == "" {
 		ls.last = ls.last[:n-1]
 	}
