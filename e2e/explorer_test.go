@@ -60,6 +60,33 @@ func eval[T any](p *tab, js string) T {
 	return v
 }
 
+// location returns location[prop] once the explorer has written its
+// state into the address (it waits a little after a change).
+func (p *tab) location(prop string) string {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, time.Minute)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(async () => {
+		while (window.kwire && kwire.urlPending) await new Promise(r => setTimeout(r, 10));
+		return location.`+prop+`;
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		p.t.Fatalf("location.%s: %v", prop, err)
+	}
+	return v
+}
+
+// treeCount counts the elements of the whole tree (drawn or not) that
+// match sel.
+func (p *tab) treeCount(sel string) int {
+	p.t.Helper()
+	return eval[int](p, fmt.Sprintf(`(() => {
+		const d = document.createElement('div');
+		d.innerHTML = kwire.treeHTML();
+		return d.querySelectorAll(%q).length;
+	})()`, sel))
+}
+
 // open loads the page with a query and waits for the app.
 func (p *tab) open(query string) {
 	p.t.Helper()
@@ -72,7 +99,18 @@ func (p *tab) hexText() string {
 }
 
 // treeText is the tree as the user reads it.
-func (p *tab) treeText() string { return eval[string](p, `document.getElementById('tree').innerText`) }
+// The page draws the lines in view; the whole tree's HTML (kwire.treeHTML)
+// is read as the page would show it.
+func (p *tab) treeText() string {
+	return eval[string](p, `(() => {
+		const d = document.createElement('div');
+		d.innerHTML = kwire.treeHTML();
+		document.getElementById('tree').after(d);
+		const text = d.innerText;
+		d.remove();
+		return text;
+	})()`)
+}
 
 func (p *tab) status() string {
 	return eval[string](p, `document.getElementById('status').textContent`)
@@ -97,6 +135,11 @@ func (p *tab) setField(key, value string) {
 // viewport coordinates, after scrolling it into view.
 func (p *tab) center(sel string) (float64, float64) {
 	p.t.Helper()
+	// Scrolled into view, then found again once the page has drawn what
+	// the scroll shows (the tree draws the lines in view anew).
+	if eval[bool](p, fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return false; const r = e.getBoundingClientRect(); e.scrollIntoView({block: 'nearest'}); const s = e.getBoundingClientRect(); return r.y != s.y })()`, sel)) {
+		time.Sleep(100 * time.Millisecond)
+	}
 	xy := eval[[]float64](p, fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return null; e.scrollIntoView({block: 'nearest'}); const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2] })()`, sel))
 	if len(xy) != 2 {
 		p.t.Fatalf("nothing matches %s", sel)
@@ -230,7 +273,7 @@ func TestExplorer(t *testing.T) {
 		if got, want := strings.TrimSpace(spaces.ReplaceAllString(p.treeText(), " ")), seedTree(t); got != want {
 			t.Errorf("tree differs from the seed page:\n got %s\nwant %s", got, want)
 		}
-		loc := eval[string](p, `location.search`)
+		loc := p.location("search")
 		if loc != "?set=auto&api=JoinGroup&v=9&dir=request" {
 			t.Errorf("URL state %s", loc)
 		}
@@ -380,7 +423,7 @@ func TestExplorer(t *testing.T) {
 	t.Run("permalink", func(t *testing.T) {
 		p.t = t
 		before := p.hexText()
-		href := eval[string](p, `location.href`)
+		href := p.location("href")
 		if !strings.Contains(href, "hex="+before) {
 			t.Fatalf("the link does not carry the bytes: %s", href)
 		}
@@ -535,8 +578,8 @@ func TestExplorer(t *testing.T) {
 			t.Errorf("records picker %q, codec reads %q", got, codec.TopicFormatNames())
 		}
 		p.pick("topicfmt", "plain")
-		if tree := p.treeText(); strings.Contains(tree, "OffsetCommitValue") || !strings.Contains(eval[string](p, `location.search`), "records=plain") {
-			t.Errorf("plain: %s\n%s", eval[string](p, `location.search`), tree)
+		if tree := p.treeText(); strings.Contains(tree, "OffsetCommitValue") || !strings.Contains(p.location("search"), "records=plain") {
+			t.Errorf("plain: %s\n%s", p.location("search"), tree)
 		}
 		p.pick("topicfmt", "auto")
 	})
@@ -753,13 +796,12 @@ func TestExplorer(t *testing.T) {
 			t.Errorf("%d rows drawn for %d bytes: the byte view is not virtualised", rows, len(b))
 		}
 		// Big nodes start folded; a click on the placeholder unfolds one.
-		folds := eval[int](p, `document.querySelectorAll('#tree .tn.fold').length`)
-		lines := eval[int](p, `document.querySelectorAll('#tree .tn').length`)
+		folds, lines := p.treeCount(".tn.fold"), p.treeCount(".tn")
 		if folds == 0 {
 			t.Errorf("no folded node in a tree of %d lines", lines)
 		} else {
 			p.click(`#tree .tn.fold .fm`)
-			if f, l := eval[int](p, `document.querySelectorAll('#tree .tn.fold').length`), eval[int](p, `document.querySelectorAll('#tree .tn').length`); f != folds-1 || l <= lines {
+			if f, l := p.treeCount(".tn.fold"), p.treeCount(".tn"); f != folds-1 || l <= lines {
 				t.Errorf("unfolding: %d folds and %d lines, were %d and %d", f, l, folds, lines)
 			}
 		}
@@ -776,6 +818,79 @@ func TestExplorer(t *testing.T) {
 		if !eval[bool](p, fmt.Sprintf(`!!document.querySelector('#hexrows .hrow[data-row="%d"]')`, mid)) {
 			t.Errorf("row %d not drawn after scrolling to it", mid)
 		}
+	})
+
+	t.Run("tree drawn in view", func(t *testing.T) {
+		p.t = t
+		b, err := testmsg.FetchResponse(1 << 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.open("set=trunk&api=Fetch&dir=response")
+		drop(p, b)
+		// Unfold until the tree has many more lines than a view holds.
+		for range 20 {
+			if p.treeCount(".tn") > 400 || p.treeCount(".tn.fold") == 0 {
+				break
+			}
+			p.click(`#tree .tn.fold .fm`)
+		}
+		total := p.treeCount(".tn")
+		drawn := eval[int](p, `document.querySelectorAll('#tree .tn').length`)
+		if total <= 400 || drawn == 0 || drawn > 150 {
+			t.Fatalf("%d lines drawn of %d", drawn, total)
+		}
+		// Scrolled halfway, the lines there are drawn, and the tree is as
+		// tall as all its lines.
+		eval[bool](p, `(() => { const t = document.getElementById('tree'); t.scrollIntoView(); t.scrollTop = t.scrollHeight / 2; return true })()`)
+		time.Sleep(150 * time.Millisecond)
+		at := eval[int](p, `(() => {
+			const r = document.getElementById('tree').getBoundingClientRect();
+			const e = document.elementFromPoint(r.x + 40, r.y + r.height / 2);
+			const line = e && e.closest('.tn');
+			return line ? Number(line.dataset.n) : -1;
+		})()`)
+		if at <= 0 {
+			t.Fatalf("no line drawn in the middle of the scrolled tree")
+		}
+		if h := eval[float64](p, `document.getElementById('treespace').offsetHeight`); int(h) != total*20 {
+			t.Errorf("tree %v px tall for %d lines", h, total)
+		}
+		p.shot("tree-scrolled")
+		// Hovering a drawn line lights its bytes; clicking selects it.
+		sel := fmt.Sprintf(`#tree .tn[data-n="%d"]`, at)
+		p.hover(sel + " .nm")
+		if !eval[bool](p, fmt.Sprintf(`!!document.querySelector('%s.hl')`, sel)) {
+			t.Errorf("hovered line %d not lit", at)
+		}
+		p.click(sel + " .nm")
+		// The keys walk every line, drawn or not, and keep the selection
+		// in view: 80 lines down is past the lines drawn at first.
+		want := eval[[]int](p, fmt.Sprintf(`(() => {
+			const d = document.createElement('div');
+			d.innerHTML = kwire.treeHTML();
+			const ns = Array.from(d.querySelectorAll('.tn:not(.fold)')).map(e => Number(e.dataset.n));
+			const i = ns.indexOf(%d);
+			return [ns[i + 80], ns[i + 79]];
+		})()`, at))
+		p.do(chromedp.Focus("#tree"))
+		for range 80 {
+			p.do(chromedp.KeyEvent(kb.ArrowDown))
+		}
+		got := eval[[]float64](p, `(() => {
+			const e = document.querySelector('#tree .tn.sel');
+			if (!e) return [-1, 0];
+			const r = e.getBoundingClientRect(), v = document.getElementById('tree').getBoundingClientRect();
+			return [Number(e.dataset.n), r.top >= v.top && r.bottom <= v.bottom ? 1 : 0];
+		})()`)
+		if len(want) != 2 || int(got[0]) != want[0] || got[1] != 1 {
+			t.Errorf("after 80 lines down: selected %v (1: in view), want node %d", got, want)
+		}
+		p.do(chromedp.KeyEvent(kb.ArrowUp))
+		if n := eval[int](p, `Number((document.querySelector('#tree .tn.sel') || {dataset: {n: -1}}).dataset.n)`); len(want) == 2 && n != want[1] {
+			t.Errorf("one line up: node %d, want %d", n, want[1])
+		}
+		p.shot("tree-keys")
 	})
 
 	t.Run("capture", func(t *testing.T) {
@@ -805,7 +920,7 @@ func TestExplorer(t *testing.T) {
 		if !strings.HasPrefix(tree, "CreateTopicsResponse message v7") || !strings.Contains(tree, "36 (TOPIC_ALREADY_EXISTS)") || strings.Contains(tree, "ERROR") {
 			t.Errorf("the response's tree:\n%.1500s", tree)
 		}
-		if href := eval[string](p, `location.search`); !strings.Contains(href, "hex="+hex.EncodeToString(frames[3])) {
+		if href := p.location("search"); !strings.Contains(href, "hex="+hex.EncodeToString(frames[3])) {
 			t.Errorf("the link does not carry the response: %s", href)
 		}
 		if !eval[bool](p, `document.querySelector('#caprows .crow').classList.contains('sel')`) {
@@ -1091,7 +1206,7 @@ func draftSchema(p *tab) {
 	p.click("#comparepanel > summary")
 
 	// The permalink brings back the draft and the bytes.
-	href := eval[string](p, `location.href`)
+	href := p.location("href")
 	if !strings.Contains(href, "&schema=") || !strings.Contains(href, "set=draft&api=StreamsGroupHeartbeat") {
 		t.Fatalf("link %s", href)
 	}

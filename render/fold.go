@@ -1,9 +1,8 @@
 package render
 
 import (
+	"strconv"
 	"strings"
-
-	"kwire/internal/xfmt"
 )
 
 // SubtreeEnd returns the number just past the last descendant of node id
@@ -24,47 +23,73 @@ func (l *Layout) SubtreeEnd(id int) int {
 // unfolded is written. A nil folded writes every node, as Tree does.
 func TreeView(b *strings.Builder, l *Layout, folded func(id int) bool) {
 	b.WriteString(`<div class="tree">`)
-	if len(l.Nodes) > 0 {
-		lastChild := make([]bool, len(l.Nodes))
-		seen := make([]bool, len(l.Nodes)) // by parent
-		for i := len(l.Nodes) - 1; i > 0; i-- {
-			p := l.Parent[i]
-			if !seen[p] {
-				lastChild[i], seen[p] = true, true
-			}
-		}
-		var guides []bool
-		prefixOf := func(d int) string {
-			var p strings.Builder
-			for _, more := range guides {
-				if more {
-					p.WriteString("|   ")
-				} else {
-					p.WriteString("    ")
-				}
-			}
-			if d > 0 {
-				p.WriteString("+-- ")
-			}
-			return p.String()
-		}
-		for i := 0; i < len(l.Nodes); i++ {
-			n := l.Nodes[i]
-			d := int(l.Depth[i])
-			guides = guides[:max(d-1, 0)]
-			prefix := prefixOf(d)
-			if d > 0 {
-				guides = append(guides, !lastChild[i])
-			}
-			line(b, i, d, prefix, n)
-			if len(n.Children) == 0 || folded == nil || !folded(i) {
-				continue
-			}
-			end := l.SubtreeEnd(i)
-			xfmt.Fprintf(b, `<div class="tn fold" data-n="%d" data-d="%d"><span class="g">%s</span><span class="fm">… %d children, %d nodes folded</span></div>`+"\n",
-				i, d+1, prefixOf(d+1), len(n.Children), end-i-1)
-			i = end - 1
+	lines := TreeLines(l, folded)
+	TreeRows(b, l, lines, 0, len(lines))
+	b.WriteString("</div>\n")
+}
+
+// TreeLine is a line of the tree as TreeView draws it: node Node's, or,
+// with Fold, the placeholder of Node's folded descendants.
+type TreeLine struct {
+	Node int32
+	Fold bool
+}
+
+// TreeLines lists the lines TreeView draws, in order, without formatting
+// them: the explorer draws only those in view (TreeRows).
+func TreeLines(l *Layout, folded func(id int) bool) []TreeLine {
+	var lines []TreeLine
+	for i := 0; i < len(l.Nodes); i++ {
+		lines = append(lines, TreeLine{Node: int32(i)})
+		if len(l.Nodes[i].Children) > 0 && folded != nil && folded(i) {
+			lines = append(lines, TreeLine{Node: int32(i), Fold: true})
+			i = l.SubtreeEnd(i) - 1
 		}
 	}
-	b.WriteString("</div>\n")
+	return lines
+}
+
+// TreeRows writes lines [from, to) as TreeView writes them, each ending
+// in "\n", without the tree's div.
+func TreeRows(b *strings.Builder, l *Layout, lines []TreeLine, from, to int) {
+	var w, prefix []byte
+	for _, ln := range lines[max(from, 0):min(to, len(lines))] {
+		i := int(ln.Node)
+		d := int(l.Depth[i])
+		if !ln.Fold {
+			prefix = l.appendGuides(prefix[:0], int(l.Parent[i]))
+			if d > 0 {
+				prefix = append(prefix, "+-- "...)
+			}
+			w = appendLine(w[:0], i, d, prefix, l.Nodes[i])
+			b.Write(w)
+			continue
+		}
+		w = append(w[:0], `<div class="tn fold" data-n="`...)
+		w = strconv.AppendInt(w, int64(i), 10)
+		w = append(w, `" data-d="`...)
+		w = strconv.AppendInt(w, int64(d+1), 10)
+		w = append(w, `"><span class="g">`...)
+		w = l.appendGuides(w, i)
+		w = append(w, `+-- </span><span class="fm">… `...)
+		w = strconv.AppendInt(w, int64(len(l.Nodes[i].Children)), 10)
+		w = append(w, ` children, `...)
+		w = strconv.AppendInt(w, int64(l.SubtreeEnd(i)-i-1), 10)
+		w = append(w, " nodes folded</span></div>\n"...)
+		b.Write(w)
+	}
+}
+
+// appendGuides appends the guides that node id's children are drawn
+// under: for id and each of its ancestors but the root, "|   " when it
+// has a sibling after it, else spaces; none for the root or -1.
+func (l *Layout) appendGuides(w []byte, id int) []byte {
+	if id <= 0 {
+		return w
+	}
+	w = l.appendGuides(w, int(l.Parent[id]))
+	if l.last[id] {
+		return append(w, "    "...)
+	}
+	return append(w, "|   "...)
 }

@@ -25,6 +25,7 @@ type Layout struct {
 	Depth  []int32
 	Parent []int32
 	owner  []int32 // per byte: index of the innermost node, -1 for none
+	last   []bool  // per node: the last child of its parent
 }
 
 // NewLayout indexes root over a buffer of size bytes. Nodes whose offsets
@@ -44,6 +45,13 @@ func Relayout(prev *Layout, root *tree.Node, size int) *Layout {
 		l.Depth = make([]int32, 0, n)
 		l.Parent = make([]int32, 0, n)
 		l.walk(root, 0, -1)
+		l.last = make([]bool, len(l.Nodes))
+		seen := make([]bool, len(l.Nodes)) // by parent
+		for i := len(l.Nodes) - 1; i > 0; i-- {
+			if p := l.Parent[i]; !seen[p] {
+				l.last[i], seen[p] = true, true
+			}
+		}
 	}
 	if prev != nil && len(prev.owner) == size && sameSpans(prev.Nodes, l.Nodes) {
 		l.owner = prev.owner
@@ -316,43 +324,92 @@ func Tree(b *strings.Builder, l *Layout) { TreeView(b, l, nil) }
 // (data-key, the value of an input) are HTML-escaped alone.
 func Text(s string) string { return html.EscapeString(tree.Escape(s)) }
 
-func line(b *strings.Builder, id, depth int, prefix string, n *tree.Node) {
-	cls := "tn s-" + n.Section.String()
+// appendLine appends node n's tree line (id its number, prefix its
+// guides). Written with appends rather than xfmt: the explorer draws the
+// tree on every edit.
+func appendLine(w []byte, id, depth int, prefix []byte, n *tree.Node) []byte {
+	w = append(w, `<div class="tn s-`...)
+	w = append(w, n.Section.String()...)
 	if n.Err != "" {
-		cls += " err"
+		w = append(w, " err"...)
 	}
 	if n.Relative {
-		cls += " rel"
+		w = append(w, " rel"...)
 	}
 	if len(n.Children) > 0 {
-		cls += " parent"
+		w = append(w, " parent"...)
 	}
-	xfmt.Fprintf(b, `<div class="%s" data-n="%d" data-d="%d" data-o="%d" data-s="%d" data-path="%s">`,
-		cls, id, depth, n.Offset, n.Size, Text(n.Path))
-	if prefix != "" {
-		xfmt.Fprintf(b, `<span class="g">%s</span>`, prefix)
+	w = append(w, `" data-n="`...)
+	w = strconv.AppendInt(w, int64(id), 10)
+	w = append(w, `" data-d="`...)
+	w = strconv.AppendInt(w, int64(depth), 10)
+	w = append(w, `" data-o="`...)
+	w = strconv.AppendInt(w, int64(n.Offset), 10)
+	w = append(w, `" data-s="`...)
+	w = strconv.AppendInt(w, int64(n.Size), 10)
+	w = append(w, `" data-path="`...)
+	w = appendText(w, n.Path)
+	w = append(w, `">`...)
+	if len(prefix) > 0 {
+		w = append(w, `<span class="g">`...)
+		w = append(w, prefix...)
+		w = append(w, `</span>`...)
 	}
-	xfmt.Fprintf(b, `<span class="nm">%s</span>`, Text(n.Name))
+	w = append(w, `<span class="nm">`...)
+	w = appendText(w, n.Name)
+	w = append(w, `</span>`...)
 	if n.Type != "" {
-		xfmt.Fprintf(b, ` <span class="ty">%s</span>`, Text(n.Type))
+		w = append(w, ` <span class="ty">`...)
+		w = appendText(w, n.Type)
+		w = append(w, `</span>`...)
 	}
 	if n.Value != "" {
-		xfmt.Fprintf(b, ` = <span class="va">%s</span>`, Text(n.Value))
+		w = append(w, ` = <span class="va">`...)
+		w = appendText(w, n.Value)
+		w = append(w, `</span>`...)
 	}
 	if n.Detail != "" {
-		xfmt.Fprintf(b, ` <span class="de">%s</span>`, Text(n.Detail))
+		w = append(w, ` <span class="de">`...)
+		w = appendText(w, n.Detail)
+		w = append(w, `</span>`...)
 	}
-	rel := ""
+	w = append(w, ` <span class="sp">[`...)
 	if n.Relative {
-		rel = "+"
+		w = append(w, '+')
 	}
-	xfmt.Fprintf(b, ` <span class="sp">[%s0x%04x, %dB]</span>`, rel, n.Offset, n.Size)
+	if n.Offset >= 0 {
+		w = append(w, "0x"...)
+		w = appendHex(w, uint64(n.Offset), 4)
+	} else {
+		w = xfmt.Appendf(w, "0x%04x", n.Offset) // the sign as fmt writes it
+	}
+	w = append(w, ", "...)
+	w = strconv.AppendInt(w, int64(n.Size), 10)
+	w = append(w, "B]</span>"...)
 	if n.Err != "" {
-		xfmt.Fprintf(b, ` <span class="er">ERROR: %s</span>`, Text(n.Err))
+		w = append(w, ` <span class="er">ERROR: `...)
+		w = appendText(w, n.Err)
+		w = append(w, `</span>`...)
 	} else if n.About != "" {
-		xfmt.Fprintf(b, ` <span class="ab" title="%s">%s</span>`, Text(n.About), Text(tree.Shorten(n.About, tree.MaxAbout)))
+		w = append(w, ` <span class="ab" title="`...)
+		w = appendText(w, n.About)
+		w = append(w, `">`...)
+		w = appendText(w, tree.Shorten(n.About, tree.MaxAbout))
+		w = append(w, `</span>`...)
 	}
-	b.WriteString("</div>\n")
+	return append(w, "</div>\n"...)
+}
+
+// appendText appends Text(s), without building a string when s is
+// printable ASCII that HTML leaves as it is (most names and values).
+func appendText(w []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c >= 0x7f, c == '<', c == '>', c == '&', c == '\'', c == '"':
+			return append(w, Text(s)...)
+		}
+	}
+	return append(w, s...)
 }
 
 // Legend writes the colour legend; dir picks which body sections to list

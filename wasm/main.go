@@ -16,6 +16,7 @@ import (
 
 	"kwire/codec"
 	"kwire/internal/xfmt"
+	"kwire/render"
 	"kwire/schemas/sets"
 	"kwire/wasm/app"
 	"kwire/wasm/dom"
@@ -25,6 +26,10 @@ import (
 // sets .hrow to the same).
 const rowHeight = 20
 
+// lineHeight is the height of a tree line in CSS pixels (kwire.css sets
+// .tree's line-height to the same).
+const lineHeight = 20
+
 // overscan is how many rows are drawn above and below the visible ones.
 const overscan = 16
 
@@ -33,13 +38,21 @@ type ui struct {
 	on dom.Listeners
 
 	hexview, hexspace, hexrows, tree, form dom.Element
+	treespace, treerows                    dom.Element
 
-	rowFrom, rowTo int // rows drawn
-	selected       int // selected tree node, -1 for none
-	hovered        int // hovered node, -1 for none
-	hlTree         dom.Element
-	scrollQueued   bool
-	draftGen       int // counts edits of the draft text, for the debounce
+	rowFrom, rowTo   int               // rows drawn
+	lines            []render.TreeLine // the tree's lines, drawn or not
+	lineFrom, lineTo int               // the tree's lines drawn
+	treeLines        app.Lines         // the tree's lines drawn, as HTML
+	hexLines         app.Lines         // the byte view's rows drawn
+	treeQueued       bool
+	selected         int // selected tree node, -1 for none
+	hovered          int // hovered node, -1 for none
+	hlTree           dom.Element
+	scrollQueued     bool
+	draftGen         int    // counts edits of the draft text, for the debounce
+	query            string // the address's query, written after urlDelay
+	queryPending     bool
 
 	// The conversation list of a capture or a pasted stream.
 	cap                  *app.Capture
@@ -58,6 +71,12 @@ const capRowHeight = 22
 // capStep is how long the capture is read before the page may draw.
 const capStep = 40 * time.Millisecond
 
+// urlDelay is how long a new query waits before the address shows it:
+// history.replaceState costs Chromium 1 to 10 ms, too much to pay on
+// every keystroke, so a run of edits writes the address at most once in
+// that time, with the last one's query.
+const urlDelay = 200 * time.Millisecond
+
 // draftDelay is how long typing in the schema panel pauses before the
 // draft is read again.
 const draftDelay = 350 * time.Millisecond
@@ -67,6 +86,7 @@ func main() {
 	u := &ui{selected: -1, hovered: -1}
 	u.hexview, u.hexspace, u.hexrows = dom.ByID("hexview"), dom.ByID("hexspace"), dom.ByID("hexrows")
 	u.tree, u.form = dom.ByID("tree"), dom.ByID("form")
+	u.treespace, u.treerows = dom.ByID("treespace"), dom.ByID("treerows")
 	u.caplist, u.caprows, u.capspace, u.capSel = dom.ByID("caplist"), dom.ByID("caprows"), dom.ByID("capspace"), -1
 	// Parsing the schema set allocates a lot and keeps little: collect
 	// less often while starting, then return to the default.
@@ -107,11 +127,15 @@ func main() {
 		u.refresh(true)
 	}
 	debug.SetGCPercent(gc)
+	// The whole tree's HTML, for the tests: the page draws the lines in
+	// view.
+	dom.PublishFunc("treeHTML", func() string { return u.s.Tree() })
 	dom.Body().SetAttr("data-ready", "1")
 	dom.Publish("readyMs", dom.Now())
 	dom.Publish("startMs", dom.Now()-start)
 	done := make(chan struct{})
 	u.on.On(dom.Window, "pagehide", func(dom.Event) {
+		u.flushQuery()
 		select {
 		case <-done:
 		default:
@@ -137,6 +161,13 @@ func (u *ui) listen() {
 		}
 		u.scrollQueued = true
 		u.on.Frame(func() { u.scrollQueued = false; u.drawRows(false) })
+	}, true)
+	u.on.On(u.tree, "scroll", func(dom.Event) {
+		if u.treeQueued {
+			return
+		}
+		u.treeQueued = true
+		u.on.Frame(func() { u.treeQueued = false; u.drawTree(false) })
 	}, true)
 	u.on.On(u.caplist, "scroll", func(dom.Event) {
 		if u.capQueued {
@@ -183,6 +214,7 @@ func (u *ui) refresh(form bool) {
 	// Read the geometry before writing anything, so that the browser lays
 	// the page out once, after this handler, and not in the middle of it.
 	top, height := u.hexview.ScrollTop(), u.hexview.ClientHeight()
+	ttop, theight := u.tree.ScrollTop(), u.tree.ClientHeight()
 	if form {
 		u.pickers()
 		u.drawForm()
@@ -209,13 +241,15 @@ func (u *ui) refresh(form bool) {
 	// The byte view: a spacer as tall as every row, and the visible rows.
 	u.hexspace.SetStyle("height", strconv.Itoa(s.Rows()*rowHeight)+"px")
 	u.drawRowsAt(top, height, true)
-	u.tree.SetHTML(s.Tree()) // the tree keeps its scroll position
-	u.hlTree = dom.Element{}
+	// The tree likewise: a spacer as tall as every line, the lines in view.
 	if u.selected >= len(s.Layout.Nodes) {
 		u.selected = -1
 	}
 	u.hovered = -1
-	u.highlight()
+	u.lines = s.TreeLines()
+	u.treespace.SetStyle("height", strconv.Itoa(len(u.lines)*lineHeight)+"px")
+	u.drawTreeAt(ttop, theight, true) // the tree keeps its scroll position
+	u.highlightBytes()
 	if s.Err != nil {
 		u.status(s.ErrorText(), true)
 	} else {
@@ -241,7 +275,7 @@ func (u *ui) refresh(form bool) {
 		dom.ByID("json").SetValue(s.JSON())
 		dom.ByID("jsonerr").SetText("")
 	}
-	dom.ReplaceQuery(s.Query())
+	u.setQuery(s.Query())
 	link := dom.ByID("copy-link")
 	complete := s.LinkComplete()
 	link.Toggle("partial", !complete)
@@ -250,6 +284,102 @@ func (u *ui) refresh(form bool) {
 	} else {
 		link.SetAttr("title", "the message is too large for a link: the link names the API and version only")
 	}
+}
+
+// patch draws h (lines that end in "\n") into e: the lines that changed
+// since the last draw, or, when lines says so, e's contents whole.
+func patch(e dom.Element, lines *app.Lines, h string) {
+	changed, whole := lines.Update(h)
+	if whole {
+		e.SetHTML(h)
+		return
+	}
+	for _, i := range changed {
+		e.Child(i).SetOuterHTML(lines.Line(i))
+	}
+}
+
+// drawTree draws the tree's lines around the scroll position; unless
+// force, only when they changed.
+func (u *ui) drawTree(force bool) {
+	u.drawTreeAt(u.tree.ScrollTop(), u.tree.ClientHeight(), force)
+}
+
+// drawTreeAt draws the tree's lines for a scroll position and view
+// height, then marks the lit and the selected line among them.
+func (u *ui) drawTreeAt(top, h float64, force bool) {
+	if h == 0 {
+		h = 800
+	}
+	from, to := inView(top, h, lineHeight, len(u.lines))
+	if !force && from == u.lineFrom && to == u.lineTo {
+		return
+	}
+	u.lineFrom, u.lineTo = from, to
+	t0 := dom.Now()
+	rows := u.s.TreeRows(u.lines, from, to)
+	t1 := dom.Now()
+	u.hlTree.Toggle("hl", false)
+	u.hlTree = dom.Element{}
+	u.treerows.SetStyle("transform", "translateY("+strconv.Itoa(from*lineHeight)+"px)")
+	// After an edit, only the lines that changed (lines carry their node's
+	// number: a scroll draws them whole).
+	patch(u.treerows, &u.treeLines, rows)
+	dom.Publish("treeMs", []any{t1 - t0, dom.Now() - t1})
+	u.highlightTree()
+}
+
+// keepInView scrolls e, a list of rows of height rowH, so that the row at
+// y is in view: to its top when it is above, to its bottom (and pad) when
+// it is below.
+func keepInView(e dom.Element, y, rowH, pad float64) {
+	top, h := e.ScrollTop(), e.ClientHeight()
+	switch {
+	case y < top:
+		e.SetScrollTop(y)
+	case y+rowH > top+h:
+		e.SetScrollTop(y + rowH - h + pad)
+	}
+}
+
+// inView returns the rows [from, to) of n rows of height rowH to draw for
+// a scroll position and view height: those in view and overscan more on
+// each side.
+func inView(top, h, rowH float64, n int) (from, to int) {
+	from = max(int(top/rowH)-overscan, 0)
+	to = min(int(math.Ceil((top+h)/rowH))+overscan, n)
+	return from, to
+}
+
+// scrollTreeTo scrolls the tree so that line i is in view and draws it.
+func (u *ui) scrollTreeTo(i int) {
+	if i < 0 {
+		return
+	}
+	keepInView(u.tree, float64(i*lineHeight), lineHeight, 8) // and the tree's padding below
+	u.drawTree(false)
+}
+
+// setQuery writes q into the address within urlDelay (kwire.urlPending
+// says whether it is still to be written, for the tests).
+func (u *ui) setQuery(q string) {
+	u.query = q
+	if u.queryPending {
+		return
+	}
+	u.queryPending = true
+	dom.Publish("urlPending", true)
+	time.AfterFunc(urlDelay, u.flushQuery)
+}
+
+// flushQuery writes the pending query into the address now.
+func (u *ui) flushQuery() {
+	if !u.queryPending {
+		return
+	}
+	u.queryPending = false
+	dom.ReplaceQuery(u.query)
+	dom.Publish("urlPending", false)
 }
 
 // drawChips shows what identified pasted bytes may be, one chip a
@@ -282,14 +412,18 @@ func (u *ui) drawRowsAt(top, h float64, force bool) {
 	if h == 0 {
 		h = 600
 	}
-	from := max(int(top/rowHeight)-overscan, 0)
-	to := min(int(math.Ceil((top+h)/rowHeight))+overscan, s.Rows())
+	from, to := inView(top, h, rowHeight, s.Rows())
 	if !force && from == u.rowFrom && to == u.rowTo {
 		return
 	}
 	u.rowFrom, u.rowTo = from, to
 	u.hexrows.SetStyle("transform", "translateY("+strconv.Itoa(from*rowHeight)+"px)")
-	u.hexrows.SetHTML(s.HexRows(from, to))
+	// After an edit, only the rows that changed (rows carry their number:
+	// a scroll draws them whole).
+	for _, e := range u.hexrows.QueryAll(".errat") {
+		e.Toggle("errat", false)
+	}
+	patch(u.hexrows, &u.hexLines, s.HexRows(from, to))
 	if s.ErrOffset >= 0 {
 		u.hexrows.Query(`.hb[data-o="`+strconv.Itoa(s.ErrOffset)+`"]`).Toggle("errat", true)
 	}
@@ -315,6 +449,12 @@ func (u *ui) lit() int {
 // highlight lights the bytes and the tree line of the lit node.
 func (u *ui) highlight() {
 	u.highlightBytes()
+	u.highlightTree()
+}
+
+// highlightTree lights the tree line of the lit node and marks the
+// selected one, among the lines drawn.
+func (u *ui) highlightTree() {
 	u.hlTree.Toggle("hl", false)
 	u.hlTree = dom.Element{}
 	n := u.lit()
@@ -322,14 +462,14 @@ func (u *ui) highlight() {
 		return
 	}
 	if shown := u.s.Shown(n); shown >= 0 {
-		u.hlTree = u.tree.Query(`.tn[data-n="` + strconv.Itoa(shown) + `"]`)
+		u.hlTree = u.treerows.Query(`.tn[data-n="` + strconv.Itoa(shown) + `"]:not(.fold)`)
 		u.hlTree.Toggle("hl", true)
 	}
 	for _, e := range u.tree.QueryAll(".tn.sel") {
 		e.Toggle("sel", false)
 	}
 	if u.selected >= 0 {
-		u.tree.Query(`.tn[data-n="`+strconv.Itoa(u.s.Shown(u.selected))+`"]`).Toggle("sel", true)
+		u.treerows.Query(`.tn[data-n="`+strconv.Itoa(u.s.Shown(u.selected))+`"]:not(.fold)`).Toggle("sel", true)
 	}
 }
 
@@ -773,6 +913,7 @@ func (u *ui) button(b dom.Element) {
 		dom.CopyText(s.JSON())
 		u.flash(b)
 	case "copy-link":
+		u.flushQuery()
 		dom.CopyText(dom.Href())
 		u.flash(b)
 	case "reset":
@@ -818,7 +959,8 @@ func (u *ui) selectError() {
 	}
 	if u.selected >= 0 {
 		u.selectNode(u.selected, false)
-		u.tree.Query(".tn.err").ScrollIntoView()
+		u.scrollTreeTo(u.s.TreeLineOf(u.lines, u.selected))
+		u.treerows.Query(".tn.err").ScrollIntoView()
 	}
 }
 
@@ -922,42 +1064,40 @@ func (u *ui) capKey(ev dom.Event) {
 	if row < 0 {
 		return
 	}
-	// Keep the row in view: scroll by whole rows when it is above or below.
-	top, h := u.caplist.ScrollTop(), u.caplist.ClientHeight()
-	y := float64(pos * capRowHeight)
-	switch {
-	case y < top:
-		u.caplist.SetScrollTop(y)
-	case y+capRowHeight > top+h:
-		u.caplist.SetScrollTop(y + capRowHeight - h)
-	}
+	keepInView(u.caplist, float64(pos*capRowHeight), capRowHeight, 0)
 	u.openRow(row, u.capResp)
 }
 
-// treeKey moves the selection through the tree's visible lines.
+// treeKey moves the selection through the tree's lines (all of them, drawn
+// or not; a fold's placeholder is passed over).
 func (u *ui) treeKey(ev dom.Event) {
-	lines := u.tree.QueryAll(".tn:not(.fold)")
+	lines := u.lines
 	if len(lines) == 0 {
 		return
 	}
-	cur := -1
-	shown := u.s.Shown(u.selected)
-	for i, l := range lines {
-		if n, _ := l.Int("data-n"); n == shown {
-			cur = i
-		}
+	cur, shown := -1, -1
+	if u.selected >= 0 {
+		cur, shown = u.s.TreeLineOf(lines, u.selected), u.s.Shown(u.selected)
 	}
 	switch ev.Key() {
 	case "ArrowDown", "ArrowUp":
 		ev.PreventDefault()
-		next := cur + 1
+		step := 1
 		if ev.Key() == "ArrowUp" {
-			next = cur - 1
+			step = -1
 		}
-		next = min(max(next, 0), len(lines)-1)
-		n, _ := lines[next].Int("data-n")
-		u.selectNode(n, false)
-		u.tree.Query(".tn.sel").ScrollIntoView()
+		next := cur
+		for j := cur + step; j >= 0 && j < len(lines); j += step {
+			if !lines[j].Fold {
+				next = j
+				break
+			}
+		}
+		if next < 0 {
+			next = 0 // nothing selected: the first line
+		}
+		u.scrollTreeTo(next)
+		u.selectNode(int(lines[next].Node), false)
 	case "ArrowLeft", "ArrowRight", " ":
 		if cur >= 0 {
 			ev.PreventDefault()
@@ -1173,8 +1313,7 @@ func (u *ui) drawCapRows(force bool) {
 	if h == 0 {
 		h = 400
 	}
-	from := max(int(top/capRowHeight)-overscan, 0)
-	to := min(int(math.Ceil((top+h)/capRowHeight))+overscan, c.Len())
+	from, to := inView(top, h, capRowHeight, c.Len())
 	if !force && from == u.capFrom && to == u.capTo {
 		return
 	}

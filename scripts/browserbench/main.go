@@ -163,8 +163,12 @@ func run(dist string, n, size int, startupOnly bool) error {
 	// 2. One edit of a small message: the input event's handler re-encodes,
 	// re-decodes and redraws; layout is forced so that it counts.
 	// editP returns the median and the 95th percentile of values edits.
+	// split holds, for the last editP, the median of each step of an
+	// edit: SetField, the tree's HTML in Go, setting it in the DOM, the
+	// rest of the redraw, the forced layout (the total less the others).
+	var split [5]float64
 	editP := func(key string, values int) (med, p95 float64, err error) {
-		xs, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`(async () => {
+		xs, err := chromedp.Run(ctx, chromedp.Evaluate[[][]float64](fmt.Sprintf(`(async () => {
 			const e = document.getElementById(%q);
 			const xs = [];
 			for (let i = 0; i < %d; i++) {
@@ -172,7 +176,10 @@ func run(dist string, n, size int, startupOnly bool) error {
 				const t = performance.now();
 				e.dispatchEvent(new Event('input', {bubbles: true}));
 				document.body.offsetHeight;
-				xs.push(performance.now() - t);
+				const total = performance.now() - t;
+				const [set, rest] = kwire.editMs || [0, 0];
+				const [tgo, tdom] = kwire.treeMs || [0, 0];
+				xs.push([total, set, tgo, tdom, rest - tgo - tdom, total - set - rest]);
 				await new Promise(r => requestAnimationFrame(r));
 			}
 			return xs;
@@ -180,8 +187,22 @@ func run(dist string, n, size int, startupOnly bool) error {
 		if err != nil || len(xs) == 0 {
 			return 0, 0, err
 		}
-		slices.Sort(xs)
-		return median(xs), xs[min(len(xs)-1, (len(xs)*95+99)/100-1)], nil
+		col := func(j int) []float64 {
+			var c []float64
+			for _, x := range xs {
+				c = append(c, x[j])
+			}
+			slices.Sort(c)
+			return c
+		}
+		for j := range split {
+			split[j] = median(col(j + 1))
+		}
+		tot := col(0)
+		return median(tot), tot[min(len(tot)-1, (len(tot)*95+99)/100-1)], nil
+	}
+	splitRow := func() {
+		fmt.Printf("  %-42s %s\n", "split (medians)", fmt.Sprintf("SetField %.1f, tree Go %.1f, tree DOM %.1f, rest of redraw %.1f, layout %.1f ms", split[0], split[1], split[2], split[3], split[4]))
 	}
 	edit := func(key string, values int) (float64, error) {
 		m, _, err := editP(key, values)
@@ -201,7 +222,7 @@ func run(dist string, n, size int, startupOnly bool) error {
 		if err := s.SetField("b:SessionTimeoutMs", strconv.Itoa(1000+i)); err != nil {
 			panic(err)
 		}
-		_ = s.Tree()
+		_ = s.TreeRows(s.TreeLines(), 0, 60)
 		_ = s.HexRows(0, 40)
 	})
 	row("edit, JoinGroup v9 (33 bytes)", small, natSmall)
@@ -231,7 +252,7 @@ func run(dist string, n, size int, startupOnly bool) error {
 			if err := rs.SetField("b:ThrottleTimeMs", strconv.Itoa(2000+j)); err != nil {
 				return err
 			}
-			_ = rs.Tree()
+			_ = rs.TreeRows(rs.TreeLines(), 0, 60)
 			_ = rs.HexRows(0, 40)
 			nat = append(nat, float64(time.Since(t).Microseconds())/1000)
 		}
@@ -239,6 +260,7 @@ func run(dist string, n, size int, startupOnly bool) error {
 		name := fmt.Sprintf("edit, %s v%d response (%d B)", rs.API.Name, r.version, len(r.frame))
 		row(name+", median", med, median(nat))
 		row(name+", p95", p95, nat[(len(nat)*95+99)/100-1])
+		splitRow()
 	}
 
 	// 3. Load the Fetch response (a dropped file): decode, tree, draw.
@@ -274,7 +296,7 @@ func run(dist string, n, size int, startupOnly bool) error {
 		if err := fs.Load(fetch); err != nil {
 			panic(err)
 		}
-		_ = fs.Tree()
+		_ = fs.TreeRows(fs.TreeLines(), 0, 60)
 		_ = fs.HexRows(0, 40)
 	})
 	row(fmt.Sprintf("load a %.1f MB Fetch response", float64(len(fetch))/1e6), median(loads), natFetch)
@@ -289,10 +311,11 @@ func run(dist string, n, size int, startupOnly bool) error {
 		if err := fs.SetField("b:ThrottleTimeMs", strconv.Itoa(1000+i)); err != nil {
 			panic(err)
 		}
-		_ = fs.Tree()
+		_ = fs.TreeRows(fs.TreeLines(), 0, 60)
 		_ = fs.HexRows(0, 40)
 	})
 	row("edit, the Fetch response", big, natBig)
+	splitRow()
 
 	// 5. Scrolling its byte view: the time to draw the rows of one
 	// scroll step, 60 steps over the whole buffer.

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -33,11 +34,34 @@ func (s *State) Legend() string {
 	return b.String()
 }
 
-// Tree returns the object tree's HTML, with big nodes folded.
+// Tree returns the object tree's HTML, with big nodes folded: every line
+// (the page draws only those in view: TreeLines, TreeRows).
 func (s *State) Tree() string {
 	var b strings.Builder
 	render.TreeView(&b, s.Layout, s.Folded)
 	return b.String()
+}
+
+// TreeLines returns the tree's lines as drawn, with big nodes folded.
+func (s *State) TreeLines() []render.TreeLine { return render.TreeLines(s.Layout, s.Folded) }
+
+// TreeRows returns the HTML of lines [from, to) of lines (TreeLines).
+func (s *State) TreeRows(lines []render.TreeLine, from, to int) string {
+	var b strings.Builder
+	render.TreeRows(&b, s.Layout, lines, from, to)
+	return b.String()
+}
+
+// TreeLineOf returns the index in lines of node id's line, or of the line
+// that stands for it (Shown), or -1.
+func (s *State) TreeLineOf(lines []render.TreeLine, id int) int {
+	shown := s.Shown(id)
+	// Lines are in node order (a fold's placeholder after its node's).
+	i := sort.Search(len(lines), func(i int) bool { return int(lines[i].Node) >= shown })
+	if i < len(lines) && int(lines[i].Node) == shown {
+		return i
+	}
+	return -1
 }
 
 func (s *State) nodeKey(id int) string {

@@ -44,6 +44,22 @@ func (e Element) SetHTML(h string) {
 	}
 }
 
+// Child returns the element's i-th child element.
+func (e Element) Child(i int) Element {
+	if !e.Valid() {
+		return e
+	}
+	return Element{e.v.Get("children").Index(i)}
+}
+
+// SetOuterHTML replaces the element itself with HTML built by package
+// render or app (which escape all text).
+func (e Element) SetOuterHTML(h string) {
+	if e.Valid() {
+		e.v.Set("outerHTML", h)
+	}
+}
+
 // SetText replaces the element's contents with text, escaped visibly by
 // tree.Escape (the text may quote a draft's names: a bidi override or a
 // control must show as an escape, not act).
@@ -466,6 +482,12 @@ func Publish(name string, value any) {
 		global.Set("kwire", k)
 	}
 	k.Set(name, value)
+}
+
+// PublishFunc sets window.kwire[name] to a function that returns f's
+// text, for tests. The function lives as long as the page.
+func PublishFunc(name string, f func() string) {
+	Publish(name, js.FuncOf(func(js.Value, []js.Value) any { return f() }))
 }
 
 // SetSelection selects characters [start, end) of a text input or

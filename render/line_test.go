@@ -1,0 +1,172 @@
+package render
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"kwire/tree"
+)
+
+// treeViewRef is TreeView as it was written with fmt, line by line: the
+// reference the append-based writer must match byte for byte.
+func treeViewRef(b *strings.Builder, l *Layout, folded func(id int) bool) {
+	b.WriteString(`<div class="tree">`)
+	if len(l.Nodes) > 0 {
+		lastChild := make([]bool, len(l.Nodes))
+		seen := make([]bool, len(l.Nodes))
+		for i := len(l.Nodes) - 1; i > 0; i-- {
+			if p := l.Parent[i]; !seen[p] {
+				lastChild[i], seen[p] = true, true
+			}
+		}
+		var guides []bool
+		prefixOf := func(d int) string {
+			var p strings.Builder
+			for _, more := range guides {
+				if more {
+					p.WriteString("|   ")
+				} else {
+					p.WriteString("    ")
+				}
+			}
+			if d > 0 {
+				p.WriteString("+-- ")
+			}
+			return p.String()
+		}
+		for i := 0; i < len(l.Nodes); i++ {
+			n := l.Nodes[i]
+			d := int(l.Depth[i])
+			guides = guides[:max(d-1, 0)]
+			prefix := prefixOf(d)
+			if d > 0 {
+				guides = append(guides, !lastChild[i])
+			}
+			lineRef(b, i, d, prefix, n)
+			if len(n.Children) == 0 || folded == nil || !folded(i) {
+				continue
+			}
+			end := l.SubtreeEnd(i)
+			fmt.Fprintf(b, `<div class="tn fold" data-n="%d" data-d="%d"><span class="g">%s</span><span class="fm">… %d children, %d nodes folded</span></div>`+"\n",
+				i, d+1, prefixOf(d+1), len(n.Children), end-i-1)
+			i = end - 1
+		}
+	}
+	b.WriteString("</div>\n")
+}
+
+func lineRef(b *strings.Builder, id, depth int, prefix string, n *tree.Node) {
+	cls := "tn s-" + n.Section.String()
+	if n.Err != "" {
+		cls += " err"
+	}
+	if n.Relative {
+		cls += " rel"
+	}
+	if len(n.Children) > 0 {
+		cls += " parent"
+	}
+	fmt.Fprintf(b, `<div class="%s" data-n="%d" data-d="%d" data-o="%d" data-s="%d" data-path="%s">`,
+		cls, id, depth, n.Offset, n.Size, Text(n.Path))
+	if prefix != "" {
+		fmt.Fprintf(b, `<span class="g">%s</span>`, prefix)
+	}
+	fmt.Fprintf(b, `<span class="nm">%s</span>`, Text(n.Name))
+	if n.Type != "" {
+		fmt.Fprintf(b, ` <span class="ty">%s</span>`, Text(n.Type))
+	}
+	if n.Value != "" {
+		fmt.Fprintf(b, ` = <span class="va">%s</span>`, Text(n.Value))
+	}
+	if n.Detail != "" {
+		fmt.Fprintf(b, ` <span class="de">%s</span>`, Text(n.Detail))
+	}
+	rel := ""
+	if n.Relative {
+		rel = "+"
+	}
+	fmt.Fprintf(b, ` <span class="sp">[%s0x%04x, %dB]</span>`, rel, n.Offset, n.Size)
+	if n.Err != "" {
+		fmt.Fprintf(b, ` <span class="er">ERROR: %s</span>`, Text(n.Err))
+	} else if n.About != "" {
+		fmt.Fprintf(b, ` <span class="ab" title="%s">%s</span>`, Text(n.About), Text(tree.Shorten(n.About, tree.MaxAbout)))
+	}
+	b.WriteString("</div>\n")
+}
+
+// TreeView writes what the fmt-based writer wrote, on random trees of
+// every shape (negative and relative offsets among them) with texts that
+// need escaping (HTML's characters, controls, bidi overrides, bytes that
+// are not UTF-8, long descriptions), folded at random.
+func TestTreeViewAsFmt(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	texts := []string{"", "Name", "a<b>&'\"c", "tab\there", "\u202eevil", "caf\xe9", "ünï", strings.Repeat("long about ", 30), "0x00ff"}
+	pick := func() string { return texts[r.IntN(len(texts))] }
+	for i := range 300 {
+		size := 1 + r.IntN(200)
+		root := randomTree(r, 1+r.IntN(50), size, i%3)
+		var fill func(n *tree.Node)
+		fill = func(n *tree.Node) {
+			n.Name, n.Type, n.Value, n.Detail, n.Path = pick(), pick(), pick(), pick(), pick()
+			n.Section = tree.Sections[r.IntN(len(tree.Sections))]
+			switch r.IntN(4) {
+			case 0:
+				n.Err = pick()
+			case 1:
+				n.About = pick()
+			}
+			if r.IntN(10) == 0 {
+				n.Offset = -r.IntN(70000)
+			}
+			for _, c := range n.Children {
+				fill(c)
+			}
+		}
+		fill(root)
+		l := NewLayout(root, size)
+		var folded func(int) bool
+		if i%2 == 1 {
+			folded = func(id int) bool { return id%3 == 1 }
+		}
+		var got, want strings.Builder
+		TreeView(&got, l, folded)
+		treeViewRef(&want, l, folded)
+		if got.String() != want.String() {
+			g, w := strings.Split(got.String(), "\n"), strings.Split(want.String(), "\n")
+			for j := range min(len(g), len(w)) {
+				if g[j] != w[j] {
+					t.Fatalf("tree %d, line %d:\n got %s\nwant %s", i, j, g[j], w[j])
+				}
+			}
+			t.Fatalf("tree %d: %d lines, want %d", i, len(g), len(w))
+		}
+	}
+}
+
+// The lines drawn in pieces, as the explorer draws those in view, are
+// TreeView's lines: any range of TreeLines, on random trees with folds.
+func TestTreeRowsPieces(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for i := range 200 {
+		root := randomTree(r, 1+r.IntN(80), 100, inOrder)
+		l := NewLayout(root, 100)
+		folded := func(id int) bool { return id%4 == 2 }
+		var whole strings.Builder
+		TreeView(&whole, l, folded)
+		want := strings.SplitAfter(strings.TrimSuffix(strings.TrimPrefix(whole.String(), `<div class="tree">`), "</div>\n"), "\n")
+		want = want[:len(want)-1]
+		lines := TreeLines(l, folded)
+		if len(lines) != len(want) {
+			t.Fatalf("tree %d: %d lines, TreeView drew %d", i, len(lines), len(want))
+		}
+		from := r.IntN(len(lines))
+		to := from + r.IntN(len(lines)-from+3) // past the end too
+		var piece strings.Builder
+		TreeRows(&piece, l, lines, from, to)
+		if got := piece.String(); got != strings.Join(want[from:min(to, len(want))], "") {
+			t.Fatalf("tree %d, lines [%d, %d):\n%s\nwant\n%s", i, from, to, got, strings.Join(want[from:min(to, len(want))], ""))
+		}
+	}
+}
