@@ -529,23 +529,30 @@ func (f *Frame) SetJSON(data []byte) error {
 	obj, _ := raw.(map[string]any)
 	apiKey, isKey := jsonInt(obj["api_key"])
 	version, isVersion := jsonInt(obj["version"])
+	base := ""
 	if body, ok := obj["body"]; ok && isKey && (isVersion || obj["version"] == nil) {
 		if apiKey != int64(f.API.Key) || (isVersion && version != int64(f.Version)) {
 			if !isVersion {
 				version = -1
 			}
-			return xfmt.Errorf("the JSON is for api %d v%d, not %s v%d", apiKey, version, f.API.Name, f.Version)
+			err := jsonErr("api_key", "the JSON is for api %d v%d, not %s v%d", apiKey, version, f.API.Name, f.Version)
+			return placeJSONError(err, data, "")
 		}
 		if h, ok := obj["header"]; ok {
 			if f.Header, err = hp.Root.fromJSON(h, "", f.Set); err != nil {
+				var je *JSONError
+				if errors.As(err, &je) {
+					je.Path = jsonv.Under("header", je.Path) // its paths start in the header
+					return placeJSONError(err, data, "")
+				}
 				return xfmt.Errorf("header: %w", err)
 			}
 		}
-		raw = body
+		raw, base = body, "body"
 	}
 	v, err := bp.Root.fromJSON(raw, "", f.Set)
 	if err != nil {
-		return err
+		return placeJSONError(err, data, base)
 	}
 	f.Body = v
 	return nil

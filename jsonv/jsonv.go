@@ -442,3 +442,202 @@ func Indent(dst, src []byte, indent string) []byte {
 	}
 	return dst
 }
+
+// Error is an error in a JSON value, found by a reader of the values that
+// Parse returned (or by Parse itself): the path of the value, what is
+// wrong, and, once Place has found the value in the text, where. One type
+// for the JSON form of every kwire value (codec's fields, records, the
+// frame), so that every such error can be shown at its place.
+type Error struct {
+	// Path is the value's path: keys joined by '.', list indexes in
+	// brackets ("Topics[0].Name"); "(top level)" or "" for the whole
+	// value.
+	Path string
+	// Key: the error is about the last key of Path (a key that is not
+	// known), not about its value.
+	Key bool
+	Msg string
+	// Offset and End are the span of the value (or key) in the text, once
+	// placed; a syntax error has End == Offset.
+	Offset, End int
+	// Line and Col (1-based, columns in bytes) are those of Offset, once
+	// placed; 0 before.
+	Line, Col int
+}
+
+func (e *Error) Error() string {
+	s := "JSON"
+	if e.Line > 0 {
+		s += " line " + strconv.Itoa(e.Line) + ", column " + strconv.Itoa(e.Col) + " (byte " + strconv.Itoa(e.Offset) + ")"
+		if e.Path != "" {
+			s += ":"
+		}
+	}
+	if e.Path != "" {
+		s += " " + e.Path
+	}
+	return s + ": " + e.Msg
+}
+
+// What is the error without its place: "path: what", or "what" alone.
+func (e *Error) What() string {
+	if e.Path == "" {
+		return e.Msg
+	}
+	return e.Path + ": " + e.Msg
+}
+
+// TopLevel is the path of the whole value in an Error.
+const TopLevel = "(top level)"
+
+// Place finds the value of the error's path in data, the text its value
+// was read from (base, when not "", is the path there of the value that
+// the error's path starts from), and sets Offset, End, Line and Col. When
+// the path is not in the text, the place is that of the nearest enclosing
+// value that is.
+func (e *Error) Place(data []byte, base string) {
+	path := Under(base, e.Path)
+	if path == TopLevel {
+		path = ""
+	}
+	key := e.Key
+	for {
+		if s, end, ok := Find(data, path, key); ok {
+			e.at(data, s, end)
+			return
+		}
+		if path == "" {
+			return
+		}
+		key = false
+		path = path[:max(strings.LastIndexByte(path, '.'), strings.LastIndexByte(path, '['), 0)]
+	}
+}
+
+// Under is path (as in Error.Path) inside the value at base.
+func Under(base, path string) string {
+	switch {
+	case base == "":
+		return path
+	case path == "" || path == TopLevel:
+		return base
+	case path[0] == '[':
+		return base + path
+	}
+	return base + "." + path
+}
+
+// At is an Error at byte off of data (a syntax error): Offset, End, Line
+// and Col set.
+func At(data []byte, off int, msg string) *Error {
+	e := &Error{Msg: msg}
+	e.at(data, off, off)
+	return e
+}
+
+func (e *Error) at(data []byte, off, end int) {
+	off = min(max(off, 0), len(data))
+	e.Offset, e.End = off, min(max(end, off), len(data))
+	e.Line = 1 + bytes.Count(data[:off], []byte("\n"))
+	e.Col = off - bytes.LastIndexByte(data[:off], '\n')
+}
+
+// Find returns the span in data, JSON text that Parse reads, of the value
+// at path (as in Error.Path; "" is the whole value), or with key that of
+// the key of its last segment, which must then be an object's key. ok is
+// false when the text has no such value.
+func Find(data []byte, path string, key bool) (start, end int, ok bool) {
+	p := parser{data: data}
+	p.space()
+	return p.find(path, key, -1, -1)
+}
+
+// find is Find from the value at p.off, whose key (when it is a member of
+// an object) is at data[keyAt:keyEnd].
+func (p *parser) find(path string, key bool, keyAt, keyEnd int) (int, int, bool) {
+	if path == "" {
+		if key {
+			return keyAt, keyEnd, keyAt >= 0
+		}
+		start := p.off
+		if _, err := p.value(0); err != nil {
+			return 0, 0, false
+		}
+		return start, p.off, true
+	}
+	if p.off >= len(p.data) {
+		return 0, 0, false
+	}
+	switch p.data[p.off] {
+	case '[':
+		end := strings.IndexByte(path, ']')
+		if path[0] != '[' || end < 0 {
+			return 0, 0, false
+		}
+		idx, err := strconv.Atoi(path[1:end])
+		if err != nil || idx < 0 {
+			return 0, 0, false
+		}
+		p.off++
+		for i := 0; ; i++ {
+			p.space()
+			if p.off >= len(p.data) || p.data[p.off] == ']' {
+				return 0, 0, false
+			}
+			if i == idx {
+				return p.find(path[end+1:], key, -1, -1)
+			}
+			if !p.skip() {
+				return 0, 0, false
+			}
+		}
+	case '{':
+		if path[0] == '.' {
+			path = path[1:]
+		}
+		p.off++
+		for {
+			p.space()
+			if p.off >= len(p.data) || p.data[p.off] != '"' {
+				return 0, 0, false
+			}
+			kAt := p.off
+			k, err := p.str()
+			if err != nil {
+				return 0, 0, false
+			}
+			kEnd := p.off
+			p.space()
+			if p.off >= len(p.data) || p.data[p.off] != ':' {
+				return 0, 0, false
+			}
+			p.off++
+			p.space()
+			// A key may hold '.' or '[': try every key the path starts
+			// with.
+			if rest, ok := strings.CutPrefix(path, k); ok && (rest == "" || rest[0] == '.' || rest[0] == '[') {
+				at := p.off
+				if s, e, ok := p.find(rest, key, kAt, kEnd); ok {
+					return s, e, true
+				}
+				p.off = at
+			}
+			if !p.skip() {
+				return 0, 0, false
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// skip reads past a value and the ',' after it.
+func (p *parser) skip() bool {
+	if _, err := p.value(0); err != nil {
+		return false
+	}
+	p.space()
+	if p.off < len(p.data) && p.data[p.off] == ',' {
+		p.off++
+	}
+	return true
+}
