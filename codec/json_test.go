@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"kwire/jsonv"
 )
 
 // manyKeys is an object with more keys than checkJSON keeps in a list.
@@ -162,4 +164,56 @@ func textLike(got, want string) bool {
 		got = got[i+len(p):]
 	}
 	return true
+}
+
+// FuzzJSONErrorPlace: every error of reading the JSON form of a frame
+// (JoinGroup's, with nested bytes; Produce's, with records) is placed,
+// inside the text, and its path names a value of the text (the key, for
+// one that is not known).
+func FuzzJSONErrorPlace(f *testing.F) {
+	for _, s := range []string{
+		`{"GroupId": 5}`, `{"SessionTimeoutMs": 1e99}`, `{"a.b": {"c": 1}}`, `[1]`,
+		`{"Protocols": [{"Name": "a", "Metadata": {"version": 3, "bogus": 1}}]}`,
+		`{"Protocols": [{"Name": "a", "Metadata": {"version": 1, "ConsumerProtocolSubscription": {"Topics": [5]}}}]}`,
+		`{"api_key": 11, "version": 9, "header": {"CorrelationId": "x"}, "body": {"_unknownTags": [{"tag": 1}]}}`,
+		`{"api_key": 0, "version": 9, "body": {"TopicData": [{"Name": "t", "PartitionData": [{"Index": 0, "Records": [{"records": [{"headers": [{"key": "k", "extra": 1}]}]}]}]}]}}`,
+		`{"TopicData": [{"Name": "t", "PartitionData": [{"Index": 0, "Records": [{"records": [{"key": {"type": 2, "GroupMetadataKey": {"group": 5}}}]}]}]}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	set := loadSet(f, "trunk")
+	var frames []*Frame
+	for _, api := range []string{"JoinGroup", "Produce"} {
+		a, _ := set.LookupAPI(api)
+		fr, err := NewFrame(set, a, 9, Request)
+		if err != nil {
+			f.Fatal(err)
+		}
+		frames = append(frames, fr)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, fr := range frames {
+			fr := *fr
+			err := fr.SetJSON(data)
+			var je *JSONError
+			if !errors.As(err, &je) {
+				continue
+			}
+			if je.Line == 0 || je.Offset < 0 || je.End < je.Offset || je.End > len(data) {
+				t.Fatalf("%v: not placed in the text (%+v)", err, je)
+			}
+			if je.End == je.Offset { // a syntax error
+				continue
+			}
+			path := je.Path
+			if path == jsonv.TopLevel {
+				path = ""
+			}
+			_, _, ok := jsonv.Find(data, path, je.Key)
+			_, _, inBody := jsonv.Find(data, jsonv.Under("body", je.Path), je.Key)
+			if !ok && !inBody && (path != "" || !je.Key) { // a key "" at the top has the path of the object
+				t.Fatalf("%v: the path names no value of the text", err)
+			}
+		}
+	})
 }

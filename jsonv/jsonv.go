@@ -506,11 +506,14 @@ func (e *Error) Place(data []byte, base string) {
 			e.at(data, s, end)
 			return
 		}
-		if path == "" {
+		switch {
+		case key:
+			key = false // the value, or the object (a key "" at the top)
+		case path == "":
 			return
+		default:
+			path = path[:max(strings.LastIndexByte(path, '.'), strings.LastIndexByte(path, '['), 0)]
 		}
-		key = false
-		path = path[:max(strings.LastIndexByte(path, '.'), strings.LastIndexByte(path, '['), 0)]
 	}
 }
 
