@@ -552,6 +552,9 @@ func (e *Error) at(data []byte, off, end int) {
 func Find(data []byte, path string, key bool) (start, end int, ok bool) {
 	p := parser{data: data}
 	p.space()
+	if path != "" && path[0] != '[' {
+		path = "." + path // a key at the top, written without its '.'
+	}
 	return p.find(path, key, -1, -1)
 }
 
@@ -595,9 +598,10 @@ func (p *parser) find(path string, key bool, keyAt, keyEnd int) (int, int, bool)
 			}
 		}
 	case '{':
-		if path[0] == '.' {
-			path = path[1:]
+		if path[0] != '.' {
+			return 0, 0, false
 		}
+		path = path[1:]
 		p.off++
 		for {
 			p.space()

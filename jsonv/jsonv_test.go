@@ -180,6 +180,15 @@ func TestFind(t *testing.T) {
 		if got != c.want {
 			t.Errorf("Find(%q, %v) = %q, want %q", c.path, c.key, got, c.want)
 		}
+	}	// Keys that start with '.' or are "".
+	odd := []byte(`{".a": {"": 1}, "a": 2}`)
+	for _, c := range []struct {
+		path, want string
+		key        bool
+	}{{".a.", "1", false}, {".a.", `""`, true}, {".a", `".a"`, true}, {"a", "2", false}} {
+		if s, e, ok := Find(odd, c.path, c.key); !ok || string(odd[s:e]) != c.want {
+			t.Errorf("Find(%q, %v) in %s = %v %q, want %q", c.path, c.key, odd, ok, odd[s:e], c.want)
+		}
 	}
 }
 
