@@ -535,17 +535,11 @@ func (f *Frame) SetJSON(data []byte) error {
 			if !isVersion {
 				version = -1
 			}
-			err := jsonErr("api_key", "the JSON is for api %d v%d, not %s v%d", apiKey, version, f.API.Name, f.Version)
-			return placeJSONError(err, data, "")
+			return placeJSONError(jsonErr("api_key", "the JSON is for api %d v%d, not %s v%d", apiKey, version, f.API.Name, f.Version), data, "")
 		}
 		if h, ok := obj["header"]; ok {
-			if f.Header, err = hp.Root.fromJSON(h, "", f.Set); err != nil {
-				var je *JSONError
-				if errors.As(err, &je) {
-					je.Path = jsonv.Under("header", je.Path) // its paths start in the header
-					return placeJSONError(err, data, "")
-				}
-				return xfmt.Errorf("header: %w", err)
+			if f.Header, err = hp.Root.fromJSON(h, "header", f.Set); err != nil {
+				return placeJSONError(err, data, "")
 			}
 		}
 		raw, base = body, "body"

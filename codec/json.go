@@ -214,7 +214,7 @@ func jsonErr(path, format string, args ...any) error {
 // (whose paths start inside the field) under the field's path.
 func jsonErrAt(path string, inner *JSONError) error {
 	e := *inner
-	e.Path = jsonv.Under(path, e.Path)
+	e.Path = path + e.Path
 	return &e
 }
 
@@ -236,7 +236,7 @@ func (sp *StructPlan) fromJSON(raw any, path string, set *schemas.Set) (Value, e
 	for _, k := range keys {
 		val := obj[k]
 		if k == UnknownTagsKey {
-			tags, err := unknownTagsFromJSON(val, joinPath(nil, path, k))
+			tags, err := unknownTagsFromJSON(val, keyPath(path, k))
 			if err != nil {
 				return v, err
 			}
@@ -251,17 +251,27 @@ func (sp *StructPlan) fromJSON(raw any, path string, set *schemas.Set) (Value, e
 					known = append(known, f.Field.Name)
 				}
 			}
-			err := jsonErr(joinPath(nil, path, k), "%s has no field %q (fields: %s)", sp.Name, k, strings.Join(known, ", "))
+			err := jsonErr(keyPath(path, k), "%s has no field %q (fields: %s)", sp.Name, k, strings.Join(known, ", "))
 			err.(*JSONError).Key = true // the key is wrong, not its value
 			return v, err
 		}
-		fv, err := fp.fromJSON(val, joinPath(nil, path, k), set)
+		fv, err := fp.fromJSON(val, keyPath(path, k), set)
 		if err != nil {
 			return v, err
 		}
 		v.List()[fp.Index] = fv
 	}
 	return v, nil
+}
+
+// keyPath is the path of the value of key k in the object at path: as
+// joinPath's, with a '.' before a key that starts with '[' too (it is no
+// list index).
+func keyPath(path, k string) string {
+	if path == "" {
+		return k
+	}
+	return path + "." + k
 }
 
 func orRoot(path string) string {

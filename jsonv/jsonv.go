@@ -496,38 +496,29 @@ const TopLevel = "(top level)"
 // the path is not in the text, the place is that of the nearest enclosing
 // value that is.
 func (e *Error) Place(data []byte, base string) {
-	path := Under(base, e.Path)
+	from, to := 0, len(data)
+	if s, end, ok := Find(data, base, false); ok {
+		from, to = s, end
+	}
+	path, key := e.Path, e.Key
 	if path == TopLevel {
 		path = ""
 	}
-	key := e.Key
 	for {
-		if s, end, ok := Find(data, path, key); ok {
-			e.at(data, s, end)
+		if s, end, ok := Find(data[from:to], path, key); ok {
+			e.at(data, from+s, from+end)
 			return
 		}
 		switch {
 		case key:
 			key = false // the value, or the object (a key "" at the top)
 		case path == "":
+			e.at(data, from, to)
 			return
 		default:
 			path = path[:max(strings.LastIndexByte(path, '.'), strings.LastIndexByte(path, '['), 0)]
 		}
 	}
-}
-
-// Under is path (as in Error.Path) inside the value at base.
-func Under(base, path string) string {
-	switch {
-	case base == "":
-		return path
-	case path == "" || path == TopLevel:
-		return base
-	case path[0] == '[':
-		return base + path
-	}
-	return base + "." + path
 }
 
 // At is an Error at byte off of data (a syntax error): Offset, End, Line
@@ -552,7 +543,7 @@ func (e *Error) at(data []byte, off, end int) {
 func Find(data []byte, path string, key bool) (start, end int, ok bool) {
 	p := parser{data: data}
 	p.space()
-	if path != "" && path[0] != '[' {
+	if path != "" && p.off < len(data) && data[p.off] == '{' {
 		path = "." + path // a key at the top, written without its '.'
 	}
 	return p.find(path, key, -1, -1)
@@ -571,70 +562,43 @@ func (p *parser) find(path string, key bool, keyAt, keyEnd int) (int, int, bool)
 		}
 		return start, p.off, true
 	}
-	if p.off >= len(p.data) {
+	if p.off >= len(p.data) || (p.data[p.off] != '[' && p.data[p.off] != '{') {
 		return 0, 0, false
 	}
-	switch p.data[p.off] {
-	case '[':
-		end := strings.IndexByte(path, ']')
-		if path[0] != '[' || end < 0 {
+	c := p.data[p.off]
+	p.off++
+	for i := 0; ; i++ {
+		p.space()
+		if p.off >= len(p.data) || p.data[p.off] == ']' || p.data[p.off] == '}' {
 			return 0, 0, false
 		}
-		idx, err := strconv.Atoi(path[1:end])
-		if err != nil || idx < 0 {
-			return 0, 0, false
-		}
-		p.off++
-		for i := 0; ; i++ {
-			p.space()
-			if p.off >= len(p.data) || p.data[p.off] == ']' {
-				return 0, 0, false
-			}
-			if i == idx {
-				return p.find(path[end+1:], key, -1, -1)
-			}
-			if !p.skip() {
-				return 0, 0, false
-			}
-		}
-	case '{':
-		if path[0] != '.' {
-			return 0, 0, false
-		}
-		path = path[1:]
-		p.off++
-		for {
-			p.space()
-			if p.off >= len(p.data) || p.data[p.off] != '"' {
-				return 0, 0, false
-			}
-			kAt := p.off
+		// The member's path segment: "[i]", or "." and its key.
+		seg, kAt, kEnd := "["+strconv.Itoa(i)+"]", -1, -1
+		if c == '{' {
+			kAt = p.off
 			k, err := p.str()
 			if err != nil {
 				return 0, 0, false
 			}
-			kEnd := p.off
+			kEnd = p.off
 			p.space()
-			if p.off >= len(p.data) || p.data[p.off] != ':' {
-				return 0, 0, false
-			}
-			p.off++
+			p.off++ // :
 			p.space()
-			// A key may hold '.' or '[': try every key the path starts
-			// with.
-			if rest, ok := strings.CutPrefix(path, k); ok && (rest == "" || rest[0] == '.' || rest[0] == '[') {
-				at := p.off
-				if s, e, ok := p.find(rest, key, kAt, kEnd); ok {
-					return s, e, true
-				}
-				p.off = at
+			seg = "." + k
+		}
+		// A key may hold '.' or '[': try every member the path starts
+		// with.
+		if rest, ok := strings.CutPrefix(path, seg); ok && (rest == "" || rest[0] == '.' || rest[0] == '[') {
+			at := p.off
+			if s, e, ok := p.find(rest, key, kAt, kEnd); ok {
+				return s, e, true
 			}
-			if !p.skip() {
-				return 0, 0, false
-			}
+			p.off = at
+		}
+		if !p.skip() {
+			return 0, 0, false
 		}
 	}
-	return 0, 0, false
 }
 
 // skip reads past a value and the ',' after it.

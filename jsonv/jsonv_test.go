@@ -180,7 +180,8 @@ func TestFind(t *testing.T) {
 		if got != c.want {
 			t.Errorf("Find(%q, %v) = %q, want %q", c.path, c.key, got, c.want)
 		}
-	}	// Keys that start with '.' or are "".
+	}
+	// Keys that start with '.' or are "".
 	odd := []byte(`{".a": {"": 1}, "a": 2}`)
 	for _, c := range []struct {
 		path, want string
