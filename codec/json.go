@@ -189,11 +189,7 @@ func (p *Plan) ParseJSONSet(data []byte, set *schemas.Set) (Value, error) {
 // and an object with the same key twice (encoding/json keeps the last).
 // Errors say the line, column and byte offset.
 func parseJSON(data []byte) (any, error) {
-	v, err := jsonv.Parse(data)
-	if se, ok := err.(*jsonv.SyntaxError); ok {
-		return nil, jsonv.At(data, se.Offset, se.Msg)
-	}
-	return v, err
+	return jsonv.Parse(data)
 }
 
 // placeJSONError sets the place in data of err's JSONError, whose path

@@ -3,7 +3,8 @@
 // without encoding/json: the browser app is smaller without it, and the
 // reader refuses what encoding/json would change silently (bytes that are
 // not UTF-8, escapes of lone UTF-16 surrogates, a key given twice in one
-// object; RFC 8259 sections 8.1 and 4). Errors carry the byte offset.
+// object; RFC 8259 sections 8.1 and 4). Errors (Error) carry the byte
+// offset, line and column.
 package jsonv
 
 import (
@@ -25,14 +26,6 @@ func (n Number) Float64() (float64, error) { return strconv.ParseFloat(string(n)
 
 // String is the number as written.
 func (n Number) String() string { return string(n) }
-
-// SyntaxError is a place where the text is not the JSON Parse reads.
-type SyntaxError struct {
-	Offset int // bytes before the problem
-	Msg    string
-}
-
-func (e *SyntaxError) Error() string { return e.Msg + " at byte " + strconv.Itoa(e.Offset) }
 
 // MaxDepth is how deeply arrays and objects may nest.
 const MaxDepth = 1000
@@ -57,7 +50,9 @@ type parser struct {
 	off  int
 }
 
-func (p *parser) fail(msg string) error { return &SyntaxError{Offset: p.off, Msg: msg} }
+// fail is a syntax error at p.off: an Error with no path, its End its
+// Offset.
+func (p *parser) fail(msg string) error { return At(p.data, p.off, msg) }
 
 func (p *parser) space() {
 	for p.off < len(p.data) {
@@ -134,7 +129,7 @@ func (p *parser) object(depth int) (any, error) {
 			return nil, err
 		}
 		if _, dup := obj[k]; dup {
-			return nil, &SyntaxError{Offset: at, Msg: "key " + strconv.Quote(k) + " is given twice in one object"}
+			return nil, At(p.data, at, "key " + strconv.Quote(k) + " is given twice in one object")
 		}
 		p.space()
 		if p.off >= len(p.data) || p.data[p.off] != ':' {
@@ -305,15 +300,15 @@ func (p *parser) escape() (rune, error) {
 		return '\t', nil
 	case 'u':
 	default:
-		return 0, &SyntaxError{Offset: at, Msg: "invalid escape \\" + string(rune(c))}
+		return 0, At(p.data, at, "invalid escape \\" + string(rune(c)))
 	}
 	hi, ok := p.hex4()
 	if !ok {
-		return 0, &SyntaxError{Offset: at, Msg: "a \\u escape needs four hex digits"}
+		return 0, At(p.data, at, "a \\u escape needs four hex digits")
 	}
 	switch {
 	case hi >= 0xDC00 && hi <= 0xDFFF:
-		return 0, &SyntaxError{Offset: at, Msg: "\\u escape of a lone UTF-16 surrogate, which is no character"}
+		return 0, At(p.data, at, "\\u escape of a lone UTF-16 surrogate, which is no character")
 	case hi < 0xD800 || hi > 0xDBFF:
 		return rune(hi), nil
 	}
@@ -323,7 +318,7 @@ func (p *parser) escape() (rune, error) {
 			return utf16.DecodeRune(rune(hi), rune(lo)), nil
 		}
 	}
-	return 0, &SyntaxError{Offset: at, Msg: "\\u escape of a lone UTF-16 surrogate, which is no character"}
+	return 0, At(p.data, at, "\\u escape of a lone UTF-16 surrogate, which is no character")
 }
 
 func (p *parser) hex4() (int, bool) {

@@ -19,7 +19,7 @@ func std(data []byte) (any, error) {
 		return nil, err
 	}
 	if len(bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")) > 0 {
-		return nil, &SyntaxError{Msg: "more"}
+		return nil, &Error{Msg: "more"}
 	}
 	return convert(v), nil
 }
@@ -81,7 +81,7 @@ func TestRefusals(t *testing.T) {
 		{`[1] 2`, 4, "text after the JSON value"},
 	} {
 		_, err := Parse([]byte(c.in))
-		se, ok := err.(*SyntaxError)
+		se, ok := err.(*Error)
 		if !ok || se.Offset != c.off || !strings.Contains(se.Msg, c.want) {
 			t.Errorf("%q: %v, want %q at %d", c.in, err, c.want, c.off)
 		}
@@ -133,8 +133,8 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		se, ok := err.(*SyntaxError)
-		if !ok || se.Offset < 0 || se.Offset > len(data) {
+		se, ok := err.(*Error)
+		if !ok || se.Offset < 0 || se.Offset > len(data) || se.End != se.Offset || se.Line < 1 || se.Path != "" {
 			t.Fatalf("error %v", err)
 		}
 		if werr == nil && utf8.Valid(data) && !strings.Contains(se.Msg, "twice") && !strings.Contains(se.Msg, "surrogate") && !strings.Contains(se.Msg, "deeply") {

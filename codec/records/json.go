@@ -452,11 +452,7 @@ type reader struct {
 
 func (r *reader) fail(key, format string, args ...any) {
 	if r.err == nil {
-		p := r.path
-		if key != "" {
-			p += "." + key
-		}
-		r.err = &JSONError{Path: p, Msg: xfmt.Sprintf(format, args...)}
+		r.err = &JSONError{Path: r.path + "." + key, Msg: xfmt.Sprintf(format, args...)} // key may be "" (unknown)
 	}
 }
 
