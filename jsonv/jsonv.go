@@ -129,7 +129,7 @@ func (p *parser) object(depth int) (any, error) {
 			return nil, err
 		}
 		if _, dup := obj[k]; dup {
-			return nil, At(p.data, at, "key " + strconv.Quote(k) + " is given twice in one object")
+			return nil, At(p.data, at, "key "+strconv.Quote(k)+" is given twice in one object")
 		}
 		p.space()
 		if p.off >= len(p.data) || p.data[p.off] != ':' {
@@ -300,7 +300,7 @@ func (p *parser) escape() (rune, error) {
 		return '\t', nil
 	case 'u':
 	default:
-		return 0, At(p.data, at, "invalid escape \\" + string(rune(c)))
+		return 0, At(p.data, at, "invalid escape \\"+string(rune(c)))
 	}
 	hi, ok := p.hex4()
 	if !ok {
