@@ -35,14 +35,16 @@ func Parse(data []byte) (any, error) {
 	p := parser{data: data}
 	p.space()
 	v, err := p.value(0)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		if p.space(); p.off < len(data) {
+			err = p.fail("text after the JSON value (more than one value?)")
+		}
 	}
-	p.space()
-	if p.off < len(data) {
-		return nil, p.fail("text after the JSON value (more than one value?)")
+	if e, ok := err.(*Error); ok {
+		e.at(data, e.Offset, e.Offset)
+		return nil, e
 	}
-	return v, nil
+	return v, err
 }
 
 type parser struct {
@@ -51,8 +53,10 @@ type parser struct {
 }
 
 // fail is a syntax error at p.off: an Error with no path, its End its
-// Offset.
-func (p *parser) fail(msg string) error { return At(p.data, p.off, msg) }
+// Offset; Parse sets its line and column (once, not at every call).
+func (p *parser) fail(msg string) error { return p.failAt(p.off, msg) }
+
+func (p *parser) failAt(off int, msg string) error { return &Error{Offset: off, End: off, Msg: msg} }
 
 func (p *parser) space() {
 	for p.off < len(p.data) {
@@ -129,7 +133,7 @@ func (p *parser) object(depth int) (any, error) {
 			return nil, err
 		}
 		if _, dup := obj[k]; dup {
-			return nil, At(p.data, at, "key "+strconv.Quote(k)+" is given twice in one object")
+			return nil, p.failAt(at, "key "+strconv.Quote(k)+" is given twice in one object")
 		}
 		p.space()
 		if p.off >= len(p.data) || p.data[p.off] != ':' {
@@ -300,15 +304,15 @@ func (p *parser) escape() (rune, error) {
 		return '\t', nil
 	case 'u':
 	default:
-		return 0, At(p.data, at, "invalid escape \\"+string(rune(c)))
+		return 0, p.failAt(at, "invalid escape \\"+string(rune(c)))
 	}
 	hi, ok := p.hex4()
 	if !ok {
-		return 0, At(p.data, at, "a \\u escape needs four hex digits")
+		return 0, p.failAt(at, "a \\u escape needs four hex digits")
 	}
 	switch {
 	case hi >= 0xDC00 && hi <= 0xDFFF:
-		return 0, At(p.data, at, "\\u escape of a lone UTF-16 surrogate, which is no character")
+		return 0, p.failAt(at, "\\u escape of a lone UTF-16 surrogate, which is no character")
 	case hi < 0xD800 || hi > 0xDBFF:
 		return rune(hi), nil
 	}
@@ -318,7 +322,7 @@ func (p *parser) escape() (rune, error) {
 			return utf16.DecodeRune(rune(hi), rune(lo)), nil
 		}
 	}
-	return 0, At(p.data, at, "\\u escape of a lone UTF-16 surrogate, which is no character")
+	return 0, p.failAt(at, "\\u escape of a lone UTF-16 surrogate, which is no character")
 }
 
 func (p *parser) hex4() (int, bool) {

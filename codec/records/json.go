@@ -452,7 +452,11 @@ type reader struct {
 
 func (r *reader) fail(key, format string, args ...any) {
 	if r.err == nil {
-		r.err = &JSONError{Path: r.path + "." + key, Msg: xfmt.Sprintf(format, args...)} // key may be "" (unknown)
+		p := r.path
+		if key != "" {
+			p += "." + key
+		}
+		r.err = &JSONError{Path: p, Msg: xfmt.Sprintf(format, args...)}
 	}
 }
 
@@ -467,7 +471,8 @@ func (r *reader) check(allowed ...string) {
 	if len(extra) > 0 && r.err == nil {
 		sort.Slice(extra, func(i, j int) bool { return extra[i] < extra[j] }) // sort.Strings is slices.Sort: a copy of pdqsort more in the browser app
 		r.fail(extra[0], "unknown key %q (keys: %s)", extra[0], strings.Join(allowed, ", "))
-		r.err.(*JSONError).Key = true // the key, not its value, is wrong
+		je := r.err.(*JSONError)
+		je.Path, je.Key = r.path+"."+extra[0], true // the key (which may be ""), not its value, is wrong
 	}
 }
 
