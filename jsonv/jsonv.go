@@ -490,8 +490,8 @@ func (e *Error) What() string {
 const TopLevel = "(top level)"
 
 // Place finds the value of the error's path in data, the text its value
-// was read from (base, when not "", is the path there of the value that
-// the error's path starts from), and sets Offset, End, Line and Col. When
+// was read from (base is the path there of the value that the error's
+// path starts from, "" for the whole text), and sets Offset, End, Line and Col. When
 // the path is not in the text, the place is that of the nearest enclosing
 // value that is.
 func (e *Error) Place(data []byte, base string) {
@@ -520,14 +520,7 @@ func (e *Error) Place(data []byte, base string) {
 	}
 }
 
-// At is an Error at byte off of data (a syntax error): Offset, End, Line
-// and Col set.
-func At(data []byte, off int, msg string) *Error {
-	e := &Error{Msg: msg}
-	e.at(data, off, off)
-	return e
-}
-
+// at places e at data[off:end].
 func (e *Error) at(data []byte, off, end int) {
 	off = min(max(off, 0), len(data))
 	e.Offset, e.End = off, min(max(end, off), len(data))

@@ -221,9 +221,9 @@ func TestPlace(t *testing.T) {
 			t.Errorf("%q, want %q", e.Error(), c.text)
 		}
 	}
-	e := At(data, 11, "oops")
-	if e.Line != 2 || e.Col != 1 || e.Offset != 11 || e.End != 11 || e.Error() != "JSON line 2, column 1 (byte 11): oops" {
-		t.Errorf("At: %+v %q", e, e.Error())
+	_, err := Parse([]byte("{\"a\":\n x}"))
+	if e, ok := err.(*Error); !ok || e.Line != 2 || e.Col != 2 || e.Offset != 7 || e.End != 7 || e.Error() != "JSON line 2, column 2 (byte 7): invalid character 'x' looking for a value" {
+		t.Errorf("a syntax error: %#v", err)
 	}
 	if e := (&Error{Path: "A[0]", Msg: "m"}); e.Error() != "JSON A[0]: m" || e.What() != "A[0]: m" {
 		t.Errorf("unplaced: %q %q", e.Error(), e.What())
