@@ -168,8 +168,8 @@ func textLike(got, want string) bool {
 
 // FuzzJSONErrorPlace: every error of reading the JSON form of a frame
 // (JoinGroup's, with nested bytes; Produce's, with records) is placed,
-// inside the text, and its path names a value of the text (the key, for
-// one that is not known).
+// inside the text, at the value its path names (the key, for one that is
+// not known; the object, for a member that is missing).
 func FuzzJSONErrorPlace(f *testing.F) {
 	for _, s := range []string{
 		`{"GroupId": 5}`, `{"SessionTimeoutMs": 1e99}`, `{"a.b": {"c": 1}}`, `[1]`,
@@ -209,12 +209,20 @@ func FuzzJSONErrorPlace(f *testing.F) {
 			if path == jsonv.TopLevel {
 				path = ""
 			}
-			_, _, ok := jsonv.Find(data, path, je.Key)
-			if s, e, isFrame := jsonv.Find(data, "body", false); isFrame && !ok {
-				_, _, ok = jsonv.Find(data[s:e], path, je.Key)
+			// The value (or key) the path names, or, for a member that
+			// is missing, its object: where the error is.
+			at := func(path string, key bool) bool {
+				s, e, ok := jsonv.Find(data, path, key)
+				if bs, be, isFrame := jsonv.Find(data, "body", false); isFrame && !ok {
+					s, e, ok = jsonv.Find(data[bs:be], path, key)
+					s, e = s+bs, e+bs
+				}
+				return ok && s == je.Offset && e == je.End
 			}
-			if !ok && (path != "" || !je.Key) { // a key "" at the top has the path of the object
-				t.Fatalf("%v: the path names no value of the text", err)
+			cut := strings.LastIndexAny(path, ".[")
+			missing := cut > 0 && !je.Key && at(path[:cut], false)
+			if !at(path, je.Key) && !missing && (path != "" || !je.Key) { // a key "" at the top has the path of the object
+				t.Fatalf("%v: placed at %q, not at what its path names", err, data[je.Offset:je.End])
 			}
 		}
 	})
