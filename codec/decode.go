@@ -208,7 +208,7 @@ func (d *decoder) add(parent *tree.Node, n tree.Node) *tree.Node {
 // joinPath returns the path of seg (a field name or "[i]") in parent,
 // built by a (which may be nil).
 func joinPath(a *tree.Alloc, parent, seg string) string {
-	if parent == "" || seg[0] == '[' {
+	if parent == "" || (seg != "" && seg[0] == '[') { // seg may be "": a JSON key
 		return a.Concat(parent, "", seg)
 	}
 	return a.Concat(parent, ".", seg)

@@ -515,23 +515,24 @@ func (f *Frame) SetJSON(data []byte) error {
 	obj, _ := raw.(map[string]any)
 	apiKey, isKey := jsonInt(obj["api_key"])
 	version, isVersion := jsonInt(obj["version"])
+	base := ""
 	if body, ok := obj["body"]; ok && isKey && (isVersion || obj["version"] == nil) {
 		if apiKey != int64(f.API.Key) || (isVersion && version != int64(f.Version)) {
 			if !isVersion {
 				version = -1
 			}
-			return xfmt.Errorf("the JSON is for api %d v%d, not %s v%d", apiKey, version, f.API.Name, f.Version)
+			return placeJSONError(jsonErr("api_key", "the JSON is for api %d v%d, not %s v%d", apiKey, version, f.API.Name, f.Version), data, "")
 		}
 		if h, ok := obj["header"]; ok {
-			if f.Header, err = hp.Root.fromJSON(h, "", f.Set); err != nil {
-				return xfmt.Errorf("header: %w", err)
+			if f.Header, err = hp.Root.fromJSON(h, "header", f.Set); err != nil {
+				return placeJSONError(err, data, "")
 			}
 		}
-		raw = body
+		raw, base = body, "body"
 	}
 	v, err := bp.Root.fromJSON(raw, "", f.Set)
 	if err != nil {
-		return err
+		return placeJSONError(err, data, base)
 	}
 	f.Body = v
 	return nil

@@ -1,7 +1,6 @@
 package codec
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
@@ -160,34 +159,16 @@ func appendPrimitiveJSON(dst []byte, k schemas.Kind, v Value, bg *records.Budget
 	return strconv.AppendInt(dst, v.Int(), 10)
 }
 
-// JSONError is an error in a JSON value: where (line, column and byte
-// offset, or the field path) and what.
-type JSONError struct {
-	Line, Col int    // of a syntax error, else 0
-	Offset    int64  // of a syntax error: bytes before it
-	Path      string // of a value that does not fit its field
-	Msg       string
-}
-
-func (e *JSONError) Error() string {
-	switch {
-	case e.Line > 0:
-		return xfmt.Sprintf("JSON line %d, column %d (byte %d): %s", e.Line, e.Col, e.Offset, e.Msg)
-	case e.Path != "":
-		return xfmt.Sprintf("JSON %s: %s", e.Path, e.Msg)
-	}
-	return "JSON: " + e.Msg
-}
+// JSONError is an error in a JSON value: where (the field path, and,
+// once placed in the text, the span, line and column) and what. It is
+// records.JSONError too: one type for the whole JSON form.
+type JSONError = jsonv.Error
 
 // ParseJSON reads the JSON form of a struct value of the plan. Fields left
 // out take their defaults; unknown keys are errors, and so are the errors
 // parseJSON refuses.
 func (p *Plan) ParseJSON(data []byte) (Value, error) {
-	raw, err := parseJSON(data)
-	if err != nil {
-		return Value{}, err
-	}
-	return p.Root.fromJSON(raw, "", nil)
+	return p.ParseJSONSet(data, nil)
 }
 
 // ParseJSONSet is ParseJSON that reads bytes fields given in their
@@ -197,7 +178,8 @@ func (p *Plan) ParseJSONSet(data []byte, set *schemas.Set) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	return p.Root.fromJSON(raw, "", set)
+	v, err := p.Root.fromJSON(raw, "", set)
+	return v, placeJSONError(err, data, "")
 }
 
 // parseJSON reads one JSON value into maps, lists, jsonv.Numbers,
@@ -207,22 +189,29 @@ func (p *Plan) ParseJSONSet(data []byte, set *schemas.Set) (Value, error) {
 // and an object with the same key twice (encoding/json keeps the last).
 // Errors say the line, column and byte offset.
 func parseJSON(data []byte) (any, error) {
-	v, err := jsonv.Parse(data)
-	if se, ok := err.(*jsonv.SyntaxError); ok {
-		return nil, jsonSyntaxError(data, errors.New(se.Msg), int64(se.Offset))
-	}
-	return v, err
+	return jsonv.Parse(data)
 }
 
-func jsonSyntaxError(data []byte, err error, off int64) error {
-	off = min(off, int64(len(data)))
-	line := 1 + bytes.Count(data[:off], []byte("\n"))
-	col := int(off) - bytes.LastIndexByte(data[:off], '\n')
-	return &JSONError{Line: line, Col: col, Offset: off, Msg: strings.TrimPrefix(err.Error(), "json: ")}
+// placeJSONError sets the place in data of err's JSONError, whose path
+// starts at the value at base (jsonv.Error.Place), and returns err.
+func placeJSONError(err error, data []byte, base string) error {
+	var je *JSONError
+	if errors.As(err, &je) && je.Line == 0 {
+		je.Place(data, base)
+	}
+	return err
 }
 
 func jsonErr(path, format string, args ...any) error {
 	return &JSONError{Path: path, Msg: xfmt.Sprintf(format, args...)}
+}
+
+// jsonErrAt is jsonErr at the path of inner: an error of a records field
+// (whose paths start inside the field) under the field's path.
+func jsonErrAt(path string, inner *JSONError) error {
+	e := *inner
+	e.Path = path + e.Path
+	return &e
 }
 
 func (sp *StructPlan) fromJSON(raw any, path string, set *schemas.Set) (Value, error) {
@@ -243,7 +232,7 @@ func (sp *StructPlan) fromJSON(raw any, path string, set *schemas.Set) (Value, e
 	for _, k := range keys {
 		val := obj[k]
 		if k == UnknownTagsKey {
-			tags, err := unknownTagsFromJSON(val, joinPath(nil, path, k))
+			tags, err := unknownTagsFromJSON(val, keyPath(path, k))
 			if err != nil {
 				return v, err
 			}
@@ -258,9 +247,11 @@ func (sp *StructPlan) fromJSON(raw any, path string, set *schemas.Set) (Value, e
 					known = append(known, f.Field.Name)
 				}
 			}
-			return v, jsonErr(joinPath(nil, path, k), "%s has no field %q (fields: %s)", sp.Name, k, strings.Join(known, ", "))
+			err := jsonErr(keyPath(path, k), "%s has no field %q (fields: %s)", sp.Name, k, strings.Join(known, ", "))
+			err.(*JSONError).Key = true // the key is wrong, not its value
+			return v, err
 		}
-		fv, err := fp.fromJSON(val, joinPath(nil, path, k), set)
+		fv, err := fp.fromJSON(val, keyPath(path, k), set)
 		if err != nil {
 			return v, err
 		}
@@ -269,9 +260,19 @@ func (sp *StructPlan) fromJSON(raw any, path string, set *schemas.Set) (Value, e
 	return v, nil
 }
 
+// keyPath is the path of the value of key k in the object at path: as
+// joinPath's, with a '.' before a key that starts with '[' too (it is no
+// list index).
+func keyPath(path, k string) string {
+	if path == "" {
+		return k
+	}
+	return path + "." + k
+}
+
 func orRoot(path string) string {
 	if path == "" {
-		return "(top level)"
+		return jsonv.TopLevel
 	}
 	return path
 }
@@ -383,7 +384,7 @@ func primitiveFromJSON(k schemas.Kind, raw any, path string) (Value, error) {
 	case schemas.KindRecords:
 		b, err := records.FromJSON(raw)
 		if je, ok := err.(*records.JSONError); ok {
-			return Value{}, jsonErr(path+je.Path, "%s", je.Msg)
+			return Value{}, jsonErrAt(path, je)
 		}
 		return String(string(b)), err
 	case schemas.KindBytes:

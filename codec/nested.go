@@ -483,7 +483,9 @@ func nestedFromJSON(k nestedKind, raw any, set *schemas.Set, path string) ([]byt
 		switch key {
 		case "version", name, "unreadHex", "hex":
 		default:
-			return nil, jsonErr(path, "unknown key %q (want version, %s, unreadHex, hex)", key, name)
+			err := jsonErr(path+"."+key, "unknown key %q (want version, %s, unreadHex, hex)", key, name)
+			err.(*JSONError).Key = true
+			return nil, err
 		}
 	}
 	var fromHex []byte

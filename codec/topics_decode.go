@@ -329,11 +329,7 @@ func partError(p records.Part, at int, name, msg string) *tree.Node {
 // object encodes back to the same bytes.
 func recordJSON(set *schemas.Set, f TopicFormat) *records.RecordJSON {
 	rj := &records.RecordJSON{Read: func(obj map[string]any, path string) ([]byte, error) {
-		b, err := partFromJSON(set, obj, path)
-		if je, ok := err.(*JSONError); ok {
-			return b, &records.JSONError{Path: je.Path, Msg: je.Msg}
-		}
-		return b, err
+		return partFromJSON(set, obj, path)
 	}}
 	switch f {
 	case topicUnnamed:
@@ -563,7 +559,7 @@ func recordsFromJSON(raw any, path string, set *schemas.Set) (Value, bool, error
 	}
 	b, err := records.FromJSONWith(raw, recordJSON(set, TopicAuto))
 	if je, ok := err.(*records.JSONError); ok {
-		return Value{}, true, jsonErr(path+je.Path, "%s", je.Msg)
+		return Value{}, true, jsonErrAt(path, je)
 	}
 	return String(string(b)), true, err
 }

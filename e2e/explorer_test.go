@@ -395,6 +395,15 @@ func TestExplorer(t *testing.T) {
 		if sel := eval[int](p, `document.getElementById('json').selectionStart`); sel != strings.Index(bad, "  oops") {
 			t.Errorf("the selection starts at %d, not at line 3", sel)
 		}
+		// A value that does not fit its field: the selection is the value.
+		bad = "{\n  \"GroupId\": \"é\",\n  \"SessionTimeoutMs\": 99999999999\n}"
+		p.do(chromedp.SetValue("#json", bad), chromedp.Click(`button[data-act="json-apply"]`))
+		if e := eval[string](p, `document.getElementById('jsonerr').textContent`); !strings.Contains(e, "JSON line 3, column 23 (byte 43): SessionTimeoutMs: int32: 99999999999 is not an integer") {
+			t.Errorf("JSON error %q, want it at line 3, column 23", e)
+		}
+		if sel := eval[string](p, `(t => t.value.slice(t.selectionStart, t.selectionEnd))(document.getElementById('json'))`); sel != "99999999999" {
+			t.Errorf("the selection is %q, want the number out of range", sel)
+		}
 		before := p.hexText()
 		p.do(chromedp.SetValue("#json", `{"GroupId": "json"}`), chromedp.Click(`button[data-act="json-apply"]`))
 		if h := p.hexText(); h == before || !strings.Contains(h, "056a736f6e") {

@@ -3,7 +3,8 @@
 // without encoding/json: the browser app is smaller without it, and the
 // reader refuses what encoding/json would change silently (bytes that are
 // not UTF-8, escapes of lone UTF-16 surrogates, a key given twice in one
-// object; RFC 8259 sections 8.1 and 4). Errors carry the byte offset.
+// object; RFC 8259 sections 8.1 and 4). Errors (Error) carry the byte
+// offset, line and column.
 package jsonv
 
 import (
@@ -26,14 +27,6 @@ func (n Number) Float64() (float64, error) { return strconv.ParseFloat(string(n)
 // String is the number as written.
 func (n Number) String() string { return string(n) }
 
-// SyntaxError is a place where the text is not the JSON Parse reads.
-type SyntaxError struct {
-	Offset int // bytes before the problem
-	Msg    string
-}
-
-func (e *SyntaxError) Error() string { return e.Msg + " at byte " + strconv.Itoa(e.Offset) }
-
 // MaxDepth is how deeply arrays and objects may nest.
 const MaxDepth = 1000
 
@@ -42,14 +35,16 @@ func Parse(data []byte) (any, error) {
 	p := parser{data: data}
 	p.space()
 	v, err := p.value(0)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		if p.space(); p.off < len(data) {
+			err = p.fail("text after the JSON value (more than one value?)")
+		}
 	}
-	p.space()
-	if p.off < len(data) {
-		return nil, p.fail("text after the JSON value (more than one value?)")
+	if e, ok := err.(*Error); ok {
+		e.at(data, e.Offset, e.Offset)
+		return nil, e
 	}
-	return v, nil
+	return v, err
 }
 
 type parser struct {
@@ -57,7 +52,11 @@ type parser struct {
 	off  int
 }
 
-func (p *parser) fail(msg string) error { return &SyntaxError{Offset: p.off, Msg: msg} }
+// fail is a syntax error at p.off: an Error with no path, its End its
+// Offset; Parse sets its line and column (once, not at every call).
+func (p *parser) fail(msg string) error { return p.failAt(p.off, msg) }
+
+func (p *parser) failAt(off int, msg string) error { return &Error{Offset: off, End: off, Msg: msg} }
 
 func (p *parser) space() {
 	for p.off < len(p.data) {
@@ -134,7 +133,7 @@ func (p *parser) object(depth int) (any, error) {
 			return nil, err
 		}
 		if _, dup := obj[k]; dup {
-			return nil, &SyntaxError{Offset: at, Msg: "key " + strconv.Quote(k) + " is given twice in one object"}
+			return nil, p.failAt(at, "key "+strconv.Quote(k)+" is given twice in one object")
 		}
 		p.space()
 		if p.off >= len(p.data) || p.data[p.off] != ':' {
@@ -305,15 +304,15 @@ func (p *parser) escape() (rune, error) {
 		return '\t', nil
 	case 'u':
 	default:
-		return 0, &SyntaxError{Offset: at, Msg: "invalid escape \\" + string(rune(c))}
+		return 0, p.failAt(at, "invalid escape \\"+string(rune(c)))
 	}
 	hi, ok := p.hex4()
 	if !ok {
-		return 0, &SyntaxError{Offset: at, Msg: "a \\u escape needs four hex digits"}
+		return 0, p.failAt(at, "a \\u escape needs four hex digits")
 	}
 	switch {
 	case hi >= 0xDC00 && hi <= 0xDFFF:
-		return 0, &SyntaxError{Offset: at, Msg: "\\u escape of a lone UTF-16 surrogate, which is no character"}
+		return 0, p.failAt(at, "\\u escape of a lone UTF-16 surrogate, which is no character")
 	case hi < 0xD800 || hi > 0xDBFF:
 		return rune(hi), nil
 	}
@@ -323,7 +322,7 @@ func (p *parser) escape() (rune, error) {
 			return utf16.DecodeRune(rune(hi), rune(lo)), nil
 		}
 	}
-	return 0, &SyntaxError{Offset: at, Msg: "\\u escape of a lone UTF-16 surrogate, which is no character"}
+	return 0, p.failAt(at, "\\u escape of a lone UTF-16 surrogate, which is no character")
 }
 
 func (p *parser) hex4() (int, bool) {
@@ -441,4 +440,167 @@ func Indent(dst, src []byte, indent string) []byte {
 		}
 	}
 	return dst
+}
+
+// Error is an error in a JSON value, found by a reader of the values that
+// Parse returned (or by Parse itself): the path of the value, what is
+// wrong, and, once Place has found the value in the text, where. One type
+// for the JSON form of every kwire value (codec's fields, records, the
+// frame), so that every such error can be shown at its place.
+type Error struct {
+	// Path is the value's path: keys joined by '.', list indexes in
+	// brackets ("Topics[0].Name"); "(top level)" or "" for the whole
+	// value.
+	Path string
+	// Key: the error is about the last key of Path (a key that is not
+	// known), not about its value.
+	Key bool
+	Msg string
+	// Offset and End are the span of the value (or key) in the text, once
+	// placed; a syntax error has End == Offset.
+	Offset, End int
+	// Line and Col (1-based, columns in bytes) are those of Offset, once
+	// placed; 0 before.
+	Line, Col int
+}
+
+func (e *Error) Error() string {
+	s := "JSON"
+	if e.Line > 0 {
+		s += " line " + strconv.Itoa(e.Line) + ", column " + strconv.Itoa(e.Col) + " (byte " + strconv.Itoa(e.Offset) + ")"
+		if e.Path != "" {
+			s += ":"
+		}
+	}
+	if e.Path != "" {
+		s += " " + e.Path
+	}
+	return s + ": " + e.Msg
+}
+
+// What is the error without its place: "path: what", or "what" alone.
+func (e *Error) What() string {
+	if e.Path == "" {
+		return e.Msg
+	}
+	return e.Path + ": " + e.Msg
+}
+
+// TopLevel is the path of the whole value in an Error.
+const TopLevel = "(top level)"
+
+// Place finds the value of the error's path in data, the text its value
+// was read from (base is the path there of the value that the error's
+// path starts from, "" for the whole text), and sets Offset, End, Line and Col. When
+// the path is not in the text, the place is that of the nearest enclosing
+// value that is.
+func (e *Error) Place(data []byte, base string) {
+	from, to := 0, len(data)
+	if s, end, ok := Find(data, base, false); ok {
+		from, to = s, end
+	}
+	path, key := e.Path, e.Key
+	if path == TopLevel {
+		path = ""
+	}
+	for {
+		if s, end, ok := Find(data[from:to], path, key); ok {
+			e.at(data, from+s, from+end)
+			return
+		}
+		switch {
+		case key:
+			key = false // the value, or the object (a key "" at the top)
+		case path == "":
+			e.at(data, from, to)
+			return
+		default:
+			path = path[:max(strings.LastIndexByte(path, '.'), strings.LastIndexByte(path, '['), 0)]
+		}
+	}
+}
+
+// at places e at data[off:end].
+func (e *Error) at(data []byte, off, end int) {
+	off = min(max(off, 0), len(data))
+	e.Offset, e.End = off, min(max(end, off), len(data))
+	e.Line = 1 + bytes.Count(data[:off], []byte("\n"))
+	e.Col = off - bytes.LastIndexByte(data[:off], '\n')
+}
+
+// Find returns the span in data, JSON text that Parse reads, of the value
+// at path (as in Error.Path; "" is the whole value), or with key that of
+// the key of its last segment, which must then be an object's key. ok is
+// false when the text has no such value.
+func Find(data []byte, path string, key bool) (start, end int, ok bool) {
+	p := parser{data: data}
+	p.space()
+	if path != "" && p.off < len(data) && data[p.off] == '{' {
+		path = "." + path // a key at the top, written without its '.'
+	}
+	return p.find(path, key, -1, -1)
+}
+
+// find is Find from the value at p.off, whose key (when it is a member of
+// an object) is at data[keyAt:keyEnd].
+func (p *parser) find(path string, key bool, keyAt, keyEnd int) (int, int, bool) {
+	if path == "" {
+		if key {
+			return keyAt, keyEnd, keyAt >= 0
+		}
+		start := p.off
+		if _, err := p.value(0); err != nil {
+			return 0, 0, false
+		}
+		return start, p.off, true
+	}
+	if p.off >= len(p.data) || (p.data[p.off] != '[' && p.data[p.off] != '{') {
+		return 0, 0, false
+	}
+	c := p.data[p.off]
+	p.off++
+	for i := 0; ; i++ {
+		p.space()
+		if p.off >= len(p.data) || p.data[p.off] == ']' || p.data[p.off] == '}' {
+			return 0, 0, false
+		}
+		// The member's path segment: "[i]", or "." and its key.
+		seg, kAt, kEnd := "["+strconv.Itoa(i)+"]", -1, -1
+		if c == '{' {
+			kAt = p.off
+			k, err := p.str()
+			if err != nil {
+				return 0, 0, false
+			}
+			kEnd = p.off
+			p.space()
+			p.off++ // :
+			p.space()
+			seg = "." + k
+		}
+		// A key may hold '.' or '[': try every member the path starts
+		// with.
+		if rest, ok := strings.CutPrefix(path, seg); ok && (rest == "" || rest[0] == '.' || rest[0] == '[') {
+			at := p.off
+			if s, e, ok := p.find(rest, key, kAt, kEnd); ok {
+				return s, e, true
+			}
+			p.off = at
+		}
+		if !p.skip() {
+			return 0, 0, false
+		}
+	}
+}
+
+// skip reads past a value and the ',' after it.
+func (p *parser) skip() bool {
+	if _, err := p.value(0); err != nil {
+		return false
+	}
+	p.space()
+	if p.off < len(p.data) && p.data[p.off] == ',' {
+		p.off++
+	}
+	return true
 }

@@ -966,33 +966,20 @@ func (u *ui) selectError() {
 
 func (u *ui) applyJSON() {
 	ta := dom.ByID("json")
-	err := u.s.SetJSON(ta.Value())
+	text := ta.Value()
+	err := u.s.SetJSON(text)
 	msg := dom.ByID("jsonerr")
 	if err == nil {
 		msg.SetText("")
 		u.refresh(true)
 		return
 	}
-	var je *codec.JSONError
-	if errors.As(err, &je) && je.Line > 0 {
-		msg.SetText(err.Error())
-		// Select the line at fault.
-		text := ta.Value()
-		start, line := 0, 1
-		for i := 0; i < len(text) && line < je.Line; i++ {
-			if text[i] == '\n' {
-				line, start = line+1, i+1
-			}
-		}
-		end := strings.IndexByte(text[start:], '\n')
-		if end < 0 {
-			end = len(text) - start
-		}
-		ta.Focus()
-		ta.SetSelection(utf16Len(text[:start]), utf16Len(text[:start+end]))
-		return
-	}
 	msg.SetText(err.Error())
+	// Select the value at fault, or the line of a syntax error.
+	if start, end, ok := app.JSONErrorSpan(text, err); ok {
+		ta.Focus()
+		ta.SetSelection(utf16Len(text[:start]), utf16Len(text[:end]))
+	}
 }
 
 func utf16Len(s string) int {

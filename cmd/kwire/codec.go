@@ -228,7 +228,7 @@ func cmdEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 		if err := f.SetJSON(data); err != nil {
-			return err
+			return jsonFileError(*jsonFile, err)
 		}
 	}
 	var b []byte
@@ -242,6 +242,19 @@ func cmdEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintln(stdout, hex.EncodeToString(b))
 	return nil
+}
+
+// jsonFileError is err, an error of reading the JSON in file name, as
+// compilers write theirs: "FILE:LINE:COL: path: what".
+func jsonFileError(name string, err error) error {
+	var je *codec.JSONError
+	if !errors.As(err, &je) || je.Line == 0 {
+		return err
+	}
+	if name == "-" {
+		name = "<stdin>"
+	}
+	return fmt.Errorf("%s:%d:%d: %s", name, je.Line, je.Col, je.What())
 }
 
 func readInput(name string, stdin io.Reader) ([]byte, error) {

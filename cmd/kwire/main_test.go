@@ -117,8 +117,14 @@ func TestEncodeJSONEdits(t *testing.T) {
 		t.Errorf("body %s", out)
 	}
 	_, errs, code = kwire(t, `{"GroupId": 5}`, "encode", "--api", "JoinGroup", "--version", "9", "--json", "-")
-	if code != 1 || !strings.Contains(errs, "JSON GroupId: want a string, got a number") {
+	if code != 1 || !strings.Contains(errs, "kwire: <stdin>:1:13: GroupId: want a string, got a number") {
 		t.Errorf("bad JSON: %d %q", code, errs)
+	}
+	file := filepath.Join(t.TempDir(), "bad.json")
+	os.WriteFile(file, []byte("{\n  \"Protocols\": [{\"Name\": \"range\", \"Metadata\": \"\", \"Bogus\": 1}]\n}"), 0o644)
+	_, errs, code = kwire(t, "", "encode", "--api", "JoinGroup", "--version", "9", "--json", file)
+	if want := file + `:2:51: Protocols[0].Bogus: JoinGroupRequestProtocol has no field "Bogus" (fields: Name, Metadata)`; code != 1 || !strings.Contains(errs, want) {
+		t.Errorf("unknown key: %d %q, want %q", code, errs, want)
 	}
 	_, errs, code = kwire(t, `{"SessionTimeoutMs": 1e99}`, "encode", "--api", "JoinGroup", "--json", "-")
 	if code != 1 || !strings.Contains(errs, "SessionTimeoutMs") {
@@ -190,8 +196,8 @@ func TestCarelessCommandLines(t *testing.T) {
 		code  int
 		want  string
 	}{
-		{"{\"GroupId\": \"a\xffb\"}", []string{"encode", "--api", "JoinGroup", "--version", "9", "--json", "-"}, 1, "(byte 14): byte 0xff is not UTF-8"},
-		{`{"GroupId": "a", "GroupId": "b"}`, []string{"encode", "--api", "JoinGroup", "--version", "9", "--json", "-"}, 1, `(byte 17): key "GroupId" is given twice`},
+		{"{\"GroupId\": \"a\xffb\"}", []string{"encode", "--api", "JoinGroup", "--version", "9", "--json", "-"}, 1, "<stdin>:1:15: byte 0xff is not UTF-8"},
+		{`{"GroupId": "a", "GroupId": "b"}`, []string{"encode", "--api", "JoinGroup", "--version", "9", "--json", "-"}, 1, `<stdin>:1:18: key "GroupId" is given twice`},
 		{"", []string{"encode", "--api", "JoinGroup", "--version", "-5"}, 2, `"-5" is not a version`},
 		{"", []string{"encode", "--api", "JoinGroup", "--version", "70000"}, 2, `"70000" is not a version`},
 		{"", []string{"encode", "--api", "JoinGroup", "--version", "99"}, 1, "JoinGroupRequest v99 is newer than every release kwire knows"},

@@ -63,18 +63,9 @@ import (
 // string.
 
 // JSONError is an error in the JSON form of a records field: the path
-// inside the field ("[0].records[2].key") and what is wrong.
-type JSONError struct {
-	Path string
-	Msg  string
-}
-
-func (e *JSONError) Error() string {
-	if e.Path == "" {
-		return e.Msg
-	}
-	return e.Path + ": " + e.Msg
-}
+// inside the field ("[0].records[2].key") and what is wrong; codec
+// prefixes the field's path and places it in the text.
+type JSONError = jsonv.Error
 
 // AppendJSON appends the JSON form of the records field b, drawing on
 // the message's budget bg (nil: a budget of its own with the default
@@ -439,7 +430,7 @@ func FromJSONWith(raw any, rj *RecordJSON) ([]byte, error) {
 			path := "[" + strconv.Itoa(i) + "]"
 			obj, ok := e.(map[string]any)
 			if !ok {
-				return nil, &JSONError{path, "want an object (a batch or message), got " + JSONKind(e)}
+				return nil, &JSONError{Path: path, Msg: "want an object (a batch or message), got " + JSONKind(e)}
 			}
 			var err error
 			if out, err = appendEntryFromJSON(out, obj, path, read); err != nil {
@@ -465,7 +456,7 @@ func (r *reader) fail(key, format string, args ...any) {
 		if key != "" {
 			p += "." + key
 		}
-		r.err = &JSONError{p, xfmt.Sprintf(format, args...)}
+		r.err = &JSONError{Path: p, Msg: xfmt.Sprintf(format, args...)}
 	}
 }
 
@@ -477,9 +468,11 @@ func (r *reader) check(allowed ...string) {
 			extra = append(extra, k)
 		}
 	}
-	if len(extra) > 0 {
+	if len(extra) > 0 && r.err == nil {
 		sort.Slice(extra, func(i, j int) bool { return extra[i] < extra[j] }) // sort.Strings is slices.Sort: a copy of pdqsort more in the browser app
 		r.fail(extra[0], "unknown key %q (keys: %s)", extra[0], strings.Join(allowed, ", "))
+		je := r.err.(*JSONError)
+		je.Path, je.Key = r.path+"."+extra[0], true // the key (which may be ""), not its value, is wrong
 	}
 }
 
@@ -652,7 +645,7 @@ func (r *reader) object(v any, path string) *reader {
 	obj, ok := v.(map[string]any)
 	sub := &reader{obj: obj, path: path, read: r.read}
 	if !ok {
-		sub.err = &JSONError{path, "want an object, got " + JSONKind(v)}
+		sub.err = &JSONError{Path: path, Msg: "want an object, got " + JSONKind(v)}
 	}
 	return sub
 }
@@ -677,7 +670,7 @@ func appendEntryFromJSON(dst []byte, obj map[string]any, path string, read func(
 	}
 	out, err := AppendBatch(dst, &b)
 	if err != nil {
-		return nil, &JSONError{path, err.Error()}
+		return nil, &JSONError{Path: path, Msg: err.Error()}
 	}
 	return out, nil
 }
@@ -778,7 +771,7 @@ func messageFromJSON(r *reader, magic int8) (Batch, error) {
 			return m, err
 		}
 		if inner.Magic == 2 {
-			return m, &JSONError{sub.path, "a RecordBatch cannot sit inside a legacy message"}
+			return m, &JSONError{Path: sub.path, Msg: "a RecordBatch cannot sit inside a legacy message"}
 		}
 		m.Messages = append(m.Messages, inner)
 	}

@@ -417,6 +417,25 @@ func (s *State) JSON() string {
 	return string(b)
 }
 
+// JSONErrorSpan is where in text, the JSON given to SetJSON, err (what
+// it returned) is: the bytes of the value (or key) at fault, or the line
+// of a syntax error; ok is false when err says no place.
+func JSONErrorSpan(text string, err error) (start, end int, ok bool) {
+	var je *codec.JSONError
+	if !errors.As(err, &je) || je.Line == 0 || je.End > len(text) {
+		return 0, 0, false
+	}
+	if je.End > je.Offset {
+		return je.Offset, je.End, true
+	}
+	start = strings.LastIndexByte(text[:je.Offset], '\n') + 1
+	end = strings.IndexByte(text[je.Offset:], '\n')
+	if end < 0 {
+		return start, len(text), true
+	}
+	return start, je.Offset + end, true
+}
+
 // SetJSON replaces the frame's value with JSON (a body, or the frame form
 // JSON writes) and re-encodes. A *codec.JSONError says where it is wrong.
 func (s *State) SetJSON(text string) error {

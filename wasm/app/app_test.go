@@ -194,6 +194,33 @@ func TestJSONError(t *testing.T) {
 	}
 }
 
+// TestJSONErrorSpan: the JSON panel selects the value at fault for every
+// error of the JSON, the line for a syntax error.
+func TestJSONErrorSpan(t *testing.T) {
+	s := newState(t)
+	for _, c := range []struct{ text, span string }{
+		{"{\n  \"GroupId\": \"a\",\n  oops\n}", "  oops"},
+		{"{\"GroupId\": \"a\"", `{"GroupId": "a"`},
+		{"{\"GroupId\": \"é\",\n  \"SessionTimeoutMs\": 99999999999}", "99999999999"},
+		{`{"GroupId": "g", "Protocols": [{"Name": "range", "Metadata": "zz"}]}`, `"zz"`},
+		{`{"GroupId": "g", "Nope": {"a": 1}}`, `"Nope"`},
+		{`{"api_key": 11, "version": 9, "header": {"ClientId": 5}, "body": {}}`, "5"},
+		{`{"api_key": 11, "version": 9, "body": {"GroupId": [1, 2]}}`, "[1, 2]"},
+	} {
+		err := s.SetJSON(c.text)
+		start, end, ok := JSONErrorSpan(c.text, err)
+		if !ok || c.text[start:end] != c.span {
+			t.Errorf("%s: %v: selects %q (%v), want %q", c.text, err, c.text[start:end], ok, c.span)
+		}
+	}
+	if s.HexString() != joinGroup9 {
+		t.Errorf("a bad JSON changed the bytes")
+	}
+	if _, _, ok := JSONErrorSpan("{}", errors.New("not JSON's")); ok {
+		t.Errorf("an error that is not the JSON's has a place")
+	}
+}
+
 func TestFormEscapes(t *testing.T) {
 	s := newState(t)
 	x := `<img src=x onerror=alert(1)>`
