@@ -234,8 +234,11 @@ func (d *decoder) structInto(sp *StructPlan, v *Value, list []Value, node *tree.
 	for _, i := range sp.deepDefaults {
 		list[i] = list[i].Clone()
 	}
+	if node == nil {
+		return d.structValue(sp, v, list)
+	}
 	var nodes []tree.Node // the fields' nodes, side by side
-	if node != nil {
+	{
 		d.budget.TakeNodes(len(sp.Wire) + 1)
 		nodes = d.a.Nodes(len(sp.Wire))
 		extra := 0
@@ -255,25 +258,227 @@ func (d *decoder) structInto(sp *StructPlan, v *Value, list []Value, node *tree.
 			node.Add(child)
 		}
 		if err != nil {
-			if node != nil && child == nil {
+			if child == nil {
 				d.off = start
 				d.errorNode(node, fp.Field.Name, joinPath(d.a, path, fp.Field.Name), err)
 			}
-			if d.reuse { // the fields not reached still hold the last decode's values
-				if fp.Kind.Primitive() {
-					list[fp.Index] = Value{}
-				}
-				for _, rest := range sp.Wire[i+1:] {
-					list[rest.Index] = Value{}
-				}
-			}
-			return wire.WithPath(err, fp.Field.Name)
+			return d.fieldFailed(sp, i, list, err)
 		}
 	}
 	if sp.Flexible {
 		return d.tagged(sp, v, node, path)
 	}
 	return nil
+}
+
+// fieldFailed is what a struct's decode returns when its i-th wire field
+// failed with err.
+func (d *decoder) fieldFailed(sp *StructPlan, i int, list []Value, err error) error {
+	fp := sp.Wire[i]
+	if d.reuse { // the fields not reached still hold the last decode's values
+		if fp.Kind.Primitive() {
+			list[fp.Index] = Value{}
+		}
+		for _, rest := range sp.Wire[i+1:] {
+			list[rest.Index] = Value{}
+		}
+	}
+	return wire.WithPath(err, fp.Field.Name)
+}
+
+// structValue is structInto without a tree: the struct's fields, read by
+// its steps (the encoder's, StructPlan.steps). The common kinds are read
+// here when their bytes are there and well formed; anything else (a
+// short input, a null, a negative length, a kind not listed) goes the
+// general way, field, which reads it again from the same offset and
+// reports what is wrong with the same error.
+func (d *decoder) structValue(sp *StructPlan, v *Value, list []Value) error {
+	for i := range sp.steps {
+		st := &sp.steps[i]
+		fv := &list[st.index]
+		b := d.buf[d.off:d.end]
+		switch st.op {
+		case encInt32:
+			if len(b) >= 4 {
+				setInt(fv, int64(int32(binary.BigEndian.Uint32(b))))
+				d.off += 4
+				continue
+			}
+		case encInt16:
+			if len(b) >= 2 {
+				setInt(fv, int64(int16(binary.BigEndian.Uint16(b))))
+				d.off += 2
+				continue
+			}
+		case encInt64:
+			if len(b) >= 8 {
+				setInt(fv, int64(binary.BigEndian.Uint64(b)))
+				d.off += 8
+				continue
+			}
+		case encInt8:
+			if len(b) >= 1 {
+				setInt(fv, int64(int8(b[0])))
+				d.off++
+				continue
+			}
+		case encBool:
+			if len(b) >= 1 {
+				setInt(fv, int64(b[0])) // the byte as it was (primitive)
+				d.off++
+				continue
+			}
+		case encUUID:
+			if len(b) >= 16 {
+				*fv = String(string(b[:16]))
+				d.off += 16
+				continue
+			}
+		case encString, encNullableString, encBytes:
+			if n, size := fastLen(b, st.op, st.compact); n >= 0 {
+				*fv = String(string(b[size : size+n]))
+				d.off += size + n
+				continue
+			}
+		case encStruct:
+			if err := d.structInto(st.fp.Struct, fv, nil, nil, ""); err != nil {
+				return d.fieldFailed(sp, i, list, err)
+			}
+			continue
+		case encArray:
+			if ok, err := d.arrayValue(st.fp, fv); ok {
+				if err != nil {
+					return d.fieldFailed(sp, i, list, err)
+				}
+				continue
+			}
+		}
+		if _, err := d.field(st.fp, fv, nil, "", d.section); err != nil {
+			return d.fieldFailed(sp, i, list, err)
+		}
+	}
+	if sp.Flexible {
+		return d.tagged(sp, v, nil, "")
+	}
+	return nil
+}
+
+// setInt sets *v to the integer n without storing a pointer (no write
+// barrier) unless *v held one (a reusing decode).
+func setInt(v *Value, n int64) {
+	if v.p != nil {
+		v.p = nil
+	}
+	v.n = uint64(n)
+}
+
+// fastLen reads the length of a string (encString, encNullableString)
+// or bytes (encBytes) at the front of b when it is written in its most
+// common form and its bytes follow: a one-byte compact length, or a
+// classic length that is not negative. It returns the length and the
+// size of its prefix, or -1 for anything else (the general way then reads
+// it and says what is wrong).
+func fastLen(b []byte, op encOp, compact bool) (n, size int) {
+	switch {
+	case compact:
+		if len(b) == 0 || b[0] == 0 || b[0] >= 0x80 {
+			return -1, 0
+		}
+		n, size = int(b[0])-1, 1
+	case op == encBytes:
+		if len(b) < 4 {
+			return -1, 0
+		}
+		n, size = int(int32(binary.BigEndian.Uint32(b))), 4
+	default:
+		if len(b) < 2 {
+			return -1, 0
+		}
+		n, size = int(int16(binary.BigEndian.Uint16(b))), 2
+	}
+	if n < 0 || n > len(b)-size {
+		return -1, 0
+	}
+	return n, size
+}
+
+// arrayValue is array without a tree, for an array that is not null and
+// whose elements fit the bytes left; it reports false, having read
+// nothing, for anything else (then array reads it and says what is
+// wrong). Arrays of int32 are read in one loop, bounds checked once.
+func (d *decoder) arrayValue(fp *FieldPlan, v *Value) (bool, error) {
+	count, n := wire.ConsumeLen(d.buf[d.off:d.end], 4, fp.Compact)
+	if n < 0 || count < 0 || count*int64(max(fp.elemMinSize(), 1)) > int64(d.left()-n) {
+		return false, nil
+	}
+	var old []Value
+	if d.reuse {
+		old = v.list()
+	}
+	d.off += n
+	list := d.arrayList(fp, old, int(count))
+	*v = List(list)
+	if fp.Elem == schemas.KindInt32 {
+		b := d.buf[d.off : d.off+4*len(list)]
+		for i := range list {
+			setInt(&list[i], int64(int32(binary.BigEndian.Uint32(b[4*i:]))))
+		}
+		d.off += len(b)
+		return true, nil
+	}
+	var fields []Value
+	for i := range list {
+		var err error
+		if fp.Elem == schemas.KindStruct {
+			err = d.structElem(fp, list, i, &fields, nil, "")
+		} else {
+			err = d.primitive(fp.Elem, false, fp.Compact, &list[i], nil)
+		}
+		if err != nil {
+			return true, d.elemFailed(fp, v, list, i, err)
+		}
+	}
+	return true, nil
+}
+
+// arrayList returns the list of an array of count elements (checked
+// against the bytes left); old is a reusing decode's last list.
+func (d *decoder) arrayList(fp *FieldPlan, old []Value, count int) []Value {
+	if len(old) >= count {
+		return old[:count] // the elements overwrite the old values, reusing their memory
+	}
+	if fp.Elem == schemas.KindStruct {
+		return make([]Value, count)
+	}
+	return d.alloc(count)
+}
+
+// structElem reads element i of an array of structs. The field lists of
+// struct elements share allocations of up to elemBlock elements (*fields
+// holds what is left of the last one): the count was checked against the
+// bytes left, and no more than a chunk is allocated ahead of the bytes
+// read.
+func (d *decoder) structElem(fp *FieldPlan, list []Value, i int, fields *[]Value, en *tree.Node, epath string) error {
+	nf := len(fp.Struct.Fields)
+	if d.reuse && len(list[i].list()) >= nf {
+		return d.structInto(fp.Struct, &list[i], nil, en, epath)
+	}
+	if len(*fields) < nf {
+		*fields = make([]Value, nf*min(len(list)-i, elemBlock))
+	}
+	f := (*fields)[:nf:nf]
+	*fields = (*fields)[nf:]
+	return d.structInto(fp.Struct, &list[i], f, en, epath)
+}
+
+// elemFailed is what an array's decode returns when its element i failed
+// with err: the array holds the elements up to it.
+func (d *decoder) elemFailed(fp *FieldPlan, v *Value, list []Value, i int, err error) error {
+	if fp.Elem != schemas.KindStruct {
+		list[i] = Value{} // a reusing decode left the old value there
+	}
+	*v = List(list[:i+1])
+	return wire.WithPath(err, "["+strconv.Itoa(i)+"]")
 }
 
 // tagged reads a tagged-field section (KIP-482): a uvarint count, then per
@@ -525,25 +730,10 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 			c.Err = d.budget.LeftOut(plural(n, "more element"))
 		}
 	}
-	var list []Value
-	switch {
-	case d.reuse && int64(len(old)) >= count:
-		list = old[:count] // the elements overwrite the old values, reusing their memory
-	case fp.Elem == schemas.KindStruct:
-		list = make([]Value, count)
-	default:
-		list = d.alloc(int(count))
-	}
+	list := d.arrayList(fp, old, int(count))
 	*v = List(list)
 	elemName := fp.Field.Type.Elem.Name
-	// The field lists of struct elements share allocations of up to
-	// elemBlock elements: the count was checked against the bytes left,
-	// and no more than a chunk is allocated ahead of the bytes read.
 	var fields []Value
-	nf := 0
-	if fp.Elem == schemas.KindStruct {
-		nf = len(fp.Struct.Fields)
-	}
 	for i := range list {
 		var en *tree.Node
 		var epath string
@@ -564,15 +754,7 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 			if en != nil {
 				en.Value = "struct"
 			}
-			if d.reuse && len(list[i].list()) >= nf {
-				err = d.structInto(fp.Struct, &list[i], nil, en, epath)
-			} else {
-				if len(fields) < nf {
-					fields = make([]Value, nf*min(len(list)-i, elemBlock))
-				}
-				err = d.structInto(fp.Struct, &list[i], fields[:nf:nf], en, epath)
-				fields = fields[nf:]
-			}
+			err = d.structElem(fp, list, i, &fields, en, epath)
 		} else {
 			err = d.primitive(fp.Elem, false, fp.Compact, &list[i], en)
 		}
@@ -580,10 +762,6 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 			en.Size = d.off - elemStart
 		}
 		if err != nil {
-			if fp.Elem != schemas.KindStruct {
-				list[i] = Value{} // a reusing decode left the old value there
-			}
-			*v = List(list[:i+1])
 			if hidden >= 0 {
 				at := d.off
 				d.off = elemStart
@@ -597,7 +775,7 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 					en.Err = de.Err.Error()
 				}
 			}
-			return wire.WithPath(err, "["+strconv.Itoa(i)+"]")
+			return d.elemFailed(fp, v, list, i, err)
 		}
 	}
 	leftOut(int(count) - shown)
