@@ -416,7 +416,8 @@ func (d *decoder) arrayValue(fp *FieldPlan, v *Value) (bool, error) {
 		old = v.list()
 	}
 	d.off += n
-	list := d.arrayList(fp, old, int(count))
+	var fields []Value
+	list := d.arrayList(fp, old, int(count), &fields)
 	*v = List(list)
 	if fp.Elem == schemas.KindInt32 {
 		b := d.buf[d.off : d.off+4*len(list)]
@@ -426,7 +427,6 @@ func (d *decoder) arrayValue(fp *FieldPlan, v *Value) (bool, error) {
 		d.off += len(b)
 		return true, nil
 	}
-	var fields []Value
 	for i := range list {
 		var err error
 		if fp.Elem == schemas.KindStruct {
@@ -442,13 +442,17 @@ func (d *decoder) arrayValue(fp *FieldPlan, v *Value) (bool, error) {
 }
 
 // arrayList returns the list of an array of count elements (checked
-// against the bytes left); old is a reusing decode's last list.
-func (d *decoder) arrayList(fp *FieldPlan, old []Value, count int) []Value {
+// against the bytes left); old is a reusing decode's last list. A new
+// list of structs shares its allocation with the field lists of its
+// first elements, *fields (see structElem).
+func (d *decoder) arrayList(fp *FieldPlan, old []Value, count int, fields *[]Value) []Value {
 	if len(old) >= count {
 		return old[:count] // the elements overwrite the old values, reusing their memory
 	}
 	if fp.Elem == schemas.KindStruct {
-		return make([]Value, count)
+		l := make([]Value, count+len(fp.Struct.Fields)*min(count, elemBlock))
+		*fields = l[count:]
+		return l[:count:count]
 	}
 	return d.alloc(count)
 }
@@ -730,10 +734,10 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 			c.Err = d.budget.LeftOut(plural(n, "more element"))
 		}
 	}
-	list := d.arrayList(fp, old, int(count))
+	var fields []Value
+	list := d.arrayList(fp, old, int(count), &fields)
 	*v = List(list)
 	elemName := fp.Field.Type.Elem.Name
-	var fields []Value
 	for i := range list {
 		var en *tree.Node
 		var epath string
