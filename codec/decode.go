@@ -139,6 +139,8 @@ type decoder struct {
 	depth     int         // of nested formats
 	saslMech  string      // TreeOptions.SASLMechanism
 	inPlace   bool        // records fields alias buf
+	strs      tree.Alloc  // the text blocks of short strings (text)
+	strsOpen  bool        // strs has its first block
 	// The topic of the records that follow: its name or id as last read
 	// (FieldPlan.Topic), TreeOptions.TopicFormat and TopicNames.
 	topic, topicID string
@@ -167,12 +169,35 @@ func (d *decoder) alloc(n int) []Value {
 	return l
 }
 
-// The bounds of a block of values, in values (24 bytes each), and how many
+// The bounds of a block of values, in values (16 bytes each), and how many
 // struct elements of an array share one allocation of field values.
 const (
 	minBlock  = 16
 	maxBlock  = 512
 	elemBlock = 32
+)
+
+// text returns a copy of b, bytes of the input, as a string. Short
+// strings share text blocks (tree.Alloc's), which saves most of a
+// decode's allocations of strings. The first block holds as many bytes as
+// are left in the input, up to maxFirstText: the strings of a small
+// message then take one allocation, of no more than its size.
+func (d *decoder) text(b []byte) string {
+	if len(b) > maxSharedText {
+		return string(b)
+	}
+	if !d.strsOpen {
+		d.strsOpen = true
+		d.strs.Text(min(d.left(), maxFirstText))
+	}
+	return d.strs.String(append(d.strs.Text(len(b)), b...))
+}
+
+// maxSharedText is the longest string text puts in a shared block, and
+// maxFirstText the most bytes its first block holds.
+const (
+	maxSharedText = 128
+	maxFirstText  = 512
 )
 
 func (d *decoder) fail(sentinel error, format string, args ...any) error {
@@ -330,13 +355,13 @@ func (d *decoder) structValue(sp *StructPlan, v *Value, list []Value) error {
 			}
 		case encUUID:
 			if len(b) >= 16 {
-				*fv = String(string(b[:16]))
+				*fv = String(d.text(b[:16]))
 				d.off += 16
 				continue
 			}
 		case encString, encNullableString, encBytes:
 			if n, size := fastLen(b, st.op, st.compact); n >= 0 {
-				*fv = String(string(b[size : size+n]))
+				*fv = String(d.text(b[size : size+n]))
 				d.off += size + n
 				continue
 			}
@@ -844,7 +869,7 @@ func (d *decoder) primitive(k schemas.Kind, nullable, compact bool, v *Value, no
 		case schemas.KindInt64, schemas.KindFloat64:
 			*v = Int(int64(binary.BigEndian.Uint64(b)))
 		case schemas.KindUUID:
-			*v = String(string(b[:16]))
+			*v = String(d.text(b[:16]))
 		}
 		d.off += w
 		if node != nil {
@@ -883,7 +908,7 @@ func (d *decoder) primitive(k schemas.Kind, nullable, compact bool, v *Value, no
 	if d.inPlace && k == schemas.KindRecords {
 		*v = String(recordString(b[n : n+int(length)]))
 	} else {
-		*v = String(string(b[n : n+int(length)]))
+		*v = String(d.text(b[n : n+int(length)]))
 	}
 	d.off += n + int(length)
 	if node != nil {
