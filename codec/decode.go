@@ -253,8 +253,8 @@ func (d *decoder) structInto(sp *StructPlan, v *Value, list []Value, node *tree.
 		}
 	}
 	*v = List(list)
-	for _, i := range sp.offWire {
-		list[i] = sp.Fields[i].Default
+	for j, i := range sp.offWire {
+		list[i] = sp.offDefaults[j]
 	}
 	for _, i := range sp.deepDefaults {
 		list[i] = list[i].Clone()
