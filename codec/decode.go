@@ -383,6 +383,10 @@ func (d *decoder) structValue(sp *StructPlan, v *Value, list []Value) error {
 		}
 	}
 	if sp.Flexible {
+		if d.off < d.end && d.buf[d.off] == 0 && !d.tree {
+			d.off++ // no tagged fields, the most common case
+			return nil
+		}
 		return d.tagged(sp, v, nil, "")
 	}
 	return nil
