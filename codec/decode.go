@@ -139,6 +139,8 @@ type decoder struct {
 	depth     int         // of nested formats
 	saslMech  string      // TreeOptions.SASLMechanism
 	inPlace   bool        // records fields alias buf
+	strs      tree.Alloc  // the text blocks of short strings (text)
+	strsOpen  bool        // strs has its first block
 	// The topic of the records that follow: its name or id as last read
 	// (FieldPlan.Topic), TreeOptions.TopicFormat and TopicNames.
 	topic, topicID string
@@ -167,12 +169,35 @@ func (d *decoder) alloc(n int) []Value {
 	return l
 }
 
-// The bounds of a block of values, in values (24 bytes each), and how many
+// The bounds of a block of values, in values (16 bytes each), and how many
 // struct elements of an array share one allocation of field values.
 const (
 	minBlock  = 16
 	maxBlock  = 512
 	elemBlock = 32
+)
+
+// text returns a copy of b, bytes of the input, as a string. Short
+// strings share text blocks (tree.Alloc's), which saves most of a
+// decode's allocations of strings. The first block holds as many bytes as
+// are left in the input, up to maxFirstText: the strings of a small
+// message then take one allocation, of no more than its size.
+func (d *decoder) text(b []byte) string {
+	if len(b) > maxSharedText {
+		return string(b)
+	}
+	if !d.strsOpen {
+		d.strsOpen = true
+		d.strs.Text(min(d.left(), maxFirstText))
+	}
+	return d.strs.String(append(d.strs.Text(len(b)), b...))
+}
+
+// maxSharedText is the longest string text puts in a shared block, and
+// maxFirstText the most bytes its first block holds.
+const (
+	maxSharedText = 128
+	maxFirstText  = 512
 )
 
 func (d *decoder) fail(sentinel error, format string, args ...any) error {
@@ -228,14 +253,17 @@ func (d *decoder) structInto(sp *StructPlan, v *Value, list []Value, node *tree.
 		}
 	}
 	*v = List(list)
-	for _, i := range sp.offWire {
-		list[i] = sp.Fields[i].Default
+	for j, i := range sp.offWire {
+		list[i] = sp.offDefaults[j]
 	}
 	for _, i := range sp.deepDefaults {
 		list[i] = list[i].Clone()
 	}
+	if node == nil {
+		return d.structValue(sp, v, list)
+	}
 	var nodes []tree.Node // the fields' nodes, side by side
-	if node != nil {
+	{
 		d.budget.TakeNodes(len(sp.Wire) + 1)
 		nodes = d.a.Nodes(len(sp.Wire))
 		extra := 0
@@ -255,25 +283,235 @@ func (d *decoder) structInto(sp *StructPlan, v *Value, list []Value, node *tree.
 			node.Add(child)
 		}
 		if err != nil {
-			if node != nil && child == nil {
+			if child == nil {
 				d.off = start
 				d.errorNode(node, fp.Field.Name, joinPath(d.a, path, fp.Field.Name), err)
 			}
-			if d.reuse { // the fields not reached still hold the last decode's values
-				if fp.Kind.Primitive() {
-					list[fp.Index] = Value{}
-				}
-				for _, rest := range sp.Wire[i+1:] {
-					list[rest.Index] = Value{}
-				}
-			}
-			return wire.WithPath(err, fp.Field.Name)
+			return d.fieldFailed(sp, i, list, err)
 		}
 	}
 	if sp.Flexible {
 		return d.tagged(sp, v, node, path)
 	}
 	return nil
+}
+
+// fieldFailed is what a struct's decode returns when its i-th wire field
+// failed with err.
+func (d *decoder) fieldFailed(sp *StructPlan, i int, list []Value, err error) error {
+	fp := sp.Wire[i]
+	if d.reuse { // the fields not reached still hold the last decode's values
+		if fp.Kind.Primitive() {
+			list[fp.Index] = Value{}
+		}
+		for _, rest := range sp.Wire[i+1:] {
+			list[rest.Index] = Value{}
+		}
+	}
+	return wire.WithPath(err, fp.Field.Name)
+}
+
+// structValue is structInto without a tree: the struct's fields, read by
+// its steps (the encoder's, StructPlan.steps). The common kinds are read
+// here when their bytes are there and well formed; anything else (a
+// short input, a null, a negative length, a kind not listed) goes the
+// general way, field, which reads it again from the same offset and
+// reports what is wrong with the same error.
+func (d *decoder) structValue(sp *StructPlan, v *Value, list []Value) error {
+	for i := range sp.steps {
+		st := &sp.steps[i]
+		fv := &list[st.index]
+		b := d.buf[d.off:d.end]
+		switch st.op {
+		case encInt32:
+			if len(b) >= 4 {
+				setInt(fv, int64(int32(binary.BigEndian.Uint32(b))))
+				d.off += 4
+				continue
+			}
+		case encInt16:
+			if len(b) >= 2 {
+				setInt(fv, int64(int16(binary.BigEndian.Uint16(b))))
+				d.off += 2
+				continue
+			}
+		case encInt64:
+			if len(b) >= 8 {
+				setInt(fv, int64(binary.BigEndian.Uint64(b)))
+				d.off += 8
+				continue
+			}
+		case encInt8:
+			if len(b) >= 1 {
+				setInt(fv, int64(int8(b[0])))
+				d.off++
+				continue
+			}
+		case encBool:
+			if len(b) >= 1 {
+				setInt(fv, int64(b[0])) // the byte as it was (primitive)
+				d.off++
+				continue
+			}
+		case encUUID:
+			if len(b) >= 16 {
+				*fv = String(d.text(b[:16]))
+				d.off += 16
+				continue
+			}
+		case encString, encNullableString, encBytes:
+			if n, size := fastLen(b, st.op, st.compact); n >= 0 {
+				*fv = String(d.text(b[size : size+n]))
+				d.off += size + n
+				continue
+			}
+		case encStruct:
+			if err := d.structInto(st.fp.Struct, fv, nil, nil, ""); err != nil {
+				return d.fieldFailed(sp, i, list, err)
+			}
+			continue
+		case encArray:
+			if ok, err := d.arrayValue(st.fp, fv); ok {
+				if err != nil {
+					return d.fieldFailed(sp, i, list, err)
+				}
+				continue
+			}
+		}
+		if _, err := d.field(st.fp, fv, nil, "", d.section); err != nil {
+			return d.fieldFailed(sp, i, list, err)
+		}
+	}
+	if sp.Flexible {
+		if d.off < d.end && d.buf[d.off] == 0 && !d.tree {
+			d.off++ // no tagged fields, the most common case
+			return nil
+		}
+		return d.tagged(sp, v, nil, "")
+	}
+	return nil
+}
+
+// setInt sets *v to the integer n without storing a pointer (no write
+// barrier) unless *v held one (a reusing decode).
+func setInt(v *Value, n int64) {
+	if v.p != nil {
+		v.p = nil
+	}
+	v.n = uint64(n)
+}
+
+// fastLen reads the length of a string (encString, encNullableString)
+// or bytes (encBytes) at the front of b when it is written in its most
+// common form and its bytes follow: a one-byte compact length, or a
+// classic length that is not negative. It returns the length and the
+// size of its prefix, or -1 for anything else (the general way then reads
+// it and says what is wrong).
+func fastLen(b []byte, op encOp, compact bool) (n, size int) {
+	switch {
+	case compact:
+		if len(b) == 0 || b[0] == 0 || b[0] >= 0x80 {
+			return -1, 0
+		}
+		n, size = int(b[0])-1, 1
+	case op == encBytes:
+		if len(b) < 4 {
+			return -1, 0
+		}
+		n, size = int(int32(binary.BigEndian.Uint32(b))), 4
+	default:
+		if len(b) < 2 {
+			return -1, 0
+		}
+		n, size = int(int16(binary.BigEndian.Uint16(b))), 2
+	}
+	if n < 0 || n > len(b)-size {
+		return -1, 0
+	}
+	return n, size
+}
+
+// arrayValue is array without a tree, for an array that is not null and
+// whose elements fit the bytes left; it reports false, having read
+// nothing, for anything else (then array reads it and says what is
+// wrong). Arrays of int32 are read in one loop, bounds checked once.
+func (d *decoder) arrayValue(fp *FieldPlan, v *Value) (bool, error) {
+	count, n := wire.ConsumeLen(d.buf[d.off:d.end], 4, fp.Compact)
+	if n < 0 || count < 0 || count*int64(max(fp.elemMinSize(), 1)) > int64(d.left()-n) {
+		return false, nil
+	}
+	var old []Value
+	if d.reuse {
+		old = v.list()
+	}
+	d.off += n
+	var fields []Value
+	list := d.arrayList(fp, old, int(count), &fields)
+	*v = List(list)
+	if fp.Elem == schemas.KindInt32 {
+		b := d.buf[d.off : d.off+4*len(list)]
+		for i := range list {
+			setInt(&list[i], int64(int32(binary.BigEndian.Uint32(b[4*i:]))))
+		}
+		d.off += len(b)
+		return true, nil
+	}
+	for i := range list {
+		var err error
+		if fp.Elem == schemas.KindStruct {
+			err = d.structElem(fp, list, i, &fields, nil, "")
+		} else {
+			err = d.primitive(fp.Elem, false, fp.Compact, &list[i], nil)
+		}
+		if err != nil {
+			return true, d.elemFailed(fp, v, list, i, err)
+		}
+	}
+	return true, nil
+}
+
+// arrayList returns the list of an array of count elements (checked
+// against the bytes left); old is a reusing decode's last list. A new
+// list of structs shares its allocation with the field lists of its
+// first elements, *fields (see structElem).
+func (d *decoder) arrayList(fp *FieldPlan, old []Value, count int, fields *[]Value) []Value {
+	if len(old) >= count {
+		return old[:count] // the elements overwrite the old values, reusing their memory
+	}
+	if fp.Elem == schemas.KindStruct {
+		l := make([]Value, count+len(fp.Struct.Fields)*min(count, elemBlock))
+		*fields = l[count:]
+		return l[:count:count]
+	}
+	return d.alloc(count)
+}
+
+// structElem reads element i of an array of structs. The field lists of
+// struct elements share allocations of up to elemBlock elements (*fields
+// holds what is left of the last one): the count was checked against the
+// bytes left, and no more than a chunk is allocated ahead of the bytes
+// read.
+func (d *decoder) structElem(fp *FieldPlan, list []Value, i int, fields *[]Value, en *tree.Node, epath string) error {
+	nf := len(fp.Struct.Fields)
+	if d.reuse && len(list[i].list()) >= nf {
+		return d.structInto(fp.Struct, &list[i], nil, en, epath)
+	}
+	if len(*fields) < nf {
+		*fields = make([]Value, nf*min(len(list)-i, elemBlock))
+	}
+	f := (*fields)[:nf:nf]
+	*fields = (*fields)[nf:]
+	return d.structInto(fp.Struct, &list[i], f, en, epath)
+}
+
+// elemFailed is what an array's decode returns when its element i failed
+// with err: the array holds the elements up to it.
+func (d *decoder) elemFailed(fp *FieldPlan, v *Value, list []Value, i int, err error) error {
+	if fp.Elem != schemas.KindStruct {
+		list[i] = Value{} // a reusing decode left the old value there
+	}
+	*v = List(list[:i+1])
+	return wire.WithPath(err, "["+strconv.Itoa(i)+"]")
 }
 
 // tagged reads a tagged-field section (KIP-482): a uvarint count, then per
@@ -525,25 +763,10 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 			c.Err = d.budget.LeftOut(plural(n, "more element"))
 		}
 	}
-	var list []Value
-	switch {
-	case d.reuse && int64(len(old)) >= count:
-		list = old[:count] // the elements overwrite the old values, reusing their memory
-	case fp.Elem == schemas.KindStruct:
-		list = make([]Value, count)
-	default:
-		list = d.alloc(int(count))
-	}
+	var fields []Value
+	list := d.arrayList(fp, old, int(count), &fields)
 	*v = List(list)
 	elemName := fp.Field.Type.Elem.Name
-	// The field lists of struct elements share allocations of up to
-	// elemBlock elements: the count was checked against the bytes left,
-	// and no more than a chunk is allocated ahead of the bytes read.
-	var fields []Value
-	nf := 0
-	if fp.Elem == schemas.KindStruct {
-		nf = len(fp.Struct.Fields)
-	}
 	for i := range list {
 		var en *tree.Node
 		var epath string
@@ -564,15 +787,7 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 			if en != nil {
 				en.Value = "struct"
 			}
-			if d.reuse && len(list[i].list()) >= nf {
-				err = d.structInto(fp.Struct, &list[i], nil, en, epath)
-			} else {
-				if len(fields) < nf {
-					fields = make([]Value, nf*min(len(list)-i, elemBlock))
-				}
-				err = d.structInto(fp.Struct, &list[i], fields[:nf:nf], en, epath)
-				fields = fields[nf:]
-			}
+			err = d.structElem(fp, list, i, &fields, en, epath)
 		} else {
 			err = d.primitive(fp.Elem, false, fp.Compact, &list[i], en)
 		}
@@ -580,10 +795,6 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 			en.Size = d.off - elemStart
 		}
 		if err != nil {
-			if fp.Elem != schemas.KindStruct {
-				list[i] = Value{} // a reusing decode left the old value there
-			}
-			*v = List(list[:i+1])
 			if hidden >= 0 {
 				at := d.off
 				d.off = elemStart
@@ -597,7 +808,7 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 					en.Err = de.Err.Error()
 				}
 			}
-			return wire.WithPath(err, "["+strconv.Itoa(i)+"]")
+			return d.elemFailed(fp, v, list, i, err)
 		}
 	}
 	leftOut(int(count) - shown)
@@ -662,7 +873,7 @@ func (d *decoder) primitive(k schemas.Kind, nullable, compact bool, v *Value, no
 		case schemas.KindInt64, schemas.KindFloat64:
 			*v = Int(int64(binary.BigEndian.Uint64(b)))
 		case schemas.KindUUID:
-			*v = String(string(b[:16]))
+			*v = String(d.text(b[:16]))
 		}
 		d.off += w
 		if node != nil {
@@ -701,7 +912,7 @@ func (d *decoder) primitive(k schemas.Kind, nullable, compact bool, v *Value, no
 	if d.inPlace && k == schemas.KindRecords {
 		*v = String(recordString(b[n : n+int(length)]))
 	} else {
-		*v = String(string(b[n : n+int(length)]))
+		*v = String(d.text(b[n : n+int(length)]))
 	}
 	d.off += n + int(length)
 	if node != nil {

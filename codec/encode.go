@@ -282,6 +282,7 @@ const (
 	encUUID
 	encString         // not nullable at this version
 	encNullableString // nullable at this version
+	encBytes          // bytes (not records); the encoder's general way
 	encStruct         // not nullable at this version
 	encArray          // not nullable at this version
 )
@@ -309,6 +310,8 @@ func encSteps(wireFields []*FieldPlan) []encStep {
 			if fp.Nullable {
 				op = encNullableString
 			}
+		case schemas.KindBytes:
+			op = encBytes
 		case schemas.KindStruct:
 			if !fp.Nullable {
 				op = encStruct

@@ -109,17 +109,19 @@ func FuzzDecodeBody(f *testing.F) {
 		if err := checkDecoded(b, o, fr, root, err); err != nil {
 			t.Fatalf("as a %s v%d %s body: %v", api.Name, v, dir, err)
 		}
-		if err := checkValueDecodes(fr, b); err != nil {
+		if err := checkValueDecodes(fr, b, err); err != nil {
 			t.Fatalf("as a %s v%d %s body: %v", api.Name, v, dir, err)
 		}
 	})
 }
 
 // checkValueDecodes checks the decodes without a tree against the tree
-// decode that made fr from b: Plan.Decode gives the same value, and so
+// decode that made fr from b with treeErr: Plan.Decode gives the same
+// value and the same error (offset, path and text) but for the frame's
+// own, and so
 // does DecodeInto reusing a value decoded from all of b, for b and for b
 // cut short (where the fields not reached must not keep the old values).
-func checkValueDecodes(fr *Frame, b []byte) error {
+func checkValueDecodes(fr *Frame, b []byte, treeErr error) error {
 	_, p, err := fr.Plans()
 	if err != nil {
 		return nil
@@ -127,6 +129,11 @@ func checkValueDecodes(fr *Frame, b []byte) error {
 	v, n, err := p.Decode(b)
 	if !v.Equal(fr.Body) {
 		return fmt.Errorf("Plan.Decode's value differs from the tree decode's (err %v)", err)
+	}
+	// The frame's own errors (bytes left after the body) are not the
+	// body decode's.
+	if err != nil && (treeErr == nil || err.Error() != treeErr.Error()) || err == nil && treeErr != nil && n == len(b) {
+		return fmt.Errorf("Plan.Decode's error %v, the tree decode's %v", err, treeErr)
 	}
 	var reused Value
 	p.DecodeInto(b, &reused)

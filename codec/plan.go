@@ -30,10 +30,11 @@ type StructPlan struct {
 	minSize  int // fewest bytes an instance takes on the wire
 
 	// offWire lists the fields a decoder does not read in order (absent
-	// or tagged), which start at their defaults; deepDefaults those of
-	// them whose defaults hold lists, which a decoded value must not
-	// share.
+	// or tagged), which start at their defaults (offDefaults, side by
+	// side); deepDefaults those of them whose defaults hold lists, which a
+	// decoded value must not share.
 	offWire      []int
+	offDefaults  []Value
 	deepDefaults []int
 	// steps are the Wire fields as the encoder's loop reads them.
 	steps []encStep
@@ -134,6 +135,7 @@ func (c *compiler) structPlan(s *schemas.Struct) *StructPlan {
 			continue
 		}
 		sp.offWire = append(sp.offWire, i)
+		sp.offDefaults = append(sp.offDefaults, fp.Default)
 		if fp.Default.IsList() {
 			sp.deepDefaults = append(sp.deepDefaults, i)
 		}
