@@ -59,10 +59,7 @@ func Bundle() ([]byte, error) {
 	}
 	out := []byte(bundleMagic)
 	seen := map[string]string{} // contents to the first path that has them
-	err := fs.WalkDir(data, "data", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
+	err := walkFiles(data, "data", func(p string) error {
 		rel := strings.TrimPrefix(p, "data/")
 		if !strings.Contains(rel, "/") {
 			return nil // data/README.md, data/.gitignore
