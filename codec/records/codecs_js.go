@@ -3,7 +3,6 @@
 package records
 
 import (
-	"compress/gzip"
 	"errors"
 
 	"kwire/internal/deflate"
@@ -13,10 +12,11 @@ import (
 // gzip, snappy, lz4 and a zstd decoder written out here (snappy.go,
 // lz4.go, zstd.go), no zstd encoder (left to the command line).
 // Gzip is written by internal/deflate: compress/gzip's writer reaches
-// fmt, and with it 60 KB of the app.
+// fmt, and with it 60 KB of the app; read by gzipMembers (gunzip.go),
+// 2.3 KB of gzip less than compress/gzip's Reader.
 func gzipCompress(src []byte) ([]byte, error) { return deflate.AppendGzip(nil, src), nil }
 
-type gzipReader = gzip.Reader
+type gzipReader = gzipMembers
 
 // zstd frames by zstd.go's own decoder: klauspost's would take the
 // browser app over its size budget.
