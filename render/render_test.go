@@ -1,6 +1,7 @@
 package render
 
 import (
+	"html"
 	"regexp"
 	"strings"
 	"testing"
@@ -98,5 +99,14 @@ func TestHexRowsMasksSecrets(t *testing.T) {
 	HexRows(&b, buf, NewLayout(root, len(buf)), 0, 1)
 	if out := b.String(); !strings.Contains(out, ">h<") || strings.Contains(out, ">•<") {
 		t.Errorf("text column, revealed:\n%s", out)
+	}
+}
+
+// EscapeHTML escapes as html.EscapeString, which it stands in for.
+func TestEscapeHTMLAsHTMLPackage(t *testing.T) {
+	for _, s := range []string{"", "plain", `<a href="x">'&'</a>`, "&amp;&&lt;", "é\u202e<\x00>", `"'"'`, "a>b<c"} {
+		if got, want := EscapeHTML(s), html.EscapeString(s); got != want {
+			t.Errorf("EscapeHTML(%q) = %q, html.EscapeString %q", s, got, want)
+		}
 	}
 }

@@ -7,7 +7,6 @@ package main
 
 import (
 	"errors"
-	"html"
 	"math"
 	"runtime/debug"
 	"strconv"
@@ -392,10 +391,10 @@ func (u *ui) drawChips() {
 		return
 	}
 	var b strings.Builder
-	b.WriteString(html.EscapeString(s.CandidatesText()) + ":")
+	b.WriteString(render.EscapeHTML(s.CandidatesText()) + ":")
 	for i := range s.Candidates {
 		xfmt.Fprintf(&b, ` <button type="button" data-act="choose" data-i="%d" aria-pressed="%t">%s</button>`,
-			i, i == s.Chosen, html.EscapeString(s.ChipLabel(i)))
+			i, i == s.Chosen, render.EscapeHTML(s.ChipLabel(i)))
 	}
 	chips.SetHTML(b.String())
 }
@@ -591,7 +590,7 @@ func (u *ui) pickerSets() {
 		if r.Date != "" {
 			label += " (" + r.Date + ")"
 		}
-		xfmt.Fprintf(&b, `<option value="%s">%s</option>`, html.EscapeString(r.Name), html.EscapeString(label))
+		xfmt.Fprintf(&b, `<option value="%s">%s</option>`, render.EscapeHTML(r.Name), render.EscapeHTML(label))
 	}
 	if u.s != nil && len(u.s.DraftAPIs()) > 0 {
 		xfmt.Fprintf(&b, `<option value="%s">draft (pasted)</option>`, app.DraftSet)
@@ -611,7 +610,7 @@ func (u *ui) pickers() {
 	var b strings.Builder
 	// The draft's APIs first, marked, then the released set's.
 	for _, a := range s.DraftAPIs() {
-		xfmt.Fprintf(&b, `<option value="%s">%d draft</option>`, html.EscapeString(a.Name+draftMark), a.Key)
+		xfmt.Fprintf(&b, `<option value="%s">%d draft</option>`, render.EscapeHTML(a.Name+draftMark), a.Key)
 	}
 	released := s.Set
 	if s.IsDraft() {
@@ -619,7 +618,7 @@ func (u *ui) pickers() {
 	}
 	if released != nil {
 		for _, a := range released.APIs {
-			xfmt.Fprintf(&b, `<option value="%s">%d %s</option>`, html.EscapeString(a.Name), a.Key, html.EscapeString(a.Name))
+			xfmt.Fprintf(&b, `<option value="%s">%d %s</option>`, render.EscapeHTML(a.Name), a.Key, render.EscapeHTML(a.Name))
 		}
 	}
 	dom.ByID("apis").SetHTML(b.String())

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"html"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -84,7 +83,7 @@ func (w *formWriter) fields(sp *codec.StructPlan, v codec.Value, prefix, path st
 // label writes a field's name, type, tag and nullable toggle.
 func (w *formWriter) label(fp *codec.FieldPlan, key string, v codec.Value, forID bool) {
 	if forID {
-		xfmt.Fprintf(&w.b, `<label for="k-%s">`, html.EscapeString(key))
+		xfmt.Fprintf(&w.b, `<label for="k-%s">`, render.EscapeHTML(key))
 	} else {
 		w.b.WriteString(`<span class="lbl">`)
 	}
@@ -107,7 +106,7 @@ func (w *formWriter) null(fp *codec.FieldPlan, key string, v codec.Value) {
 		if v.IsNull() {
 			ck = " checked"
 		}
-		xfmt.Fprintf(&w.b, ` <label class="nl"><input type="checkbox" data-null="%s"%s> null</label>`, html.EscapeString(key), ck)
+		xfmt.Fprintf(&w.b, ` <label class="nl"><input type="checkbox" data-null="%s"%s> null</label>`, render.EscapeHTML(key), ck)
 	}
 }
 
@@ -119,7 +118,7 @@ func (w *formWriter) about(fp *codec.FieldPlan) {
 
 func (w *formWriter) field(fp *codec.FieldPlan, v codec.Value, prefix, path string, depth int) {
 	key := prefix + path
-	ek := html.EscapeString(key)
+	ek := render.EscapeHTML(key)
 	switch fp.Kind {
 	case schemas.KindStruct:
 		xfmt.Fprintf(&w.b, `<details class="st" data-key="%s"%s><summary>`, ek, openAttr(w.isOpen(key, depth < 3)))
@@ -180,7 +179,7 @@ func (w *formWriter) nested(fp *codec.FieldPlan, v codec.Value, prefix, path str
 	path = join(path, n.Schema)
 	key := prefix + path
 	xfmt.Fprintf(&w.b, `<details class="st nested" data-key="%s"%s><summary><span class="fn">%s</span> <span class="ft">v%d</span></summary>`,
-		html.EscapeString(key), openAttr(w.isOpen(key, depth < 4)), render.Text(n.Schema), n.Version)
+		render.EscapeHTML(key), openAttr(w.isOpen(key, depth < 4)), render.Text(n.Schema), n.Version)
 	w.b.WriteString(`<div class="fa">the bytes above, decoded: edit a field and they are written again</div>`)
 	w.fields(n.Plan.Root, n.Value, prefix, path, depth+1)
 	w.b.WriteString(`</details>`)
@@ -212,7 +211,7 @@ func openAttr(open bool) string {
 
 func (w *formWriter) elem(fp *codec.FieldPlan, e codec.Value, prefix, path string, i, depth int) {
 	key := prefix + path
-	ek := html.EscapeString(key)
+	ek := render.EscapeHTML(key)
 	rm := xfmt.Sprintf(`<button type="button" class="rm" data-act="rm" data-key="%s" aria-label="remove element %d">remove</button>`, ek, i)
 	if fp.Elem == schemas.KindStruct {
 		xfmt.Fprintf(&w.b, `<details class="st el" data-key="%s"%s><summary><span class="fn">[%d]</span> <span class="ft">%s</span></summary>%s`,
@@ -230,7 +229,7 @@ func (w *formWriter) elem(fp *codec.FieldPlan, e codec.Value, prefix, path strin
 
 // input writes the input of a primitive value.
 func (w *formWriter) input(k schemas.Kind, key string, v codec.Value, ro bool) {
-	ek := html.EscapeString(key)
+	ek := render.EscapeHTML(key)
 	attrs := xfmt.Sprintf(`id="k-%s" data-key="%s" data-kind="%s"`, ek, ek, k)
 	if v.IsNull() || ro {
 		attrs += " disabled"
@@ -261,15 +260,15 @@ func (w *formWriter) input(k schemas.Kind, key string, v codec.Value, ro bool) {
 	case schemas.KindUUID:
 		xfmt.Fprintf(&w.b, `<input type="text" class="mono" spellcheck="false" %s value="%s" placeholder="8-4-4-4-12 hex or base64">`, attrs, text)
 	case schemas.KindBytes, schemas.KindRecords:
-		xfmt.Fprintf(&w.b, `<textarea class="mono" rows="%d" spellcheck="false" %s placeholder="hex">%s</textarea>`, min(1+len(text)/64, 6), attrs, html.EscapeString(text))
+		xfmt.Fprintf(&w.b, `<textarea class="mono" rows="%d" spellcheck="false" %s placeholder="hex">%s</textarea>`, min(1+len(text)/64, 6), attrs, render.EscapeHTML(text))
 	default:
-		xfmt.Fprintf(&w.b, `<input type="text" spellcheck="false" %s value="%s">`, attrs, html.EscapeString(text))
+		xfmt.Fprintf(&w.b, `<input type="text" spellcheck="false" %s value="%s">`, attrs, render.EscapeHTML(text))
 	}
 }
 
 // errSpan is where an edit's error shows.
 func (w *formWriter) errSpan(key string) {
-	xfmt.Fprintf(&w.b, `<span class="fe" id="e-%s" role="alert"></span>`, html.EscapeString(key))
+	xfmt.Fprintf(&w.b, `<span class="fe" id="e-%s" role="alert"></span>`, render.EscapeHTML(key))
 }
 
 // AttrSelector is a CSS selector of the elements whose attribute attr (a
