@@ -94,6 +94,7 @@ func main() {
 	// The schema sets are not in the binary (it would be 145 KB larger):
 	// they come from the site, as one bundle (sets.Bundle).
 	bundle, err := dom.Fetch(sets.BundleName)
+	dom.Publish("fetchMs", dom.Now()-t0)
 	if err == nil {
 		err = sets.Provide(bundle)
 	}
@@ -103,7 +104,9 @@ func main() {
 	}
 	sets.Load("")
 	dom.Publish("loadMs", dom.Now()-t0)
+	t0 = dom.Now()
 	s, err := app.New("", "JoinGroup")
+	dom.Publish("newMs", dom.Now()-t0)
 	if err != nil {
 		dom.ByID("status").SetText(err.Error())
 		return
@@ -126,6 +129,7 @@ func main() {
 		u.refresh(true)
 	}
 	debug.SetGCPercent(gc)
+	dom.Publish("mainAt", start)
 	// The whole tree's HTML, for the tests: the page draws the lines in
 	// view.
 	dom.PublishFunc("treeHTML", func() string { return u.s.Tree() })

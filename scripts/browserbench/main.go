@@ -123,7 +123,7 @@ func run(dist string, n, size int, startupOnly bool) error {
 		trivial = append(trivial, r)
 	}
 	url := srv.URL + "/index.html?set=trunk&api=JoinGroup&v=9&dir=request"
-	var ready, start, load []float64
+	var ready, start, load, fetched, created, mainAt []float64
 	for range n {
 		if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url), chromedp.WaitVisible(`body[data-ready="1"]`)); err != nil {
 			return err
@@ -134,7 +134,11 @@ func run(dist string, n, size int, startupOnly bool) error {
 		}
 		s, _ := eval(`kwire.startMs`)
 		l, _ := eval(`kwire.loadMs`)
+		f, _ := eval(`kwire.fetchMs`)
+		c, _ := eval(`kwire.newMs`)
+		m, _ := eval(`kwire.mainAt`)
 		ready, start, load = append(ready, r), append(start, s), append(load, l)
+		fetched, created, mainAt = append(fetched, f), append(created, c), append(mainAt, m)
 	}
 	// The native baseline parses the set afresh, as the page does.
 	trunk, err := sets.FS("trunk")
@@ -152,8 +156,11 @@ func run(dist string, n, size int, startupOnly bool) error {
 		}
 	})
 	row("navigation -> first usable render", median(ready), -1)
+	row("  of which before Go main (wasm fetch, compile)", median(mainAt), -1)
 	row("  of which Go main (parse schemas, draw)", median(start), natStart)
-	row("  of which parsing the trunk schema set", median(load), natLoad)
+	row("    of which fetching and parsing the set", median(load), natLoad)
+	row("      of which waiting for the bundle", median(fetched), -1)
+	row("    of which app.New", median(created), -1)
 	row("trivial Go wasm page (fmt, json, js): same", median(trivial), -1)
 	fmt.Printf("%-44s %7.1fx\n", "navigation, kwire / trivial page", median(ready)/median(trivial))
 	if startupOnly {

@@ -526,7 +526,10 @@ func (e Element) Int(attr string) (int, bool) {
 func Log(args ...any) { global.Get("console").Call("log", args...) }
 
 // Fetch gets a file of the site and returns its bytes; it blocks the
-// calling goroutine (not the page) until the response has arrived.
+// calling goroutine (not the page) until the response has arrived. A
+// fetch the loader started early (window.kwirePrefetch[url], a promise
+// of the response: app.js fetches the schema bundle while kwire.wasm
+// compiles) is taken, once, instead of a new one.
 func Fetch(url string) ([]byte, error) {
 	type result struct {
 		b   []byte
@@ -559,7 +562,14 @@ func Fetch(url string) ([]byte, error) {
 		resp.Call("arrayBuffer").Call("then", onBody, onError)
 		return nil
 	})
-	global.Call("fetch", url).Call("then", onResponse, onError)
+	var resp js.Value
+	if early := global.Get("kwirePrefetch"); early.Truthy() && early.Get(url).Truthy() {
+		resp = early.Get(url)
+		early.Delete(url)
+	} else {
+		resp = global.Call("fetch", url)
+	}
+	resp.Call("then", onResponse, onError)
 	r := <-done
 	release()
 	return r.b, r.err

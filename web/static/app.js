@@ -14,6 +14,10 @@
     }
     var go = new Go();
     var result;
+    // The schema bundle (dom.Fetch takes this promise) downloads while
+    // kwire.wasm compiles, instead of after.
+    window.kwirePrefetch = {"kafka-schemas.txt": fetch("kafka-schemas.txt")};
+    window.kwirePrefetch["kafka-schemas.txt"].catch(function () { /* dom.Fetch reports it */ });
     try {
       result = await WebAssembly.instantiateStreaming(fetch("kwire.wasm"), go.importObject);
     } catch (e) {

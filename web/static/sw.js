@@ -23,15 +23,32 @@ self.addEventListener("fetch", function (e) {
   var name = url.pathname.slice(scope.pathname.length);
   var isCore = name === "" || CORE.indexOf(name) >= 0;
   if (!isCore) return;
+  var key = name === "" ? "index.html" : name;
   e.respondWith(fetch(req).then(function (resp) {
-    if (resp.ok) {
-      var copy = resp.clone();
-      caches.open(CACHE).then(function (c) { c.put(name === "" ? "index.html" : name, copy); });
-    }
-    return resp;
+    if (!resp.ok) return resp;
+    return caches.open(CACHE).then(function (c) {
+      return c.match(key).then(function (hit) {
+        // The network has the copy already cached (same ETag): answer with
+        // the cached one, as Chromium keeps kwire.wasm's compiled code with
+        // it (a response fetched here is compiled again on every load,
+        // about 30 ms).
+        if (hit && same(hit, resp)) {
+          if (resp.body) resp.body.cancel();
+          return hit;
+        }
+        c.put(key, resp.clone());
+        return resp;
+      });
+    });
   }).catch(function () {
     return caches.match(name === "" ? "index.html" : name).then(function (hit) {
       return hit || new Response("offline, and this file was never loaded", { status: 503 });
     });
   }));
 });
+
+// same reports whether two responses are the same file by their ETags.
+function same(a, b) {
+  var ea = a.headers.get("ETag"), eb = b.headers.get("ETag");
+  return !!ea && ea === eb && ea.indexOf("W/") !== 0;
+}
