@@ -72,8 +72,8 @@ func cmdCapture(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs.StringVar(&run.format, "format", "table", "output: table (a line per frame) or json (an object per line)")
 	fs.BoolVar(&run.body, "body", false, "with --format json: each frame decoded, as kwire decode --format json prints it")
 	fs.IntVar(&run.frame, "frame", 0, "print frame `N` (the first column) as kwire decode prints it")
-	topicFormat := fs.String("topic-format", "auto", "read the keys and values of records as those of an internal topic: "+strings.Join(codec.TopicFormatNames(), ", ")+
-		" (auto: when the capture names the topic; plain: never)")
+	var tf topicFormatFlag
+	tf.register(fs, "capture")
 	fs.BoolVar(&run.reveal, "reveal-secrets", false, "with --frame: show secrets (a SASL password, a bearer token) in the tree instead of masking them")
 	var ports portsFlag
 	fs.Var(&ports, "port", "read TCP port `N` as a Kafka broker's, besides "+fmt.Sprint(capture.DefaultPorts)+" (repeatable)")
@@ -108,11 +108,7 @@ func cmdCapture(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprintf(run.out, "%-5s %-11s %-30s %-8s %-26s %-4s %-11s %-8s %-10s %-14s %s\n",
 			"#", "TIME", "CONNECTION", "DIR", "API", "VER", "CORR", "SIZE", "LATENCY", "ERRORS", "STATUS")
 	}
-	tf, err := codec.ParseTopicFormat(*topicFormat)
-	if err != nil {
-		return usageErr("--topic-format: %v", err)
-	}
-	run.reader = capture.NewReader(capture.Options{Ports: ports, Limits: run.limits, TopicFormat: tf}, run.event)
+	run.reader = capture.NewReader(capture.Options{Ports: ports, Limits: run.limits, TopicFormat: tf.f}, run.event)
 	if run.frame == 0 {
 		run.start()
 	}

@@ -273,8 +273,8 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	file := fs.String("file", "", "read raw bytes from this file")
 	saslMech := fs.String("sasl-mechanism", "", "read SaslAuthenticate's bytes as this SASL mechanism (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER, GSSAPI); by default recognised from the bytes")
 	reveal := fs.Bool("reveal-secrets", false, "show secrets (a SASL password, a bearer token) in the tree instead of masking them")
-	topicFormat := fs.String("topic-format", "auto", "read the keys and values of records as those of an internal topic: "+strings.Join(codec.TopicFormatNames(), ", ")+
-		" (auto: when the message names the topic; plain: never)")
+	var tf topicFormatFlag
+	tf.register(fs, "message")
 	var limits records.Limits
 	fs.IntVar(&limits.MaxDecompressed, "max-decompressed", records.DefaultMaxDecompressed, "decompress at most this many bytes of records in the message, over all its records fields")
 	fs.IntVar(&limits.MaxRecords, "max-records", records.DefaultMaxRecords, "decode at most this many records in the message, over all its records fields")
@@ -284,10 +284,6 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if err := oneOf("format", *format, "tree", "json"); err != nil {
 		return err
-	}
-	tf, err := codec.ParseTopicFormat(*topicFormat)
-	if err != nil {
-		return usageErr("--topic-format: %v", err)
 	}
 	data, err := readBytes(pos, *file, stdin, t.body)
 	if err != nil {
@@ -314,7 +310,7 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		opts := codec.DecodeOptions{Set: set, API: api, Version: version, Dir: dir, BodyOnly: t.body, Guess: t.guess, Limits: limits, SASLMechanism: *saslMech, TopicFormat: tf}
+		opts := codec.DecodeOptions{Set: set, API: api, Version: version, Dir: dir, BodyOnly: t.body, Guess: t.guess, Limits: limits, SASLMechanism: *saslMech, TopicFormat: tf.f}
 		if t.auto() && api == nil {
 			opts.Choose = sets.Choice{}
 		}
@@ -327,7 +323,7 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	if cs != nil {
-		f, root, derr = decodeIdentified(data, cs, codec.DecodeOptions{Limits: limits, SASLMechanism: *saslMech, TopicFormat: tf}, stderr)
+		f, root, derr = decodeIdentified(data, cs, codec.DecodeOptions{Limits: limits, SASLMechanism: *saslMech, TopicFormat: tf.f}, stderr)
 	}
 	if root != nil && f.API != nil && t.schema == "" {
 		root.About = "read with the schemas of " + sets.ReleaseOf(f.Set.Name).String()
@@ -438,4 +434,21 @@ func printJSON(w io.Writer, j []byte) {
 	}
 	out.WriteByte('\n')
 	w.Write(out.Bytes())
+}
+
+// topicFormatFlag is --topic-format of kwire decode and kwire capture: how
+// the keys and values of records are read (codec.ParseTopicFormat).
+type topicFormatFlag struct{ f codec.TopicFormat }
+
+func (t *topicFormatFlag) String() string { return t.f.String() }
+
+func (t *topicFormatFlag) Set(s string) (err error) {
+	t.f, err = codec.ParseTopicFormat(s)
+	return err
+}
+
+// register defines the flag on fs; what names the topic: "message", "capture".
+func (t *topicFormatFlag) register(fs *flag.FlagSet, what string) {
+	fs.Var(t, "topic-format", "read the keys and values of records as those of an internal topic: "+strings.Join(codec.TopicFormatNames(), ", ")+
+		" (auto: when the "+what+" names the topic; plain: never)")
 }

@@ -92,6 +92,9 @@ type State struct {
 	// byte view instead of masking them (tree.Reveal); revealed says
 	// whether Root was shown so.
 	reveal, revealed bool
+	// secrets says whether Root holds a secret, masked or revealed: found
+	// once per decode, not on every redraw.
+	secrets bool
 
 	// Candidates are what pasted bytes that the current choice did not
 	// decode may be instead, best first (see identify); Chosen is the one
@@ -280,6 +283,7 @@ func (s *State) show(b []byte, adopt bool) {
 			tree.Reveal(root, b)
 		}
 		s.shown, s.shownErr, s.revealed = opts, err, s.reveal
+		s.secrets = root != nil && tree.HasSecret(root)
 		s.Layout = render.Relayout(s.Layout, root, len(b))
 	}
 	s.Bytes, s.Root, s.Err, s.ErrOffset = b, root, err, -1
@@ -320,7 +324,7 @@ func (s *State) SetTopicFormat(name string) error {
 
 // Secrets says whether the tree shown has secrets (masked or revealed):
 // the page then offers to reveal or mask them.
-func (s *State) Secrets() bool { return s.Root != nil && tree.HasSecret(s.Root) }
+func (s *State) Secrets() bool { return s.secrets }
 
 // Revealed says whether secrets are shown.
 func (s *State) Revealed() bool { return s.reveal }
