@@ -111,7 +111,7 @@ func nestChoice(k nestedKind, sp *StructPlan, root Value) (nestMode, string) {
 	if sp == nil {
 		return nestSkip, ""
 	}
-	fp := sp.Field("ProtocolType")
+	fp := sp.Field(protocolTypeField)
 	list := root.List()
 	if fp == nil || !fp.Present || fp.Index >= len(list) || list[fp.Index].IsNull() {
 		return nestSniff, ""
@@ -307,6 +307,21 @@ func (d *decoder) nested(fp *FieldPlan, s string, base int, node *tree.Node) {
 		}
 		d.add(c, un)
 	}
+}
+
+// The fields of a message's root struct that say how other fields are
+// read: the protocol type of JoinGroup's and SyncGroup's nested bytes
+// (nestChoice), the codec of PushTelemetry's metrics (telemetry).
+const (
+	protocolTypeField    = "ProtocolType"
+	compressionTypeField = "CompressionType"
+)
+
+// steers says whether fp, a field of root (a message's root struct) or of
+// a struct under it, says how other fields of the message are read, so
+// that a change of its value may change their nodes too.
+func steers(root *StructPlan, fp *FieldPlan) bool {
+	return fp.Topic != 0 || fp == root.Field(protocolTypeField) || fp == root.Field(compressionTypeField)
 }
 
 // rootValue is the value of the message being decoded, as decoded so far.
@@ -625,7 +640,7 @@ func (d *decoder) telemetry(b []byte, base int, node *tree.Node) {
 		return
 	}
 	codec := records.None
-	if fp := d.rootPlan.Field("CompressionType"); fp != nil && fp.Present {
+	if fp := d.rootPlan.Field(compressionTypeField); fp != nil && fp.Present {
 		if list := d.rootValue().List(); fp.Index < len(list) {
 			codec = records.Codec(list[fp.Index].Int())
 		}

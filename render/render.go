@@ -185,6 +185,32 @@ func (l *Layout) paint() {
 	}
 }
 
+// Resized is the layout after the node that alone owns the bytes
+// [off, off+oldSize) took newSize bytes instead, in place (an edit of one
+// field, codec.Patch): the bytes after it keep their owners, moved by the
+// difference; the nodes, their order and depths are the same. It reports
+// false when those bytes have several owners: then the tree needs
+// Relayout.
+func (l *Layout) Resized(off, oldSize, newSize int) (*Layout, bool) {
+	if off < 0 || oldSize <= 0 || newSize < 0 || off+oldSize > len(l.owner) {
+		return nil, false
+	}
+	id := l.owner[off]
+	for _, o := range l.owner[off : off+oldSize] {
+		if o != id {
+			return nil, false
+		}
+	}
+	m := *l
+	m.owner = make([]int32, len(l.owner)-oldSize+newSize)
+	copy(m.owner, l.owner[:off])
+	for i := range newSize {
+		m.owner[off+i] = id
+	}
+	copy(m.owner[off+newSize:], l.owner[off+oldSize:])
+	return &m, true
+}
+
 // Owner returns the number of the innermost node covering byte off, or -1.
 func (l *Layout) Owner(off int) int {
 	if off < 0 || off >= len(l.owner) {

@@ -87,6 +87,7 @@ type State struct {
 
 	shown    codec.DecodeOptions // how Root was decoded from Bytes
 	shownErr error               // and the error it gave
+	shownAs  *codec.Frame        // and the frame it gave: its release, API and version
 
 	// reveal shows secrets (a SASL password, a token) in the tree and the
 	// byte view instead of masking them (tree.Reveal); revealed says
@@ -277,12 +278,17 @@ func (s *State) show(b []byte, adopt bool) {
 	// The tree shown stands for the same bytes read the same way (an
 	// edit that changed no byte, or undone after failing); the frame
 	// decoded is only needed to adopt it.
-	if adopt || root == nil || opts != s.shown || s.reveal != s.revealed || !bytes.Equal(b, s.Bytes) {
+	same := root != nil && opts == s.shown && s.reveal == s.revealed
+	switch {
+	case same && bytes.Equal(b, s.Bytes) && !adopt:
+	case same && !adopt && err == nil && s.patch(b):
+		// An edit of one field: its node decoded alone (codec.Patch).
+	default:
 		f, root, err = codec.Decode(b, opts)
 		if s.reveal && root != nil {
 			tree.Reveal(root, b)
 		}
-		s.shown, s.shownErr, s.revealed = opts, err, s.reveal
+		s.shown, s.shownErr, s.revealed, s.shownAs = opts, err, s.reveal, f
 		s.secrets = root != nil && tree.HasSecret(root)
 		s.Layout = render.Relayout(s.Layout, root, len(b))
 	}
@@ -301,6 +307,31 @@ func (s *State) show(b []byte, adopt bool) {
 	default:
 		s.Frame = nil
 	}
+}
+
+// patch brings the tree shown up to date with b, the bytes shown after an
+// edit of one field, by decoding that field alone (codec.Patch), as an
+// edit in a 4 MB Fetch response should cost what it changes; it reports
+// false when the message must be decoded whole.
+func (s *State) patch(b []byte) bool {
+	f := s.shownAs
+	if f == nil || f.API == nil {
+		return false
+	}
+	o := s.shown
+	o.Set, o.API, o.Version, o.Dir = f.Set, f.API, f.Version, f.Dir
+	n := codec.Patch(s.Root, s.Bytes, b, o)
+	if n == nil {
+		return false
+	}
+	if delta := len(b) - len(s.Bytes); delta != 0 {
+		l, ok := s.Layout.Resized(n.Offset, n.Size-delta, n.Size)
+		if !ok {
+			l = render.Relayout(s.Layout, s.Root, len(b))
+		}
+		s.Layout = l
+	}
+	return true
 }
 
 // TopicFormat is how the keys and values of records are read: "auto"

@@ -2,11 +2,17 @@ package app
 
 import (
 	"testing"
+
+	"kwire/codec"
+	"kwire/internal/testmsg"
+	"kwire/render"
 )
 
 // An edit that leaves the bytes as they were keeps the tree and layout
-// shown (nothing to decode again); one that changes them decodes anew,
-// also when it changes them back.
+// shown (nothing to decode again); one that changes a number's bytes
+// patches the tree and keeps the layout (codec.Patch: only the field's
+// node is decoded again), also when it changes them back; either way the
+// tree is the one a decode of the bytes gives.
 func TestShowSameBytes(t *testing.T) {
 	s := newState(t)
 	if err := s.SetField("b:SessionTimeoutMs", "45000"); err != nil {
@@ -20,11 +26,32 @@ func TestShowSameBytes(t *testing.T) {
 		if err := s.SetField("b:SessionTimeoutMs", tc.value); err != nil {
 			t.Fatal(err)
 		}
-		if got := s.Root == root && s.Layout == layout; got != tc.same || (s.HexString() == before) != tc.same {
-			t.Errorf("SessionTimeoutMs = %q: tree kept %v, want %v (bytes %s)", tc.value, got, tc.same, s.HexString())
+		if s.Root != root || s.Layout != layout || (s.HexString() == before) != tc.same {
+			t.Errorf("SessionTimeoutMs = %q: tree kept %v, layout kept %v, bytes %s (changed: want %v)", tc.value, s.Root == root, s.Layout == layout, s.HexString(), !tc.same)
 		}
 		if id := s.Owner(0x12); s.Err != nil || s.Layout.Nodes[id].Name != "SessionTimeoutMs" || s.Layout.Nodes[id].Value != tc.value[len(tc.value)-5:] {
 			t.Errorf("SessionTimeoutMs = %q: byte 0x12 shows %s = %s, err %v", tc.value, s.Layout.Nodes[id].Name, s.Layout.Nodes[id].Value, s.Err)
+		}
+		checkShown(t, s)
+	}
+}
+
+// checkShown checks that the tree and layout shown are those a decode of
+// the bytes shown gives.
+func checkShown(t *testing.T, s *State) {
+	t.Helper()
+	_, root, err := codec.Decode(s.Bytes, s.shown)
+	if (err == nil) != (s.Err == nil) {
+		t.Fatalf("decode: %v; shown: %v", err, s.Err)
+	}
+	if got, want := s.Root.Text(), root.Text(); got != want {
+		t.Fatalf("tree shown:\n%s\nwant:\n%s", got, want)
+	}
+	l := render.NewLayout(root, len(s.Bytes))
+	for off := range s.Bytes {
+		a, b := s.Layout.Owner(off), l.Owner(off)
+		if (a < 0) != (b < 0) || a >= 0 && (s.Layout.Nodes[a].Path != l.Nodes[b].Path || s.Layout.Nodes[a].Name != l.Nodes[b].Name) {
+			t.Fatalf("byte %d: owned by node %d, want %d", off, a, b)
 		}
 	}
 }
@@ -47,5 +74,52 @@ func TestShowSameBytesSample(t *testing.T) {
 	}
 	if got := s.Root.Text(); got != sample {
 		t.Errorf("edited back to the smallest message, tree:\n%s\nwant:\n%s", got, sample)
+	}
+}
+
+// Edits of one field patch the tree shown (the same root) when the field
+// can be decoded alone, and decode the message anew when not (a field
+// that says how others are read, the header); the tree is always the one
+// a decode of the bytes gives.
+func TestEditPatched(t *testing.T) {
+	s := newState(t)
+	fetch, err := testmsg.FetchResponse(256 << 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		load    func() error // nil: go on from the last case
+		key     string
+		value   string
+		patched bool
+	}{
+		{nil, "b:SessionTimeoutMs", "30000", false},   // no longer the smallest message, whose tree says "sample"
+		{nil, "b:GroupId", "a longer group id", true}, // a new length: later nodes move
+		{nil, "b:SessionTimeoutMs", "30001", true},
+		{nil, "b:ProtocolType", "consumer", false}, // says how the metadata is read
+		{nil, "b:GroupInstanceId", "instance-1", true},
+		{nil, "h:ClientId", "kwire", false}, // the header
+		{nil, "b:GroupId", "", true},
+		{func() error {
+			if err := s.Select("trunk", "Fetch", -1, codec.Response); err != nil {
+				return err
+			}
+			return s.Load(fetch)
+		}, "b:ThrottleTimeMs", "1234", true},
+		{nil, "b:ErrorCode", "3", true},
+	} {
+		if tc.load != nil {
+			if err := tc.load(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		root := s.Root
+		if err := s.SetField(tc.key, tc.value); err != nil {
+			t.Fatalf("%s = %q: %v", tc.key, tc.value, err)
+		}
+		if got := s.Root == root; got != tc.patched {
+			t.Errorf("%s = %q: patched %v, want %v", tc.key, tc.value, got, tc.patched)
+		}
+		checkShown(t, s)
 	}
 }
