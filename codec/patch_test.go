@@ -269,3 +269,66 @@ func TestPatchCorpus(t *testing.T) {
 		t.Errorf("only %d of %d edits patched", patched, edits)
 	}
 }
+
+// FuzzPatch changes bytes of a body (any bytes, not only what an encoder
+// writes: a cut of up to 7 bytes at an offset and up to 7 new ones) and
+// checks that Patch, given the tree of the body as it was, either refuses
+// or gives the tree a decode of the changed body gives. The input is the
+// selector bytes of FuzzDecodeBody, the offset (2 bytes), the numbers of
+// bytes cut and inserted (1 byte each), the bytes inserted, then the body.
+func FuzzPatch(f *testing.F) {
+	sets := fuzzSets(f)
+	for si, set := range sets {
+		for ai, api := range set.APIs {
+			if api.Removed() || ai%3 != 0 {
+				continue
+			}
+			for _, dir := range []Direction{Request, Response} {
+				vr := dir.Schema(api).ValidVersions
+				p, err := PlanFor(dir.Schema(api), vr.Hi)
+				if err != nil {
+					f.Fatal(err)
+				}
+				b, err := p.Encode(Random(p, rand.New(rand.NewPCG(uint64(ai), uint64(si)))))
+				if err != nil {
+					continue
+				}
+				sel := []byte{byte(si) | byte(dir)<<1, byte(ai), byte(vr.Hi - vr.Lo)}
+				f.Add(append(append(sel, byte(len(b)/256), byte(len(b)/2), 1, 1, 'x'), b...))
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 7 {
+			return
+		}
+		set, api, v, dir := fuzzPick(sets, data[:3])
+		cut, ins := int(data[5]%8), int(data[6]%8)
+		if len(data) < 7+ins {
+			return
+		}
+		old := data[7+ins:]
+		if len(old) == 0 {
+			return
+		}
+		at := int(data[3])<<8 | int(data[4])
+		at %= len(old)
+		cut = min(cut, len(old)-at)
+		cur := append(append(append([]byte(nil), old[:at]...), data[7:7+ins]...), old[at+cut:]...)
+		o := DecodeOptions{Set: set, API: api, Version: v, Dir: dir, BodyOnly: true}
+		_, root, err := Decode(old, o)
+		if err != nil {
+			return
+		}
+		if Patch(root, old, cur, o) == nil {
+			return
+		}
+		_, want, err := Decode(cur, o)
+		if err != nil {
+			t.Fatalf("%s v%d %s: patched, but the body no longer decodes: %v", api.Name, v, dir, err)
+		}
+		if d := diffTree(root, want); d != "" {
+			t.Fatalf("%s v%d %s: %s", api.Name, v, dir, d)
+		}
+	})
+}
