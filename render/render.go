@@ -25,6 +25,9 @@ type Layout struct {
 	Parent []int32
 	owner  []int32 // per byte: index of the innermost node, -1 for none
 	last   []bool  // per node: the last child of its parent
+	// Secrets says whether a node is a secret, masked or revealed
+	// (tree.Secret, tree.Revealed), found on the walk that lists them.
+	Secrets bool
 }
 
 // NewLayout indexes root over a buffer of size bytes. Nodes whose offsets
@@ -89,6 +92,9 @@ func count(n *tree.Node) int {
 func (l *Layout) walk(n *tree.Node, depth, parent int32) {
 	id := int32(len(l.Nodes))
 	l.Nodes = append(l.Nodes, n)
+	if n.Type == tree.Secret || n.Type == tree.Revealed {
+		l.Secrets = true
+	}
 	l.Depth = append(l.Depth, depth)
 	l.Parent = append(l.Parent, parent)
 	for _, c := range n.Children {

@@ -215,7 +215,7 @@ func run(dist string, n, size int, startupOnly bool) error {
 		m, _, err := editP(key, values)
 		return m, err
 	}
-	small, err := edit("b:SessionTimeoutMs", max(n, 21))
+	small, smallP95, err := editP("b:SessionTimeoutMs", max(n, 21))
 	if err != nil {
 		return err
 	}
@@ -232,7 +232,9 @@ func run(dist string, n, size int, startupOnly bool) error {
 		_ = s.TreeRows(s.TreeLines(), 0, 60)
 		_ = s.HexRows(0, 40)
 	})
-	row("edit, JoinGroup v9 (33 bytes)", small, natSmall)
+	row("edit, JoinGroup v9 (33 bytes), median", small, natSmall)
+	row("edit, JoinGroup v9 (33 bytes), p95", smallP95, -1)
+	splitRow()
 
 	// 2b. Edits of real responses of a few hundred bytes to a few KB
 	// (kgo against kfake: identify's corpus), ThrottleTimeMs each time,

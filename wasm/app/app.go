@@ -289,8 +289,8 @@ func (s *State) show(b []byte, adopt bool) {
 			tree.Reveal(root, b)
 		}
 		s.shown, s.shownErr, s.revealed, s.shownAs = opts, err, s.reveal, f
-		s.secrets = root != nil && tree.HasSecret(root)
 		s.Layout = render.Relayout(s.Layout, root, len(b))
+		s.secrets = s.Layout.Secrets
 	}
 	s.Bytes, s.Root, s.Err, s.ErrOffset = b, root, err, -1
 	var de *wire.DecodeError
