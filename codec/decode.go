@@ -77,16 +77,9 @@ type TreeOptions struct {
 // failure and an error node spanning the bytes left, and the spans of
 // root's descendants cover their children's (see coverSpans).
 func (p *Plan) DecodeTree(b []byte, root *tree.Node, o TreeOptions) (Value, int, error) {
-	if o.Budget == nil {
-		o.Budget = records.NewBudget(records.Limits{})
-	}
-	d := decoder{buf: b, end: len(b), tree: true, base: o.Base, section: o.Section, set: o.Set, sample: o.Sample, a: o.alloc, budget: o.Budget, depth: o.depth, saslMech: o.SASLMechanism,
-		topics: topicCtx{o.TopicFormat, o.TopicNames}}
-	if d.a == nil {
-		d.a = new(tree.Alloc)
-	}
+	d := p.treeDecoder(b, o)
 	var v Value
-	d.root, d.rootPlan = &v, p.Root
+	d.root = &v
 	err := d.structInto(p.Root, &v, nil, root, "")
 	if err != nil {
 		for _, c := range root.Children {
@@ -94,6 +87,20 @@ func (p *Plan) DecodeTree(b []byte, root *tree.Node, o TreeOptions) (Value, int,
 		}
 	}
 	return v, d.off, err
+}
+
+// treeDecoder returns the decoder of a tree decode of b, a message of the
+// plan, with o (DecodeTree; Patch, for one field).
+func (p *Plan) treeDecoder(b []byte, o TreeOptions) decoder {
+	if o.Budget == nil {
+		o.Budget = records.NewBudget(records.Limits{})
+	}
+	d := decoder{buf: b, end: len(b), tree: true, base: o.Base, section: o.Section, set: o.Set, sample: o.Sample, a: o.alloc, budget: o.Budget, depth: o.depth, saslMech: o.SASLMechanism,
+		topics: topicCtx{o.TopicFormat, o.TopicNames}, rootPlan: p.Root}
+	if d.a == nil {
+		d.a = new(tree.Alloc)
+	}
+	return d
 }
 
 // coverSpans grows each node of an error tree to hold its children: a

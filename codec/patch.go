@@ -89,8 +89,8 @@ descend:
 	if end > len(cur) {
 		return nil
 	}
-	d := decoder{buf: cur, off: n.Offset, end: end, tree: true, section: n.Section, set: o.Set, sample: o.Sample,
-		a: new(tree.Alloc), budget: records.NewBudget(o.Limits), rootPlan: bp.Root}
+	d := bp.treeDecoder(cur[:end], TreeOptions{Section: n.Section, Set: o.Set, Sample: o.Sample, Budget: records.NewBudget(o.Limits)})
+	d.off = n.Offset
 	parent := strings.TrimSuffix(strings.TrimSuffix(n.Path, fp.Field.Name), ".")
 	var v Value
 	fresh, err := d.field(fp, &v, &tree.Node{}, parent, n.Section)
