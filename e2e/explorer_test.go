@@ -801,6 +801,21 @@ func TestExplorer(t *testing.T) {
 		if !strings.Contains(tree, "(ok)") {
 			t.Errorf("no CRC checked")
 		}
+		// An edit patches the tree (codec.Patch): it reads as the tree of
+		// the edited bytes loaded afresh.
+		p.setField("b:ThrottleTimeMs", "4321")
+		edited := p.treeText()
+		if l := treeLine(edited, "ThrottleTimeMs"); !strings.Contains(l, "= 4321 ") {
+			t.Errorf("after the edit, ThrottleTimeMs line: %q", l)
+		}
+		nb, err := hex.DecodeString(eval[string](p, `kwire.hexString()`))
+		if err != nil || len(nb) != len(b) {
+			t.Fatalf("bytes after the edit: %d, %v", len(nb), err)
+		}
+		drop(p, nb)
+		if fresh := p.treeText(); fresh != edited {
+			t.Errorf("the edited tree differs from that of its bytes loaded afresh:\n%.3000s\nwant:\n%.3000s", edited, fresh)
+		}
 		if rows := eval[int](p, `document.querySelectorAll('#hexrows .hrow').length`); rows > 200 {
 			t.Errorf("%d rows drawn for %d bytes: the byte view is not virtualised", rows, len(b))
 		}

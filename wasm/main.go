@@ -133,6 +133,8 @@ func main() {
 	// The whole tree's HTML, for the tests: the page draws the lines in
 	// view.
 	dom.PublishFunc("treeHTML", func() string { return u.s.Tree() })
+	// And the bytes shown, as hex: the byte view draws the rows in view.
+	dom.PublishFunc("hexString", func() string { return u.s.HexString() })
 	dom.Body().SetAttr("data-ready", "1")
 	dom.Publish("readyMs", dom.Now())
 	dom.Publish("startMs", dom.Now()-start)
