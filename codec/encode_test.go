@@ -3,8 +3,12 @@ package codec
 import (
 	"bytes"
 	"errors"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"kwire/codec/wire"
 )
@@ -140,5 +144,105 @@ func TestFrameAppend(t *testing.T) {
 	again, err := f.Append(dst[:3])
 	if err == nil || len(again) != 3 || string(again) != "abc" {
 		t.Errorf("on error Append returned %q, %v; want dst as it was", again, err)
+	}
+}
+
+// TestEncodeLengthEdges: strings, bytes and int32 arrays at the lengths
+// where their prefix changes size (a compact length of one byte or two,
+// an array count the encoder writes inline or not), in classic and
+// flexible versions, encode to kmsg's bytes, and into a buffer with room
+// without allocating.
+func TestEncodeLengthEdges(t *testing.T) {
+	set := loadSet(t, "trunk")
+	check := func(t *testing.T, p *Plan, m kmsgMessage) {
+		t.Helper()
+		want := m.AppendTo(nil)
+		v, n, err := p.Decode(want)
+		if err != nil || n != len(want) {
+			t.Fatalf("decode read %d of %d bytes: %v", n, len(want), err)
+		}
+		buf := make([]byte, 0, len(want))
+		got, err := p.Append(buf, v)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("encode = %d bytes, %v; kmsg wrote %d bytes (first difference at %d)", len(got), err, len(want), firstDiff(got, want))
+		}
+		if a := testing.AllocsPerRun(5, func() { p.Append(buf[:0], v) }); a != 0 {
+			t.Errorf("encode into a buffer with room: %v allocs", a)
+		}
+	}
+	for _, n := range []int{0, 1, 125, 126, 127, 128, 300, 16383, 16384, 32767} {
+		for _, version := range []int16{5, 9} { // classic lengths, compact ones
+			m := kmsg.NewPtrJoinGroupRequest()
+			m.SetVersion(version)
+			m.Group, m.MemberID, m.ProtocolType = strings.Repeat("g", n), strings.Repeat("m", n%200), "consumer"
+			instance := strings.Repeat("i", n)
+			m.InstanceID = &instance
+			p := kmsg.NewJoinGroupRequestProtocol()
+			p.Name, p.Metadata = "range", bytes.Repeat([]byte{0xa5}, n)
+			m.Protocols = append(m.Protocols, p)
+			t.Run(caseName("JoinGroupRequest", version, n), func(t *testing.T) {
+				check(t, mustPlan(t, set, "JoinGroupRequest", version), m)
+			})
+		}
+		if n > 300 {
+			continue
+		}
+		for _, version := range []int16{4, 12} {
+			m := kmsg.NewPtrMetadataResponse()
+			m.SetVersion(version)
+			tp := kmsg.NewMetadataResponseTopic()
+			name := "t"
+			tp.Topic = &name
+			pt := kmsg.NewMetadataResponseTopicPartition()
+			for i := range n {
+				pt.Replicas = append(pt.Replicas, []int32{math.MinInt32, math.MaxInt32, -1, 0, int32(i)}[i%5])
+			}
+			pt.ISR = pt.Replicas[:n/2]
+			tp.Partitions = append(tp.Partitions, pt)
+			m.Topics = append(m.Topics, tp)
+			t.Run(caseName("MetadataResponse", version, n), func(t *testing.T) {
+				check(t, mustPlan(t, set, "MetadataResponse", version), m)
+			})
+		}
+	}
+}
+
+func caseName(msg string, version int16, n int) string {
+	return msg + "/v" + strconv.Itoa(int(version)) + "/" + strconv.Itoa(n)
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+// TestEncodeAllocs: encoding the smallest instance of every message of a
+// set, at every version, into a buffer with room allocates nothing (tagged
+// fields at their defaults, no unknown tags).
+func TestEncodeAllocs(t *testing.T) {
+	set := loadSet(t, "trunk")
+	for _, api := range set.APIs {
+		for _, dir := range []Direction{Request, Response} {
+			m := dir.Schema(api)
+			for v := m.ValidVersions.Lo; v <= m.ValidVersions.Hi; v++ {
+				p, err := PlanFor(m, v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				val := p.Smallest()
+				b, err := p.Encode(val)
+				if err != nil {
+					t.Fatalf("%s v%d: %v", m.Name, v, err)
+				}
+				buf := make([]byte, 0, len(b))
+				if a := testing.AllocsPerRun(3, func() { p.Append(buf, val) }); a != 0 {
+					t.Errorf("%s v%d: %v allocs", m.Name, v, a)
+				}
+			}
+		}
 	}
 }
