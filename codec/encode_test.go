@@ -11,6 +11,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"kwire/codec/wire"
+	"kwire/schemas"
 )
 
 // TestEncodeErrors: a value that does not fit its schema is refused with
@@ -220,29 +221,23 @@ func firstDiff(a, b []byte) int {
 	return min(len(a), len(b))
 }
 
-// TestEncodeAllocs: encoding the smallest instance of every message of a
-// set, at every version, into a buffer with room allocates nothing (tagged
-// fields at their defaults, no unknown tags).
+// TestEncodeAllocs: encoding the smallest instance of every message of
+// every set, at every version, into a buffer with room allocates nothing
+// (tagged fields at their defaults, no unknown tags).
 func TestEncodeAllocs(t *testing.T) {
-	set := loadSet(t, "trunk")
-	for _, api := range set.APIs {
-		for _, dir := range []Direction{Request, Response} {
-			m := dir.Schema(api)
-			for v := m.ValidVersions.Lo; v <= m.ValidVersions.Hi; v++ {
-				p, err := PlanFor(m, v)
-				if err != nil {
-					t.Fatal(err)
-				}
-				val := p.Smallest()
-				b, err := p.Encode(val)
-				if err != nil {
-					t.Fatalf("%s v%d: %v", m.Name, v, err)
-				}
-				buf := make([]byte, 0, len(b))
-				if a := testing.AllocsPerRun(3, func() { p.Append(buf, val) }); a != 0 {
-					t.Errorf("%s v%d: %v allocs", m.Name, v, a)
-				}
-			}
+	forEachVersion(t, func(t *testing.T, set *schemas.Set, api *schemas.API, v int16, dir Direction) {
+		p, err := PlanFor(dir.Schema(api), v)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
+		val := p.Smallest()
+		b, err := p.Encode(val)
+		if err != nil {
+			t.Fatalf("%s %s v%d %s: %v", set.Name, api.Name, v, dir, err)
+		}
+		buf := make([]byte, 0, len(b))
+		if a := testing.AllocsPerRun(3, func() { p.Append(buf, val) }); a != 0 {
+			t.Errorf("%s %s v%d %s: %v allocs", set.Name, api.Name, v, dir, a)
+		}
+	})
 }
