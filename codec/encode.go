@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"unsafe"
 
 	"kwire/codec/wire"
 	"kwire/internal/xfmt"
@@ -58,21 +59,19 @@ func (p *Plan) Encode(v Value) ([]byte, error) { return p.Append(nil, v) }
 
 func (sp *StructPlan) append(dst []byte, v *Value) ([]byte, error) {
 	list := v.list()
-	if len(list) != len(sp.Fields) {
-		return dst, encErr("struct %s has %d fields, the value has %d", sp.Name, len(sp.Fields), len(list))
-	}
-	for _, i := range sp.offWire {
-		fp := sp.Fields[i]
-		if fp.Present || fp.Field.Ignorable || fp.IsDefault(list[i]) {
-			continue
+	if len(list) != len(sp.Fields) || len(sp.strict) > 0 {
+		if err := sp.check(list); err != nil {
+			return dst, err
 		}
-		// Kafka's generated writers refuse to drop information silently.
-		return dst, withEncPath(encErr("a non-default value cannot be written at this version (the field has versions %s and is not ignorable)", fp.Field.Versions), fp.Field.Name)
 	}
+	// Each step's index is below len(sp.Fields), the length of list
+	// (checked above): its value is read without a bounds check.
+	base := unsafe.Pointer(unsafe.SliceData(list))
 	var err error
-	for i := range sp.steps {
-		st := &sp.steps[i]
-		v := &list[st.index]
+	steps := sp.steps
+	for i := range steps {
+		st := &steps[i]
+		v := (*Value)(unsafe.Add(base, uintptr(st.index)*unsafe.Sizeof(Value{})))
 		// The common kinds, written here when their value fits; anything
 		// else (out of range, null where it may not be, an error to
 		// report) goes the general way, appendValue.
@@ -105,11 +104,28 @@ func (sp *StructPlan) append(dst []byte, v *Value) ([]byte, error) {
 				dst = append(dst, s...)
 				continue
 			}
-		case encString, encNullableString:
+		case encString, encNullableString, encBytes:
 			switch v.kind() {
 			case kindString:
-				if s := v.str(); st.compact || len(s) <= math.MaxInt16 {
-					dst = wire.AppendString(dst, s, st.compact)
+				s := v.str()
+				if st.compact {
+					if len(s) < 0x7f {
+						dst = append(dst, byte(len(s)+1))
+					} else {
+						dst = wire.AppendUvarint(dst, uint64(len(s))+1)
+					}
+					dst = append(dst, s...)
+					continue
+				}
+				if st.op == encBytes {
+					if len(s) <= math.MaxInt32 {
+						dst = binary.BigEndian.AppendUint32(dst, uint32(len(s)))
+						dst = append(dst, s...)
+						continue
+					}
+				} else if len(s) <= math.MaxInt16 {
+					dst = binary.BigEndian.AppendUint16(dst, uint16(len(s)))
+					dst = append(dst, s...)
 					continue
 				}
 			case kindNull:
@@ -127,7 +143,25 @@ func (sp *StructPlan) append(dst []byte, v *Value) ([]byte, error) {
 			}
 		case encArray:
 			if v.kind() == kindList {
-				if dst, err = st.fp.appendArray(dst, v.list()); err != nil {
+				l := unsafe.Slice((*Value)(v.p), int(v.n&lenMask))
+				if st.elem == schemas.KindInt32 && st.compact && len(l) < 0x7f {
+					// A short array of int32 (replicas, partitions):
+					// its count is one byte.
+					mark := len(dst)
+					dst = append(dst, byte(len(l)+1))
+					for i := range l {
+						n := l[i].Int()
+						if n != int64(int32(n)) {
+							dst = dst[:mark] // the general way says which element
+							break
+						}
+						dst = binary.BigEndian.AppendUint32(dst, uint32(n))
+					}
+					if len(dst) != mark {
+						continue
+					}
+				}
+				if dst, err = st.fp.appendArray(dst, l); err != nil {
 					return dst, withEncPath(err, st.fp.Field.Name)
 				}
 				continue
@@ -138,9 +172,30 @@ func (sp *StructPlan) append(dst []byte, v *Value) ([]byte, error) {
 		}
 	}
 	if sp.Flexible {
+		if len(sp.Tagged) == 0 && v.kind() == kindList {
+			// No tagged field at this version, no unknown one: a count of 0.
+			return append(dst, 0), nil
+		}
 		dst, err = sp.appendTagged(dst, v)
 	}
 	return dst, err
+}
+
+// check says what is wrong with a struct value whose fields do not match
+// the struct's, or that holds a value other than the default in a field
+// the version lacks (not ignorable).
+func (sp *StructPlan) check(list []Value) error {
+	if len(list) != len(sp.Fields) {
+		return encErr("struct %s has %d fields, the value has %d", sp.Name, len(sp.Fields), len(list))
+	}
+	for _, i := range sp.strict {
+		fp := sp.Fields[i]
+		if !fp.IsDefault(list[i]) {
+			// Kafka's generated writers refuse to drop information silently.
+			return withEncPath(encErr("a non-default value cannot be written at this version (the field has versions %s and is not ignorable)", fp.Field.Versions), fp.Field.Name)
+		}
+	}
+	return nil
 }
 
 // appendTagged writes the tagged-field section (KIP-482): the count, then
@@ -268,6 +323,7 @@ type encStep struct {
 	index   int32
 	op      encOp
 	compact bool
+	elem    schemas.Kind // the element kind of an array (encArray)
 }
 
 type encOp uint8
@@ -321,7 +377,7 @@ func encSteps(wireFields []*FieldPlan) []encStep {
 				op = encArray
 			}
 		}
-		steps[i] = encStep{fp: fp, index: int32(fp.Index), op: op, compact: fp.Compact}
+		steps[i] = encStep{fp: fp, index: int32(fp.Index), op: op, compact: fp.Compact, elem: fp.Elem}
 	}
 	return steps
 }

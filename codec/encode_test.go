@@ -3,10 +3,15 @@ package codec
 import (
 	"bytes"
 	"errors"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/twmb/franz-go/pkg/kmsg"
+
 	"kwire/codec/wire"
+	"kwire/schemas"
 )
 
 // TestEncodeErrors: a value that does not fit its schema is refused with
@@ -141,4 +146,98 @@ func TestFrameAppend(t *testing.T) {
 	if err == nil || len(again) != 3 || string(again) != "abc" {
 		t.Errorf("on error Append returned %q, %v; want dst as it was", again, err)
 	}
+}
+
+// TestEncodeLengthEdges: strings, bytes and int32 arrays at the lengths
+// where their prefix changes size (a compact length of one byte or two,
+// an array count the encoder writes inline or not), in classic and
+// flexible versions, encode to kmsg's bytes, and into a buffer with room
+// without allocating.
+func TestEncodeLengthEdges(t *testing.T) {
+	set := loadSet(t, "trunk")
+	check := func(t *testing.T, p *Plan, m kmsgMessage) {
+		t.Helper()
+		want := m.AppendTo(nil)
+		v, n, err := p.Decode(want)
+		if err != nil || n != len(want) {
+			t.Fatalf("decode read %d of %d bytes: %v", n, len(want), err)
+		}
+		buf := make([]byte, 0, len(want))
+		got, err := p.Append(buf, v)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("encode = %d bytes, %v; kmsg wrote %d bytes (first difference at %d)", len(got), err, len(want), firstDiff(got, want))
+		}
+		if a := testing.AllocsPerRun(5, func() { p.Append(buf[:0], v) }); a != 0 {
+			t.Errorf("encode into a buffer with room: %v allocs", a)
+		}
+	}
+	for _, n := range []int{0, 1, 125, 126, 127, 128, 300, 16383, 16384, 32767} {
+		for _, version := range []int16{5, 9} { // classic lengths, compact ones
+			m := kmsg.NewPtrJoinGroupRequest()
+			m.SetVersion(version)
+			m.Group, m.MemberID, m.ProtocolType = strings.Repeat("g", n), strings.Repeat("m", n%200), "consumer"
+			instance := strings.Repeat("i", n)
+			m.InstanceID = &instance
+			p := kmsg.NewJoinGroupRequestProtocol()
+			p.Name, p.Metadata = "range", bytes.Repeat([]byte{0xa5}, n)
+			m.Protocols = append(m.Protocols, p)
+			t.Run(caseName("JoinGroupRequest", version, n), func(t *testing.T) {
+				check(t, mustPlan(t, set, "JoinGroupRequest", version), m)
+			})
+		}
+		if n > 300 {
+			continue
+		}
+		for _, version := range []int16{4, 12} {
+			m := kmsg.NewPtrMetadataResponse()
+			m.SetVersion(version)
+			tp := kmsg.NewMetadataResponseTopic()
+			name := "t"
+			tp.Topic = &name
+			pt := kmsg.NewMetadataResponseTopicPartition()
+			for i := range n {
+				pt.Replicas = append(pt.Replicas, []int32{math.MinInt32, math.MaxInt32, -1, 0, int32(i)}[i%5])
+			}
+			pt.ISR = pt.Replicas[:n/2]
+			tp.Partitions = append(tp.Partitions, pt)
+			m.Topics = append(m.Topics, tp)
+			t.Run(caseName("MetadataResponse", version, n), func(t *testing.T) {
+				check(t, mustPlan(t, set, "MetadataResponse", version), m)
+			})
+		}
+	}
+}
+
+func caseName(msg string, version int16, n int) string {
+	return msg + "/v" + strconv.Itoa(int(version)) + "/" + strconv.Itoa(n)
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+// TestEncodeAllocs: encoding the smallest instance of every message of
+// every set, at every version, into a buffer with room allocates nothing
+// (tagged fields at their defaults, no unknown tags).
+func TestEncodeAllocs(t *testing.T) {
+	forEachVersion(t, func(t *testing.T, set *schemas.Set, api *schemas.API, v int16, dir Direction) {
+		p, err := PlanFor(dir.Schema(api), v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		val := p.Smallest()
+		b, err := p.Encode(val)
+		if err != nil {
+			t.Fatalf("%s %s v%d %s: %v", set.Name, api.Name, v, dir, err)
+		}
+		buf := make([]byte, 0, len(b))
+		if a := testing.AllocsPerRun(3, func() { p.Append(buf, val) }); a != 0 {
+			t.Errorf("%s %s v%d %s: %v allocs", set.Name, api.Name, v, dir, a)
+		}
+	})
 }

@@ -36,6 +36,9 @@ type StructPlan struct {
 	offWire      []int
 	offDefaults  []Value
 	deepDefaults []int
+	// strict lists the fields the version lacks that are not ignorable:
+	// the encoder refuses a value other than their default.
+	strict []int
 	// steps are the Wire fields as the encoder's loop reads them.
 	steps []encStep
 }
@@ -135,6 +138,9 @@ func (c *compiler) structPlan(s *schemas.Struct) *StructPlan {
 			continue
 		}
 		sp.offWire = append(sp.offWire, i)
+		if !fp.Present && !fp.Field.Ignorable {
+			sp.strict = append(sp.strict, i)
+		}
 		sp.offDefaults = append(sp.offDefaults, fp.Default)
 		if fp.Default.IsList() {
 			sp.deepDefaults = append(sp.deepDefaults, i)
