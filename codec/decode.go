@@ -16,21 +16,45 @@ import (
 // and returns it with the number of bytes read. On error it returns the
 // value decoded so far (fields not reached hold their defaults) and a
 // *wire.DecodeError whose offset counts from the start of b.
-func (p *Plan) Decode(b []byte) (Value, int, error) {
-	d := decoder{buf: b, end: len(b)}
-	var v Value
-	err := d.structInto(p.Root, &v, nil, nil, "")
-	return v, d.off, err
-}
+func (p *Plan) Decode(b []byte) (Value, int, error) { return p.decodeAt(b, 0, false) }
 
 // decodeAt is Decode of bytes that start at offset base of the buffer
 // the errors' offsets count from; with inPlace, records fields are read
-// in place (DecodeOptions.InPlace).
+// in place (DecodeOptions.InPlace). Its first blocks of values and text
+// are sized by what the plan's last decode used (Plan.sizes).
 func (p *Plan) decodeAt(b []byte, base int, inPlace bool) (Value, int, error) {
 	d := decoder{buf: b, end: len(b), base: base, inPlace: inPlace}
+	last := p.sizes.Load()
+	d.hint, d.textHint = sizeHints(last, len(b))
 	var v Value
 	err := d.structInto(p.Root, &v, nil, nil, "")
+	if err == nil {
+		if now := packSizes(d.used, d.textUsed, len(b)); now != last {
+			p.sizes.Store(now)
+		}
+	}
 	return v, d.off, err
+}
+
+// packSizes packs what a decode of n bytes used, values and bytes of
+// text, into a Plan.sizes: 20 bits each, and 24 bits of n.
+func packSizes(values, text, n int) uint64 {
+	return uint64(min(values, 1<<20-1))<<44 | uint64(min(text, 1<<20-1))<<24 | uint64(min(n, 1<<24-1))
+}
+
+// sizeHints are the sizes of the first blocks of values and of text of a
+// decode of n bytes, after a decode that used sizes (packSizes): what
+// that one used, unless n is much smaller than its input (then in
+// proportion to n, doubled), and never more values or bytes than n (nor
+// than maxHint values): a hint too small costs a second block, one too
+// large memory that the decode's values keep.
+func sizeHints(sizes uint64, n int) (values, text int) {
+	last := int(sizes & (1<<24 - 1))
+	if last == 0 {
+		return 0, 0
+	}
+	scale := func(used int) int { return min(used, 2*used*n/last+minBlock, n) }
+	return min(scale(int(sizes>>44)), maxHint), scale(int(sizes >> 24 & (1<<20 - 1)))
 }
 
 // DecodeInto is Decode into *v, reusing the memory of the value v held
@@ -40,6 +64,10 @@ func (p *Plan) decodeAt(b []byte, base int, inPlace bool) (Value, int, error) {
 // share memory with a value still in use.
 func (p *Plan) DecodeInto(b []byte, v *Value) (int, error) {
 	d := decoder{buf: b, end: len(b), reuse: true}
+	// Its strings are new, as in Decode; its lists mostly not: the first
+	// list it needs has an allocation of its own size (hint 1).
+	_, d.textHint = sizeHints(p.sizes.Load(), len(b))
+	d.hint = 1
 	err := d.structInto(p.Root, v, nil, nil, "")
 	return d.off, err
 }
@@ -131,6 +159,10 @@ type decoder struct {
 	sample    bool
 	block     []Value     // zeroed values not yet handed out by alloc
 	blockSize int         // size of the last block
+	hint      int         // values of the first block (sizeHints), 0: grow from minBlock
+	textHint  int         // bytes of the first text block, 0: up to maxFirstText
+	used      int         // values handed out by alloc
+	textUsed  int         // bytes of text copied into shared blocks
 	reuse     bool        // values hold memory to reuse (DecodeInto)
 	a         *tree.Alloc // the tree's nodes, child lists and strings
 	budget    *records.Budget
@@ -147,34 +179,56 @@ type decoder struct {
 	topics         topicCtx
 }
 
-// alloc returns n zeroed values for the elements of an array of
-// primitives. Short lists are carved from blocks shared by the arrays of
-// one decode (a Metadata response has three short arrays per partition),
-// which saves most of their allocations; each list is capped at n, so an
-// append to one never writes into another. Blocks start at minBlock values
-// and double up to maxBlock, never much beyond the bytes left; a longer
-// list has its own allocation, sized by a count already checked against
-// the bytes left.
+// alloc returns n zeroed values: a struct's field list, an array's
+// elements. Lists are carved from blocks shared by the lists of one
+// decode (a Metadata response has three short arrays per partition), which
+// saves most of their allocations; each list is capped at n, so an append
+// to one never writes into another. The first block holds hint values
+// (what the plan's last decode used) or, without one, blocks start at
+// minBlock values and double up to maxBlock, never much beyond the bytes
+// left; a longer list has its own allocation, sized by a count already
+// checked against the bytes left. Every allocation is used to the end of
+// its size class: what a list leaves becomes the block when it is
+// larger than what the block has left.
 func (d *decoder) alloc(n int) []Value {
+	d.used += n
 	if n > len(d.block) {
 		size := min(max(2*d.blockSize, minBlock), maxBlock, max(d.left(), minBlock))
-		if n > size/2 {
-			return make([]Value, n)
+		switch {
+		case d.hint > 0:
+			size, d.hint = max(d.hint, n), 0
+			d.blockSize = size
+		case n > size/2:
+			size = n // its own allocation
+		default:
+			d.blockSize = size
 		}
-		d.blockSize = size
-		d.block = make([]Value, size)
+		block := newValues(size)
+		if len(block)-n <= len(d.block) { // the old block has more left
+			return block[:n:n]
+		}
+		d.block = block
 	}
 	l := d.block[:n:n]
 	d.block = d.block[n:]
 	return l
 }
 
-// The bounds of a block of values, in values (16 bytes each), and how many
-// struct elements of an array share one allocation of field values.
+// newValues returns at least n zeroed values: all that fit in the size
+// class of their allocation.
+func newValues(n int) []Value {
+	l := append([]Value(nil), make([]Value, n)...)
+	return l[:cap(l)]
+}
+
+// The bounds of a block of values, in values (16 bytes each), how many
+// struct elements of an array share one allocation of field values, and
+// the most values a first block sized by a hint holds.
 const (
 	minBlock  = 16
 	maxBlock  = 512
 	elemBlock = 32
+	maxHint   = 1 << 14
 )
 
 // text returns a copy of b, bytes of the input, as a string. Short
@@ -186,9 +240,14 @@ func (d *decoder) text(b []byte) string {
 	if len(b) > maxSharedText {
 		return string(b)
 	}
+	d.textUsed += len(b)
 	if !d.strsOpen {
 		d.strsOpen = true
-		d.strs.Text(min(d.left(), maxFirstText))
+		first := min(d.left(), maxFirstText)
+		if d.textHint > 0 {
+			first = d.textHint
+		}
+		d.strs.Text(first)
 	}
 	return d.strs.String(append(d.strs.Text(len(b)), b...))
 }
@@ -249,15 +308,19 @@ func (d *decoder) structInto(sp *StructPlan, v *Value, list []Value, node *tree.
 		if nf := len(sp.Fields); d.reuse && len(v.list()) >= nf {
 			list = v.list()[:nf]
 		} else {
-			list = make([]Value, nf)
+			list = d.alloc(nf)
 		}
 	}
 	*v = List(list)
 	for j, i := range sp.offWire {
-		list[i] = sp.offDefaults[j]
+		if def := &sp.offDefaults[j]; def.p == nil {
+			setInt(&list[i], int64(def.n)) // no pointer, no write barrier
+		} else {
+			list[i] = *def
+		}
 	}
 	for _, i := range sp.deepDefaults {
-		list[i] = list[i].Clone()
+		list[i] = d.clone(list[i])
 	}
 	if node == nil {
 		return d.structValue(sp, v, list)
@@ -318,72 +381,84 @@ func (d *decoder) fieldFailed(sp *StructPlan, i int, list []Value, err error) er
 // general way, field, which reads it again from the same offset and
 // reports what is wrong with the same error.
 func (d *decoder) structValue(sp *StructPlan, v *Value, list []Value) error {
+	// The offset is kept in off while the fields are read here, and in
+	// d.off around anything called.
+	buf, off := d.buf[:d.end], d.off
 	for i := range sp.steps {
 		st := &sp.steps[i]
 		fv := &list[st.index]
-		b := d.buf[d.off:d.end]
+		b := buf[off:]
 		switch st.op {
 		case encInt32:
 			if len(b) >= 4 {
 				setInt(fv, int64(int32(binary.BigEndian.Uint32(b))))
-				d.off += 4
+				off += 4
 				continue
 			}
 		case encInt16:
 			if len(b) >= 2 {
 				setInt(fv, int64(int16(binary.BigEndian.Uint16(b))))
-				d.off += 2
+				off += 2
 				continue
 			}
 		case encInt64:
 			if len(b) >= 8 {
 				setInt(fv, int64(binary.BigEndian.Uint64(b)))
-				d.off += 8
+				off += 8
 				continue
 			}
 		case encInt8:
 			if len(b) >= 1 {
 				setInt(fv, int64(int8(b[0])))
-				d.off++
+				off++
 				continue
 			}
 		case encBool:
 			if len(b) >= 1 {
 				setInt(fv, int64(b[0])) // the byte as it was (primitive)
-				d.off++
+				off++
 				continue
 			}
 		case encUUID:
 			if len(b) >= 16 {
+				d.off = off
 				*fv = String(d.text(b[:16]))
-				d.off += 16
+				off += 16
 				continue
 			}
 		case encString, encNullableString, encBytes:
 			if n, size := fastLen(b, st.op, st.compact); n >= 0 {
+				d.off = off
 				*fv = String(d.text(b[size : size+n]))
-				d.off += size + n
+				off += size + n
 				continue
 			}
 		case encStruct:
+			d.off = off
 			if err := d.structInto(st.fp.Struct, fv, nil, nil, ""); err != nil {
 				return d.fieldFailed(sp, i, list, err)
 			}
+			off = d.off
 			continue
 		case encArray:
+			d.off = off
 			if ok, err := d.arrayValue(st.fp, fv); ok {
 				if err != nil {
 					return d.fieldFailed(sp, i, list, err)
 				}
+				off = d.off
 				continue
 			}
 		}
+		d.off = off
 		if _, err := d.field(st.fp, fv, nil, "", d.section); err != nil {
 			return d.fieldFailed(sp, i, list, err)
 		}
+		off = d.off
 	}
+	d.off = off
 	if sp.Flexible {
-		if d.off < d.end && d.buf[d.off] == 0 && !d.tree {
+		if off < len(buf) && buf[off] == 0 && !d.tree {
 			d.off++ // no tagged fields, the most common case
 			return nil
 		}
@@ -479,11 +554,24 @@ func (d *decoder) arrayList(fp *FieldPlan, old []Value, count int, fields *[]Val
 		return old[:count] // the elements overwrite the old values, reusing their memory
 	}
 	if fp.Elem == schemas.KindStruct {
-		l := make([]Value, count+len(fp.Struct.Fields)*min(count, elemBlock))
+		l := d.alloc(count + len(fp.Struct.Fields)*min(count, elemBlock))
 		*fields = l[count:]
 		return l[:count:count]
 	}
 	return d.alloc(count)
+}
+
+// clone is Value.Clone with the lists from alloc.
+func (d *decoder) clone(v Value) Value {
+	if v.kind() != kindList {
+		return v.Clone()
+	}
+	old := v.list()
+	l := d.alloc(len(old))
+	for i, e := range old {
+		l[i] = d.clone(e)
+	}
+	return List(l)
 }
 
 // structElem reads element i of an array of structs. The field lists of
@@ -497,7 +585,7 @@ func (d *decoder) structElem(fp *FieldPlan, list []Value, i int, fields *[]Value
 		return d.structInto(fp.Struct, &list[i], nil, en, epath)
 	}
 	if len(*fields) < nf {
-		*fields = make([]Value, nf*min(len(list)-i, elemBlock))
+		*fields = d.alloc(nf * min(len(list)-i, elemBlock))
 	}
 	f := (*fields)[:nf:nf]
 	*fields = (*fields)[nf:]
