@@ -44,16 +44,16 @@ func packSizes(values, text, n int) uint64 {
 
 // sizeHints are the sizes of the first blocks of values and of text of a
 // decode of n bytes, after a decode that used sizes (packSizes): what
-// that one used, unless n is much smaller than its input (then in
-// proportion to n, doubled), and never more values or bytes than n (nor
-// than maxHint values): a hint too small costs a second block, one too
-// large memory that the decode's values keep.
+// that one used, or less in proportion to n when n is smaller than its
+// input, and never more values or bytes than n (nor than maxHint values):
+// a hint too small costs a second block, one too large memory that the
+// decode's values keep.
 func sizeHints(sizes uint64, n int) (values, text int) {
 	last := int(sizes & (1<<24 - 1))
 	if last == 0 {
 		return 0, 0
 	}
-	scale := func(used int) int { return min(used, 2*used*n/last+minBlock, n) }
+	scale := func(used int) int { return min(used, used*n/last+minBlock, n) }
 	return min(scale(int(sizes>>44)), maxHint), scale(int(sizes >> 24 & (1<<20 - 1)))
 }
 
@@ -520,8 +520,7 @@ func (d *decoder) arrayValue(fp *FieldPlan, v *Value) (bool, error) {
 		old = v.list()
 	}
 	d.off += n
-	var fields []Value
-	list := d.arrayList(fp, old, int(count), &fields)
+	list, fields := d.arrayList(fp, old, int(count))
 	*v = List(list)
 	if fp.Elem == schemas.KindInt32 {
 		b := d.buf[d.off : d.off+4*len(list)]
@@ -534,7 +533,7 @@ func (d *decoder) arrayValue(fp *FieldPlan, v *Value) (bool, error) {
 	for i := range list {
 		var err error
 		if fp.Elem == schemas.KindStruct {
-			err = d.structElem(fp, list, i, &fields, nil, "")
+			fields, err = d.structElem(fp, list, i, fields, nil, "")
 		} else {
 			err = d.primitive(fp.Elem, false, fp.Compact, &list[i], nil)
 		}
@@ -548,17 +547,16 @@ func (d *decoder) arrayValue(fp *FieldPlan, v *Value) (bool, error) {
 // arrayList returns the list of an array of count elements (checked
 // against the bytes left); old is a reusing decode's last list. A new
 // list of structs shares its allocation with the field lists of its
-// first elements, *fields (see structElem).
-func (d *decoder) arrayList(fp *FieldPlan, old []Value, count int, fields *[]Value) []Value {
+// first elements, fields (see structElem).
+func (d *decoder) arrayList(fp *FieldPlan, old []Value, count int) (list, fields []Value) {
 	if len(old) >= count {
-		return old[:count] // the elements overwrite the old values, reusing their memory
+		return old[:count], nil // the elements overwrite the old values, reusing their memory
 	}
 	if fp.Elem == schemas.KindStruct {
 		l := d.alloc(count + len(fp.Struct.Fields)*min(count, elemBlock))
-		*fields = l[count:]
-		return l[:count:count]
+		return l[:count:count], l[count:]
 	}
-	return d.alloc(count)
+	return d.alloc(count), nil
 }
 
 // clone is Value.Clone with the lists from alloc.
@@ -575,21 +573,19 @@ func (d *decoder) clone(v Value) Value {
 }
 
 // structElem reads element i of an array of structs. The field lists of
-// struct elements share allocations of up to elemBlock elements (*fields
-// holds what is left of the last one): the count was checked against the
-// bytes left, and no more than a chunk is allocated ahead of the bytes
-// read.
-func (d *decoder) structElem(fp *FieldPlan, list []Value, i int, fields *[]Value, en *tree.Node, epath string) error {
+// struct elements share allocations of up to elemBlock elements (fields
+// holds what is left of the last one, and structElem returns what it
+// leaves): the count was checked against the bytes left, and no more
+// than a chunk is allocated ahead of the bytes read.
+func (d *decoder) structElem(fp *FieldPlan, list []Value, i int, fields []Value, en *tree.Node, epath string) ([]Value, error) {
 	nf := len(fp.Struct.Fields)
 	if d.reuse && len(list[i].list()) >= nf {
-		return d.structInto(fp.Struct, &list[i], nil, en, epath)
+		return fields, d.structInto(fp.Struct, &list[i], nil, en, epath)
 	}
-	if len(*fields) < nf {
-		*fields = d.alloc(nf * min(len(list)-i, elemBlock))
+	if len(fields) < nf {
+		fields = d.alloc(nf * min(len(list)-i, elemBlock))
 	}
-	f := (*fields)[:nf:nf]
-	*fields = (*fields)[nf:]
-	return d.structInto(fp.Struct, &list[i], f, en, epath)
+	return fields[nf:], d.structInto(fp.Struct, &list[i], fields[:nf:nf], en, epath)
 }
 
 // elemFailed is what an array's decode returns when its element i failed
@@ -851,8 +847,7 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 			c.Err = d.budget.LeftOut(plural(n, "more element"))
 		}
 	}
-	var fields []Value
-	list := d.arrayList(fp, old, int(count), &fields)
+	list, fields := d.arrayList(fp, old, int(count))
 	*v = List(list)
 	elemName := fp.Field.Type.Elem.Name
 	for i := range list {
@@ -875,7 +870,7 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 			if en != nil {
 				en.Value = "struct"
 			}
-			err = d.structElem(fp, list, i, &fields, en, epath)
+			fields, err = d.structElem(fp, list, i, fields, en, epath)
 		} else {
 			err = d.primitive(fp.Elem, false, fp.Compact, &list[i], en)
 		}
