@@ -311,17 +311,7 @@ func (d *decoder) structInto(sp *StructPlan, v *Value, list []Value, node *tree.
 			list = d.alloc(nf)
 		}
 	}
-	*v = List(list)
-	for j, i := range sp.offWire {
-		if def := &sp.offDefaults[j]; def.p == nil {
-			setInt(&list[i], int64(def.n)) // no pointer, no write barrier
-		} else {
-			list[i] = *def
-		}
-	}
-	for _, i := range sp.deepDefaults {
-		list[i] = d.clone(list[i])
-	}
+	d.initStruct(sp, v, list)
 	if node == nil {
 		return d.structValue(sp, v, list)
 	}
@@ -357,6 +347,22 @@ func (d *decoder) structInto(sp *StructPlan, v *Value, list []Value, node *tree.
 		return d.tagged(sp, v, node, path)
 	}
 	return nil
+}
+
+// initStruct sets *v to the struct list (zero values, or a reusing
+// decode's last ones) with the fields off the wire at their defaults.
+func (d *decoder) initStruct(sp *StructPlan, v *Value, list []Value) {
+	*v = List(list)
+	for j, i := range sp.offWire {
+		if def := &sp.offDefaults[j]; def.p == nil {
+			setInt(&list[i], int64(def.n)) // no pointer, no write barrier
+		} else {
+			list[i] = *def
+		}
+	}
+	for _, i := range sp.deepDefaults {
+		list[i] = d.clone(list[i])
+	}
 }
 
 // fieldFailed is what a struct's decode returns when its i-th wire field
@@ -528,6 +534,22 @@ func (d *decoder) arrayValue(fp *FieldPlan, v *Value) (bool, error) {
 			setInt(&list[i], int64(int32(binary.BigEndian.Uint32(b[4*i:]))))
 		}
 		d.off += len(b)
+		return true, nil
+	}
+	if fp.Elem == schemas.KindStruct && !d.reuse {
+		// structElem and structInto without a tree, inlined.
+		sp, nf := fp.Struct, len(fp.Struct.Fields)
+		for i := range list {
+			if len(fields) < nf {
+				fields = d.alloc(nf * min(len(list)-i, elemBlock))
+			}
+			f := fields[:nf:nf]
+			fields = fields[nf:]
+			d.initStruct(sp, &list[i], f)
+			if err := d.structValue(sp, &list[i], f); err != nil {
+				return true, d.elemFailed(fp, v, list, i, err)
+			}
+		}
 		return true, nil
 	}
 	for i := range list {
