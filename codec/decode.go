@@ -24,16 +24,29 @@ func (p *Plan) Decode(b []byte) (Value, int, error) { return p.decodeAt(b, 0, fa
 // are sized by what the plan's last decode used (Plan.sizes).
 func (p *Plan) decodeAt(b []byte, base int, inPlace bool) (Value, int, error) {
 	d := decoder{buf: b, end: len(b), base: base, inPlace: inPlace}
-	last := p.sizes.Load()
-	d.hint, d.textHint = sizeHints(last, len(b))
+	last := d.sizeFrom(p)
 	var v Value
 	err := d.structInto(p.Root, &v, nil, nil, "")
+	d.keepSizes(p, last, err)
+	return v, d.off, err
+}
+
+// sizeFrom sizes the decode's first blocks by what the plan's last
+// decode used (sizeHints) and returns that.
+func (d *decoder) sizeFrom(p *Plan) uint64 {
+	last := p.sizes.Load()
+	d.hint, d.textHint = sizeHints(last, len(d.buf))
+	return last
+}
+
+// keepSizes keeps what a decode that succeeded used in the plan, for the
+// next (a failed one may have stopped anywhere).
+func (d *decoder) keepSizes(p *Plan, last uint64, err error) {
 	if err == nil {
-		if now := packSizes(d.used, d.textUsed, len(b)); now != last {
+		if now := packSizes(d.used, d.textUsed, len(d.buf)); now != last {
 			p.sizes.Store(now)
 		}
 	}
-	return v, d.off, err
 }
 
 // packSizes packs what a decode of n bytes used, values and bytes of
@@ -64,10 +77,9 @@ func sizeHints(sizes uint64, n int) (values, text int) {
 // share memory with a value still in use.
 func (p *Plan) DecodeInto(b []byte, v *Value) (int, error) {
 	d := decoder{buf: b, end: len(b), reuse: true}
-	// Its strings are new, as in Decode; its lists mostly not: the first
-	// list it needs has an allocation of its own size (hint 1).
+	// Its strings are new, as in Decode; its lists mostly not (no hint
+	// of values).
 	_, d.textHint = sizeHints(p.sizes.Load(), len(b))
-	d.hint = 1
 	err := d.structInto(p.Root, v, nil, nil, "")
 	return d.off, err
 }
@@ -113,9 +125,11 @@ func (p *Plan) DecodeTree(b []byte, root *tree.Node, o TreeOptions) (Value, int,
 	if d.a == nil {
 		d.a = new(tree.Alloc)
 	}
+	last := d.sizeFrom(p) // a tree decode takes the values and text a value decode does
 	var v Value
 	d.root, d.rootPlan = &v, p.Root
 	err := d.structInto(p.Root, &v, nil, root, "")
+	d.keepSizes(p, last, err)
 	if err != nil {
 		for _, c := range root.Children {
 			coverSpans(c)
@@ -159,7 +173,7 @@ type decoder struct {
 	sample    bool
 	block     []Value     // zeroed values not yet handed out by alloc
 	blockSize int         // size of the last block
-	hint      int         // values of the first block (sizeHints), 0: grow from minBlock
+	hint      int         // values of the first block (sizeHints), 0: none
 	textHint  int         // bytes of the first text block, 0: up to maxFirstText
 	used      int         // values handed out by alloc
 	textUsed  int         // bytes of text copied into shared blocks
@@ -184,10 +198,10 @@ type decoder struct {
 // decode (a Metadata response has three short arrays per partition), which
 // saves most of their allocations; each list is capped at n, so an append
 // to one never writes into another. The first block holds hint values
-// (what the plan's last decode used) or, without one, blocks start at
-// minBlock values and double up to maxBlock, never much beyond the bytes
-// left; a longer list has its own allocation, sized by a count already
-// checked against the bytes left. Every allocation is used to the end of
+// (what the plan's last decode used) or, without one, the first list
+// alone; then blocks start at minBlock values and double up to maxBlock,
+// never much beyond the bytes left, and a longer list has its own
+// allocation, sized by a count already checked against the bytes left. Every allocation is used to the end of
 // its size class: what a list leaves becomes the block when it is
 // larger than what the block has left.
 func (d *decoder) alloc(n int) []Value {
@@ -198,6 +212,8 @@ func (d *decoder) alloc(n int) []Value {
 		case d.hint > 0:
 			size, d.hint = max(d.hint, n), 0
 			d.blockSize = size
+		case d.blockSize == 0: // the first list, without a hint: its own size
+			size, d.blockSize = n, n
 		case n > size/2:
 			size = n // its own allocation
 		default:

@@ -19,8 +19,8 @@ type Plan struct {
 	Version  int16
 	Flexible bool
 	Root     *StructPlan
-	// sizes is what the last value decode of the plan used (decodeSizes),
-	// from which the next one sizes its first blocks.
+	// sizes is what the plan's last decode that succeeded used
+	// (packSizes), from which the next one sizes its first blocks.
 	sizes atomic.Uint64
 }
 
