@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/twmb/franz-go/pkg/kmsg"
+
 	"kwire/codec/wire"
 	"kwire/tree"
 )
@@ -188,5 +190,45 @@ func TestDecodeFixedAllocs(t *testing.T) {
 	}
 	if a := testing.AllocsPerRun(100, func() { p.Decode(b) }); a > 1 {
 		t.Errorf("decoding %x allocates %.0f times, want 1 (the field list)", b, a)
+	}
+}
+
+// TestDecodeSizesHint: a value decode takes its values in one block and
+// its strings in another when the plan's last decode was of the same
+// message (Plan.sizes), and a decode after a much larger message of the
+// same plan allocates about what it does alone, not what the larger one
+// did.
+func TestDecodeSizesHint(t *testing.T) {
+	for _, c := range benchCases() {
+		b, p, _ := benchInput(t, c)
+		if a := testing.AllocsPerRun(20, func() { p.Decode(b) }); a > 2 {
+			t.Errorf("%s: a decode after one of the same bytes allocates %.0f times, want at most 2 (values, text)", c.name, a)
+		}
+	}
+	set := loadSet(t, "trunk")
+	p := mustPlan(t, set, "MetadataResponse", 12)
+	c := benchCases()[0]
+	large, _, _ := benchInput(t, c)
+	m := benchMetadataResponse().(*kmsg.MetadataResponse)
+	m.Topics = m.Topics[:1]
+	small := m.AppendTo(nil)
+	alone := bytesPerRun(20, func() { p.Decode(small) })
+	var before, after runtime.MemStats
+	var afterLarge uint64
+	for range 20 {
+		if _, _, err := p.Decode(large); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&before)
+		if _, _, err := p.Decode(small); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		afterLarge += after.TotalAlloc - before.TotalAlloc
+	}
+	afterLarge /= 20
+	t.Logf("%d-byte body: %d bytes alone, %d after a %d-byte body", len(small), alone, afterLarge, len(large))
+	if afterLarge > 2*alone+minBlock*16 {
+		t.Errorf("after a %d-byte body, a %d-byte body allocates %d bytes; alone %d", len(large), len(small), afterLarge, alone)
 	}
 }

@@ -16,21 +16,58 @@ import (
 // and returns it with the number of bytes read. On error it returns the
 // value decoded so far (fields not reached hold their defaults) and a
 // *wire.DecodeError whose offset counts from the start of b.
-func (p *Plan) Decode(b []byte) (Value, int, error) {
-	d := decoder{buf: b, end: len(b)}
-	var v Value
-	err := d.structInto(p.Root, &v, nil, nil, "")
-	return v, d.off, err
-}
+func (p *Plan) Decode(b []byte) (Value, int, error) { return p.decodeAt(b, 0, false) }
 
 // decodeAt is Decode of bytes that start at offset base of the buffer
 // the errors' offsets count from; with inPlace, records fields are read
-// in place (DecodeOptions.InPlace).
+// in place (DecodeOptions.InPlace). Its first blocks of values and text
+// are sized by what the plan's last decode used (Plan.sizes).
 func (p *Plan) decodeAt(b []byte, base int, inPlace bool) (Value, int, error) {
 	d := decoder{buf: b, end: len(b), base: base, inPlace: inPlace}
+	last := d.sizeFrom(p)
 	var v Value
 	err := d.structInto(p.Root, &v, nil, nil, "")
+	d.keepSizes(p, last, err)
 	return v, d.off, err
+}
+
+// sizeFrom sizes the decode's first blocks by what the plan's last
+// decode used (sizeHints) and returns that.
+func (d *decoder) sizeFrom(p *Plan) uint64 {
+	last := p.sizes.Load()
+	d.hint, d.textHint = sizeHints(last, len(d.buf))
+	return last
+}
+
+// keepSizes keeps what a decode that succeeded used in the plan, for the
+// next (a failed one may have stopped anywhere).
+func (d *decoder) keepSizes(p *Plan, last uint64, err error) {
+	if err == nil {
+		if now := packSizes(d.used, d.textUsed, len(d.buf)); now != last {
+			p.sizes.Store(now)
+		}
+	}
+}
+
+// packSizes packs what a decode of n bytes used, values and bytes of
+// text, into a Plan.sizes: 20 bits each, and 24 bits of n.
+func packSizes(values, text, n int) uint64 {
+	return uint64(min(values, 1<<20-1))<<44 | uint64(min(text, 1<<20-1))<<24 | uint64(min(n, 1<<24-1))
+}
+
+// sizeHints are the sizes of the first blocks of values and of text of a
+// decode of n bytes, after a decode that used sizes (packSizes): what
+// that one used, or less in proportion to n when n is smaller than its
+// input, and never more values or bytes than n (nor than maxHint values):
+// a hint too small costs a second block, one too large memory that the
+// decode's values keep.
+func sizeHints(sizes uint64, n int) (values, text int) {
+	last := int(sizes & (1<<24 - 1))
+	if last == 0 {
+		return 0, 0
+	}
+	scale := func(used int) int { return min(used, used*n/last+minBlock, n) }
+	return min(scale(int(sizes>>44)), maxHint), scale(int(sizes >> 24 & (1<<20 - 1)))
 }
 
 // DecodeInto is Decode into *v, reusing the memory of the value v held
@@ -40,6 +77,9 @@ func (p *Plan) decodeAt(b []byte, base int, inPlace bool) (Value, int, error) {
 // share memory with a value still in use.
 func (p *Plan) DecodeInto(b []byte, v *Value) (int, error) {
 	d := decoder{buf: b, end: len(b), reuse: true}
+	// Its strings are new, as in Decode; its lists mostly not (no hint
+	// of values).
+	_, d.textHint = sizeHints(p.sizes.Load(), len(b))
 	err := d.structInto(p.Root, v, nil, nil, "")
 	return d.off, err
 }
@@ -78,9 +118,11 @@ type TreeOptions struct {
 // root's descendants cover their children's (see coverSpans).
 func (p *Plan) DecodeTree(b []byte, root *tree.Node, o TreeOptions) (Value, int, error) {
 	d := p.treeDecoder(b, o)
+	last := d.sizeFrom(p) // a tree decode takes the values and text a value decode does
 	var v Value
 	d.root = &v
 	err := d.structInto(p.Root, &v, nil, root, "")
+	d.keepSizes(p, last, err)
 	if err != nil {
 		for _, c := range root.Children {
 			coverSpans(c)
@@ -138,6 +180,10 @@ type decoder struct {
 	sample    bool
 	block     []Value     // zeroed values not yet handed out by alloc
 	blockSize int         // size of the last block
+	hint      int         // values of the first block (sizeHints), 0: none
+	textHint  int         // bytes of the first text block, 0: up to maxFirstText
+	used      int         // values handed out by alloc
+	textUsed  int         // bytes of text copied into shared blocks
 	reuse     bool        // values hold memory to reuse (DecodeInto)
 	a         *tree.Alloc // the tree's nodes, child lists and strings
 	budget    *records.Budget
@@ -154,34 +200,58 @@ type decoder struct {
 	topics         topicCtx
 }
 
-// alloc returns n zeroed values for the elements of an array of
-// primitives. Short lists are carved from blocks shared by the arrays of
-// one decode (a Metadata response has three short arrays per partition),
-// which saves most of their allocations; each list is capped at n, so an
-// append to one never writes into another. Blocks start at minBlock values
-// and double up to maxBlock, never much beyond the bytes left; a longer
-// list has its own allocation, sized by a count already checked against
-// the bytes left.
+// alloc returns n zeroed values: a struct's field list, an array's
+// elements. Lists are carved from blocks shared by the lists of one
+// decode (a Metadata response has three short arrays per partition), which
+// saves most of their allocations; each list is capped at n, so an append
+// to one never writes into another. The first block holds hint values
+// (what the plan's last decode used) or, without one, the first list
+// alone; then blocks start at minBlock values and double up to maxBlock,
+// never much beyond the bytes left, and a longer list has its own
+// allocation, sized by a count already checked against the bytes left. Every allocation is used to the end of
+// its size class: what a list leaves becomes the block when it is
+// larger than what the block has left.
 func (d *decoder) alloc(n int) []Value {
+	d.used += n
 	if n > len(d.block) {
 		size := min(max(2*d.blockSize, minBlock), maxBlock, max(d.left(), minBlock))
-		if n > size/2 {
-			return make([]Value, n)
+		switch {
+		case d.hint > 0:
+			size, d.hint = max(d.hint, n), 0
+			d.blockSize = size
+		case d.blockSize == 0: // the first list, without a hint: its own size
+			size, d.blockSize = n, n
+		case n > size/2:
+			size = n // its own allocation
+		default:
+			d.blockSize = size
 		}
-		d.blockSize = size
-		d.block = make([]Value, size)
+		block := newValues(size)
+		if len(block)-n <= len(d.block) { // the old block has more left
+			return block[:n:n]
+		}
+		d.block = block
 	}
 	l := d.block[:n:n]
 	d.block = d.block[n:]
 	return l
 }
 
-// The bounds of a block of values, in values (16 bytes each), and how many
-// struct elements of an array share one allocation of field values.
+// newValues returns at least n zeroed values: all that fit in the size
+// class of their allocation.
+func newValues(n int) []Value {
+	l := append([]Value(nil), make([]Value, n)...)
+	return l[:cap(l)]
+}
+
+// The bounds of a block of values, in values (16 bytes each), how many
+// struct elements of an array share one allocation of field values, and
+// the most values a first block sized by a hint holds.
 const (
 	minBlock  = 16
 	maxBlock  = 512
 	elemBlock = 32
+	maxHint   = 1 << 14
 )
 
 // text returns a copy of b, bytes of the input, as a string. Short
@@ -193,9 +263,14 @@ func (d *decoder) text(b []byte) string {
 	if len(b) > maxSharedText {
 		return string(b)
 	}
+	d.textUsed += len(b)
 	if !d.strsOpen {
 		d.strsOpen = true
-		d.strs.Text(min(d.left(), maxFirstText))
+		first := min(d.left(), maxFirstText)
+		if d.textHint > 0 {
+			first = d.textHint
+		}
+		d.strs.Text(first)
 	}
 	return d.strs.String(append(d.strs.Text(len(b)), b...))
 }
@@ -256,16 +331,10 @@ func (d *decoder) structInto(sp *StructPlan, v *Value, list []Value, node *tree.
 		if nf := len(sp.Fields); d.reuse && len(v.list()) >= nf {
 			list = v.list()[:nf]
 		} else {
-			list = make([]Value, nf)
+			list = d.alloc(nf)
 		}
 	}
-	*v = List(list)
-	for j, i := range sp.offWire {
-		list[i] = sp.offDefaults[j]
-	}
-	for _, i := range sp.deepDefaults {
-		list[i] = list[i].Clone()
-	}
+	d.initStruct(sp, v, list)
 	if node == nil {
 		return d.structValue(sp, v, list)
 	}
@@ -303,6 +372,22 @@ func (d *decoder) structInto(sp *StructPlan, v *Value, list []Value, node *tree.
 	return nil
 }
 
+// initStruct sets *v to the struct list (zero values, or a reusing
+// decode's last ones) with the fields off the wire at their defaults.
+func (d *decoder) initStruct(sp *StructPlan, v *Value, list []Value) {
+	*v = List(list)
+	for j, i := range sp.offWire {
+		if def := &sp.offDefaults[j]; def.p == nil {
+			setInt(&list[i], int64(def.n)) // no pointer, no write barrier
+		} else {
+			list[i] = *def
+		}
+	}
+	for _, i := range sp.deepDefaults {
+		list[i] = d.clone(list[i])
+	}
+}
+
 // fieldFailed is what a struct's decode returns when its i-th wire field
 // failed with err.
 func (d *decoder) fieldFailed(sp *StructPlan, i int, list []Value, err error) error {
@@ -325,72 +410,84 @@ func (d *decoder) fieldFailed(sp *StructPlan, i int, list []Value, err error) er
 // general way, field, which reads it again from the same offset and
 // reports what is wrong with the same error.
 func (d *decoder) structValue(sp *StructPlan, v *Value, list []Value) error {
+	// The offset is kept in off while the fields are read here, and in
+	// d.off around anything called.
+	buf, off := d.buf[:d.end], d.off
 	for i := range sp.steps {
 		st := &sp.steps[i]
 		fv := &list[st.index]
-		b := d.buf[d.off:d.end]
+		b := buf[off:]
 		switch st.op {
 		case encInt32:
 			if len(b) >= 4 {
 				setInt(fv, int64(int32(binary.BigEndian.Uint32(b))))
-				d.off += 4
+				off += 4
 				continue
 			}
 		case encInt16:
 			if len(b) >= 2 {
 				setInt(fv, int64(int16(binary.BigEndian.Uint16(b))))
-				d.off += 2
+				off += 2
 				continue
 			}
 		case encInt64:
 			if len(b) >= 8 {
 				setInt(fv, int64(binary.BigEndian.Uint64(b)))
-				d.off += 8
+				off += 8
 				continue
 			}
 		case encInt8:
 			if len(b) >= 1 {
 				setInt(fv, int64(int8(b[0])))
-				d.off++
+				off++
 				continue
 			}
 		case encBool:
 			if len(b) >= 1 {
 				setInt(fv, int64(b[0])) // the byte as it was (primitive)
-				d.off++
+				off++
 				continue
 			}
 		case encUUID:
 			if len(b) >= 16 {
+				d.off = off
 				*fv = String(d.text(b[:16]))
-				d.off += 16
+				off += 16
 				continue
 			}
 		case encString, encNullableString, encBytes:
 			if n, size := fastLen(b, st.op, st.compact); n >= 0 {
+				d.off = off
 				*fv = String(d.text(b[size : size+n]))
-				d.off += size + n
+				off += size + n
 				continue
 			}
 		case encStruct:
+			d.off = off
 			if err := d.structInto(st.fp.Struct, fv, nil, nil, ""); err != nil {
 				return d.fieldFailed(sp, i, list, err)
 			}
+			off = d.off
 			continue
 		case encArray:
+			d.off = off
 			if ok, err := d.arrayValue(st.fp, fv); ok {
 				if err != nil {
 					return d.fieldFailed(sp, i, list, err)
 				}
+				off = d.off
 				continue
 			}
 		}
+		d.off = off
 		if _, err := d.field(st.fp, fv, nil, "", d.section); err != nil {
 			return d.fieldFailed(sp, i, list, err)
 		}
+		off = d.off
 	}
+	d.off = off
 	if sp.Flexible {
-		if d.off < d.end && d.buf[d.off] == 0 && !d.tree {
+		if off < len(buf) && buf[off] == 0 && !d.tree {
 			d.off++ // no tagged fields, the most common case
 			return nil
 		}
@@ -452,8 +549,7 @@ func (d *decoder) arrayValue(fp *FieldPlan, v *Value) (bool, error) {
 		old = v.list()
 	}
 	d.off += n
-	var fields []Value
-	list := d.arrayList(fp, old, int(count), &fields)
+	list, fields := d.arrayList(fp, old, int(count))
 	*v = List(list)
 	if fp.Elem == schemas.KindInt32 {
 		b := d.buf[d.off : d.off+4*len(list)]
@@ -463,10 +559,26 @@ func (d *decoder) arrayValue(fp *FieldPlan, v *Value) (bool, error) {
 		d.off += len(b)
 		return true, nil
 	}
+	if fp.Elem == schemas.KindStruct && !d.reuse {
+		// structElem and structInto without a tree, inlined.
+		sp, nf := fp.Struct, len(fp.Struct.Fields)
+		for i := range list {
+			if len(fields) < nf {
+				fields = d.alloc(nf * min(len(list)-i, elemBlock))
+			}
+			f := fields[:nf:nf]
+			fields = fields[nf:]
+			d.initStruct(sp, &list[i], f)
+			if err := d.structValue(sp, &list[i], f); err != nil {
+				return true, d.elemFailed(fp, v, list, i, err)
+			}
+		}
+		return true, nil
+	}
 	for i := range list {
 		var err error
 		if fp.Elem == schemas.KindStruct {
-			err = d.structElem(fp, list, i, &fields, nil, "")
+			fields, err = d.structElem(fp, list, i, fields, nil, "")
 		} else {
 			err = d.primitive(fp.Elem, false, fp.Compact, &list[i], nil)
 		}
@@ -480,35 +592,45 @@ func (d *decoder) arrayValue(fp *FieldPlan, v *Value) (bool, error) {
 // arrayList returns the list of an array of count elements (checked
 // against the bytes left); old is a reusing decode's last list. A new
 // list of structs shares its allocation with the field lists of its
-// first elements, *fields (see structElem).
-func (d *decoder) arrayList(fp *FieldPlan, old []Value, count int, fields *[]Value) []Value {
+// first elements, fields (see structElem).
+func (d *decoder) arrayList(fp *FieldPlan, old []Value, count int) (list, fields []Value) {
 	if len(old) >= count {
-		return old[:count] // the elements overwrite the old values, reusing their memory
+		return old[:count], nil // the elements overwrite the old values, reusing their memory
 	}
 	if fp.Elem == schemas.KindStruct {
-		l := make([]Value, count+len(fp.Struct.Fields)*min(count, elemBlock))
-		*fields = l[count:]
-		return l[:count:count]
+		l := d.alloc(count + len(fp.Struct.Fields)*min(count, elemBlock))
+		return l[:count:count], l[count:]
 	}
-	return d.alloc(count)
+	return d.alloc(count), nil
+}
+
+// clone is Value.Clone with the lists from alloc.
+func (d *decoder) clone(v Value) Value {
+	if v.kind() != kindList {
+		return v.Clone()
+	}
+	old := v.list()
+	l := d.alloc(len(old))
+	for i, e := range old {
+		l[i] = d.clone(e)
+	}
+	return List(l)
 }
 
 // structElem reads element i of an array of structs. The field lists of
-// struct elements share allocations of up to elemBlock elements (*fields
-// holds what is left of the last one): the count was checked against the
-// bytes left, and no more than a chunk is allocated ahead of the bytes
-// read.
-func (d *decoder) structElem(fp *FieldPlan, list []Value, i int, fields *[]Value, en *tree.Node, epath string) error {
+// struct elements share allocations of up to elemBlock elements (fields
+// holds what is left of the last one, and structElem returns what it
+// leaves): the count was checked against the bytes left, and no more
+// than a chunk is allocated ahead of the bytes read.
+func (d *decoder) structElem(fp *FieldPlan, list []Value, i int, fields []Value, en *tree.Node, epath string) ([]Value, error) {
 	nf := len(fp.Struct.Fields)
 	if d.reuse && len(list[i].list()) >= nf {
-		return d.structInto(fp.Struct, &list[i], nil, en, epath)
+		return fields, d.structInto(fp.Struct, &list[i], nil, en, epath)
 	}
-	if len(*fields) < nf {
-		*fields = make([]Value, nf*min(len(list)-i, elemBlock))
+	if len(fields) < nf {
+		fields = d.alloc(nf * min(len(list)-i, elemBlock))
 	}
-	f := (*fields)[:nf:nf]
-	*fields = (*fields)[nf:]
-	return d.structInto(fp.Struct, &list[i], f, en, epath)
+	return fields[nf:], d.structInto(fp.Struct, &list[i], fields[:nf:nf], en, epath)
 }
 
 // elemFailed is what an array's decode returns when its element i failed
@@ -770,8 +892,7 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 			c.Err = d.budget.LeftOut(plural(n, "more element"))
 		}
 	}
-	var fields []Value
-	list := d.arrayList(fp, old, int(count), &fields)
+	list, fields := d.arrayList(fp, old, int(count))
 	*v = List(list)
 	elemName := fp.Field.Type.Elem.Name
 	for i := range list {
@@ -794,7 +915,7 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 			if en != nil {
 				en.Value = "struct"
 			}
-			err = d.structElem(fp, list, i, &fields, en, epath)
+			fields, err = d.structElem(fp, list, i, fields, en, epath)
 		} else {
 			err = d.primitive(fp.Elem, false, fp.Compact, &list[i], en)
 		}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"sync/atomic"
 
 	"kwire/codec/records"
 	"kwire/internal/xfmt"
@@ -18,6 +19,9 @@ type Plan struct {
 	Version  int16
 	Flexible bool
 	Root     *StructPlan
+	// sizes is what the plan's last decode that succeeded used
+	// (packSizes), from which the next one sizes its first blocks.
+	sizes atomic.Uint64
 }
 
 // StructPlan is one struct at one version.
