@@ -621,7 +621,7 @@ func (u *ui) pickers() {
 		released, _ = sets.Load(s.DraftBase)
 	}
 	if released != nil {
-		for _, a := range released.APIs {
+		for _, a := range released.APIIndex() {
 			xfmt.Fprintf(&b, `<option value="%s">%d %s</option>`, render.EscapeHTML(a.Name), a.Key, render.EscapeHTML(a.Name))
 		}
 	}

@@ -1,6 +1,9 @@
 package sets
 
 import (
+	"io/fs"
+
+	"kwire/schemas"
 	"testing"
 )
 
@@ -27,6 +30,30 @@ func BenchmarkProvide(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := Provide(bundle); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkOpenTrunk opens the trunk set from a bundle, as the explorer
+// does at start (schemas.OpenSet): its headers parsed, the other files
+// scanned.
+func BenchmarkOpenTrunk(b *testing.B) {
+	bundle, err := Bundle()
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := readBundle(bundle)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sub, err := fs.Sub(m, "data/trunk")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := schemas.OpenSet(sub, "trunk"); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -26,6 +26,9 @@ var data fs.FS = embedded()
 // Provide replaces the sets with those of a bundle written by Bundle (the
 // browser app fetches it; see BundleName). Sets already loaded are
 // forgotten. The bundle's memory is kept: the caller must not change it.
+// Its sets are opened with schemas.OpenSet: each schema is read when it is
+// asked for, so that the explorer's first view parses four files of the
+// newest release rather than all of them.
 func Provide(bundle []byte) error {
 	m, err := readBundle(bundle)
 	if err != nil {
@@ -34,6 +37,7 @@ func Provide(bundle []byte) error {
 	mu.Lock()
 	defer mu.Unlock()
 	use(m)
+	opened = true
 	return nil
 }
 
@@ -159,12 +163,16 @@ var (
 	releaseList []Release
 	// versionsOf caches VersionsOf by release and message name.
 	versionsOf = map[string]schemas.Versions{}
+	// opened says that sets are opened (schemas.OpenSet), not read whole:
+	// those of a bundle.
+	opened bool
 )
 
 // use makes fsys the sets, forgetting what was read of the others; the
 // caller holds mu.
 func use(fsys fs.FS) {
 	data, loaded, releaseList, versionsOf = fsys, map[string]*schemas.Set{}, nil, map[string]schemas.Versions{}
+	opened = false
 }
 
 // Load returns the named set, parsing it once; "" and Auto name the
@@ -201,6 +209,9 @@ func load(fsys fs.FS, name string) (*schemas.Set, error) {
 	}
 	if _, err := fs.Stat(sub, "message"); err != nil {
 		return nil, xfmt.Errorf("no schema set %q (this build has %v)", name, all)
+	}
+	if opened {
+		return schemas.OpenSet(sub, name)
 	}
 	return schemas.LoadSet(sub, name)
 }
