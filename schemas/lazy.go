@@ -12,21 +12,64 @@ import (
 	"kwire/internal/xfmt"
 )
 
-// OpenSet is LoadSet reading only the headers, SOURCE and errors.tsv at
-// once, and of every other schema file its top-level "name", "type" and
-// "apiKey" (APIIndex); each file is parsed and validated when something
-// asks for its message or API, and its errors, if any, are reported then:
-// LookupAPI returns them, with their file:line:col, and Broken lists them
-// (with those of every file: Messages, APIs and Broken read them all). A
-// file whose top-level keys cannot be read is read with every file; of
-// files that clash (two schemas of one name, an API key of two APIs) the
-// first read is kept, as LoadSet keeps the first in its order. In the
-// browser, parsing the newest release whole took most of the explorer's
-// start-up (about 65 ms; 5 ms natively), where its first view needs four
-// files.
-func OpenSet(fsys fs.FS, name string) (*Set, error) {
-	s := &Set{Name: name, byName: map[string]*Message{}, byKey: map[int16]*API{}, apiName: map[string]*API{}, lazy: &lazySet{}}
-	l := s.lazy
+// IndexFile is the file of a set that lets OpenSet read its schemas when
+// they are asked for (WriteIndex writes it). It is made at build time for
+// the browser's bundle (sets.Bundle), never kept with Kafka's files.
+const IndexFile = "kwire-index.tsv"
+
+// WriteIndex lists the schema files of the set at fsys in LoadSet's order,
+// each as a line "path\tname\ttype\tapiKey" of what Parse reads in it
+// (apiKey -1 when it has none), for OpenSet. Of a file that is not JSON
+// whose name ends in Request or Response it guesses the name from the
+// file's and the key from its API's other half, so that the API's errors
+// are found when it is asked for; of other such files name and type are
+// empty.
+func WriteIndex(fsys fs.FS, name string) ([]byte, error) {
+	paths, err := schemaFiles(fsys, name)
+	ms := make([]*Message, len(paths))
+	keys := map[string]int{} // message names to their API keys
+	for i, p := range paths {
+		src, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return nil, err
+		}
+		ms[i], _ = Parse(p, src)
+		if ms[i] != nil {
+			keys[ms[i].Name] = ms[i].APIKey
+		}
+	}
+	var out []byte
+	for i, p := range paths {
+		m := ms[i]
+		if m == nil {
+			m = &Message{Name: strings.TrimSuffix(path.Base(p), ".json"), APIKey: -1}
+			for typ, other := range map[string]string{"request": "Response", "response": "Request"} {
+				if api, ok := strings.CutSuffix(m.Name, otherHalf(other)); ok {
+					if key, ok := keys[api+other]; ok {
+						m.Type, m.APIKey = typ, key
+					}
+				}
+			}
+		}
+		if m.Type == "" || strings.ContainsAny(m.Name+m.Type, "\t\n") {
+			m = &Message{APIKey: -1}
+		}
+		out = append(out, p+"\t"+m.Name+"\t"+m.Type+"\t"+strconv.Itoa(m.APIKey)+"\n"...)
+	}
+	return out, err
+}
+
+func otherHalf(suffix string) string {
+	if suffix == "Request" {
+		return "Response"
+	}
+	return "Request"
+}
+
+// schemaFiles lists the schema files of a set, in the order LoadSet reads
+// them.
+func schemaFiles(fsys fs.FS, name string) ([]string, error) {
+	var paths []string
 	for _, dir := range SchemaDirs {
 		entries, err := fs.ReadDir(fsys, dir)
 		if err != nil {
@@ -36,20 +79,27 @@ func OpenSet(fsys fs.FS, name string) (*Set, error) {
 			return nil, xfmt.Errorf("schema set %s: %w", name, err)
 		}
 		for _, e := range entries {
-			if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
-				continue
+			if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") {
+				paths = append(paths, path.Join(dir, e.Name()))
 			}
-			f := lazyFile{path: path.Join(dir, e.Name())}
-			if f.src, err = fs.ReadFile(fsys, f.path); err != nil {
-				return nil, err
-			}
-			f.top = scanTop(f.src)
-			if f.top.api() && f.top.key >= 0 && f.top.key <= 1<<15-1 {
-				l.index = append(l.index, APIEntry{Key: int16(f.top.key), Name: f.top.apiName()})
-			}
-			l.files = append(l.files, f)
 		}
 	}
+	return paths, nil
+}
+
+// OpenSet is LoadSet for a set with an IndexFile: it reads the headers,
+// SOURCE and errors.tsv at once, and every other schema file when
+// something asks for its message or API, then reports its errors, if any:
+// LookupAPI returns them, with their file:line:col, and Broken lists them
+// (with those of every file: Messages, APIs and Broken read them all). Of
+// files that clash (two schemas of one name, an API key of two APIs) the
+// first read is kept, as LoadSet keeps the first in its order. A set
+// without an index is read whole, as LoadSet reads it. In the browser,
+// parsing the newest release whole took most of the explorer's start-up
+// (about 65 ms; 5 ms natively), where its first view needs four files.
+func OpenSet(fsys fs.FS, name string) (*Set, error) {
+	s := &Set{Name: name, byName: map[string]*Message{}, byKey: map[int16]*API{}, lazy: &lazySet{fsys: fsys}}
+	l := s.lazy
 	if src, err := fs.ReadFile(fsys, "SOURCE"); err == nil {
 		s.Source = string(src)
 	}
@@ -60,21 +110,44 @@ func OpenSet(fsys fs.FS, name string) (*Set, error) {
 		}
 		s.SetErrors(errs)
 	}
-	// The index by key, each key once (its first file's API).
-	sort.SliceStable(l.index, func(i, j int) bool { return l.index[i].Key < l.index[j].Key })
-	index := l.index[:0]
-	for i, e := range l.index {
-		if i == 0 || e.Key != l.index[i-1].Key {
-			index = append(index, e)
+	index, err := fs.ReadFile(fsys, IndexFile)
+	lines := strings.Split(string(index), "\n")
+	for _, line := range lines[:len(lines)-1] {
+		cols := strings.Split(line, "\t")
+		if len(cols) != 4 {
+			err = fs.ErrInvalid
+			break
 		}
+		f := lazyFile{path: cols[0], name: cols[1], header: cols[2] == "header", key: none}
+		if key, err := strconv.Atoi(cols[3]); err == nil && key >= 0 && key <= 1<<15-1 && (cols[2] == "request" || cols[2] == "response") {
+			f.key = key
+			if cols[2] == "request" {
+				l.index = append(l.index, APIEntry{Key: int16(key), Name: strings.TrimSuffix(f.name, "Request")}) // its APIName
+			}
+		}
+		l.files = append(l.files, f)
 	}
-	l.index = index
+	if err != nil { // no index, or one WriteIndex did not write: read every file now
+		paths, err := schemaFiles(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		l.files, l.index = nil, nil
+		for _, p := range paths {
+			l.files = append(l.files, lazyFile{path: p, key: none})
+		}
+		s.need("", every)()
+		s.lazy = nil
+		return s, nil
+	}
+	sort.Slice(l.index, func(i, j int) bool { return l.index[i].Key < l.index[j].Key })
 	s.need("", header)()
 	return s, nil
 }
 
 // APIEntry names an API of a set.
 type APIEntry struct {
+	_    [0]func() // not comparable: no equality function in the browser app
 	Key  int16
 	Name string
 }
@@ -89,7 +162,7 @@ func (s *Set) APIIndex() []APIEntry {
 	}
 	out := make([]APIEntry, len(s.apis))
 	for i, a := range s.apis {
-		out[i] = APIEntry{a.Key, a.Name}
+		out[i] = APIEntry{Key: a.Key, Name: a.Name}
 	}
 	return out
 }
@@ -112,30 +185,20 @@ func (s *Set) Unread() int {
 // set's maps and lists while files are read.
 type lazySet struct {
 	mu    sync.Mutex
+	fsys  fs.FS
 	files []lazyFile // in the order LoadSet reads them
 	index []APIEntry
 	all   bool // every file read
 }
 
 type lazyFile struct {
-	path string
-	src  []byte
-	top  topKeys
-	read bool
-	err  error // what Parse said, for a file that did not load
-}
-
-// topKeys are what scanTop reads of a schema.
-type topKeys struct {
-	name, typ string
-	key       int // -1 when absent
-}
-
-func (t topKeys) api() bool { return t.typ == "request" || t.typ == "response" }
-
-func (t topKeys) apiName() string {
-	m := Message{Name: t.name, Type: t.typ}
-	return m.APIName()
+	_      [0]func() // not comparable: no equality function in the browser app
+	path   string
+	name   string // as the index gives them
+	key    int    // the API's key, none for other files
+	header bool
+	read   bool
+	err    error // what Parse said, for a file that did not load
 }
 
 // What need reads besides a name: nothing, the headers, every file, or the
@@ -161,23 +224,21 @@ func (s *Set) need(name string, key int) (unlock func()) {
 		return l.mu.Unlock
 	}
 	for _, f := range l.files {
-		if name != "" && f.top.name == name && f.top.api() {
-			key = f.top.key
+		if name != "" && f.name == name && f.key != none {
+			key = f.key
 		}
 	}
 	for i := range l.files {
 		f := &l.files[i]
-		switch {
-		case f.read:
-			continue
-		case key == every, name != "" && f.top.name == name,
-			key == header && f.top.typ == "header",
-			key >= 0 && f.top.key == key && f.top.api():
-		default:
+		if f.read || !(key == every || name != "" && f.name == name || key == header && f.header || key >= 0 && f.key == key) {
 			continue
 		}
 		f.read = true
-		m, err := Parse(f.path, f.src)
+		var m *Message
+		src, err := fs.ReadFile(l.fsys, f.path)
+		if err == nil {
+			m, err = Parse(f.path, src)
+		}
 		if err == nil {
 			err = s.add(m)
 		}
@@ -185,16 +246,11 @@ func (s *Set) need(name string, key int) (unlock func()) {
 			s.messages = append(s.messages, m)
 		}
 	}
-	apis := s.apis[:0]
-	for _, a := range s.apis {
-		if a.Request != nil && a.Response != nil {
-			apis = append(apis, a)
-			continue
+	for k, a := range s.byKey {
+		if a.Request == nil || a.Response == nil {
+			delete(s.byKey, k)
 		}
-		delete(s.byKey, a.Key)
-		delete(s.apiName, strings.ToLower(a.Name))
 	}
-	s.apis = apis
 	if key == every {
 		s.sort()
 		for _, f := range l.files {
@@ -205,120 +261,4 @@ func (s *Set) need(name string, key int) (unlock func()) {
 		l.all = true
 	}
 	return l.mu.Unlock
-}
-
-// scanTop reads a schema's top-level "name", "type" and "apiKey" (-1 when
-// absent or not read) as Parse reads them, stopping once it has all three
-// or at what it cannot read.
-func scanTop(src []byte) (t topKeys) {
-	t.key = -1
-	i := skipSpace(src, 0)
-	if i >= len(src) || src[i] != '{' {
-		return t
-	}
-	for {
-		i = skipSpace(src, i+1)
-		end := skipValue(src, i)
-		if end < 0 || src[i] != '"' {
-			return t
-		}
-		key := text(src[i:end])
-		i = skipSpace(src, end)
-		if i >= len(src) || src[i] != ':' {
-			return t
-		}
-		i = skipSpace(src, i+1)
-		end = skipValue(src, i)
-		if end < 0 {
-			return t
-		}
-		switch lit := text(src[i:end]); key {
-		case "name":
-			t.name = lit
-		case "type":
-			t.typ = lit
-		case "apiKey":
-			if n, err := strconv.Atoi(lit); err == nil {
-				t.key = n
-			}
-		}
-		if i = skipSpace(src, end); i >= len(src) || src[i] != ',' || t.name != "" && t.typ != "" && t.key >= 0 {
-			return t
-		}
-	}
-}
-
-// skipSpace returns the offset of the first byte at or after i that is
-// not white space or in a comment.
-func skipSpace(src []byte, i int) int {
-	for i < len(src) {
-		switch c := src[i]; {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			i++
-		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			end := strings.Index(string(src[i+2:]), "*/")
-			if end < 0 {
-				return len(src)
-			}
-			i += end + 4
-		default:
-			return i
-		}
-	}
-	return i
-}
-
-// skipValue returns the end of the JSON value (with comments and trailing
-// commas) that starts at i, or -1.
-func skipValue(src []byte, i int) int {
-	depth, start := 0, i
-	for i < len(src) {
-		c := src[i]
-		switch {
-		case c == '"':
-			i++
-			for i < len(src) && src[i] != '"' {
-				if src[i] == '\\' {
-					i++
-				}
-				i++
-			}
-			if i >= len(src) {
-				return -1
-			}
-			i++
-		case c == '{' || c == '[':
-			depth++
-			i++
-		case c == '}' || c == ']':
-			if depth == 0 {
-				return i // after a bare literal
-			}
-			depth--
-			i++
-		case c == '/':
-			j := skipSpace(src, i)
-			if j == i {
-				return -1
-			}
-			i = j
-			continue
-		case depth == 0 && (c == ',' || c == ':' || c == ' ' || c == '\t' || c == '\n' || c == '\r'):
-			return i
-		default:
-			i++
-			continue
-		}
-		if depth == 0 {
-			return i // a string, object or array ends here
-		}
-	}
-	if depth == 0 && i > start {
-		return i
-	}
-	return -1
 }

@@ -72,10 +72,9 @@ type Set struct {
 	apis     []*API     // sorted by key
 	broken   []error
 
-	byName  map[string]*Message
-	byKey   map[int16]*API
-	apiName map[string]*API
-	errs    map[int16]ErrorCode
+	byName map[string]*Message
+	byKey  map[int16]*API
+	errs   map[int16]ErrorCode
 
 	// lazy holds the files of an OpenSet set not read yet; nil for a set
 	// read whole.
@@ -84,21 +83,21 @@ type Set struct {
 
 // Messages lists every message of the set by name.
 func (s *Set) Messages() []*Message {
-	defer s.need("", every)()
+	s.need("", every)() // then the set stays as it is
 	return s.messages
 }
 
 // APIs lists the set's APIs by key: those whose request and response
 // both loaded.
 func (s *Set) APIs() []*API {
-	defer s.need("", every)()
+	s.need("", every)() // then the set stays as it is
 	return s.apis
 }
 
 // Broken lists the files that did not load, each with its errors
 // (file:line:col); the set holds every other file.
 func (s *Set) Broken() []error {
-	defer s.need("", every)()
+	s.need("", every)() // then the set stays as it is
 	return s.broken
 }
 
@@ -111,7 +110,7 @@ var SchemaDirs = []string{"message", "coordinator", "metadata"}
 // or a file could not be read.
 func LoadSet(fsys fs.FS, name string) (*Set, error) {
 	s, err := OpenSet(fsys, name)
-	if err == nil {
+	if err == nil && s.lazy != nil {
 		s.need("", every)()
 		s.lazy = nil
 	}
@@ -137,7 +136,6 @@ func NewSet(name string, msgs []*Message) (*Set, error) {
 func (s *Set) index() error {
 	s.byName = map[string]*Message{}
 	s.byKey = map[int16]*API{}
-	s.apiName = map[string]*API{}
 	s.errs = map[int16]ErrorCode{}
 	for _, e := range s.Errors {
 		s.errs[e.Code] = e
@@ -157,8 +155,12 @@ func (s *Set) index() error {
 	return errors.Join(conflicts...)
 }
 
-// sort orders the APIs by key and the messages by name.
+// sort lists the APIs by key and the messages by name.
 func (s *Set) sort() {
+	s.apis = s.apis[:0]
+	for _, a := range s.byKey {
+		s.apis = append(s.apis, a)
+	}
 	sort.Slice(s.apis, func(i, j int) bool { return s.apis[i].Key < s.apis[j].Key })
 	sort.Slice(s.messages, func(i, j int) bool { return s.messages[i].Name < s.messages[j].Name })
 }
@@ -186,8 +188,6 @@ func (s *Set) add(m *Message) error {
 		if a == nil {
 			a = &API{Key: key, Name: m.APIName()}
 			s.byKey[key] = a
-			s.apiName[strings.ToLower(a.Name)] = a
-			s.apis = append(s.apis, a)
 		}
 		if m.Type == "request" {
 			a.Request = m
@@ -221,39 +221,31 @@ func (s *Set) APIByKey(key int16) *API {
 // errors.
 func (s *Set) LookupAPI(nameOrKey string) (*API, error) {
 	n, err := strconv.Atoi(nameOrKey)
-	numeric, key := err == nil, n
-	if !numeric || n < 0 || n > 1<<15-1 {
-		key = none
-	}
+	numeric, key := err == nil, none
 	low := strings.ToLower(nameOrKey)
-	suffixes := []string{"", "request", "response"}
-	if l := s.lazy; l != nil && !numeric {
-		for _, e := range l.index {
-			for _, suffix := range suffixes {
-				if strings.ToLower(e.Name) == strings.TrimSuffix(low, suffix) {
-					key = int(e.Key)
-				}
-			}
+	for _, e := range s.APIIndex() {
+		name := strings.ToLower(e.Name)
+		if numeric && int(e.Key) == n || !numeric && low == name {
+			key = int(e.Key)
+			break
+		}
+		if !numeric && key == none && (low == name+"request" || low == name+"response") {
+			key = int(e.Key)
 		}
 	}
 	defer s.need("", key)()
+	if a := s.byKey[int16(key)]; a != nil && key != none {
+		return a, nil
+	}
 	if l := s.lazy; l != nil {
 		for _, f := range l.files {
-			if f.top.api() && f.top.key == key && f.err != nil {
+			if f.key == key && key != none && f.err != nil {
 				return nil, f.err
 			}
 		}
 	}
 	if numeric {
-		if a := s.byKey[int16(key)]; a != nil && key != none {
-			return a, nil
-		}
 		return nil, xfmt.Errorf("set %s has no API with key %d", s.Name, n)
-	}
-	for _, suffix := range suffixes {
-		if a := s.apiName[strings.TrimSuffix(low, suffix)]; a != nil {
-			return a, nil
-		}
 	}
 	return nil, xfmt.Errorf("set %s has no API named %q (try `kwire apis`)", s.Name, nameOrKey)
 }

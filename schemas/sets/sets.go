@@ -10,6 +10,7 @@ package sets
 import (
 	"bytes"
 	"io/fs"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,9 +27,10 @@ var data fs.FS = embedded()
 // Provide replaces the sets with those of a bundle written by Bundle (the
 // browser app fetches it; see BundleName). Sets already loaded are
 // forgotten. The bundle's memory is kept: the caller must not change it.
-// Its sets are opened with schemas.OpenSet: each schema is read when it is
-// asked for, so that the explorer's first view parses four files of the
-// newest release rather than all of them.
+// Its sets are opened with schemas.OpenSet (Bundle writes each set's
+// schemas.IndexFile): each schema is read when it is asked for, so that
+// the explorer's first view parses four files of the newest release
+// rather than all of them.
 func Provide(bundle []byte) error {
 	m, err := readBundle(bundle)
 	if err != nil {
@@ -37,7 +39,6 @@ func Provide(bundle []byte) error {
 	mu.Lock()
 	defer mu.Unlock()
 	use(m)
-	opened = true
 	return nil
 }
 
@@ -63,10 +64,19 @@ func Bundle() ([]byte, error) {
 	}
 	out := []byte(bundleMagic)
 	seen := map[string]string{} // contents to the first path that has them
+	add := func(rel string, b []byte) {
+		if first, ok := seen[string(b)]; ok {
+			out = xfmt.Appendf(out, "%s =%s\n", rel, first)
+			return
+		}
+		seen[string(b)] = rel
+		out = xfmt.Appendf(out, "%s %d\n", rel, len(b))
+		out = append(append(out, b...), '\n')
+	}
 	err := walkFiles(data, "data", func(p string) error {
 		rel := strings.TrimPrefix(p, "data/")
-		if !strings.Contains(rel, "/") {
-			return nil // data/README.md, data/.gitignore
+		if !strings.Contains(rel, "/") || path.Base(rel) == schemas.IndexFile {
+			return nil // data/README.md, data/.gitignore; an index is written below
 		}
 		if !validName(rel) {
 			return xfmt.Errorf("%q cannot be bundled (a file name with a space or a newline)", rel)
@@ -75,17 +85,23 @@ func Bundle() ([]byte, error) {
 		if err != nil {
 			return err
 		}
-		if first, ok := seen[string(b)]; ok {
-			out = xfmt.Appendf(out, "%s =%s\n", rel, first)
-			return nil
-		}
-		seen[string(b)] = rel
-		out = xfmt.Appendf(out, "%s %d\n", rel, len(b))
-		out = append(append(out, b...), '\n')
+		add(rel, b)
 		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	// Each set's index, for schemas.OpenSet.
+	for _, name := range names(data) {
+		sub, err := fs.Sub(data, "data/"+name)
+		if err != nil {
+			return nil, err
+		}
+		index, err := schemas.WriteIndex(sub, name)
+		if err != nil {
+			return nil, err
+		}
+		add(name+"/"+schemas.IndexFile, index)
 	}
 	return out, nil
 }
@@ -163,16 +179,12 @@ var (
 	releaseList []Release
 	// versionsOf caches VersionsOf by release and message name.
 	versionsOf = map[string]schemas.Versions{}
-	// opened says that sets are opened (schemas.OpenSet), not read whole:
-	// those of a bundle.
-	opened bool
 )
 
 // use makes fsys the sets, forgetting what was read of the others; the
 // caller holds mu.
 func use(fsys fs.FS) {
 	data, loaded, releaseList, versionsOf = fsys, map[string]*schemas.Set{}, nil, map[string]schemas.Versions{}
-	opened = false
 }
 
 // Load returns the named set, parsing it once; "" and Auto name the
@@ -210,10 +222,7 @@ func load(fsys fs.FS, name string) (*schemas.Set, error) {
 	if _, err := fs.Stat(sub, "message"); err != nil {
 		return nil, xfmt.Errorf("no schema set %q (this build has %v)", name, all)
 	}
-	if opened {
-		return schemas.OpenSet(sub, name)
-	}
-	return schemas.LoadSet(sub, name)
+	return schemas.OpenSet(sub, name) // read whole but from a bundle, which has an index
 }
 
 // FS returns the files of a set (for the docs build, which shows errors.tsv
