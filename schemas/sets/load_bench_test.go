@@ -1,14 +1,13 @@
 package sets
 
 import (
-	"io/fs"
+	"testing"
 
 	"kwire/schemas"
-	"testing"
 )
 
-// BenchmarkLoadTrunk parses the trunk set from the embedded files, as the
-// explorer does at start from the bundle.
+// BenchmarkLoadTrunk parses the trunk set whole from the embedded files,
+// as the explorer did at start from the bundle before OpenSet.
 func BenchmarkLoadTrunk(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
@@ -36,21 +35,9 @@ func BenchmarkProvide(b *testing.B) {
 }
 
 // BenchmarkOpenTrunk opens the trunk set from a bundle, as the explorer
-// does at start (schemas.OpenSet): its headers parsed, the other files
-// scanned.
+// does at start (schemas.OpenSet): its index read, its headers parsed.
 func BenchmarkOpenTrunk(b *testing.B) {
-	bundle, err := Bundle()
-	if err != nil {
-		b.Fatal(err)
-	}
-	m, err := readBundle(bundle)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sub, err := fs.Sub(m, "data/trunk")
-	if err != nil {
-		b.Fatal(err)
-	}
+	sub := bundled(b, "trunk")
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := schemas.OpenSet(sub, "trunk"); err != nil {

@@ -14,7 +14,7 @@ import (
 
 // bundled returns the set of that name as the browser app reads it: from
 // the bundle, with the index Bundle writes.
-func bundled(t *testing.T, name string) fs.FS {
+func bundled(t testing.TB, name string) fs.FS {
 	t.Helper()
 	b, err := Bundle()
 	if err != nil {
