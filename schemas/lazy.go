@@ -26,6 +26,9 @@ const IndexFile = "kwire-index.tsv"
 // empty.
 func WriteIndex(fsys fs.FS, name string) ([]byte, error) {
 	paths, err := schemaFiles(fsys, name)
+	if err != nil {
+		return nil, err
+	}
 	ms := make([]*Message, len(paths))
 	keys := map[string]int{} // message names to their API keys
 	for i, p := range paths {
@@ -56,7 +59,7 @@ func WriteIndex(fsys fs.FS, name string) ([]byte, error) {
 		}
 		out = append(out, p+"\t"+m.Name+"\t"+m.Type+"\t"+strconv.Itoa(m.APIKey)+"\n"...)
 	}
-	return out, err
+	return out, nil
 }
 
 func otherHalf(suffix string) string {
