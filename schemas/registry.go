@@ -127,32 +127,19 @@ func (s *Set) SetErrors(errs []ErrorCode) {
 	}
 }
 
-// NewSet builds a registry from messages already parsed (drafts).
+// NewSet builds a registry from messages already parsed (drafts); a
+// message that clashes with one before it is left out, with an error.
 func NewSet(name string, msgs []*Message) (*Set, error) {
-	s := &Set{Name: name, messages: msgs}
-	return s, s.index()
-}
-
-func (s *Set) index() error {
-	s.byName = map[string]*Message{}
-	s.byKey = map[int16]*API{}
-	s.errs = map[int16]ErrorCode{}
-	for _, e := range s.Errors {
-		s.errs[e.Code] = e
-	}
-	kept := s.messages[:0]
-	var conflicts []error
-	for _, m := range s.messages {
+	s := &Set{Name: name, byName: map[string]*Message{}, byKey: map[int16]*API{}}
+	for _, m := range msgs {
 		if err := s.add(m); err != nil {
-			conflicts = append(conflicts, err)
+			s.broken = append(s.broken, err)
 			continue
 		}
-		kept = append(kept, m)
+		s.messages = append(s.messages, m)
 	}
-	s.messages = kept
 	s.sort()
-	s.broken = append(s.broken, conflicts...)
-	return errors.Join(conflicts...)
+	return s, errors.Join(s.broken...)
 }
 
 // sort lists the APIs by key and the messages by name.
