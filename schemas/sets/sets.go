@@ -9,6 +9,7 @@ package sets
 
 import (
 	"bytes"
+	"errors"
 	"io/fs"
 	"path"
 	"sort"
@@ -215,16 +216,18 @@ func load(fsys fs.FS, name string) (*schemas.Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The folders are listed only for the error: in the browser, listing
-	// the bundle's 1,600 files cost milliseconds a time.
-	if _, err := fs.Stat(sub, "message"); err != nil {
+	// A bundle's sets have an index: opened, not read whole. A set with
+	// no message/ folder is no set; its folder is not listed first (in
+	// the browser, listing the bundle's message/ cost milliseconds).
+	s, err := schemas.OpenSet(sub, name)
+	if errors.Is(err, fs.ErrNotExist) {
 		all := names(fsys)
 		if len(all) == 0 {
 			return nil, ErrMissing
 		}
 		return nil, xfmt.Errorf("no schema set %q (this build has %v)", name, all)
 	}
-	return schemas.OpenSet(sub, name) // a bundle's sets have an index: opened, not read whole
+	return s, err
 }
 
 // FS returns the files of a set (for the docs build, which shows errors.tsv
