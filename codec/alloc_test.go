@@ -95,7 +95,7 @@ func TestHostileCountsAllocate(t *testing.T) {
 func TestEveryFirstCountHostile(t *testing.T) {
 	set := loadSet(t, "trunk")
 	n := 0
-	for _, api := range set.APIs {
+	for _, api := range set.APIs() {
 		for _, dir := range []Direction{Request, Response} {
 			m := dir.Schema(api)
 			for v := m.ValidVersions.Lo; v <= m.ValidVersions.Hi; v++ {

@@ -25,11 +25,11 @@ func fuzzSets(tb testing.TB) [2]*schemas.Set {
 func fuzzPick(sets [2]*schemas.Set, sel []byte) (*schemas.Set, *schemas.API, int16, Direction) {
 	set := sets[sel[0]&1]
 	dir := Direction(sel[0] >> 1 & 1)
-	i := int(sel[1]) % len(set.APIs)
-	for set.APIs[i].Removed() { // every set has live APIs
-		i = (i + 1) % len(set.APIs)
+	i := int(sel[1]) % len(set.APIs())
+	for set.APIs()[i].Removed() { // every set has live APIs
+		i = (i + 1) % len(set.APIs())
 	}
-	api := set.APIs[i]
+	api := set.APIs()[i]
 	vr := dir.Schema(api).ValidVersions
 	v := vr.Lo + int16(int(sel[2])%int(vr.Hi-vr.Lo+1))
 	return set, api, v, dir
@@ -40,7 +40,7 @@ func fuzzPick(sets [2]*schemas.Set, sel []byte) (*schemas.Set, *schemas.API, int
 // whole frames or bodies.
 func fuzzSeeds(f *testing.F, sets [2]*schemas.Set, frame bool) {
 	for si, set := range sets {
-		for ai, api := range set.APIs {
+		for ai, api := range set.APIs() {
 			if api.Removed() {
 				continue
 			}

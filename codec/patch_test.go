@@ -279,7 +279,7 @@ func TestPatchCorpus(t *testing.T) {
 func FuzzPatch(f *testing.F) {
 	sets := fuzzSets(f)
 	for si, set := range sets {
-		for ai, api := range set.APIs {
+		for ai, api := range set.APIs() {
 			if api.Removed() || ai%3 != 0 {
 				continue
 			}

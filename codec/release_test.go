@@ -17,7 +17,7 @@ func TestAutoChoice(t *testing.T) {
 	n := 0
 	for _, name := range sets.Names() {
 		set := loadSet(t, name)
-		for _, api := range set.APIs {
+		for _, api := range set.APIs() {
 			for v := api.Request.ValidVersions.Lo; v <= api.Request.ValidVersions.Hi; v++ {
 				f, err := NewFrame(set, api, v, Request)
 				if err != nil {

@@ -16,7 +16,7 @@ func forEachVersion(t *testing.T, f func(t *testing.T, set *schemas.Set, api *sc
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, api := range set.APIs {
+		for _, api := range set.APIs() {
 			for _, dir := range []Direction{Request, Response} {
 				m := dir.Schema(api)
 				if m == nil {

@@ -116,7 +116,7 @@ func coordinatorKeys(set *schemas.Set, f TopicFormat) map[int16]keyLayout {
 		return t.(map[int16]keyLayout)
 	}
 	t := map[int16]keyLayout{}
-	for _, m := range set.Messages {
+	for _, m := range set.Messages() {
 		base, isKey := strings.CutSuffix(m.Name, "Key")
 		if !isKey || !(m.Type == "coordinator-key" || m.Type == "data" && strings.HasPrefix(m.File, "coordinator/")) {
 			continue
@@ -204,7 +204,7 @@ func metadataRecords(set *schemas.Set) map[int16]*schemas.Message {
 		return t.(map[int16]*schemas.Message)
 	}
 	t := map[int16]*schemas.Message{}
-	for _, m := range set.Messages {
+	for _, m := range set.Messages() {
 		if m.Type == "metadata" && m.APIKey >= 0 {
 			t[int16(m.APIKey)] = m
 		}

@@ -1170,7 +1170,7 @@ func draftSchema(p *tab) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ph := newest.APIs[len(newest.APIs)-1].Key + 1
+	ph := newest.APIs()[len(newest.APIs())-1].Key + 1
 	opts := eval[[]string](p, `Array.from(document.querySelectorAll('#apis option')).map(o => o.value + ' / ' + o.textContent)`)
 	if len(opts) == 0 || opts[0] != fmt.Sprintf("StreamsGroupHeartbeat (draft) / %d draft", ph) {
 		t.Errorf("API picker: %.3q", opts)

@@ -101,7 +101,7 @@ func TestDocsPages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, api := range s.APIs {
+		for _, api := range s.APIs() {
 			prev := byKey[api.Key]
 			if prev == nil {
 				keys = append(keys, api.Key)

@@ -70,7 +70,7 @@ func build() catalog {
 	}
 	newest := loaded[0]
 	for _, s := range loaded {
-		for _, a := range s.APIs {
+		for _, a := range s.APIs() {
 			if a.Removed() {
 				continue
 			}

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
-	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -57,22 +56,49 @@ type ErrorCode struct {
 // Set is the registry of one schema set: every message of message/,
 // coordinator/ and metadata/, the request/response pairs by key and name,
 // the two headers and the error codes.
+//
+// A set opened with OpenSet reads its schemas when they are asked for
+// (Message, APIByKey, LookupAPI read the files of one message or API;
+// Messages, APIs and Broken every file): what it gives is what LoadSet's
+// gives.
 type Set struct {
 	Name           string
 	Source         string // the set's SOURCE file
-	Messages       []*Message
-	APIs           []*API // sorted by key
 	RequestHeader  *Message
 	ResponseHeader *Message
 	Errors         []ErrorCode
-	// Broken are the files that did not load, each with its errors
-	// (file:line:col); the set holds every other file.
-	Broken []error
 
-	byName  map[string]*Message
-	byKey   map[int16]*API
-	apiName map[string]*API
-	errs    map[int16]ErrorCode
+	messages []*Message // sorted by name
+	apis     []*API     // sorted by key
+	broken   []error
+
+	byName map[string]*Message
+	byKey  map[int16]*API
+	errs   map[int16]ErrorCode
+
+	// lazy holds the files of an OpenSet set not read yet; nil for a set
+	// read whole.
+	lazy *lazySet
+}
+
+// Messages lists every message of the set by name.
+func (s *Set) Messages() []*Message {
+	s.need("", every)() // then the set stays as it is
+	return s.messages
+}
+
+// APIs lists the set's APIs by key: those whose request and response
+// both loaded.
+func (s *Set) APIs() []*API {
+	s.need("", every)() // then the set stays as it is
+	return s.apis
+}
+
+// Broken lists the files that did not load, each with its errors
+// (file:line:col); the set holds every other file.
+func (s *Set) Broken() []error {
+	s.need("", every)() // then the set stays as it is
+	return s.broken
 }
 
 // SchemaDirs are the folders of a set that hold schemas.
@@ -83,44 +109,12 @@ var SchemaDirs = []string{"message", "coordinator", "metadata"}
 // never takes the set down. An error means the set has no message/ folder
 // or a file could not be read.
 func LoadSet(fsys fs.FS, name string) (*Set, error) {
-	s := &Set{Name: name}
-	for _, dir := range SchemaDirs {
-		entries, err := fs.ReadDir(fsys, dir)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) && dir != "message" {
-				continue
-			}
-			return nil, xfmt.Errorf("schema set %s: %w", name, err)
-		}
-		for _, e := range entries {
-			if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
-				continue
-			}
-			file := path.Join(dir, e.Name())
-			src, err := fs.ReadFile(fsys, file)
-			if err != nil {
-				return nil, err
-			}
-			m, err := Parse(file, src)
-			if err != nil {
-				s.Broken = append(s.Broken, err)
-				continue
-			}
-			s.Messages = append(s.Messages, m)
-		}
+	s, err := OpenSet(fsys, name)
+	if err == nil && s.lazy != nil {
+		s.need("", every)()
+		s.lazy = nil
 	}
-	if src, err := fs.ReadFile(fsys, "SOURCE"); err == nil {
-		s.Source = string(src)
-	}
-	if tsv, err := fs.ReadFile(fsys, "errors.tsv"); err == nil {
-		s.Errors, err = parseErrors(tsv)
-		if err != nil {
-			return nil, xfmt.Errorf("schema set %s: errors.tsv: %w", name, err)
-		}
-	}
-	s.index() // clashes are in s.Broken
-	s.dropHalfAPIs()
-	return s, nil
+	return s, err
 }
 
 // SetErrors gives the set an error table (a draft set takes the one of the
@@ -133,51 +127,29 @@ func (s *Set) SetErrors(errs []ErrorCode) {
 	}
 }
 
-// NewSet builds a registry from messages already parsed (drafts).
+// NewSet builds a registry from messages already parsed (drafts); a
+// message that clashes with one before it is left out, with an error.
 func NewSet(name string, msgs []*Message) (*Set, error) {
-	s := &Set{Name: name, Messages: msgs}
-	return s, s.index()
-}
-
-func (s *Set) index() error {
-	s.byName = map[string]*Message{}
-	s.byKey = map[int16]*API{}
-	s.apiName = map[string]*API{}
-	s.errs = map[int16]ErrorCode{}
-	for _, e := range s.Errors {
-		s.errs[e.Code] = e
-	}
-	kept := s.Messages[:0]
-	var conflicts []error
-	for _, m := range s.Messages {
+	s := &Set{Name: name, byName: map[string]*Message{}, byKey: map[int16]*API{}}
+	for _, m := range msgs {
 		if err := s.add(m); err != nil {
-			conflicts = append(conflicts, err)
+			s.broken = append(s.broken, err)
 			continue
 		}
-		kept = append(kept, m)
+		s.messages = append(s.messages, m)
 	}
-	s.Messages = kept
-	sort.Slice(s.APIs, func(i, j int) bool { return s.APIs[i].Key < s.APIs[j].Key })
-	for _, a := range s.APIs {
-		s.apiName[strings.ToLower(a.Name)] = a
-	}
-	sort.Slice(s.Messages, func(i, j int) bool { return s.Messages[i].Name < s.Messages[j].Name })
-	s.Broken = append(s.Broken, conflicts...)
-	return errors.Join(conflicts...)
+	s.sort()
+	return s, errors.Join(s.broken...)
 }
 
-// dropHalfAPIs leaves out an API whose request or response did not load
-// (its broken file is in Broken already).
-func (s *Set) dropHalfAPIs() {
-	apis := s.APIs[:0]
-	for _, a := range s.APIs {
-		if a.Request == nil || a.Response == nil {
-			delete(s.byKey, a.Key)
-			continue
-		}
-		apis = append(apis, a)
+// sort lists the APIs by key and the messages by name.
+func (s *Set) sort() {
+	s.apis = s.apis[:0]
+	for _, a := range s.byKey {
+		s.apis = append(s.apis, a)
 	}
-	s.APIs = apis
+	sort.Slice(s.apis, func(i, j int) bool { return s.apis[i].Key < s.apis[j].Key })
+	sort.Slice(s.messages, func(i, j int) bool { return s.messages[i].Name < s.messages[j].Name })
 }
 
 // add indexes one message; a message that clashes with one already
@@ -203,7 +175,6 @@ func (s *Set) add(m *Message) error {
 		if a == nil {
 			a = &API{Key: key, Name: m.APIName()}
 			s.byKey[key] = a
-			s.APIs = append(s.APIs, a)
 		}
 		if m.Type == "request" {
 			a.Request = m
@@ -220,25 +191,48 @@ func (s *Set) add(m *Message) error {
 func (a *API) Removed() bool { return a.Request.ValidVersions.None }
 
 // Message returns the schema with that name, or nil.
-func (s *Set) Message(name string) *Message { return s.byName[name] }
+func (s *Set) Message(name string) *Message {
+	defer s.need(name, none)()
+	return s.byName[name]
+}
 
 // APIByKey returns the API with that key, or nil.
-func (s *Set) APIByKey(key int16) *API { return s.byKey[key] }
+func (s *Set) APIByKey(key int16) *API {
+	defer s.need("", int(key))()
+	return s.byKey[key]
+}
 
 // LookupAPI finds an API by key ("11") or name, case-insensitively, with or
-// without a Request/Response suffix ("JoinGroup", "joingrouprequest").
+// without a Request/Response suffix ("JoinGroup", "joingrouprequest"). Of
+// an API whose schemas an OpenSet set could not read, it returns their
+// errors.
 func (s *Set) LookupAPI(nameOrKey string) (*API, error) {
-	if n, err := strconv.Atoi(nameOrKey); err == nil {
-		if a := s.byKey[int16(n)]; a != nil && n >= 0 && n <= 1<<15-1 {
-			return a, nil
-		}
-		return nil, xfmt.Errorf("set %s has no API with key %d", s.Name, n)
-	}
+	n, err := strconv.Atoi(nameOrKey)
+	numeric, key := err == nil, none
 	low := strings.ToLower(nameOrKey)
-	for _, suffix := range []string{"", "request", "response"} {
-		if a := s.apiName[strings.TrimSuffix(low, suffix)]; a != nil {
-			return a, nil
+	for _, e := range s.APIIndex() {
+		name := strings.ToLower(e.Name)
+		if numeric && int(e.Key) == n || !numeric && low == name {
+			key = int(e.Key)
+			break
 		}
+		if !numeric && key == none && (low == name+"request" || low == name+"response") {
+			key = int(e.Key)
+		}
+	}
+	defer s.need("", key)()
+	if a := s.byKey[int16(key)]; a != nil && key != none {
+		return a, nil
+	}
+	if l := s.lazy; l != nil {
+		for _, f := range l.files {
+			if f.key == key && key != none && f.err != nil {
+				return nil, f.err
+			}
+		}
+	}
+	if numeric {
+		return nil, xfmt.Errorf("set %s has no API with key %d", s.Name, n)
 	}
 	return nil, xfmt.Errorf("set %s has no API named %q (try `kwire apis`)", s.Name, nameOrKey)
 }

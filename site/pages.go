@@ -249,8 +249,8 @@ func (b *builder) typesPage(s *schemas.Set) ([]byte, error) {
 		"<tr><td>response header v1</td><td>flexible response versions (KIP-482)</td><td>v0 + tagged fields</td></tr>\n" +
 		"</tbody>\n</table>\n")
 	api := s.APIByKey(18) // ApiVersions: a small frame in every set
-	if api == nil && len(s.APIs) > 0 {
-		api = s.APIs[0]
+	if api == nil && len(s.APIs()) > 0 {
+		api = s.APIs()[0]
 	}
 	if api != nil {
 		vs := api.Request.ValidVersions

@@ -224,7 +224,7 @@ func newBuilder(out string, ss []*schemas.Set) (*builder, error) {
 	b := &builder{out: out, sets: ss, byKey: map[int16]*apiEntry{}}
 	for i, s := range ss {
 		b.rels = append(b.rels, sets.ParseSource(s.Name, s.Source))
-		for _, api := range s.APIs {
+		for _, api := range s.APIs() {
 			if api.Request == nil || api.Response == nil {
 				return nil, fmt.Errorf("site: set %s: %s lacks a request or response schema", s.Name, api.Name)
 			}

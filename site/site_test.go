@@ -199,7 +199,7 @@ func TestBuildSite(t *testing.T) {
 	rels := sets.Releases()
 	for _, r := range rels {
 		s, _ := sets.Load(r.Name)
-		for _, api := range s.APIs {
+		for _, api := range s.APIs() {
 			for v := api.Request.ValidVersions.Lo; v <= api.Request.ValidVersions.Hi && !api.Removed(); v++ {
 				if hasVersion(api, v) {
 					versions[kv{api.Key, v}] = true
@@ -319,7 +319,7 @@ func TestRemovedAPIs(t *testing.T) {
 	removedAPIs := 0
 	for _, r := range sets.Releases() {
 		s, _ := sets.Load(r.Name)
-		for _, api := range s.APIs {
+		for _, api := range s.APIs() {
 			if seen[api.Key] {
 				continue
 			}
@@ -402,7 +402,7 @@ func TestMatrixPage(t *testing.T) {
 	keys := map[int16]bool{}
 	for _, r := range rels {
 		s, _ := sets.Load(r.Name)
-		for _, a := range s.APIs {
+		for _, a := range s.APIs() {
 			keys[a.Key] = true
 		}
 	}
@@ -471,7 +471,7 @@ func TestReleasePages(t *testing.T) {
 		}
 		added, removed := section("added"), section("removed")
 		keys := map[int16]bool{}
-		for _, a := range append(append([]*schemas.API{}, prev.APIs...), cur.APIs...) {
+		for _, a := range append(append([]*schemas.API{}, prev.APIs()...), cur.APIs()...) {
 			keys[a.Key] = true
 		}
 		for key := range keys {
@@ -758,7 +758,7 @@ func TestEscapes(t *testing.T) {
 func TestHighlight(t *testing.T) {
 	for _, n := range sets.Names() {
 		s, _ := sets.Load(n)
-		for _, m := range s.Messages {
+		for _, m := range s.Messages() {
 			src := StripLicense(string(m.Source))
 			if strings.Contains(src, "Licensed to the Apache") {
 				t.Errorf("%s: license left in", m.File)

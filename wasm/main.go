@@ -95,6 +95,7 @@ func main() {
 	// they come from the site, as one bundle (sets.Bundle).
 	bundle, err := dom.Fetch(sets.BundleName)
 	dom.Publish("fetchMs", dom.Now()-t0)
+	t1 := dom.Now()
 	if err == nil {
 		err = sets.Provide(bundle)
 	}
@@ -102,7 +103,10 @@ func main() {
 		dom.ByID("status").SetText("kwire could not load the Kafka schemas: " + err.Error())
 		return
 	}
+	dom.Publish("provideMs", dom.Now()-t1)
+	t1 = dom.Now()
 	sets.Load("")
+	dom.Publish("openMs", dom.Now()-t1)
 	dom.Publish("loadMs", dom.Now()-t0)
 	t0 = dom.Now()
 	s, err := app.New("", "JoinGroup")
@@ -623,7 +627,7 @@ func (u *ui) pickers() {
 		released, _ = sets.Load(s.DraftBase)
 	}
 	if released != nil {
-		for _, a := range released.APIs {
+		for _, a := range released.APIIndex() {
 			xfmt.Fprintf(&b, `<option value="%s">%d %s</option>`, render.EscapeHTML(a.Name), a.Key, render.EscapeHTML(a.Name))
 		}
 	}

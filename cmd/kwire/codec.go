@@ -176,7 +176,7 @@ func cmdAPIs(args []string, _ io.Reader, stdout, _ io.Writer) error {
 	fmt.Fprintf(stdout, "# release %s\n", sets.ReleaseOf(set.Name))
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "KEY\tNAME\tREQUEST\tRESPONSE\tFLEXIBLE\tNOTES")
-	for _, a := range set.APIs {
+	for _, a := range set.APIs() {
 		notes := ""
 		if a.Removed() {
 			if removed, last, ok := sets.Removal(a.Key); ok {
@@ -195,7 +195,7 @@ func cmdAPIs(args []string, _ io.Reader, stdout, _ io.Writer) error {
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", a.Key, a.Name, a.Request.ValidVersions, a.Response.ValidVersions, a.Request.FlexibleVersions, notes)
 	}
-	for _, err := range set.Broken {
+	for _, err := range set.Broken() {
 		fmt.Fprintf(tw, "#\tbroken file, left out: %s\n", err)
 	}
 	return tw.Flush()

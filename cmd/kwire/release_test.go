@@ -24,7 +24,7 @@ func TestDecodeAutoRelease(t *testing.T) {
 		version  int16
 	}
 	var frames []frame
-	for _, a := range ns.APIs {
+	for _, a := range ns.APIs() {
 		if !a.Removed() && (a.Key >= 90 || a.Key <= 1 || a.Key == 18) {
 			frames = append(frames, frame{newest.Name, a.Name, a.Request.ValidVersions.Hi})
 		}
@@ -58,7 +58,7 @@ func TestDecodeAPIVersionsRelease(t *testing.T) {
 	for _, r := range sets.Releases() {
 		s, _ := sets.Load(r.Name)
 		var keys []string
-		for _, a := range s.APIs {
+		for _, a := range s.APIs() {
 			if !a.Removed() {
 				keys = append(keys, fmt.Sprintf(`{"ApiKey":%d,"MinVersion":%d,"MaxVersion":%d}`, a.Key, a.Request.ValidVersions.Lo, a.Request.ValidVersions.Hi))
 			}

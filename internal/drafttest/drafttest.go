@@ -65,7 +65,7 @@ func PinnedSet(t testing.TB) *schemas.Set {
 // above its highest key.
 func Placeholder(t testing.TB) int16 {
 	s := PinnedSet(t)
-	return s.APIs[len(s.APIs)-1].Key + 1
+	return s.APIs()[len(s.APIs())-1].Key + 1
 }
 
 // Golden compares got with testdata/name, or rewrites it with -update.

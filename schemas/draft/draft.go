@@ -188,7 +188,7 @@ func (d *Draft) APIs() []*schemas.API {
 	if d.Set == nil {
 		return nil
 	}
-	return d.Set.APIs
+	return d.Set.APIs()
 }
 
 // LookupAPI finds a draft API by name (with or without its Request or

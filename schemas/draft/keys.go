@@ -21,7 +21,7 @@ func (d *Draft) keys(regions []*region, o Options) {
 	used := map[int]string{} // keys in use: by the base set and written in the draft
 	next := 0
 	if d.base != nil {
-		for _, a := range d.base.APIs {
+		for _, a := range d.base.APIIndex() {
 			used[int(a.Key)] = a.Name
 			next = max(next, int(a.Key)+1)
 		}

@@ -116,7 +116,7 @@ func TestReleasedSetsLoadClean(t *testing.T) {
 	}
 	for _, name := range sets.Names() {
 		s, _ := sets.Load(name)
-		want += len(s.Messages)
+		want += len(s.Messages())
 	}
 	if files != want || files < 500 {
 		t.Errorf("%d schema files, want %d (the sets' messages)", files, want)

@@ -2,10 +2,12 @@ package sets
 
 import (
 	"testing"
+
+	"kwire/schemas"
 )
 
-// BenchmarkLoadTrunk parses the trunk set from the embedded files, as the
-// explorer does at start from the bundle.
+// BenchmarkLoadTrunk parses the trunk set whole from the embedded files,
+// as the explorer did at start from the bundle before OpenSet.
 func BenchmarkLoadTrunk(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
@@ -27,6 +29,18 @@ func BenchmarkProvide(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := Provide(bundle); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkOpenTrunk opens the trunk set from a bundle, as the explorer
+// does at start (schemas.OpenSet): its index read, its headers parsed.
+func BenchmarkOpenTrunk(b *testing.B) {
+	sub := bundled(b, "trunk")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := schemas.OpenSet(sub, "trunk"); err != nil {
 			b.Fatal(err)
 		}
 	}

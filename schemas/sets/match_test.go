@@ -11,7 +11,7 @@ import (
 // broker listener at the versions of the release.
 func advertised(s *schemas.Set) []schemas.APIVersions {
 	var out []schemas.APIVersions
-	for _, a := range s.APIs {
+	for _, a := range s.APIs() {
 		if a.Removed() {
 			continue
 		}

@@ -78,11 +78,7 @@ func sortReleases(rs []Release) {
 }
 
 func readSource(name string) (string, error) {
-	fsys, err := FS(name)
-	if err != nil {
-		return "", err
-	}
-	b, err := fs.ReadFile(fsys, "SOURCE")
+	b, err := fs.ReadFile(data, "data/"+name+"/SOURCE")
 	return string(b), err
 }
 

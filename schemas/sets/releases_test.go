@@ -61,7 +61,7 @@ func TestForVersion(t *testing.T) {
 	checked := 0
 	for _, r := range rs {
 		s, _ := Load(r.Name)
-		for _, a := range s.APIs {
+		for _, a := range s.APIs() {
 			if a.Removed() {
 				continue
 			}
@@ -120,7 +120,7 @@ func TestVersionNewerThanEvery(t *testing.T) {
 func TestRemoval(t *testing.T) {
 	s, _ := Load(Auto)
 	n := 0
-	for _, a := range s.APIs {
+	for _, a := range s.APIs() {
 		removed, last, ok := Removal(a.Key)
 		if a.Removed() != ok {
 			t.Errorf("%s: removed %v, Removal says %v", a.Name, a.Removed(), ok)
@@ -158,10 +158,10 @@ func TestBrokenFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.APIByKey(11) == nil || s.APIByKey(14) != nil || len(s.Broken) != 1 {
-		t.Fatalf("APIs %v, broken %v", s.APIs, s.Broken)
+	if s.APIByKey(11) == nil || s.APIByKey(14) != nil || len(s.Broken()) != 1 {
+		t.Fatalf("APIs %v, broken %v", s.APIs(), s.Broken())
 	}
-	if got := s.Broken[0].Error(); !strings.Contains(got, `message/SyncGroupRequest.json:5:44: field "GroupId": unknown type "strin"`) {
+	if got := s.Broken()[0].Error(); !strings.Contains(got, `message/SyncGroupRequest.json:5:44: field "GroupId": unknown type "strin"`) {
 		t.Errorf("broken: %s", got)
 	}
 }
@@ -178,7 +178,7 @@ func TestVersionsOf(t *testing.T) {
 	mu.Unlock()
 	newest, _ := Load(Auto)
 	got := map[*schemas.Message]schemas.Versions{}
-	for _, a := range newest.APIs {
+	for _, a := range newest.APIs() {
 		for _, m := range []*schemas.Message{a.Request, a.Response} {
 			got[m] = VersionsOf(m)
 		}
@@ -187,7 +187,7 @@ func TestVersionsOf(t *testing.T) {
 	n := len(loaded)
 	mu.Unlock()
 	if n != 1 {
-		t.Errorf("%d sets parsed for the versions of %d APIs, want the newest alone", n, len(newest.APIs))
+		t.Errorf("%d sets parsed for the versions of %d APIs, want the newest alone", n, len(newest.APIs()))
 	}
 	for m, g := range got {
 		want := schemas.NoVersions

@@ -9,7 +9,9 @@ package sets
 
 import (
 	"bytes"
+	"errors"
 	"io/fs"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,6 +28,10 @@ var data fs.FS = embedded()
 // Provide replaces the sets with those of a bundle written by Bundle (the
 // browser app fetches it; see BundleName). Sets already loaded are
 // forgotten. The bundle's memory is kept: the caller must not change it.
+// Its sets are opened with schemas.OpenSet (Bundle writes each set's
+// schemas.IndexFile): each schema is read when it is asked for, so that
+// the explorer's first view parses four files of the newest release
+// rather than all of them.
 func Provide(bundle []byte) error {
 	m, err := readBundle(bundle)
 	if err != nil {
@@ -59,10 +65,19 @@ func Bundle() ([]byte, error) {
 	}
 	out := []byte(bundleMagic)
 	seen := map[string]string{} // contents to the first path that has them
+	add := func(rel string, b []byte) {
+		if first, ok := seen[string(b)]; ok {
+			out = xfmt.Appendf(out, "%s =%s\n", rel, first)
+			return
+		}
+		seen[string(b)] = rel
+		out = xfmt.Appendf(out, "%s %d\n", rel, len(b))
+		out = append(append(out, b...), '\n')
+	}
 	err := walkFiles(data, "data", func(p string) error {
 		rel := strings.TrimPrefix(p, "data/")
-		if !strings.Contains(rel, "/") {
-			return nil // data/README.md, data/.gitignore
+		if !strings.Contains(rel, "/") || path.Base(rel) == schemas.IndexFile {
+			return nil // data/README.md, data/.gitignore; an index is written below
 		}
 		if !validName(rel) {
 			return xfmt.Errorf("%q cannot be bundled (a file name with a space or a newline)", rel)
@@ -71,17 +86,23 @@ func Bundle() ([]byte, error) {
 		if err != nil {
 			return err
 		}
-		if first, ok := seen[string(b)]; ok {
-			out = xfmt.Appendf(out, "%s =%s\n", rel, first)
-			return nil
-		}
-		seen[string(b)] = rel
-		out = xfmt.Appendf(out, "%s %d\n", rel, len(b))
-		out = append(append(out, b...), '\n')
+		add(rel, b)
 		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	// Each set's index, for schemas.OpenSet.
+	for _, name := range names(data) {
+		sub, err := fs.Sub(data, "data/"+name)
+		if err != nil {
+			return nil, err
+		}
+		index, err := schemas.WriteIndex(sub, name)
+		if err != nil {
+			return nil, err
+		}
+		add(name+"/"+schemas.IndexFile, index)
 	}
 	return out, nil
 }
@@ -191,18 +212,22 @@ func Load(name string) (*schemas.Set, error) {
 }
 
 func load(fsys fs.FS, name string) (*schemas.Set, error) {
-	all := names(fsys)
-	if len(all) == 0 {
-		return nil, ErrMissing
-	}
 	sub, err := fs.Sub(fsys, "data/"+name)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := fs.Stat(sub, "message"); err != nil {
+	// A bundle's sets have an index: opened, not read whole. A set with
+	// no message/ folder is no set; its folder is not listed first (in
+	// the browser, listing the bundle's message/ cost milliseconds).
+	s, err := schemas.OpenSet(sub, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		all := names(fsys)
+		if len(all) == 0 {
+			return nil, ErrMissing
+		}
 		return nil, xfmt.Errorf("no schema set %q (this build has %v)", name, all)
 	}
-	return schemas.LoadSet(sub, name)
+	return s, err
 }
 
 // FS returns the files of a set (for the docs build, which shows errors.tsv

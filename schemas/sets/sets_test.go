@@ -27,13 +27,13 @@ func TestLoadEvery(t *testing.T) {
 			matches, _ := fs.Glob(fsys, dir+"/*.json")
 			files += len(matches)
 		}
-		if len(s.Messages) != files || len(s.Broken) > 0 {
-			t.Errorf("%s: %d schemas of %d files; broken: %v", name, len(s.Messages), files, s.Broken)
+		if len(s.Messages()) != files || len(s.Broken()) > 0 {
+			t.Errorf("%s: %d schemas of %d files; broken: %v", name, len(s.Messages()), files, s.Broken())
 		}
 		if s.RequestHeader == nil || s.ResponseHeader == nil || len(s.Errors) < 100 {
 			t.Errorf("%s: headers or errors missing", name)
 		}
-		for _, a := range s.APIs {
+		for _, a := range s.APIs() {
 			if a.Request == nil || a.Response == nil {
 				t.Errorf("%s: API %s lacks a request or a response", name, a.Name)
 			}
@@ -108,12 +108,12 @@ func TestBundle(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, n := range Names() {
-		if s, err := Load(n); err != nil || len(s.Broken) > 0 {
-			t.Errorf("%s from the bundle: %v %v", n, err, s.Broken)
+		if s, err := Load(n); err != nil || len(s.Broken()) > 0 {
+			t.Errorf("%s from the bundle: %v %v", n, err, s.Broken())
 		}
 	}
-	if after == before || len(after.Messages) != len(before.Messages) || len(after.Errors) != len(before.Errors) || after.Source != before.Source {
-		t.Errorf("provided set differs: %d/%d messages", len(after.Messages), len(before.Messages))
+	if after == before || len(after.Messages()) != len(before.Messages()) || len(after.Errors) != len(before.Errors) || after.Source != before.Source {
+		t.Errorf("provided set differs: %d/%d messages", len(after.Messages()), len(before.Messages()))
 	}
 	for _, c := range []struct{ bundle, want string }{
 		{`{"trunk/message/X.json": "{}"}`, `it does not start with "kwire schema bundle 2"`},

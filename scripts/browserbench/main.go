@@ -29,7 +29,6 @@ import (
 	"kwire/codec"
 	"kwire/e2e"
 	"kwire/internal/testmsg"
-	"kwire/schemas"
 	"kwire/schemas/sets"
 	"kwire/wasm/app"
 )
@@ -123,7 +122,7 @@ func run(dist string, n, size int, startupOnly bool) error {
 		trivial = append(trivial, r)
 	}
 	url := srv.URL + "/index.html?set=trunk&api=JoinGroup&v=9&dir=request"
-	var ready, start, load, fetched, created, mainAt []float64
+	var ready, start, load, fetched, created, mainAt, provided, opened []float64
 	for range n {
 		if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(url), chromedp.WaitVisible(`body[data-ready="1"]`)); err != nil {
 			return err
@@ -137,20 +136,29 @@ func run(dist string, n, size int, startupOnly bool) error {
 		f, _ := eval(`kwire.fetchMs`)
 		c, _ := eval(`kwire.newMs`)
 		m, _ := eval(`kwire.mainAt`)
+		p, _ := eval(`kwire.provideMs`)
+		o, _ := eval(`kwire.openMs`)
+		provided, opened = append(provided, p), append(opened, o)
 		ready, start, load = append(ready, r), append(start, s), append(load, l)
 		fetched, created, mainAt = append(fetched, f), append(created, c), append(mainAt, m)
 	}
-	// The native baseline parses the set afresh, as the page does.
-	trunk, err := sets.FS("trunk")
+	// The native baseline reads the bundle and opens the newest release
+	// afresh, as the page does (sets.Provide, sets.Load), then app.New.
+	bundle, err := sets.Bundle()
 	if err != nil {
 		return err
 	}
-	natLoad := native(n, func() {
-		if _, err := schemas.LoadSet(trunk, "trunk"); err != nil {
+	provide := func() {
+		if err := sets.Provide(bundle); err != nil {
 			panic(err)
 		}
-	})
-	natStart := natLoad + native(n, func() {
+		if _, err := sets.Load(""); err != nil {
+			panic(err)
+		}
+	}
+	natLoad := native(n, provide)
+	natStart := native(n, func() {
+		provide()
 		if _, err := app.New("", "JoinGroup"); err != nil {
 			panic(err)
 		}
@@ -160,6 +168,8 @@ func run(dist string, n, size int, startupOnly bool) error {
 	row("  of which Go main (parse schemas, draw)", median(start), natStart)
 	row("    of which fetching and parsing the set", median(load), natLoad)
 	row("      of which waiting for the bundle", median(fetched), -1)
+	row("      of which reading it (sets.Provide)", median(provided), -1)
+	row("      of which opening the newest release", median(opened), -1)
 	row("    of which app.New", median(created), -1)
 	row("trivial Go wasm page (fmt, json, js): same", median(trivial), -1)
 	fmt.Printf("%-44s %7.1fx\n", "navigation, kwire / trivial page", median(ready)/median(trivial))

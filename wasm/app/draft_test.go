@@ -65,7 +65,7 @@ func TestDraftPanel(t *testing.T) {
 	}
 	// The placeholder is one above the base release's highest key.
 	base, _ := sets.Load(s.DraftBase)
-	ph := base.APIs[len(base.APIs)-1].Key + 1
+	ph := base.APIs()[len(base.APIs())-1].Key + 1
 	key, src0, ok := s.DraftKey()
 	if key != ph || src0 != draft.KeyPlaceholder || !ok {
 		t.Errorf("key %d from %s, changeable %v; want the placeholder %d", key, src0, ok, ph)

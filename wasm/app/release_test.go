@@ -71,7 +71,7 @@ func TestReleaseMatch(t *testing.T) {
 		t.Errorf("a request: %q", s.ReleaseMatch())
 	}
 	var keys []string
-	for _, a := range set.APIs {
+	for _, a := range set.APIs() {
 		if !a.Removed() {
 			keys = append(keys, fmt.Sprintf(`{"ApiKey":%d,"MinVersion":%d,"MaxVersion":%d}`, a.Key, a.Request.ValidVersions.Lo, a.Request.ValidVersions.Hi))
 		}

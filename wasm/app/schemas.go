@@ -62,8 +62,8 @@ func (s *State) AddSchemas(files map[string][]byte) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		report = append(report, xfmt.Sprintf("release %s added: %d schemas, %d APIs", name, len(set.Messages), len(set.APIs)))
-		for _, b := range set.Broken {
+		report = append(report, xfmt.Sprintf("release %s added: %d schemas, %d APIs", name, len(set.Messages()), len(set.APIs())))
+		for _, b := range set.Broken() {
 			report = append(report, brokenReport(name, b, files, base)...)
 		}
 	}
