@@ -2,10 +2,13 @@
 # build-wasm.sh OUT: builds the explorer's WebAssembly app into OUT, the one
 # place its build flags are written. Inlining is off in kwire's own
 # packages but for the hot paths of decoding and drawing (codec, its
-# records and wire, tree, render, jsonv, schemas/jsonc): about 43 KB of
+# records and wire, tree, render, schemas/jsonc): about 43 KB of
 # gzip less, with the browser benchmark unchanged (scripts/browser-bench.sh).
 # codec/sasl (SaslAuthenticate's bytes), codec/otlp (PushTelemetry's metrics)
-# and codec/draftcodec (a draft's encode check and sizes, 166 bytes gzip)
+# codec/draftcodec (a draft's encode check and sizes, 166 bytes gzip),
+# codec/hexin (pasted text to bytes) and jsonv (the JSON form read and
+# indented; 4.5 KB gzip less, with Parse and Indent of a 1 MB Fetch
+# response's JSON form as fast natively with -l as without)
 # are no hot paths: without inlining
 # too (the latest pattern that matches a package wins).
 #
@@ -14,7 +17,9 @@
 # 1,515,941 with sort.Slice for the slices sorts; 1,417,059 with the data
 # segments merged (1,418,260 with jsonc's stacks; 1,468,135 with this
 # session's features; 1,439,751 without fs.WalkDir, compress/gzip's Reader
-# and the html package, whose init keeps its entity table). Building codec/records without inlining saves 11.6
+# and the html package, whose init keeps its entity table; 1,453,821 with
+# edits patched, the lazy schema set and the decoders' and encoder's
+# speed-ups; 1,449,339 with jsonv and codec/hexin not inlined). Building codec/records without inlining saves 11.6
 # KB but loads a 4 MB Fetch response about 10% slower: it stays inlined.
 # scripts/wasm-top.sh
 # prints where the bytes are.
@@ -29,8 +34,9 @@ if [ "${KWIRE_WASM_NAMES:-}" = 1 ]; then
 fi
 GOOS=js GOARCH=wasm go build -trimpath \
 	-gcflags='kwire/...=-l' -gcflags='kwire/codec/...=' -gcflags='kwire/tree=' \
-	-gcflags='kwire/render=' -gcflags='kwire/jsonv=' -gcflags='kwire/schemas/jsonc=' \
+	-gcflags='kwire/render=' -gcflags='kwire/schemas/jsonc=' \
 	-gcflags='kwire/codec/sasl=-l' -gcflags='kwire/codec/otlp=-l' -gcflags='kwire/codec/draftcodec=-l' \
+	-gcflags='kwire/codec/hexin=-l' \
 	-ldflags="$strip" -o "$1" ./wasm
 # The linker writes tens of thousands of data segments (one after every run
 # of zeros longer than a segment header), whose headers gzip badly:
