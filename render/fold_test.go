@@ -57,7 +57,7 @@ func TestTreeView(t *testing.T) {
 
 // naiveOwners paints every node's span in preorder, children over parents.
 func naiveOwners(l *Layout) []int32 {
-	owner := make([]int32, len(l.owner))
+	owner := make([]int32, l.size)
 	for i := range owner {
 		owner[i] = -1
 	}
@@ -70,6 +70,21 @@ func naiveOwners(l *Layout) []int32 {
 		}
 	}
 	return owner
+}
+
+// owners lists the owner of every byte (Layout.Owner), checking that the
+// runs start at 0, in order, each with another owner than the last.
+func owners(l *Layout) []int32 {
+	o := make([]int32, l.size)
+	for i := range o {
+		o[i] = int32(l.Owner(i))
+	}
+	for i, r := range l.runs {
+		if i == 0 && r.start != 0 || i > 0 && (r.start <= l.runs[i-1].start || r.id == l.runs[i-1].id) || int(r.start) >= l.size {
+			panic("runs out of order or not merged")
+		}
+	}
+	return o
 }
 
 // The painting with skips gives every byte the same owner as painting
@@ -99,10 +114,10 @@ func TestLayoutPaint(t *testing.T) {
 		size int
 	}{"odd": {odd, 45}, "fetch": {fetch, len(b)}, "short buffer": {fetch, len(b) / 2}, "empty": {nil, 10}} {
 		l := NewLayout(tc.root, tc.size)
-		want := naiveOwners(l)
+		want, got := naiveOwners(l), owners(l)
 		for i := range want {
-			if l.owner[i] != want[i] {
-				t.Errorf("%s: byte %d owned by %d, want %d", name, i, l.owner[i], want[i])
+			if got[i] != want[i] {
+				t.Errorf("%s: byte %d owned by %d, want %d", name, i, got[i], want[i])
 				break
 			}
 		}

@@ -60,16 +60,16 @@ func TestLayoutPaintRandom(t *testing.T) {
 		size := 1 + r.IntN(300)
 		root := randomTree(r, 1+r.IntN(60), size, shape)
 		l := NewLayout(root, max(size-r.IntN(20), 0))
-		probe := &Layout{Nodes: l.Nodes, owner: make([]int32, len(l.owner))}
+		probe := &Layout{Nodes: l.Nodes, size: l.size}
 		if probe.sweep() {
 			swept[shape]++
 		} else {
 			fellBack[shape]++
 		}
-		want := naiveOwners(l)
+		want, got := naiveOwners(l), owners(l)
 		for j := range want {
-			if l.owner[j] != want[j] {
-				t.Fatalf("tree %d (shape %d): byte %d owned by %d, want %d", i, shape, j, l.owner[j], want[j])
+			if got[j] != want[j] {
+				t.Fatalf("tree %d (shape %d): byte %d owned by %d, want %d", i, shape, j, got[j], want[j])
 			}
 		}
 	}
@@ -86,7 +86,7 @@ func TestRelayout(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	root := randomTree(r, 80, 200, inOrder)
 	prev := NewLayout(root, 200)
-	same := func(l *Layout) bool { return &l.owner[0] == &prev.owner[0] }
+	same := func(l *Layout) bool { return &l.runs[0] == &prev.runs[0] }
 	edited := &tree.Node{}
 	*edited = *root // a new tree, every span as before
 	if l := Relayout(prev, edited, 200); !same(l) || l.Nodes[0] != edited {
@@ -104,7 +104,7 @@ func TestRelayout(t *testing.T) {
 	}{"moved": {moved, 200}, "resized": {root, 190}, "none": {nil, 200}} {
 		l := Relayout(prev, tc.root, tc.size)
 		want := NewLayout(tc.root, tc.size)
-		if same(l) || !slices.Equal(l.owner, want.owner) {
+		if len(l.runs) > 0 && same(l) || !slices.Equal(owners(l), owners(want)) {
 			t.Errorf("%s: owners shared (%v) or not as NewLayout paints them", name, same(l))
 		}
 	}

@@ -18,17 +18,23 @@ const RowBytes = 16
 
 // Layout indexes a tree for drawing: its nodes in preorder (a node's number
 // is its index) and, for each byte of the buffer, the innermost node that
-// covers it.
+// covers it, kept as runs of bytes with the same owner (a 4 MB Fetch
+// response has about a tenth as many runs as bytes).
 type Layout struct {
 	Nodes  []*tree.Node
 	Depth  []int32
 	Parent []int32
-	owner  []int32 // per byte: index of the innermost node, -1 for none
-	last   []bool  // per node: the last child of its parent
+	size   int    // bytes of the buffer
+	runs   []run  // the bytes' owners: from each run's start to the next's
+	last   []bool // per node: the last child of its parent
 	// Secrets says whether a node is a secret, masked or revealed
 	// (tree.Secret, tree.Revealed), found on the walk that lists them.
 	Secrets bool
 }
+
+// run is a run of bytes with one owner: from start to the next run's start
+// (or the end of the buffer), the node numbered id, or -1 for none.
+type run struct{ start, id int32 }
 
 // NewLayout indexes root over a buffer of size bytes. Nodes whose offsets
 // are relative to a decompressed stream own no bytes of the buffer.
@@ -55,11 +61,14 @@ func Relayout(prev *Layout, root *tree.Node, size int) *Layout {
 			}
 		}
 	}
-	if prev != nil && len(prev.owner) == size && sameSpans(prev.Nodes, l.Nodes) {
-		l.owner = prev.owner
+	l.size = size
+	if prev != nil && prev.size == size && sameSpans(prev.Nodes, l.Nodes) {
+		l.runs = prev.runs
 		return l
 	}
-	l.owner = make([]int32, size)
+	// A run starts at a node's first byte or where one ends: about one a
+	// node, in a decoder's trees.
+	l.runs = make([]run, 0, len(l.Nodes)+1)
 	if !l.sweep() {
 		l.paint()
 	}
@@ -111,17 +120,19 @@ func (l *Layout) walk(n *tree.Node, depth, parent int32) {
 // grows past the size of the buffer (odd trees, not a decoder's), sweep
 // stops and reports false, and paint does the work instead.
 func (l *Layout) sweep() bool {
-	size := len(l.owner)
+	size := l.size
 	type span struct{ id, hi int32 }
 	var open []span
 	at, redo := 0, 0
+	l.runs = l.runs[:0]
 	fill := func(to int) {
 		id := int32(-1)
 		if len(open) > 0 {
 			id = open[len(open)-1].id
 		}
-		for ; at < to; at++ {
-			l.owner[at] = id
+		if at < to {
+			l.push(at, id)
+			at = to
 		}
 	}
 	for id, n := range l.Nodes {
@@ -139,9 +150,7 @@ func (l *Layout) sweep() bool {
 			if redo += end - lo; redo > size {
 				return false
 			}
-			for j := lo; j < end; j++ {
-				l.owner[j] = int32(id)
-			}
+			l.repaint(lo, end, at, int32(id))
 		}
 		if hi > at {
 			open = append(open, span{int32(id), int32(hi)})
@@ -155,14 +164,70 @@ func (l *Layout) sweep() bool {
 	return true
 }
 
+// push adds a run from start with owner id after the last, which it
+// extends when it has the same owner.
+func (l *Layout) push(start int, id int32) {
+	if n := len(l.runs); n > 0 && l.runs[n-1].id == id {
+		return
+	}
+	l.runs = append(l.runs, run{int32(start), id})
+}
+
+// repaint gives bytes [lo, end) the owner id, where the runs cover the
+// bytes before at (end <= at): the runs from the one holding lo are
+// written again (bit fields that share a byte repaint a few bytes at the
+// end).
+func (l *Layout) repaint(lo, end, at int, id int32) {
+	k := l.runAt(lo)
+	after := int32(-1)
+	if end < at {
+		after = l.runs[l.runAt(end)].id
+	}
+	var tail []run // runs that start past end
+	for j := k + 1; j < len(l.runs); j++ {
+		if int(l.runs[j].start) > end {
+			tail = append(tail, l.runs[j:]...)
+			break
+		}
+	}
+	if int(l.runs[k].start) == lo {
+		l.runs = l.runs[:k]
+	} else {
+		l.runs = l.runs[:k+1]
+	}
+	l.push(lo, id)
+	if end < at && (len(tail) == 0 || int(tail[0].start) != end) {
+		l.push(end, after)
+	}
+	for _, r := range tail {
+		l.push(int(r.start), r.id)
+	}
+}
+
+// runAt returns the index of the run that holds byte off (0 <= off <
+// size).
+func (l *Layout) runAt(off int) int {
+	lo, hi := 0, len(l.runs) // the run is the last whose start <= off
+	for hi-lo > 1 {
+		m := int(uint(lo+hi) >> 1)
+		if int(l.runs[m].start) <= off {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
 // paint does what sweep does, for any tree and without repainting: it
 // paints in reverse preorder and skips bytes already painted with a
 // next-unpainted table (path compression), so a deep tree over a large
 // buffer costs about one step a byte and a node, not one a byte per level.
 func (l *Layout) paint() {
-	size := len(l.owner)
-	for i := range l.owner {
-		l.owner[i] = -1
+	size := l.size
+	owner := make([]int32, size)
+	for i := range owner {
+		owner[i] = -1
 	}
 	next := make([]int32, size+1) // next[i] leads to the first unpainted byte >= i
 	for i := range next {
@@ -185,9 +250,13 @@ func (l *Layout) paint() {
 		}
 		lo, hi := max(n.Offset, 0), min(n.End(), size)
 		for j := find(min(lo, size)); j < hi; j = find(j + 1) {
-			l.owner[j] = int32(id)
+			owner[j] = int32(id)
 			next[j] = int32(j + 1)
 		}
+	}
+	l.runs = l.runs[:0]
+	for i, id := range owner {
+		l.push(i, id)
 	}
 }
 
@@ -198,31 +267,29 @@ func (l *Layout) paint() {
 // false when those bytes have several owners: then the tree needs
 // Relayout.
 func (l *Layout) Resized(off, oldSize, newSize int) (*Layout, bool) {
-	if off < 0 || oldSize <= 0 || newSize < 0 || off+oldSize > len(l.owner) {
+	if off < 0 || oldSize <= 0 || newSize <= 0 || off+oldSize > l.size {
 		return nil, false
 	}
-	id := l.owner[off]
-	for _, o := range l.owner[off : off+oldSize] {
-		if o != id {
-			return nil, false
-		}
+	k := l.runAt(off)
+	if k+1 < len(l.runs) && int(l.runs[k+1].start) < off+oldSize {
+		return nil, false
 	}
 	m := *l
-	m.owner = make([]int32, len(l.owner)-oldSize+newSize)
-	copy(m.owner, l.owner[:off])
-	for i := range newSize {
-		m.owner[off+i] = id
+	m.size = l.size - oldSize + newSize
+	m.runs = make([]run, len(l.runs))
+	copy(m.runs, l.runs)
+	for i := k + 1; i < len(m.runs); i++ {
+		m.runs[i].start += int32(newSize - oldSize)
 	}
-	copy(m.owner[off+newSize:], l.owner[off+oldSize:])
 	return &m, true
 }
 
 // Owner returns the number of the innermost node covering byte off, or -1.
 func (l *Layout) Owner(off int) int {
-	if off < 0 || off >= len(l.owner) {
+	if off < 0 || off >= l.size || len(l.runs) == 0 {
 		return -1
 	}
-	return int(l.owner[off])
+	return int(l.runs[l.runAt(off)].id)
 }
 
 // Section returns the colour of byte off.
@@ -234,7 +301,7 @@ func (l *Layout) Section(off int) tree.Section {
 }
 
 // Rows is the number of rows of the byte view.
-func (l *Layout) Rows() int { return (len(l.owner) + RowBytes - 1) / RowBytes }
+func (l *Layout) Rows() int { return (l.size + RowBytes - 1) / RowBytes }
 
 // HexHead writes the column header of the byte view (0 to F).
 func HexHead(b *strings.Builder) {
@@ -302,7 +369,7 @@ func HexRows(b *strings.Builder, buf []byte, l *Layout, from, to int) {
 // secret says whether byte i is a secret's (tree.Secret), masked in the
 // text column.
 func (l *Layout) secret(i int) bool {
-	o := l.owner[i]
+	o := l.Owner(i)
 	return o >= 0 && l.Nodes[o].Type == tree.Secret
 }
 
