@@ -211,12 +211,31 @@ func (n *Node) Line() string {
 
 // Shorten cuts s to max characters followed by "...".
 func Shorten(s string, max int) string {
+	if len(s) <= max && spaced(s) {
+		return s // the common case, without allocating: drawn on every redraw
+	}
 	s = strings.Join(strings.Fields(s), " ")
 	r := []rune(s)
 	if len(r) <= max {
 		return s
 	}
 	return string(r[:max]) + "..."
+}
+
+// spaced says whether s is ASCII with its words apart by single spaces and
+// none at its ends, as strings.Join(strings.Fields(s), " ") writes them.
+func spaced(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ':
+			if i == 0 || i == len(s)-1 || s[i+1] == ' ' {
+				return false
+			}
+		case c < ' ' || c >= 0x80:
+			return false // controls, and any non-ASCII (unicode's spaces): the slow way
+		}
+	}
+	return true
 }
 
 // Text renders the tree with `+--` and `|` guides, one node a line.

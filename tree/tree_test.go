@@ -51,3 +51,25 @@ func TestShorten(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 }
+
+// Shorten's way without allocating gives what its slow way gives.
+func TestShortenFast(t *testing.T) {
+	slow := func(s string, max int) string {
+		s = strings.Join(strings.Fields(s), " ")
+		r := []rune(s)
+		if len(r) <= max {
+			return s
+		}
+		return string(r[:max]) + "..."
+	}
+	for _, s := range []string{"", " ", "a", "a b", " a", "a ", "a  b", "a\tb", "a\nb", "é b", "a\u00a0b", "a\u2003b", "abc def ghi", "x\x7fy"} {
+		for _, max := range []int{0, 1, 2, 3, 5, 20} {
+			if got, want := Shorten(s, max), slow(s, max); got != want {
+				t.Errorf("Shorten(%q, %d) = %q, want %q", s, max, got, want)
+			}
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { Shorten("the schema's description of a field", MaxAbout) }); n != 0 {
+		t.Errorf("%v allocations for a short description", n)
+	}
+}

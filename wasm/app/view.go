@@ -13,6 +13,9 @@ import (
 // HexRows returns rows [from, to) of the byte view.
 func (s *State) HexRows(from, to int) string {
 	var b strings.Builder
+	// Sized once (a row is about 2 KB of HTML): growing by doubling
+	// allocated twice what an edit's redraw writes.
+	b.Grow(max(min(to, s.Layout.Rows())-max(from, 0), 0) * 2200)
 	render.HexRows(&b, s.Bytes, s.Layout, from, to)
 	return b.String()
 }
@@ -48,6 +51,7 @@ func (s *State) TreeLines() []render.TreeLine { return render.TreeLines(s.Layout
 // TreeRows returns the HTML of lines [from, to) of lines (TreeLines).
 func (s *State) TreeRows(lines []render.TreeLine, from, to int) string {
 	var b strings.Builder
+	b.Grow(max(min(to, len(lines))-max(from, 0), 0) * 400) // a line is about 300 bytes of HTML
 	render.TreeRows(&b, s.Layout, lines, from, to)
 	return b.String()
 }
