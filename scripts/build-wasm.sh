@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # build-wasm.sh OUT: builds the explorer's WebAssembly app into OUT, the one
 # place its build flags are written. Inlining is off in kwire's own
-# packages but for the hot paths of decoding and drawing (codec, its
-# records and wire, tree, render, schemas/jsonc): about 43 KB of
+# packages but for the hot paths of decoding (codec, its records and
+# wire, tree, schemas/jsonc): about 43 KB of
 # gzip less, with the browser benchmark unchanged (scripts/browser-bench.sh).
 # codec/sasl (SaslAuthenticate's bytes), codec/otlp (PushTelemetry's metrics)
 # codec/draftcodec (a draft's encode check and sizes, 166 bytes gzip),
 # codec/hexin (pasted text to bytes) and jsonv (the JSON form read and
 # indented; 4.5 KB gzip less, with Parse and Indent of a 1 MB Fetch
-# response's JSON form as fast natively with -l as without)
+# response's JSON form as fast natively with -l as without) and render
+# (4.5 KB; in Chromium the 4 MB Fetch response's load, 247-249 ms, and a
+# scroll step of its byte view, 16 ms, as with inlining; tree without
+# inlining would save 12 KB but load it 5% slower)
 # are no hot paths: without inlining
 # too (the latest pattern that matches a package wins).
 #
@@ -19,7 +22,8 @@
 # session's features; 1,439,751 without fs.WalkDir, compress/gzip's Reader
 # and the html package, whose init keeps its entity table; 1,453,821 with
 # edits patched, the lazy schema set and the decoders' and encoder's
-# speed-ups; 1,449,339 with jsonv and codec/hexin not inlined). Building codec/records without inlining saves 11.6
+# speed-ups; 1,449,339 with jsonv and codec/hexin not inlined; 1,448,670
+# with the layout's owners as runs and render not inlined). Building codec/records without inlining saves 11.6
 # KB but loads a 4 MB Fetch response about 10% slower: it stays inlined.
 # scripts/wasm-top.sh
 # prints where the bytes are.
@@ -36,7 +40,7 @@ GOOS=js GOARCH=wasm go build -trimpath \
 	-gcflags='kwire/...=-l' -gcflags='kwire/codec/...=' -gcflags='kwire/tree=' \
 	-gcflags='kwire/render=' -gcflags='kwire/schemas/jsonc=' \
 	-gcflags='kwire/codec/sasl=-l' -gcflags='kwire/codec/otlp=-l' -gcflags='kwire/codec/draftcodec=-l' \
-	-gcflags='kwire/codec/hexin=-l' \
+	-gcflags='kwire/codec/hexin=-l' -gcflags='kwire/render=-l' \
 	-ldflags="$strip" -o "$1" ./wasm
 # The linker writes tens of thousands of data segments (one after every run
 # of zeros longer than a segment header), whose headers gzip badly:
