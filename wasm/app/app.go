@@ -8,6 +8,7 @@ package app
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -100,6 +101,11 @@ type State struct {
 	// Candidates are what pasted bytes that the current choice did not
 	// decode may be instead, best first (see identify); Chosen is the one
 	// shown. seen holds the requests pasted before, by correlation id.
+	// matched is the last ApiVersions response's versions ReleaseMatch
+	// matched, matchText what it said.
+	matched   []schemas.APIVersions
+	matchText string
+
 	Candidates []identify.Candidate
 	Chosen     int
 	seen       map[int32]identify.Seen
@@ -163,10 +169,16 @@ func (s *State) ReleaseMatch() string {
 	if s.Frame == nil {
 		return ""
 	}
-	if adv := s.Frame.Advertised(); adv != nil {
-		return sets.Describe(sets.MatchAdvertised(adv))
+	adv := s.Frame.Advertised()
+	if adv == nil {
+		return ""
 	}
-	return ""
+	// Drawn on every edit; matched again only when the versions changed
+	// (matching reads every release's APIs).
+	if s.matched == nil || !slices.Equal(adv, s.matched) {
+		s.matched, s.matchText = adv, sets.Describe(sets.MatchAdvertised(adv))
+	}
+	return s.matchText
 }
 
 // auto reports whether the set is chosen per frame.

@@ -82,8 +82,23 @@ func TestReleaseMatch(t *testing.T) {
 	if err := s.SetJSON(`{"ErrorCode":0,"ApiKeys":[` + strings.Join(keys, ",") + `]}`); err != nil {
 		t.Fatal(err)
 	}
-	if m := s.ReleaseMatch(); !strings.Contains(m, "match") || !strings.Contains(m, r.String()) {
+	m := s.ReleaseMatch()
+	if !strings.Contains(m, "match") || !strings.Contains(m, r.String()) {
 		t.Errorf("match: %q", m)
+	}
+	// Matched once, not on every redraw; again when the versions change.
+	if err := s.SetField("b:ThrottleTimeMs", "5"); err != nil {
+		t.Fatal(err)
+	}
+	adv := testing.AllocsPerRun(10, func() { s.Frame.Advertised() })
+	if n := testing.AllocsPerRun(10, func() { s.ReleaseMatch() }); n > adv {
+		t.Errorf("%v allocations to say the same match again, %v to read the versions", n, adv)
+	}
+	if err := s.SetField("b:ApiKeys[0].MaxVersion", "999"); err != nil {
+		t.Fatal(err)
+	}
+	if m2 := s.ReleaseMatch(); m2 == m {
+		t.Errorf("after MaxVersion 999: the same match %q", m2)
 	}
 }
 
