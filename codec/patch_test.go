@@ -88,6 +88,18 @@ func mutate(v *Value, k schemas.Kind, nullable bool, r *rand.Rand) {
 	}
 }
 
+// edited returns a copy of f with the value at l changed (mutate).
+func edited(f *Frame, l leaf, r *rand.Rand) Frame {
+	g := *f
+	g.Body = f.Body.Clone()
+	k := l.fp.Kind
+	if l.position == "element" {
+		k = l.fp.Elem
+	}
+	mutate(slot(&g.Body, l.at), k, l.fp.Nullable && l.position == "field", r)
+	return g
+}
+
 // diffTree reports the first difference between two trees, field by
 // field, or "" when they are the same.
 func diffTree(a, b *tree.Node) string {
@@ -144,13 +156,7 @@ func TestPatch(t *testing.T) {
 		leaves(bp.Root, bp.Root, f.Body, nil, false, &ls)
 		for range min(len(ls), 6) {
 			l := ls[r.IntN(len(ls))]
-			g := *f
-			g.Body = f.Body.Clone()
-			k := l.fp.Kind
-			if l.position == "element" {
-				k = l.fp.Elem
-			}
-			mutate(slot(&g.Body, l.at), k, l.fp.Nullable && l.position == "field", r)
+			g := edited(f, l, r)
 			cur, err := encode(&g)
 			if err != nil {
 				continue // null where the version does not allow it
@@ -233,13 +239,7 @@ func TestPatchCorpus(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(ln), 7))
 			for range min(len(ls), 8) {
 				l := ls[r.IntN(len(ls))]
-				g := *f
-				g.Body = f.Body.Clone()
-				k := l.fp.Kind
-				if l.position == "element" {
-					k = l.fp.Elem
-				}
-				mutate(slot(&g.Body, l.at), k, l.fp.Nullable && l.position == "field", r)
+				g := edited(f, l, r)
 				cur, err := g.Encode()
 				if err != nil {
 					continue
