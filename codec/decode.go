@@ -905,8 +905,7 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 			d.budget.TakeNodes(1)
 			en = &enodes[i]
 			epath = d.a.Indexed(path, i)
-			en.Name, en.Type, en.Path = d.a.Indexed(elemName, i), elemName, epath
-			en.Offset, en.Section = d.off+d.base, d.section
+			d.elemNode(fp, en, i, epath)
 			node.Add(en)
 		}
 		elemStart := d.off
@@ -941,6 +940,14 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 	}
 	leftOut(int(count) - shown)
 	return nil
+}
+
+// elemNode starts en, the node of element i of fp's array (at path epath),
+// at the current offset.
+func (d *decoder) elemNode(fp *FieldPlan, en *tree.Node, i int, epath string) {
+	elemName := fp.Field.Type.Elem.Name
+	en.Name, en.Type, en.Path = d.a.Indexed(elemName, i), elemName, epath
+	en.Offset, en.Section = d.off+d.base, d.section
 }
 
 func plural(n int, what string) string {

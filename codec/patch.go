@@ -80,9 +80,15 @@ descend:
 	if err != nil {
 		return nil
 	}
-	fp := fieldAt(bp.Root, n.Path)
-	if fp == nil || fp.Field.Name != n.Name || !fp.Kind.Primitive() || fp.Kind == schemas.KindRecords ||
-		fp.IsTagged || fp.Nested != nestNone || steers(bp.Root, fp) {
+	fp, elem := fieldAt(bp.Root, n.Path)
+	switch {
+	case fp == nil || fp.IsTagged || steers(bp.Root, fp):
+		return nil
+	case elem >= 0: // an element of an array of primitives
+		if fp.Kind != schemas.KindArray || !fp.Elem.Primitive() || fp.Elem == schemas.KindRecords {
+			return nil
+		}
+	case fp.Field.Name != n.Name || !fp.Kind.Primitive() || fp.Kind == schemas.KindRecords || fp.Nested != nestNone:
 		return nil
 	}
 	end := n.End() + delta
@@ -91,10 +97,17 @@ descend:
 	}
 	d := bp.treeDecoder(cur[:end], TreeOptions{Section: n.Section, Set: o.Set, Sample: o.Sample, Budget: records.NewBudget(o.Limits)})
 	d.off = n.Offset
-	parent := strings.TrimSuffix(strings.TrimSuffix(n.Path, fp.Field.Name), ".")
 	var v Value
-	fresh, err := d.field(fp, &v, &tree.Node{}, parent, n.Section)
-	if err != nil || d.off != end || fresh.Path != n.Path || len(fresh.Children) != 0 {
+	fresh, err := &tree.Node{}, error(nil)
+	if elem >= 0 {
+		d.elemNode(fp, fresh, elem, n.Path)
+		err = d.primitive(fp.Elem, false, fp.Compact, &v, fresh)
+		fresh.Size = d.off - n.Offset
+	} else {
+		parent := strings.TrimSuffix(strings.TrimSuffix(n.Path, fp.Field.Name), ".")
+		fresh, err = d.field(fp, &v, fresh, parent, n.Section)
+	}
+	if err != nil || d.off != end || fresh.Path != n.Path || fresh.Name != n.Name || len(fresh.Children) != 0 {
 		return nil
 	}
 	oldLeafEnd := n.End()
@@ -167,24 +180,30 @@ func shift(n *tree.Node, chain []*tree.Node, at, delta int) {
 
 // fieldAt returns the plan of the field a tree path names
 // ("Topics[0].Partitions[1].ErrorCode"), through structs and arrays of
-// structs; nil when the path names no field of sp (an element, a nested
-// format's node).
-func fieldAt(sp *StructPlan, path string) *FieldPlan {
+// structs, and -1; for a path that ends with an element of an array
+// ("Topics[0].Partitions[1].ReplicaNodes[2]"), the array's plan and the
+// element's index. It returns nil when the path names no field of sp (a
+// nested format's node).
+func fieldAt(sp *StructPlan, path string) (*FieldPlan, int) {
 	var fp *FieldPlan
 	for path != "" {
 		if sp == nil {
-			return nil
+			return nil, -1
 		}
 		seg, rest, _ := strings.Cut(path, ".")
-		name, _, indexed := strings.Cut(seg, "[")
+		name, index, indexed := strings.Cut(seg, "[")
 		fp = sp.Field(name)
-		if fp == nil || !fp.Present {
-			return nil
+		if fp == nil || !fp.Present || indexed && fp.Kind != schemas.KindArray {
+			return nil, -1
 		}
-		if indexed && (fp.Kind != schemas.KindArray || rest == "") {
-			return nil
+		if indexed && rest == "" {
+			i, err := strconv.Atoi(strings.TrimSuffix(index, "]"))
+			if err != nil || i < 0 || !strings.HasSuffix(index, "]") {
+				return nil, -1
+			}
+			return fp, i
 		}
 		sp, path = fp.Struct, rest
 	}
-	return fp
+	return fp, -1
 }

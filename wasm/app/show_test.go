@@ -107,6 +107,13 @@ func TestEditPatched(t *testing.T) {
 			return s.Load(fetch)
 		}, "b:ThrottleTimeMs", "1234", true},
 		{nil, "b:ErrorCode", "3", true},
+		{func() error {
+			if err := s.Select("trunk", "Metadata", 12, codec.Response); err != nil {
+				return err
+			}
+			return s.SetJSON(`{"Topics":[{"Name":"t","TopicId":"AAAAAAAAAAAAAAAAAAAAAA","Partitions":[{"PartitionIndex":0,"ReplicaNodes":[1,2,3],"IsrNodes":[1],"OfflineReplicas":[]}]}]}`)
+		}, "b:Topics[0].Partitions[0].ReplicaNodes[1]", "7", true}, // an element of an array of int32
+		{nil, "b:Topics[0].Name", "a longer topic name", true},
 	} {
 		if tc.load != nil {
 			if err := tc.load(); err != nil {
