@@ -208,9 +208,10 @@ type decoder struct {
 // (what the plan's last decode used) or, without one, the first list
 // alone; then blocks start at minBlock values and double up to maxBlock,
 // never much beyond the bytes left, and a longer list has its own
-// allocation, sized by a count already checked against the bytes left. Every allocation is used to the end of
-// its size class: what a list leaves becomes the block when it is
-// larger than what the block has left.
+// allocation, sized by a count already checked against the bytes left.
+// Every allocation is used to the end of its size class: what a list
+// leaves becomes the block when it is larger than what the block has
+// left.
 func (d *decoder) alloc(n int) []Value {
 	d.used += n
 	if n > len(d.block) {

@@ -22,11 +22,12 @@ import (
 // frame's size node says the new size. It returns the field's node.
 //
 // It returns nil, and leaves root as it was, when the bytes that differ
-// are not those of one field that Patch can decode alone: the header, an
-// array's length, a tagged field, records, bytes that carry another
-// format, a field that says how others are read (a topic's name or id,
-// ProtocolType, CompressionType), an array element, or a field that does
-// not decode to its end. The caller then decodes the whole message.
+// are not those of one field, or one element of an array of primitives,
+// that Patch can decode alone: the header, an array's length, a tagged
+// field, records, bytes that carry another format, a field that says how
+// others are read (a topic's name or id, ProtocolType, CompressionType),
+// or a field that does not decode to its end. The caller then decodes the
+// whole message.
 func Patch(root *tree.Node, old, cur []byte, o DecodeOptions) *tree.Node {
 	if root == nil || o.Set == nil || o.API == nil || len(root.Children) == 0 {
 		return nil
@@ -85,7 +86,7 @@ descend:
 	case fp == nil || fp.IsTagged || steers(bp.Root, fp):
 		return nil
 	case elem >= 0: // an element of an array of primitives
-		if fp.Kind != schemas.KindArray || !fp.Elem.Primitive() || fp.Elem == schemas.KindRecords {
+		if fp.Kind != schemas.KindArray || !fp.Elem.Primitive() {
 			return nil
 		}
 	case fp.Field.Name != n.Name || !fp.Kind.Primitive() || fp.Kind == schemas.KindRecords || fp.Nested != nestNone:

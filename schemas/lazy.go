@@ -46,10 +46,10 @@ func WriteIndex(fsys fs.FS, name string) ([]byte, error) {
 		m := ms[i]
 		if m == nil {
 			m = &Message{Name: strings.TrimSuffix(path.Base(p), ".json"), APIKey: -1}
-			for typ, other := range map[string]string{"request": "Response", "response": "Request"} {
-				if api, ok := strings.CutSuffix(m.Name, otherHalf(other)); ok {
-					if key, ok := keys[api+other]; ok {
-						m.Type, m.APIKey = typ, key
+			for _, h := range [2][3]string{{"request", "Request", "Response"}, {"response", "Response", "Request"}} {
+				if api, ok := strings.CutSuffix(m.Name, h[1]); ok {
+					if key, ok := keys[api+h[2]]; ok {
+						m.Type, m.APIKey = h[0], key
 					}
 				}
 			}
@@ -60,13 +60,6 @@ func WriteIndex(fsys fs.FS, name string) ([]byte, error) {
 		out = append(out, p+"\t"+m.Name+"\t"+m.Type+"\t"+strconv.Itoa(m.APIKey)+"\n"...)
 	}
 	return out, nil
-}
-
-func otherHalf(suffix string) string {
-	if suffix == "Request" {
-		return "Response"
-	}
-	return "Request"
 }
 
 // schemaFiles lists the schema files of a set, in the order LoadSet reads
@@ -192,6 +185,10 @@ type lazySet struct {
 	files []lazyFile // in the order LoadSet reads them
 	index []APIEntry
 	all   bool // every file read
+	// asked holds the names and keys (as text) need read the files of:
+	// asked again, as each frame of a capture asks, it has nothing to read
+	// and returns at once instead of going through every file.
+	asked map[string]bool
 }
 
 type lazyFile struct {
@@ -223,7 +220,11 @@ func (s *Set) need(name string, key int) (unlock func()) {
 		return func() {}
 	}
 	l.mu.Lock()
-	if l.all {
+	ask, memo := name, key >= 0 || name != ""
+	if key >= 0 {
+		ask = strconv.Itoa(key) // names are never numbers
+	}
+	if l.all || memo && l.asked[ask] {
 		return l.mu.Unlock
 	}
 	for _, f := range l.files {
@@ -253,6 +254,12 @@ func (s *Set) need(name string, key int) (unlock func()) {
 		if a.Request == nil || a.Response == nil {
 			delete(s.byKey, k)
 		}
+	}
+	if memo {
+		if l.asked == nil {
+			l.asked = map[string]bool{}
+		}
+		l.asked[ask] = true
 	}
 	if key == every {
 		s.sort()
