@@ -26,7 +26,7 @@ func (p *Plan) decodeAt(b []byte, base int, inPlace bool) (Value, int, error) {
 	d := decoder{buf: b, end: len(b), base: base, inPlace: inPlace}
 	last := d.sizeFrom(p)
 	var v Value
-	err := d.structInto(p.Root, &v, nil, nil, "")
+	err := d.structInto(p.Root, &v, nil, -1)
 	d.keepSizes(p, last, err)
 	return v, d.off, err
 }
@@ -80,7 +80,7 @@ func (p *Plan) DecodeInto(b []byte, v *Value) (int, error) {
 	// Its strings are new, as in Decode; its lists mostly not (no hint
 	// of values).
 	_, d.textHint = sizeHints(p.sizes.Load(), len(b))
-	err := d.structInto(p.Root, v, nil, nil, "")
+	err := d.structInto(p.Root, v, nil, -1)
 	return d.off, err
 }
 
@@ -109,60 +109,64 @@ type TreeOptions struct {
 	// by id.
 	TopicNames *TopicNames
 	depth      int         // of nested formats (nested.go): theirs are not decoded
+	header     *Frame      // decoding the header of this frame: its fields' labels
 	alloc      *tree.Alloc // when set, the allocator of an outer tree the nodes join
 }
 
 // DecodeTree is Decode that also builds the object tree: root gets one
 // child per field. On error the tree holds every node decoded before the
 // failure and an error node spanning the bytes left, and the spans of
-// root's descendants cover their children's (see coverSpans).
+// root's descendants cover their children's (see tree.Flat.Cover). It is
+// decodeFlat with the Flat made into Node trees.
 func (p *Plan) DecodeTree(b []byte, root *tree.Node, o TreeOptions) (Value, int, error) {
-	d := p.treeDecoder(b, o)
+	fl := &tree.Flat{}
+	rc := *root
+	rc.Children = nil
+	r := fl.Store(-1, &rc)
+	v, used, err := p.decodeFlat(b, fl, r, o)
+	fl.Done()
+	if err != nil {
+		fl.Cover(r, false)
+	}
+	a := o.alloc
+	if a == nil {
+		a = new(tree.Alloc)
+	}
+	if k := fl.ChildCount(r); k > 0 {
+		a.Room(root, k)
+		fl.Children(r, func(c int) { root.Add(fl.Tree(c, a)) })
+	}
+	return v, used, err
+}
+
+// decodeFlat is Decode that adds the message's nodes to fl as children of
+// the span parent: spans whose text a planDesc writes when asked. The
+// caller calls fl.Done.
+func (p *Plan) decodeFlat(b []byte, fl *tree.Flat, parent int, o TreeOptions) (Value, int, error) {
+	d := p.treeDecoder(b, fl, parent, o)
 	last := d.sizeFrom(p) // a tree decode takes the values and text a value decode does
 	var v Value
 	d.root = &v
-	err := d.structInto(p.Root, &v, nil, root, "")
+	err := d.structInto(p.Root, &v, nil, parent)
 	d.keepSizes(p, last, err)
-	if err != nil {
-		for _, c := range root.Children {
-			coverSpans(c)
-		}
-	}
 	return v, d.off, err
 }
 
 // treeDecoder returns the decoder of a tree decode of b, a message of the
-// plan, with o (DecodeTree; Patch, for one field).
-func (p *Plan) treeDecoder(b []byte, o TreeOptions) decoder {
+// plan, with o, adding spans to fl under parent (decodeFlat; Patch, for
+// one field), with a describer of its own.
+func (p *Plan) treeDecoder(b []byte, fl *tree.Flat, parent int, o TreeOptions) decoder {
 	if o.Budget == nil {
 		o.Budget = records.NewBudget(records.Limits{})
 	}
 	d := decoder{buf: b, end: len(b), tree: true, base: o.Base, section: o.Section, set: o.Set, sample: o.Sample, a: o.alloc, budget: o.Budget, depth: o.depth, saslMech: o.SASLMechanism,
-		topics: topicCtx{o.TopicFormat, o.TopicNames}, rootPlan: p.Root}
+		topics: topicCtx{o.TopicFormat, o.TopicNames}, rootPlan: p.Root, flat: fl}
 	if d.a == nil {
 		d.a = new(tree.Alloc)
 	}
+	d.desc = &planDesc{plan: p, buf: b, base: o.Base, set: o.Set, sample: o.Sample, frame: o.header, root: parent}
+	d.who, _ = fl.Describer(d.desc)
 	return d
-}
-
-// coverSpans grows each node of an error tree to hold its children: a
-// field cut short ends where its error node (which spans the bytes left)
-// ends, so that every byte of the input has an innermost node
-// (tree.Node.Innermost). A tree decoded without error needs no fixing.
-func coverSpans(n *tree.Node) {
-	for _, c := range n.Children {
-		if c.Relative {
-			continue
-		}
-		coverSpans(c)
-		if c.Offset < n.Offset {
-			n.Size += n.Offset - c.Offset
-			n.Offset = c.Offset
-		}
-		if c.End() > n.End() {
-			n.Size = c.End() - n.Offset
-		}
-	}
 }
 
 // decoder reads values from buf[off:end]. Errors are *wire.DecodeError
@@ -185,7 +189,10 @@ type decoder struct {
 	used      int         // values handed out by alloc
 	textUsed  int         // bytes of text copied into shared blocks
 	reuse     bool        // values hold memory to reuse (DecodeInto)
-	a         *tree.Alloc // the tree's nodes, child lists and strings
+	a         *tree.Alloc // strings of the nodes made as Node trees (records, nested formats)
+	flat      *tree.Flat  // the tree's spans
+	desc      *planDesc   // their describer
+	who       uint16      // its number in flat
 	budget    *records.Budget
 	root      *Value      // the message's value, as decoded so far (for nested formats)
 	rootPlan  *StructPlan // its plan
@@ -194,6 +201,7 @@ type decoder struct {
 	inPlace   bool        // records fields alias buf
 	strs      tree.Alloc  // the text blocks of short strings (text)
 	strsOpen  bool        // strs has its first block
+	view      bool        // strings are views of buf, not copies (a describer's decoder)
 	// The topic of the records that follow: its name or id as last read
 	// (FieldPlan.Topic), TreeOptions.TopicFormat and TopicNames.
 	topic, topicID string
@@ -261,6 +269,9 @@ const (
 // are left in the input, up to maxFirstText: the strings of a small
 // message then take one allocation, of no more than its size.
 func (d *decoder) text(b []byte) string {
+	if d.view {
+		return recordString(b)
+	}
 	if len(b) > maxSharedText {
 		return string(b)
 	}
@@ -293,8 +304,8 @@ func (d *decoder) fail(sentinel error, format string, args ...any) error {
 func (d *decoder) left() int { return d.end - d.off }
 
 // errorNode spans the bytes from the failure to the end of the input.
-func (d *decoder) errorNode(parent *tree.Node, name, path string, err error) {
-	if parent == nil {
+func (d *decoder) errorNode(parent int, name, path string, err error) {
+	if parent < 0 {
 		return
 	}
 	msg := err.Error()
@@ -304,14 +315,45 @@ func (d *decoder) errorNode(parent *tree.Node, name, path string, err error) {
 	d.add(parent, tree.Node{Name: name, Type: "error", Offset: d.off + d.base, Size: d.left(), Section: tree.Error, Path: path, Err: msg})
 }
 
-// add adds a copy of n, from the tree's blocks, to parent's children and
-// returns it.
-func (d *decoder) add(parent *tree.Node, n tree.Node) *tree.Node {
+// add adds n, with its text, as the last child of span parent and
+// returns its index.
+func (d *decoder) add(parent int, n tree.Node) int { return d.flat.Store(parent, &n) }
+
+// addNode adds a copy of n, from the tree's blocks, to parent's children
+// and returns it.
+func (d *decoder) addNode(parent *tree.Node, n tree.Node) *tree.Node {
 	c := d.a.Node()
 	*c = n
 	parent.Add(c)
 	return c
 }
+
+// span adds a span of the decoder's describer, of kind k for field fp,
+// starting at the current offset, as the last child of parent.
+func (d *decoder) span(parent int, k uint8, fp *FieldPlan, arg int, sec tree.Section) int {
+	ref := int32(-1)
+	if fp != nil {
+		ref = fp.id
+	}
+	return d.flat.Add(parent, tree.Span{Off: int32(d.off + d.base), Ref: ref, Arg: int32(arg), Who: d.who, Kind: k, Section: sec})
+}
+
+// failed marks span i as an error node for err, over the bytes from its
+// start to the end of the input.
+func (d *decoder) failed(i int, err error) {
+	s := &d.flat.Spans[i]
+	s.Flags |= tree.Failed
+	s.Section = tree.Error
+	s.Size = int32(d.end + d.base - int(s.Off))
+	msg := err.Error()
+	if de, ok := err.(*wire.DecodeError); ok {
+		msg = de.Err.Error()
+	}
+	d.desc.note(&d.desc.errs, i, msg)
+}
+
+// setSize ends span i at the current offset.
+func (d *decoder) setSize(i int) { d.flat.Spans[i].Size = int32(d.off+d.base) - d.flat.Spans[i].Off }
 
 // joinPath returns the path of seg (a field name or "[i]") in parent,
 // built by a (which may be nil).
@@ -327,7 +369,7 @@ func joinPath(a *tree.Alloc, parent, seg string) string {
 // where they go (zeroed, one per field); when nil, a reusing decode
 // reuses v's old list (whose values the fields overwrite, reusing their
 // memory in turn).
-func (d *decoder) structInto(sp *StructPlan, v *Value, list []Value, node *tree.Node, path string) error {
+func (d *decoder) structInto(sp *StructPlan, v *Value, list []Value, node int) error {
 	if list == nil {
 		if nf := len(sp.Fields); d.reuse && len(v.list()) >= nf {
 			list = v.list()[:nf]
@@ -336,39 +378,17 @@ func (d *decoder) structInto(sp *StructPlan, v *Value, list []Value, node *tree.
 		}
 	}
 	d.initStruct(sp, v, list)
-	if node == nil {
+	if node < 0 {
 		return d.structValue(sp, v, list)
 	}
-	var nodes []tree.Node // the fields' nodes, side by side
-	{
-		d.budget.TakeNodes(len(sp.Wire) + 1)
-		nodes = d.a.Nodes(len(sp.Wire))
-		extra := 0
-		if sp.Flexible {
-			extra = 1 // tagged_fields
-		}
-		d.a.Room(node, len(sp.Wire)+extra)
-	}
+	d.budget.TakeNodes(len(sp.Wire) + 1)
 	for i, fp := range sp.Wire {
-		start := d.off
-		var fn *tree.Node
-		if nodes != nil {
-			fn = &nodes[i]
-		}
-		child, err := d.field(fp, &list[fp.Index], fn, path, d.section)
-		if node != nil && child != nil {
-			node.Add(child)
-		}
-		if err != nil {
-			if child == nil {
-				d.off = start
-				d.errorNode(node, fp.Field.Name, joinPath(d.a, path, fp.Field.Name), err)
-			}
+		if _, err := d.field(fp, &list[fp.Index], node, d.section); err != nil {
 			return d.fieldFailed(sp, i, list, err)
 		}
 	}
 	if sp.Flexible {
-		return d.tagged(sp, v, node, path)
+		return d.tagged(sp, v, node)
 	}
 	return nil
 }
@@ -465,7 +485,7 @@ func (d *decoder) structValue(sp *StructPlan, v *Value, list []Value) error {
 			}
 		case encStruct:
 			d.off = off
-			if err := d.structInto(st.fp.Struct, fv, nil, nil, ""); err != nil {
+			if err := d.structInto(st.fp.Struct, fv, nil, -1); err != nil {
 				return d.fieldFailed(sp, i, list, err)
 			}
 			off = d.off
@@ -481,7 +501,7 @@ func (d *decoder) structValue(sp *StructPlan, v *Value, list []Value) error {
 			}
 		}
 		d.off = off
-		if _, err := d.field(st.fp, fv, nil, "", d.section); err != nil {
+		if _, err := d.field(st.fp, fv, -1, d.section); err != nil {
 			return d.fieldFailed(sp, i, list, err)
 		}
 		off = d.off
@@ -492,7 +512,7 @@ func (d *decoder) structValue(sp *StructPlan, v *Value, list []Value) error {
 			d.off++ // no tagged fields, the most common case
 			return nil
 		}
-		return d.tagged(sp, v, nil, "")
+		return d.tagged(sp, v, -1)
 	}
 	return nil
 }
@@ -579,7 +599,7 @@ func (d *decoder) arrayValue(fp *FieldPlan, v *Value) (bool, error) {
 	for i := range list {
 		var err error
 		if fp.Elem == schemas.KindStruct {
-			fields, err = d.structElem(fp, list, i, fields, nil, "")
+			fields, err = d.structElem(fp, list, i, fields, -1)
 		} else {
 			err = d.primitive(fp.Elem, false, fp.Compact, &list[i], nil)
 		}
@@ -623,15 +643,15 @@ func (d *decoder) clone(v Value) Value {
 // holds what is left of the last one, and structElem returns what it
 // leaves): the count was checked against the bytes left, and no more
 // than a chunk is allocated ahead of the bytes read.
-func (d *decoder) structElem(fp *FieldPlan, list []Value, i int, fields []Value, en *tree.Node, epath string) ([]Value, error) {
+func (d *decoder) structElem(fp *FieldPlan, list []Value, i int, fields []Value, en int) ([]Value, error) {
 	nf := len(fp.Struct.Fields)
 	if d.reuse && len(list[i].list()) >= nf {
-		return fields, d.structInto(fp.Struct, &list[i], nil, en, epath)
+		return fields, d.structInto(fp.Struct, &list[i], nil, en)
 	}
 	if len(fields) < nf {
 		fields = d.alloc(nf * min(len(list)-i, elemBlock))
 	}
-	return fields[nf:], d.structInto(fp.Struct, &list[i], fields[:nf:nf], en, epath)
+	return fields[nf:], d.structInto(fp.Struct, &list[i], fields[:nf:nf], en)
 }
 
 // elemFailed is what an array's decode returns when its element i failed
@@ -646,28 +666,27 @@ func (d *decoder) elemFailed(fp *FieldPlan, v *Value, list []Value, i int, err e
 
 // tagged reads a tagged-field section (KIP-482): a uvarint count, then per
 // field a uvarint tag, a uvarint size and the data.
-func (d *decoder) tagged(sp *StructPlan, v *Value, node *tree.Node, path string) error {
+func (d *decoder) tagged(sp *StructPlan, v *Value, node int) error {
 	start := d.off
 	count, n := wire.ConsumeUvarint32(d.buf[d.off:d.end])
-	var tn *tree.Node
-	if d.tree {
-		tn = d.add(node, tree.Node{Name: "tagged_fields", Type: "uvarint", Offset: start + d.base, Section: tree.Tagged, About: "number of tagged fields in this struct", Path: path})
+	tn := -1
+	if node >= 0 {
+		tn = d.span(node, kTagCount, nil, 0, tree.Tagged)
 	}
 	if n < 0 {
 		err := d.fail(wire.ParseError(n), "reading the tagged-field count")
-		if tn != nil {
-			tn.Type, tn.Section, tn.Size, tn.Err = "error", tree.Error, d.left(), err.(*wire.DecodeError).Err.Error()
+		if tn >= 0 {
+			d.failed(tn, err)
 		}
 		return wire.WithPath(err, "tagged_fields")
 	}
 	d.off += n
-	if tn != nil {
-		tn.Value = d.a.Itoa(int64(count))
-		tn.Size = n
+	if tn >= 0 {
+		d.flat.Spans[tn].Size = int32(n)
 	}
 	if int(count) > d.left()/2 { // each takes at least a tag and a size byte
 		err := d.fail(wire.ErrLength, "%d tagged fields cannot fit in the %d bytes left", count, d.left())
-		d.errorNode(tn, "tagged_fields", path, err)
+		d.errorNode(tn, "tagged_fields", d.flatPath(tn), err)
 		return wire.WithPath(err, "tagged_fields")
 	}
 	for i := uint32(0); i < count; i++ {
@@ -675,7 +694,7 @@ func (d *decoder) tagged(sp *StructPlan, v *Value, node *tree.Node, path string)
 		tag, n1 := wire.ConsumeUvarint32(d.buf[d.off:d.end])
 		if n1 < 0 {
 			err := d.fail(wire.ParseError(n1), "reading a tag")
-			d.errorNode(tn, "tag", path, err)
+			d.errorNode(tn, "tag", d.flatPath(tn), err)
 			return wire.WithPath(err, "tagged_fields")
 		}
 		d.off += n1
@@ -688,7 +707,7 @@ func (d *decoder) tagged(sp *StructPlan, v *Value, node *tree.Node, path string)
 				err = d.fail(wire.ErrLength, "tag %d has size %d but only %d bytes are left", tag, size, d.left()-n2)
 			}
 			d.off = fieldStart
-			d.errorNode(tn, xfmt.Sprintf("tag %d", tag), path, err)
+			d.errorNode(tn, xfmt.Sprintf("tag %d", tag), d.flatPath(tn), err)
 			return wire.WithPath(err, "tagged_fields")
 		}
 		d.off += n2
@@ -702,9 +721,11 @@ func (d *decoder) tagged(sp *StructPlan, v *Value, node *tree.Node, path string)
 		if fp == nil {
 			raw := append([]byte(nil), d.buf[dataStart:dataEnd]...)
 			*v = v.WithUnknown(append(v.Unknown(), RawTag{Tag: tag, Data: raw}))
-			if tn != nil {
-				tn.Add(&tree.Node{Name: xfmt.Sprintf("tag %d", tag), Type: "unknown", Value: bytesPreview(raw), Detail: xfmt.Sprintf("(tag=%d, size=%d)", tag, size),
-					Offset: fieldStart + d.base, Size: dataEnd - fieldStart, Section: tree.Tagged, About: "a tagged field this schema does not define; kept and written back", Path: path})
+			if tn >= 0 {
+				d.off = fieldStart
+				c := d.span(tn, kUnknownTag, nil, 0, tree.Tagged)
+				d.off = dataEnd
+				d.setSize(c)
 			}
 			d.off = dataEnd
 			continue
@@ -713,17 +734,13 @@ func (d *decoder) tagged(sp *StructPlan, v *Value, node *tree.Node, path string)
 		d.end = dataEnd
 		slot := &v.list()[fp.Index]
 		*slot = Value{} // it held the default
-		var fn *tree.Node
-		if d.tree {
-			fn = d.a.Node()
-		}
-		child, err := d.field(fp, slot, fn, path, tree.Tagged)
+		child, err := d.field(fp, slot, tn, tree.Tagged)
 		d.end = saveEnd
-		if child != nil {
-			child.Offset = fieldStart + d.base
-			child.Size = d.off - fieldStart
-			child.Detail = xfmt.Sprintf("(tag=%d, size=%d)", tag, size) + prefixSpace(child.Detail)
-			tn.Add(child)
+		if child >= 0 {
+			c := &d.flat.Spans[child]
+			c.Kind = kTaggedField
+			c.Off = int32(fieldStart + d.base)
+			c.Size = int32(d.off - fieldStart)
 		}
 		if err == nil && d.off != dataEnd {
 			err = d.fail(wire.ErrLength, "tagged field %s (tag %d) used %d of its %d bytes", fp.Field.Name, tag, d.off-dataStart, size)
@@ -732,10 +749,18 @@ func (d *decoder) tagged(sp *StructPlan, v *Value, node *tree.Node, path string)
 			return wire.WithPath(err, fp.Field.Name)
 		}
 	}
-	if tn != nil {
-		tn.Size = d.off - start
+	if tn >= 0 {
+		d.flat.Spans[tn].Size = int32(d.off - start)
 	}
 	return nil
+}
+
+// flatPath is the path of span i, or "" for none.
+func (d *decoder) flatPath(i int) string {
+	if i < 0 {
+		return ""
+	}
+	return d.flat.Path(i)
 }
 
 func prefixSpace(s string) string {
@@ -745,17 +770,13 @@ func prefixSpace(s string) string {
 	return " " + s
 }
 
-// field reads one field's value into v, a zero value; with a tree, node
-// is a zero node it fills and returns as the field's node (holding an
-// error node on failure).
-func (d *decoder) field(fp *FieldPlan, v *Value, node *tree.Node, parent string, sec tree.Section) (*tree.Node, error) {
-	var path string // built only for the tree; errors build theirs on the way out
-	if node != nil {
-		path = joinPath(d.a, parent, fp.Field.Name)
-		// Field by field: node is zero, and a struct copy would pass every
-		// word of it through the garbage collector's write barrier.
-		node.Name, node.Type, node.About, node.Path = fp.Field.Name, fp.Field.Type.Name, fp.Field.About, path
-		node.Offset, node.Section = d.off+d.base, sec
+// field reads one field's value into v, a zero value; with a tree (parent
+// at least 0), it adds the field's span under parent and returns its
+// index (the span holds an error on failure), else -1.
+func (d *decoder) field(fp *FieldPlan, v *Value, parent int, sec tree.Section) (int, error) {
+	node := -1
+	if parent >= 0 {
+		node = d.span(parent, kField, fp, 0, sec)
 	}
 	saveSec := d.section
 	d.section = sec
@@ -763,39 +784,33 @@ func (d *decoder) field(fp *FieldPlan, v *Value, node *tree.Node, parent string,
 	var err error
 	switch fp.Kind {
 	case schemas.KindArray:
-		err = d.array(fp, v, node, path)
+		err = d.array(fp, v, node)
 	case schemas.KindStruct:
-		err = d.structField(fp, v, node, path)
+		err = d.structField(fp, v, node)
 	default:
-		err = d.primitive(fp.Kind, fp.Nullable, fp.Compact, v, node)
-		if err == nil && node != nil && fp.Kind == schemas.KindRecords && !v.IsNull() {
+		err = d.primitive(fp.Kind, fp.Nullable, fp.Compact, v, nil)
+		if err == nil && node >= 0 && fp.Kind == schemas.KindRecords && !v.IsNull() {
 			f := d.recordFormat()
-			node.Add(recordNodes(v.str(), d.off-len(v.str())+d.base, d.set, f, path, d.a, d.budget)...)
+			for _, c := range recordNodes(v.str(), d.off-len(v.str())+d.base, d.set, f, d.flat.Path(node), d.a, d.budget) {
+				d.flat.Store(node, c)
+			}
 		}
-		if fp.Topic != 0 && err == nil && node != nil {
+		if fp.Topic != 0 && err == nil && node >= 0 {
 			if fp.Topic == topicByID {
 				d.topicID = v.str()
 			} else {
 				d.topic = v.str()
 			}
 		}
-		if err == nil && node != nil && fp.Nested != nestNone && !v.IsNull() {
+		if err == nil && node >= 0 && fp.Nested != nestNone && !v.IsNull() {
 			d.nested(fp, v.str(), d.off-len(v.str())+d.base, node)
-		}
-		if err == nil && node != nil && fp.Kind == schemas.KindInt16 && d.set != nil && isErrorCode(fp.Field.Name) {
-			if e, ok := d.set.ErrorCode(int16(v.Int())); ok && v.Int() != 0 {
-				node.Value += " (" + e.Name + ")"
-			}
 		}
 	}
 	d.section = saveSec
-	if node != nil {
-		node.Size = d.off - start
+	if node >= 0 {
+		d.flat.Spans[node].Size = int32(d.off - start)
 		if err != nil && fp.Kind.Primitive() {
-			node.Type, node.Section, node.Size = "error", tree.Error, d.end-start
-			if de, ok := err.(*wire.DecodeError); ok {
-				node.Err = de.Err.Error()
-			}
+			d.failed(node, err)
 		}
 	}
 	return node, err
@@ -805,7 +820,17 @@ func isErrorCode(name string) bool {
 	return len(name) >= 9 && name[len(name)-9:] == "ErrorCode"
 }
 
-func (d *decoder) structField(fp *FieldPlan, v *Value, node *tree.Node, path string) error {
+// The values a struct field's or an array's span shows (Span.Arg): none
+// yet (a failure before it was known), "null", "struct"; an array's
+// count is arrayShown plus the count.
+const (
+	shownNone = iota
+	shownNull
+	shownStruct
+	arrayShown = shownStruct + 1
+)
+
+func (d *decoder) structField(fp *FieldPlan, v *Value, node int) error {
 	if fp.Nullable {
 		start := d.off
 		marker, n := wire.ConsumeInt8(d.buf[d.off:d.end])
@@ -813,26 +838,27 @@ func (d *decoder) structField(fp *FieldPlan, v *Value, node *tree.Node, path str
 			*v = Null
 			return d.fail(wire.ParseError(n), "reading the presence byte of %s", fp.Field.Name)
 		}
-		d.off++
-		if node != nil {
-			d.add(node, tree.Node{Name: "present", Type: "int8", Value: strconv.Itoa(int(marker)), Offset: start + d.base, Size: 1, Section: d.section,
-				About: "-1 for null, 1 when the struct follows", Path: path})
+		if node >= 0 {
+			d.off = start
+			c := d.span(node, kPresent, fp, 0, d.section)
+			d.flat.Spans[c].Size = 1
 		}
+		d.off++
 		if marker < 0 {
-			if node != nil {
-				node.Value = "null"
+			if node >= 0 {
+				d.flat.Spans[node].Arg = shownNull
 			}
 			*v = Null
 			return nil
 		}
 	}
-	if node != nil {
-		node.Value = "struct"
+	if node >= 0 {
+		d.flat.Spans[node].Arg = shownStruct
 	}
-	return d.structInto(fp.Struct, v, nil, node, path)
+	return d.structInto(fp.Struct, v, nil, node)
 }
 
-func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) error {
+func (d *decoder) array(fp *FieldPlan, v *Value, node int) error {
 	start := d.off
 	var old []Value // a reusing decode's last elements
 	if d.reuse {
@@ -846,17 +872,16 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 	if count < -1 {
 		return d.fail(wire.ErrLength, "array length %d is negative", count)
 	}
-	d.off += n
-	// The length node and, once the count is checked against the bytes
-	// left, the elements' nodes: side by side, in a list sized once.
-	var ln tree.Node
-	if node != nil {
-		ln = d.lengthNode(fp, count, start, n, path)
+	// The length's span.
+	if node >= 0 {
+		d.off = start
+		ln := d.span(node, kLength, fp, 0, d.section)
+		d.flat.Spans[ln].Size = int32(n)
 	}
+	d.off += n
 	if count == -1 {
-		if node != nil {
-			d.add(node, ln)
-			node.Value = "null"
+		if node >= 0 {
+			d.flat.Spans[node].Arg = shownNull
 		}
 		*v = Null
 		if !fp.Nullable {
@@ -866,75 +891,55 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 		return nil
 	}
 	if need := count * int64(max(fp.elemMinSize(), 1)); need > int64(d.left()) {
-		if node != nil {
-			d.add(node, ln)
-		}
 		d.off = start
 		return d.fail(wire.ErrLength, "array of %d elements needs at least %d bytes but only %d are left", count, need, d.left())
 	}
-	// The elements' nodes, as many as the message's budget of nodes
-	// allows: past it, the elements are decoded without nodes and one
+	// The elements' spans, as many as the message's budget of nodes
+	// allows: past it, the elements are decoded without spans and one
 	// node says what was left out.
-	var enodes []tree.Node
 	shown, hidden := int(count), -1 // elements with a node; where those without start
-	if node != nil {
+	if node >= 0 {
 		shown = min(shown, d.budget.NodesLeft())
 		d.budget.TakeNodes(1)
-		block := d.a.Nodes(shown + 1)
-		block[0] = ln
-		enodes = block[1:]
-		d.a.Room(node, shown+2)
-		node.Add(&block[0])
-		node.Value = d.plural(int(count), "element")
+		d.flat.Spans[node].Arg = arrayShown + int32(count)
 	}
 	leftOut := func(n int) { // the n elements decoded since hidden
 		if hidden >= 0 && n > 0 {
-			c := d.add(node, tree.Node{Name: "more", Value: d.plural(n, "more element") + " not shown", Offset: hidden + d.base, Size: d.off - hidden, Section: tree.Error, Path: path})
-			c.Err = d.budget.LeftOut(plural(n, "more element"))
+			d.add(node, tree.Node{Name: "more", Value: d.plural(n, "more element") + " not shown", Offset: hidden + d.base, Size: d.off - hidden, Section: tree.Error, Path: d.flat.Path(node),
+				Err: d.budget.LeftOut(plural(n, "more element"))})
 		}
 	}
 	list, fields := d.arrayList(fp, old, int(count))
 	*v = List(list)
-	elemName := fp.Field.Type.Elem.Name
 	for i := range list {
-		var en *tree.Node
-		var epath string
-		if node != nil && hidden < 0 && (i >= shown || d.budget.NodesLeft() == 0) {
+		en := -1
+		if node >= 0 && hidden < 0 && (i >= shown || d.budget.NodesLeft() == 0) {
 			hidden, shown = d.off, i
 		}
-		if node != nil && hidden < 0 {
+		if node >= 0 && hidden < 0 {
 			d.budget.TakeNodes(1)
-			en = &enodes[i]
-			epath = d.a.Indexed(path, i)
-			d.elemNode(fp, en, i, epath)
-			node.Add(en)
+			en = d.span(node, kElem, fp, i, d.section)
 		}
 		elemStart := d.off
 		var err error
 		if fp.Elem == schemas.KindStruct {
-			if en != nil {
-				en.Value = "struct"
-			}
-			fields, err = d.structElem(fp, list, i, fields, en, epath)
+			fields, err = d.structElem(fp, list, i, fields, en)
 		} else {
-			err = d.primitive(fp.Elem, false, fp.Compact, &list[i], en)
+			err = d.primitive(fp.Elem, false, fp.Compact, &list[i], nil)
 		}
-		if en != nil {
-			en.Size = d.off - elemStart
+		if en >= 0 {
+			d.setSize(en)
 		}
 		if err != nil {
 			if hidden >= 0 {
 				at := d.off
 				d.off = elemStart
 				leftOut(i - shown)
-				d.errorNode(node, d.a.Indexed(elemName, i), d.a.Indexed(path, i), err)
+				d.errorNode(node, d.a.Indexed(fp.Field.Type.Elem.Name, i), d.a.Indexed(d.flat.Path(node), i), err)
 				d.off = at
 			}
-			if en != nil && fp.Elem != schemas.KindStruct {
-				en.Type, en.Section, en.Size = "error", tree.Error, d.end-elemStart
-				if de, ok := err.(*wire.DecodeError); ok {
-					en.Err = de.Err.Error()
-				}
+			if en >= 0 && fp.Elem != schemas.KindStruct {
+				d.failed(en, err)
 			}
 			return d.elemFailed(fp, v, list, i, err)
 		}
@@ -943,45 +948,12 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node *tree.Node, path string) e
 	return nil
 }
 
-// elemNode starts en, the node of element i of fp's array (at path epath),
-// at the current offset.
-func (d *decoder) elemNode(fp *FieldPlan, en *tree.Node, i int, epath string) {
-	elemName := fp.Field.Type.Elem.Name
-	en.Name, en.Type, en.Path = d.a.Indexed(elemName, i), elemName, epath
-	en.Offset, en.Section = d.off+d.base, d.section
-}
-
 func plural(n int, what string) string {
 	return (*tree.Alloc)(nil).Plural(n, what)
 }
 
 // plural is plural with the tree's strings.
 func (d *decoder) plural(n int, what string) string { return d.a.Plural(n, what) }
-
-// lengthNode is the node of an array's length: count read from n bytes
-// at start.
-func (d *decoder) lengthNode(fp *FieldPlan, count int64, start, n int, path string) tree.Node {
-	ln := tree.Node{Name: "length", Offset: start + d.base, Size: n, Section: d.section, Path: path}
-	if fp.Compact {
-		ln.Type, ln.Value, ln.Detail = "uvarint", d.a.Itoa(count+1), "(compact, n+1)"
-	} else {
-		ln.Type, ln.Value = "int32", d.a.Itoa(count)
-	}
-	switch count {
-	case -1:
-		ln.About = "null array"
-	case 0:
-		ln.About = "no elements follow"
-	case 1:
-		ln.About = "one element follows"
-		if d.sample {
-			ln.About = "one sample element follows"
-		}
-	default:
-		ln.About = d.a.Concat(d.a.Itoa(count), " elements follow", "")
-	}
-	return ln
-}
 
 // primitive reads a primitive of kind k into v (which it leaves alone on
 // error); with node it fills the node's value and detail.

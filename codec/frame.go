@@ -234,17 +234,29 @@ type DecodeOptions struct {
 // body that ends before the frame does and bytes after the frame are
 // errors. On error the frame and tree hold what was decoded before it, and
 // every node's span covers its children's (the error node spans the bytes
-// left).
+// left). It is DecodeFlat with the tree made into Nodes.
 func Decode(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
-	f, root, err := decodeFrame(b, o)
-	if err != nil && root != nil {
-		coverSpans(root)
-	}
-	return f, root, err
+	f, fl, err := DecodeFlat(b, o)
+	return f, fl.Tree(0, nil), err
 }
 
-// decodeFrame is Decode before the spans of an error tree are fixed up.
-func decodeFrame(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
+// DecodeFlat is Decode with the tree as a tree.Flat (its root the span
+// at 0), whose text is written when asked for: a view formats only what
+// it draws. The Flat reads b: b must not change while it is used (Patch
+// moves it to the bytes after an edit).
+func DecodeFlat(b []byte, o DecodeOptions) (*Frame, *tree.Flat, error) {
+	fl := &tree.Flat{}
+	f, err := decodeFrame(b, o, fl)
+	fl.Done()
+	if err != nil {
+		fl.Cover(0, true)
+	}
+	return f, fl, err
+}
+
+// decodeFrame is DecodeFlat before the spans are linked and those of an
+// error tree fixed up.
+func decodeFrame(b []byte, o DecodeOptions, fl *tree.Flat) (*Frame, error) {
 	f := &Frame{Set: o.Set, API: o.API, Version: o.Version, Dir: o.Dir, Limits: o.Limits, topics: topicCtx{o.TopicFormat, o.TopicNames}}
 	if f.API != nil {
 		f.guess(o.Guess)
@@ -254,29 +266,29 @@ func decodeFrame(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
 		bg = records.NewBudget(o.Limits) // one for the whole message
 	}
 	if o.BodyOnly {
-		root := &tree.Node{Name: "message", Size: len(b)}
-		err := f.decodeBody(b, 0, root, o, bg)
+		root := fl.Store(-1, &tree.Node{Name: "message", Size: len(b)})
+		err := f.decodeBody(b, 0, fl, root, o, bg)
 		if f.API != nil {
-			root.Name, root.Type = f.Dir.Schema(f.API).Name, "body v"+strconv.Itoa(int(f.Version))+f.guessNote()
+			rn := fl.Stored(root)
+			rn.Name, rn.Type = f.Dir.Schema(f.API).Name, "body v"+strconv.Itoa(int(f.Version))+f.guessNote()
 		}
-		return f, root, err
+		return f, err
 	}
-	root := &tree.Node{Name: "message", Size: len(b), Section: tree.Frame}
-	frameNode := &tree.Node{Name: "Frame", Size: 4, Section: tree.Frame, About: "length-delimited framing"}
-	root.Add(frameNode)
+	root := fl.Store(-1, &tree.Node{Name: "message", Size: len(b), Section: tree.Frame})
+	frameNode := fl.Store(root, &tree.Node{Name: "Frame", Size: 4, Section: tree.Frame, About: "length-delimited framing"})
 	size, n := wire.ConsumeInt32(b)
 	if n < 0 {
 		err := wire.Errorf(0, wire.ErrShort, "a frame starts with an int32 size; only %d bytes", len(b))
-		frameNode.Size = len(b)
-		frameNode.Add(&tree.Node{Name: "size", Type: "error", Size: len(b), Section: tree.Error, Err: err.Err.Error()})
-		return f, root, err
+		fl.Spans[frameNode].Size = int32(len(b))
+		fl.Store(frameNode, &tree.Node{Name: "size", Type: "error", Size: len(b), Section: tree.Error, Err: err.Err.Error()})
+		return f, err
 	}
-	frameNode.Add(&tree.Node{Name: "size", Type: "int32", Value: strconv.Itoa(int(size)), Size: 4, Section: tree.Frame, About: "number of bytes that follow, patched after encoding"})
+	fl.Store(frameNode, &tree.Node{Name: "size", Type: "int32", Value: strconv.Itoa(int(size)), Size: 4, Section: tree.Frame, About: "number of bytes that follow, patched after encoding"})
 	end := len(b)
 	var tail error
 	switch {
 	case size < 0:
-		return f, root, wire.Errorf(0, wire.ErrLength, "frame size %d is negative", size)
+		return f, wire.Errorf(0, wire.ErrLength, "frame size %d is negative", size)
 	case int64(size) > int64(len(b)-4):
 		tail = wire.Errorf(len(b), wire.ErrShort, "the frame says %d bytes follow but only %d do", size, len(b)-4)
 	case int(size) < len(b)-4:
@@ -285,46 +297,45 @@ func decodeFrame(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
 	}
 	if o.Dir == Request {
 		if err := f.identify(b[4:end], o); err != nil {
-			return f, root, err
+			return f, err
 		}
 	}
 	if f.API == nil {
-		return f, root, errors.New("decoding a response needs its API and version (a response header does not name them)")
+		return f, errors.New("decoding a response needs its API and version (a response header does not name them)")
 	}
-	root.Name = f.Dir.Schema(f.API).Name
-	root.Type = "message v" + strconv.Itoa(int(f.Version))
-	root.Type += f.guessNote()
+	rn := fl.Stored(root)
+	rn.Name = f.Dir.Schema(f.API).Name
+	rn.Type = "message v" + strconv.Itoa(int(f.Version))
+	rn.Type += f.guessNote()
 	hp, _, err := f.Plans()
 	if err != nil {
-		return f, root, err
+		return f, err
 	}
-	hn := &tree.Node{Name: hp.Msg.Name, Type: "v" + strconv.Itoa(int(hp.Version)), Offset: 4, Section: tree.Header, About: "common " + f.Dir.String() + " header"}
-	root.Add(hn)
+	hn := fl.Store(root, &tree.Node{Name: hp.Msg.Name, Type: "v" + strconv.Itoa(int(hp.Version)), Offset: 4, Section: tree.Header, About: "common " + f.Dir.String() + " header"})
 	var used int
 	if o.ValuesOnly {
 		f.Header, used, err = hp.decodeAt(b[4:end], 4, o.InPlace)
 	} else {
-		f.Header, used, err = hp.DecodeTree(b[4:end], hn, TreeOptions{Base: 4, Section: tree.Header, Set: f.Set, Budget: bg})
+		f.Header, used, err = hp.decodeFlat(b[4:end], fl, hn, TreeOptions{Base: 4, Section: tree.Header, Set: f.Set, Budget: bg, header: f})
 	}
-	hn.Size = used
-	f.labelHeader(hn)
+	fl.Spans[hn].Size = int32(used)
 	if err != nil {
-		return f, root, wire.WithPath(err, hp.Msg.Name)
+		return f, wire.WithPath(err, hp.Msg.Name)
 	}
-	if err := f.decodeBody(b[:end], 4+used, root, o, bg); err != nil {
+	if err := f.decodeBody(b[:end], 4+used, fl, root, o, bg); err != nil {
 		var de *wire.DecodeError
 		if tail != nil && errors.Is(tail, wire.ErrShort) && errors.As(err, &de) {
 			// The likely cause is the cut, not the field that hit it.
 			de.Err = xfmt.Errorf("%w (the frame is truncated: its size says %d bytes follow, %d do)", de.Err, size, len(b)-4)
 		}
-		return f, root, err
+		return f, err
 	}
 	if tail != nil {
 		if de := tail.(*wire.DecodeError); errors.Is(de, wire.ErrTrailing) {
-			root.Add(&tree.Node{Name: "trailing", Type: "bytes", Value: plural(len(b)-end, "byte"), Offset: end, Size: len(b) - end, Section: tree.Error, Err: de.Err.Error()})
+			fl.Store(root, &tree.Node{Name: "trailing", Type: "bytes", Value: plural(len(b)-end, "byte"), Offset: end, Size: len(b) - end, Section: tree.Error, Err: de.Err.Error()})
 		}
 	}
-	return f, root, tail
+	return f, tail
 }
 
 // identify reads the API key and version from a request header and
@@ -383,8 +394,8 @@ func (f *Frame) guessNote() string {
 }
 
 // decodeBody decodes the body that starts at b[start:], its records
-// drawing on bg; with root it adds the body node.
-func (f *Frame) decodeBody(b []byte, start int, root *tree.Node, o DecodeOptions, bg *records.Budget) error {
+// drawing on bg, and adds its node under span root of fl.
+func (f *Frame) decodeBody(b []byte, start int, fl *tree.Flat, root int, o DecodeOptions, bg *records.Budget) error {
 	if f.API == nil {
 		return errors.New("decoding a body needs its API and version")
 	}
@@ -396,25 +407,22 @@ func (f *Frame) decodeBody(b []byte, start int, root *tree.Node, o DecodeOptions
 	if f.Dir == Response {
 		sec = tree.ResponseBody
 	}
-	bn := &tree.Node{Name: bp.Msg.Name, Type: "struct", Offset: start, Section: sec, About: "message body, version " + strconv.Itoa(int(f.Version))}
-	if root != nil {
-		root.Add(bn)
-	}
+	bn := fl.Store(root, &tree.Node{Name: bp.Msg.Name, Type: "struct", Offset: start, Section: sec, About: "message body, version " + strconv.Itoa(int(f.Version))})
 	var v Value
 	var used int
 	if o.ValuesOnly {
 		v, used, err = bp.decodeAt(b[start:], start, o.InPlace)
 	} else {
-		v, used, err = bp.DecodeTree(b[start:], bn, TreeOptions{Base: start, Section: sec, Set: f.Set, Sample: o.Sample, Budget: bg, SASLMechanism: o.SASLMechanism,
+		v, used, err = bp.decodeFlat(b[start:], fl, bn, TreeOptions{Base: start, Section: sec, Set: f.Set, Sample: o.Sample, Budget: bg, SASLMechanism: o.SASLMechanism,
 			TopicFormat: o.TopicFormat, TopicNames: o.TopicNames})
 	}
 	f.Body = v
-	bn.Size = used
+	fl.Spans[bn].Size = int32(used)
 	if err != nil {
 		return err
 	}
 	if rest := len(b) - start - used; rest > 0 {
-		bn.Add(&tree.Node{Name: "unread", Type: "bytes", Value: plural(rest, "byte"), Offset: start + used, Size: rest, Section: tree.Error,
+		fl.Store(bn, &tree.Node{Name: "unread", Type: "bytes", Value: plural(rest, "byte"), Offset: start + used, Size: rest, Section: tree.Error,
 			Err: "the body ended before the frame did"})
 		return wire.Errorf(start+used, wire.ErrTrailing, "%s v%d ended after %d bytes; %d bytes of the frame are left", bp.Msg.Name, f.Version, used, rest)
 	}
@@ -428,27 +436,26 @@ var headerLabels = map[string][2]string{
 	"ClientId":          {"client_id", "always a non-flexible int16-prefixed string"},
 }
 
-func (f *Frame) labelHeader(hn *tree.Node) {
-	for _, c := range hn.Children {
-		switch c.Name {
-		case "CorrelationId":
-			c.Name = "correlation_id"
-			c.About = "echoed back by the broker in the response"
-			if f.Dir == Response {
-				c.About = "matches the correlation_id of the request"
-			}
-		case "RequestApiKey":
-			if f.API != nil {
-				c.Value += " (" + f.API.Name + ")"
-			}
-		case "ClientId":
-			c.Type = "nullable_string"
-		case "tagged_fields":
-			c.About = "number of tagged fields in the header"
+// labelNode labels c, a node of a field of the frame's header.
+func (f *Frame) labelNode(c *tree.Node) {
+	switch c.Name {
+	case "CorrelationId":
+		c.Name = "correlation_id"
+		c.About = "echoed back by the broker in the response"
+		if f.Dir == Response {
+			c.About = "matches the correlation_id of the request"
 		}
-		if l, ok := headerLabels[c.Name]; ok {
-			c.Name, c.About = l[0], l[1]
+	case "RequestApiKey":
+		if f.API != nil {
+			c.Value += " (" + f.API.Name + ")"
 		}
+	case "ClientId":
+		c.Type = "nullable_string"
+	case "tagged_fields":
+		c.About = "number of tagged fields in the header"
+	}
+	if l, ok := headerLabels[c.Name]; ok {
+		c.Name, c.About = l[0], l[1]
 	}
 }
 

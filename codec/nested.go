@@ -211,9 +211,26 @@ func sniff(set *schemas.Set, name string, b []byte) bool {
 }
 
 // nested decodes the bytes s of field fp, which start at offset base of
-// the buffer shown, into children of node. Failures are error nodes
+// the buffer shown, into children of span node, as stored nodes (what it
+// says of the field, a note on its detail). Failures are error nodes
 // inside node; the outer decode goes on.
-func (d *decoder) nested(fp *FieldPlan, s string, base int, node *tree.Node) {
+func (d *decoder) nested(fp *FieldPlan, s string, base int, node int) {
+	tmp := tree.Node{Name: fp.Field.Name, Path: d.flat.Path(node)}
+	d.nestedNode(fp, s, base, &tmp)
+	if tmp.Detail != "" { // " " and the notes
+		d.desc.note(&d.desc.notes, node, tmp.Detail[1:])
+	}
+	if tmp.Value != "" { // SASL PLAIN's bytes, masked
+		d.desc.note(&d.desc.values, node, tmp.Value)
+	}
+	for _, c := range tmp.Children {
+		d.flat.Store(node, c)
+	}
+}
+
+// nestedNode is nested into a Node: its children, and notes added to its
+// Detail, each after a space.
+func (d *decoder) nestedNode(fp *FieldPlan, s string, base int, node *tree.Node) {
 	if d.set == nil || d.depth > 0 {
 		return
 	}
@@ -250,7 +267,7 @@ func (d *decoder) nested(fp *FieldPlan, s string, base int, node *tree.Node) {
 	name := fp.Nested.schema()
 	// Paths inside are those of the JSON form: Metadata.ConsumerProtocolSubscription.Topics[0].
 	prefix := joinPath(nil, node.Path, name)
-	c := d.add(node, tree.Node{Name: name, Type: "struct", Offset: base, Size: len(b), Section: d.section, Path: prefix,
+	c := d.addNode(node, tree.Node{Name: name, Type: "struct", Offset: base, Size: len(b), Section: d.section, Path: prefix,
 		About: "the bytes of " + node.Name + ", decoded: a version-prefixed " + name})
 	vp, err := versionedPlan(d.set, name, b)
 	if vp.plan == nil && err == nil {
@@ -262,7 +279,7 @@ func (d *decoder) nested(fp *FieldPlan, s string, base int, node *tree.Node) {
 		if vp.newer {
 			vn.Detail = "(newer than the schema's " + strconv.Itoa(int(vp.plan.Version)) + ": read with its layout, as Kafka's consumer reads it)"
 		}
-		d.add(c, vn)
+		d.addNode(c, vn)
 	}
 	if err != nil {
 		at := min(len(b), 2)
@@ -305,7 +322,7 @@ func (d *decoder) nested(fp *FieldPlan, s string, base int, node *tree.Node) {
 		} else {
 			un.Section, un.Err = tree.Error, xfmt.Sprintf("%s v%d ended after %d bytes; %d bytes are left", name, vp.version, 2+used, rest)
 		}
-		d.add(c, un)
+		d.addNode(c, un)
 	}
 }
 
@@ -345,7 +362,7 @@ func (d *decoder) nestedRequest(b []byte, base int, node *tree.Node) {
 	_, root, err := Decode(buf, DecodeOptions{Set: d.set, Dir: Request, budget: d.budget})
 	delta := base - 4
 	prefix := joinPath(nil, node.Path, nestedRequestSeg)
-	c := d.add(node, tree.Node{Name: root.Name, Type: root.Type, Offset: base, Size: len(b), Section: d.section, Path: prefix,
+	c := d.addNode(node, tree.Node{Name: root.Name, Type: root.Type, Offset: base, Size: len(b), Section: d.section, Path: prefix,
 		About: "the request the envelope carries: header and body, without a size"})
 	for _, ch := range root.Children[1:] { // after the Frame node
 		ch.Walk(func(n *tree.Node, _ int) bool {
@@ -657,7 +674,7 @@ func (d *decoder) telemetry(b []byte, base int, node *tree.Node) {
 			node.Add(&tree.Node{Name: "error", Type: "error", Offset: base, Size: len(b), Section: tree.Error, Path: node.Path, Err: err.Error()})
 			return
 		}
-		parent = d.add(node, tree.Node{Name: "decompressed", Type: codec.String(), Value: d.plural(len(out), "byte"), Size: len(out),
+		parent = d.addNode(node, tree.Node{Name: "decompressed", Type: codec.String(), Value: d.plural(len(out), "byte"), Size: len(out),
 			Section: d.section, Path: node.Path, Relative: true, Detail: note,
 			About: "the metrics decompressed (CompressionType " + codec.String() + "); offsets count from the start of the decompressed bytes"})
 		o.Base, o.Relative = 0, true

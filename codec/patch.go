@@ -6,118 +6,135 @@ import (
 	"strconv"
 	"strings"
 
-	"kwire/codec/records"
 	"kwire/schemas"
 	"kwire/tree"
 )
 
-// Patch brings root, the tree that Decode(old, o) returned without error,
-// up to date with cur, the same message after an edit of one field, by
-// decoding that field alone: the cost of an edit of a number or a string
-// in a 4 MB Fetch response is that of the field, not of the message's
-// half a million nodes. o is what old was decoded with, its Set the
-// release the frame was read with (Frame.Set). The field's node is
-// replaced in place (same pointer); when its length changed, the nodes
-// after it move and the nodes around it grow by the difference, and the
-// frame's size node says the new size. It returns the field's node.
+// Patch brings fl, the tree that DecodeFlat(old, o) returned without
+// error, up to date with cur, the same message after an edit of one
+// field, by decoding that field alone: the cost of an edit of a number or
+// a string in a 4 MB Fetch response is that of the field, not of the
+// message's half a million nodes. o is what old was decoded with, its Set
+// the release the frame was read with (Frame.Set). A span's text is read
+// from the bytes when it is drawn, so the field's span stays what it was
+// when its length did not change; when it did, the spans after it move
+// and the spans around it grow by the difference, and the frame's size
+// node says the new size. The tree then reads cur. It returns the
+// field's span.
 //
-// It returns nil, and leaves root as it was, when the bytes that differ
-// are not those of one field, or one element of an array of primitives,
-// that Patch can decode alone: the header, an array's length, a tagged
-// field, records, bytes that carry another format, a field that says how
-// others are read (a topic's name or id, ProtocolType, CompressionType),
-// or a field that does not decode to its end. The caller then decodes the
+// It returns -1, and leaves fl as it was, when the bytes that differ are
+// not those of one field, or one element of an array of primitives, that
+// Patch can decode alone: the header, an array's length, a tagged field,
+// records, bytes that carry another format, a field that says how others
+// are read (a topic's name or id, ProtocolType, CompressionType), or a
+// field that does not decode to its end. The caller then decodes the
 // whole message.
-func Patch(root *tree.Node, old, cur []byte, o DecodeOptions) *tree.Node {
-	if root == nil || o.Set == nil || o.API == nil || len(root.Children) == 0 {
-		return nil
+func Patch(fl *tree.Flat, old, cur []byte, o DecodeOptions) int {
+	if fl == nil || o.Set == nil || o.API == nil || fl.Len() == 0 {
+		return -1
 	}
-	// The body's node, and where the bytes before it end.
-	var body *tree.Node
+	// The body's span, and where the bytes before it end.
+	var kids []int
+	fl.Children(0, func(c int) { kids = append(kids, c) })
+	var body int
 	if o.BodyOnly {
-		body = root.Children[0]
-	} else {
-		if len(old) < 4 || len(cur) < 4 || len(root.Children) != 3 ||
-			int(binary.BigEndian.Uint32(old)) != len(old)-4 || int(binary.BigEndian.Uint32(cur)) != len(cur)-4 {
-			return nil
+		if len(kids) != 1 {
+			return -1
 		}
-		body = root.Children[2]
+		body = kids[0]
+	} else {
+		if len(old) < 4 || len(cur) < 4 || len(kids) != 3 ||
+			int(binary.BigEndian.Uint32(old)) != len(old)-4 || int(binary.BigEndian.Uint32(cur)) != len(cur)-4 {
+			return -1
+		}
+		body = kids[2]
 	}
-	hdr, start := 0, body.Offset // the header: from after the size to the body
+	hdr, start := 0, int(fl.Spans[body].Off) // the header: from after the size to the body
 	if !o.BodyOnly {
 		hdr = 4
 	}
 	if start < hdr || start > len(old) || start > len(cur) || !bytes.Equal(old[hdr:start], cur[hdr:start]) {
-		return nil
+		return -1
 	}
 	// The bytes that differ: old[p:oldEnd], cur[p:oldEnd+delta].
 	p := start + commonPrefix(old[start:], cur[start:])
 	oldEnd, delta := len(old)-commonSuffix(old[p:], cur[p:]), len(cur)-len(old)
 	if oldEnd <= p {
-		return nil
+		return -1
 	}
-	// The innermost node that holds them, and the nodes above it.
-	chain := []*tree.Node{root, body}
+	// The innermost span that holds them.
 	n := body
-	if p < n.Offset || oldEnd > n.End() {
-		return nil
+	if sp := &fl.Spans[n]; p < int(sp.Off) || oldEnd > sp.End() {
+		return -1
 	}
 descend:
-	for len(n.Children) > 0 {
-		for _, c := range n.Children {
-			if !c.Relative && c.Offset <= p && oldEnd <= c.End() {
-				chain = append(chain, c)
+	for c, end := n+1, int(fl.Spans[n].Next); c < end; {
+		for c < end {
+			if s := &fl.Spans[c]; s.Flags&tree.InStream == 0 && int(s.Off) <= p && oldEnd <= s.End() {
 				n = c
+				end = int(fl.Spans[n].Next)
+				c = n + 1
 				continue descend
 			}
+			c = int(fl.Spans[c].Next)
 		}
-		return nil // the bytes span several nodes
+		return -1 // the bytes span several nodes
 	}
-	if n == body || n.Section != body.Section || n.Err != "" || n.Relative {
-		return nil
+	s := fl.Spans[n]
+	if n == body || s.Section != fl.Spans[body].Section || s.Flags&(tree.Failed|tree.InStream) != 0 {
+		return -1
 	}
-	chain = chain[:len(chain)-1]
 	_, bp, err := (&Frame{Set: o.Set, API: o.API, Version: o.Version, Dir: o.Dir}).Plans()
 	if err != nil {
-		return nil
+		return -1
 	}
-	fp, elem := fieldAt(bp.Root, n.Path)
+	pd, ok := fl.DescriberOf(n).(*planDesc)
+	if !ok || pd.plan != bp || s.Ref < 0 || int(s.Ref) >= len(bp.fields) {
+		return -1
+	}
+	fp := bp.fields[s.Ref]
+	kind, nullable := fp.Kind, fp.Nullable
 	switch {
-	case fp == nil || fp.IsTagged || steers(bp.Root, fp):
-		return nil
-	case elem >= 0: // an element of an array of primitives
+	case s.Kind == kElem: // an element of an array of primitives
 		if fp.Kind != schemas.KindArray || !fp.Elem.Primitive() {
-			return nil
+			return -1
 		}
-	case fp.Field.Name != n.Name || !fp.Kind.Primitive() || fp.Kind == schemas.KindRecords || fp.Nested != nestNone:
-		return nil
+		kind, nullable = fp.Elem, false
+	case s.Kind != kField || steers(bp.Root, fp) || !fp.Kind.Primitive() || fp.Kind == schemas.KindRecords || fp.Nested != nestNone:
+		return -1
 	}
-	end := n.End() + delta
-	if end > len(cur) {
-		return nil
+	end := s.End() + delta
+	if end > len(cur) || end < int(s.Off) {
+		return -1
 	}
-	d := bp.treeDecoder(cur[:end], TreeOptions{Section: n.Section, Set: o.Set, Sample: o.Sample, Budget: records.NewBudget(o.Limits)})
-	d.off = n.Offset
+	d := decoder{buf: cur[:end], off: int(s.Off), end: end, view: true}
 	var v Value
-	fresh, err := &tree.Node{}, error(nil)
-	if elem >= 0 {
-		d.elemNode(fp, fresh, elem, n.Path)
-		err = d.primitive(fp.Elem, false, fp.Compact, &v, fresh)
-		fresh.Size = d.off - n.Offset
-	} else {
-		parent := strings.TrimSuffix(strings.TrimSuffix(n.Path, fp.Field.Name), ".")
-		fresh, err = d.field(fp, &v, fresh, parent, n.Section)
+	if err := d.primitive(kind, nullable, fp.Compact, &v, nil); err != nil || d.off != end {
+		return -1
 	}
-	if err != nil || d.off != end || fresh.Path != n.Path || fresh.Name != n.Name || len(fresh.Children) != 0 {
-		return nil
-	}
-	oldLeafEnd := n.End()
-	*n = *fresh
 	if delta != 0 {
-		shift(root, chain, oldLeafEnd, delta)
+		at := s.End()
+		for i := range fl.Spans {
+			if x := &fl.Spans[i]; x.Flags&tree.InStream == 0 && x.Off >= int32(at) {
+				x.Off += int32(delta)
+			}
+		}
+		fl.Spans[n].Size += int32(delta)
+		for a := fl.Spans[n].Parent; a >= 0; a = fl.Spans[a].Parent {
+			fl.Spans[a].Size += int32(delta)
+		}
 		if !o.BodyOnly {
-			if size := root.Children[0]; len(size.Children) == 1 {
-				size.Children[0].Value = strconv.Itoa(len(cur) - 4)
+			if size := fl.Stored(kids[0] + 1); size != nil && fl.Spans[kids[0]+1].Parent == int32(kids[0]) {
+				size.Value = strconv.Itoa(len(cur) - 4)
+			}
+		}
+	}
+	for _, w := range fl.Describers() {
+		if pd, ok := w.(*planDesc); ok && pd.base <= len(cur) {
+			if pd.base+len(pd.buf) == len(old) {
+				pd.buf = cur[pd.base:]
+			} else if e := pd.base + len(pd.buf); e <= p {
+				pd.buf = cur[pd.base:e]
 			}
 		}
 	}
@@ -155,29 +172,6 @@ func commonSuffix(a, b []byte) int {
 
 // cmpBlock is how many bytes commonPrefix and commonSuffix compare at once.
 const cmpBlock = 256
-
-// shift moves the nodes under n that start at or after at by delta, and
-// grows by delta those in chain (the nodes above the field that changed).
-// Nodes whose offsets count from a decompressed stream stay.
-func shift(n *tree.Node, chain []*tree.Node, at, delta int) {
-	if n.Relative {
-		return
-	}
-	grown := false
-	for _, c := range chain {
-		if c == n {
-			n.Size += delta
-			grown = true
-			break
-		}
-	}
-	if !grown && n.Offset >= at {
-		n.Offset += delta
-	}
-	for _, c := range n.Children {
-		shift(c, chain, at, delta)
-	}
-}
 
 // fieldAt returns the plan of the field a tree path names
 // ("Topics[0].Partitions[1].ErrorCode"), through structs and arrays of

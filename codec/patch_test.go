@@ -163,11 +163,11 @@ func TestPatch(t *testing.T) {
 				continue // null where the version does not allow it
 			}
 			where := fmt.Sprintf("%s %s v%d %s body=%v: %s %s", set.Name, api.Name, v, dir, body, l.position, l.fp.Field.Name)
-			_, root, err := Decode(old, o)
+			_, fl, err := DecodeFlat(old, o)
 			if err != nil {
 				t.Fatalf("%s: %v", where, err)
 			}
-			ok := Patch(root, old, cur, o) != nil
+			ok := Patch(fl, old, cur, o) >= 0
 			_, want, werr := Decode(cur, o)
 			edits++
 			if !ok {
@@ -188,7 +188,7 @@ func TestPatch(t *testing.T) {
 			if !l.patched {
 				t.Errorf("%s: patched an edit Patch cannot decode alone", where)
 			}
-			if d := diffTree(root, want); d != "" {
+			if d := diffTree(fl.Tree(0, nil), want); d != "" {
 				t.Errorf("%s: %s", where, d)
 			}
 		}
@@ -246,8 +246,8 @@ func TestPatchCorpus(t *testing.T) {
 					continue
 				}
 				where := fmt.Sprintf("%s:%d: %s v%d %s: %s %s", file, ln+1, api.Name, version, dir, l.position, l.fp.Field.Name)
-				_, root, _ := Decode(old, o)
-				ok := Patch(root, old, cur, o) != nil
+				_, fl, _ := DecodeFlat(old, o)
+				ok := Patch(fl, old, cur, o) >= 0
 				_, want, werr := Decode(cur, o)
 				edits++
 				if !ok {
@@ -259,7 +259,7 @@ func TestPatchCorpus(t *testing.T) {
 				patched++
 				if werr != nil {
 					t.Errorf("%s: patched, but the frame no longer decodes: %v", where, werr)
-				} else if d := diffTree(root, want); d != "" {
+				} else if d := diffTree(fl.Tree(0, nil), want); d != "" {
 					t.Errorf("%s: %s", where, d)
 				}
 			}
@@ -317,18 +317,18 @@ func FuzzPatch(f *testing.F) {
 		cut = min(cut, len(old)-at)
 		cur := append(append(append([]byte(nil), old[:at]...), data[7:7+ins]...), old[at+cut:]...)
 		o := DecodeOptions{Set: set, API: api, Version: v, Dir: dir, BodyOnly: true}
-		_, root, err := Decode(old, o)
+		_, fl, err := DecodeFlat(old, o)
 		if err != nil {
 			return
 		}
-		if Patch(root, old, cur, o) == nil {
+		if Patch(fl, old, cur, o) < 0 {
 			return
 		}
 		_, want, err := Decode(cur, o)
 		if err != nil {
 			t.Fatalf("%s v%d %s: patched, but the body no longer decodes: %v", api.Name, v, dir, err)
 		}
-		if d := diffTree(root, want); d != "" {
+		if d := diffTree(fl.Tree(0, nil), want); d != "" {
 			t.Fatalf("%s v%d %s: %s", api.Name, v, dir, d)
 		}
 	})

@@ -19,6 +19,9 @@ type Plan struct {
 	Version  int16
 	Flexible bool
 	Root     *StructPlan
+	// fields are the plan's fields, each at its FieldPlan.id: what a
+	// tree's spans name (planDesc).
+	fields []*FieldPlan
 	// sizes is what the plan's last decode that succeeded used
 	// (packSizes), from which the next one sizes its first blocks.
 	sizes atomic.Uint64
@@ -65,6 +68,8 @@ type FieldPlan struct {
 	// Topic says the field names the topic of the records that follow in
 	// its struct (topicByName, topicByID; see topics.go).
 	Topic uint8
+	// id is the field's number in its plan (Plan.fields).
+	id int32
 }
 
 // PlanFor returns the plan of msg at version, compiling it on first use;
@@ -80,6 +85,7 @@ func PlanFor(msg *schemas.Message, version int16) (*Plan, error) {
 	c := &compiler{msg: msg, version: version, flexible: msg.Flexible(version), structs: map[*schemas.Struct]*StructPlan{}}
 	p := &Plan{Msg: msg, Version: version, Flexible: c.flexible}
 	p.Root = c.structPlan(msg.Body)
+	p.fields = c.fields
 	if c.err != nil {
 		return nil, c.err
 	}
@@ -92,6 +98,7 @@ type compiler struct {
 	version  int16
 	flexible bool
 	structs  map[*schemas.Struct]*StructPlan
+	fields   []*FieldPlan
 	err      error
 }
 
@@ -102,7 +109,8 @@ func (c *compiler) structPlan(s *schemas.Struct) *StructPlan {
 	sp := &StructPlan{Name: s.Name, Flexible: c.flexible}
 	c.structs[s] = sp
 	for i, f := range s.Fields {
-		fp := &FieldPlan{Field: f, Index: i, Kind: f.Type.Kind}
+		fp := &FieldPlan{Field: f, Index: i, Kind: f.Type.Kind, id: int32(len(c.fields))}
+		c.fields = append(c.fields, fp)
 		if f.Type.Kind == schemas.KindBytes {
 			fp.Nested = nestedFor(c.msg.Name, f.Name)
 		}

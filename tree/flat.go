@@ -54,10 +54,11 @@ func (s *Span) End() int { return int(s.Off) + int(s.Size) }
 // A Describer writes the text of the spans it made: Describe fills n's
 // Name, Type, Value, Detail, About and Err (n comes with the span's
 // Offset, Size, Section and Relative), with strings from a when it is not
-// nil; Path returns the node's field path.
+// nil; Path returns the node's field path, given its parent's (parent),
+// so that a walk from the root makes each path once.
 type Describer interface {
 	Describe(f *Flat, i int, n *Node, a *Alloc)
-	Path(f *Flat, i int) string
+	Path(f *Flat, i int, parent string, a *Alloc) string
 }
 
 // Describer registers d as a describer of the tree's spans and returns
@@ -131,21 +132,27 @@ func (f *Flat) Done() {
 }
 
 // Node returns node i with its text, without children.
-func (f *Flat) Node(i int, a *Alloc) Node {
-	s := &f.Spans[i]
-	n := Node{Offset: int(s.Off), Size: int(s.Size), Section: s.Section, Relative: s.Flags&InStream != 0}
-	d := f.who[s.Who]
-	d.Describe(f, i, &n, a)
-	n.Path = d.Path(f, i)
+func (f *Flat) Node(i int, a *Alloc) *Node {
+	n := a.Node()
+	f.fill(n, i, a, f.Path(int(f.Spans[i].Parent)))
 	return n
 }
 
-// Path returns the field path of node i.
+// fill sets n, a zero node, to node i, given the path of i's parent.
+func (f *Flat) fill(n *Node, i int, a *Alloc, parent string) {
+	s := &f.Spans[i]
+	n.Offset, n.Size, n.Section, n.Relative = int(s.Off), int(s.Size), s.Section, s.Flags&InStream != 0
+	d := f.who[s.Who]
+	d.Describe(f, i, n, a)
+	n.Path = d.Path(f, i, parent, a)
+}
+
+// Path returns the field path of node i ("" for -1).
 func (f *Flat) Path(i int) string {
 	if i < 0 {
 		return ""
 	}
-	return f.who[f.Spans[i].Who].Path(f, i)
+	return f.who[f.Spans[i].Who].Path(f, i, f.Path(int(f.Spans[i].Parent)), nil)
 }
 
 // Children calls fn with the index of each child of node i, in order.
@@ -170,11 +177,16 @@ func (f *Flat) Tree(i int, a *Alloc) *Node {
 	if a == nil {
 		a = new(Alloc)
 	}
+	return f.tree(i, a, f.Path(int(f.Spans[i].Parent)))
+}
+
+// tree is Tree given the path of i's parent.
+func (f *Flat) tree(i int, a *Alloc, parent string) *Node {
 	n := a.Node()
-	*n = f.Node(i, a)
+	f.fill(n, i, a, parent)
 	if k := f.ChildCount(i); k > 0 {
 		a.Room(n, k)
-		f.Children(i, func(c int) { n.Add(f.Tree(c, a)) })
+		f.Children(i, func(c int) { n.Add(f.tree(c, a, n.Path)) })
 	}
 	return n
 }
@@ -227,4 +239,13 @@ func (storedDescriber) Describe(f *Flat, i int, n *Node, _ *Alloc) {
 	n.Name, n.Type, n.Value, n.Detail, n.About, n.Err = s.Name, s.Type, s.Value, s.Detail, s.About, s.Err
 }
 
-func (storedDescriber) Path(f *Flat, i int) string { return f.stored[f.Spans[i].Ref].Path }
+func (storedDescriber) Path(f *Flat, i int, _ string, _ *Alloc) string {
+	return f.stored[f.Spans[i].Ref].Path
+}
+
+// DescriberOf returns the describer of span i.
+func (f *Flat) DescriberOf(i int) Describer { return f.who[f.Spans[i].Who] }
+
+// Describers returns the tree's describers (number 0 describes stored
+// nodes).
+func (f *Flat) Describers() []Describer { return f.who }
