@@ -165,7 +165,8 @@ func measure(b *testing.B, size int, f func()) {
 }
 
 // BenchmarkCodec: for each case, decode to a value (kwire, kmsg), decode
-// with the object tree (kwire), and encode (kwire, kmsg).
+// with the object tree (kwire: as spans, tree; with every node's text,
+// nodes), and encode (kwire, kmsg).
 func BenchmarkCodec(b *testing.B) {
 	for _, c := range benchCases() {
 		in, p, v := benchInput(b, c)
@@ -205,7 +206,17 @@ func BenchmarkCodec(b *testing.B) {
 				}
 			})
 		})
+		// The tree as the explorer holds it: spans, their text written
+		// when drawn.
 		b.Run(c.name+"/tree/kwire", func(b *testing.B) {
+			measure(b, len(in), func() {
+				if _, _, _, err := p.DecodeFlat(in, tree.Node{}, TreeOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+		// The tree with every node's text, as kwire decode prints it.
+		b.Run(c.name+"/nodes/kwire", func(b *testing.B) {
 			measure(b, len(in), func() {
 				if _, _, err := p.DecodeTree(in, &tree.Node{}, TreeOptions{}); err != nil {
 					b.Fatal(err)

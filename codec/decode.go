@@ -110,6 +110,8 @@ type TreeOptions struct {
 	TopicNames *TopicNames
 	depth      int         // of nested formats (nested.go): theirs are not decoded
 	header     *Frame      // decoding the header of this frame: its fields' labels
+	prefix     string      // the path of the field whose bytes are decoded (nested formats)
+	copied     bool        // b is a copy, not a view of the buffer shown (nested formats)
 	alloc      *tree.Alloc // when set, the allocator of an outer tree the nodes join
 }
 
@@ -126,7 +128,7 @@ func (p *Plan) DecodeTree(b []byte, root *tree.Node, o TreeOptions) (Value, int,
 	v, used, err := p.decodeFlat(b, fl, r, o)
 	fl.Done()
 	if err != nil {
-		fl.Cover(r, false)
+		fl.Cover(r, int(fl.Spans[r].Next), false)
 	}
 	a := o.alloc
 	if a == nil {
@@ -139,32 +141,68 @@ func (p *Plan) DecodeTree(b []byte, root *tree.Node, o TreeOptions) (Value, int,
 	return v, used, err
 }
 
+// DecodeFlat is DecodeTree with the tree as a tree.Flat whose root (span
+// 0) is root's copy: the nodes' text is written when it is asked for.
+// The Flat reads b, which must not change while it is used.
+func (p *Plan) DecodeFlat(b []byte, root tree.Node, o TreeOptions) (Value, *tree.Flat, int, error) {
+	fl := &tree.Flat{}
+	fl.Grow(spanHint(p.spans.Load(), len(b)) + 1)
+	root.Children = nil
+	r := fl.Store(-1, &root)
+	v, used, err := p.decodeFlat(b, fl, r, o)
+	fl.Done()
+	if err != nil {
+		fl.Cover(r, int(fl.Spans[r].Next), false)
+	}
+	return v, fl, used, err
+}
+
 // decodeFlat is Decode that adds the message's nodes to fl as children of
 // the span parent: spans whose text a planDesc writes when asked. The
 // caller calls fl.Done.
 func (p *Plan) decodeFlat(b []byte, fl *tree.Flat, parent int, o TreeOptions) (Value, int, error) {
 	d := p.treeDecoder(b, fl, parent, o)
 	last := d.sizeFrom(p) // a tree decode takes the values and text a value decode does
+	lastSpans := p.spans.Load()
+	fl.Grow(spanHint(lastSpans, len(b)))
+	first := fl.Len()
 	var v Value
 	d.root = &v
 	err := d.structInto(p.Root, &v, nil, parent)
 	d.keepSizes(p, last, err)
+	if now := packSpans(fl.Len()-first, len(b)); err == nil && now != lastSpans {
+		p.spans.Store(now)
+	}
 	return v, d.off, err
+}
+
+// packSpans packs the spans a tree decode of n bytes made, for
+// Plan.spans.
+func packSpans(spans, n int) uint64 { return uint64(min(spans, 1<<31))<<32 | uint64(min(n, 1<<31)) }
+
+// spanHint is how many spans a tree decode of n bytes is likely to make,
+// after one that made spans (packSpans): as many in proportion, never more
+// than two for each byte.
+func spanHint(spans uint64, n int) int {
+	last, count := int(spans&(1<<32-1)), int(spans>>32)
+	if last == 0 {
+		return min(n/4, 256) + 8
+	}
+	return min(count*n/last, 2*n) + 8
 }
 
 // treeDecoder returns the decoder of a tree decode of b, a message of the
 // plan, with o, adding spans to fl under parent (decodeFlat; Patch, for
 // one field), with a describer of its own.
 func (p *Plan) treeDecoder(b []byte, fl *tree.Flat, parent int, o TreeOptions) decoder {
+	desc := &planDesc{plan: p, buf: b, base: o.Base, set: o.Set, sample: o.Sample, frame: o.header, root: parent, prefix: o.prefix, copied: o.copied}
 	if o.Budget == nil {
-		o.Budget = records.NewBudget(records.Limits{})
+		desc.budget = *records.NewBudget(records.Limits{})
+		o.Budget = &desc.budget
 	}
-	d := decoder{buf: b, end: len(b), tree: true, base: o.Base, section: o.Section, set: o.Set, sample: o.Sample, a: o.alloc, budget: o.Budget, depth: o.depth, saslMech: o.SASLMechanism,
+	d := decoder{buf: b, end: len(b), base: o.Base, section: o.Section, set: o.Set, sample: o.Sample, a: o.alloc, budget: o.Budget, depth: o.depth, saslMech: o.SASLMechanism,
 		topics: topicCtx{o.TopicFormat, o.TopicNames}, rootPlan: p.Root, flat: fl}
-	if d.a == nil {
-		d.a = new(tree.Alloc)
-	}
-	d.desc = &planDesc{plan: p, buf: b, base: o.Base, set: o.Set, sample: o.Sample, frame: o.header, root: parent}
+	d.desc = desc
 	d.who, _ = fl.Describer(d.desc)
 	return d
 }
@@ -177,7 +215,6 @@ type decoder struct {
 	buf       []byte
 	off       int
 	end       int
-	tree      bool
 	base      int // added to offsets in nodes
 	section   tree.Section
 	set       *schemas.Set // for error-code names, may be nil
@@ -378,19 +415,10 @@ func (d *decoder) structInto(sp *StructPlan, v *Value, list []Value, node int) e
 		}
 	}
 	d.initStruct(sp, v, list)
-	if node < 0 {
-		return d.structValue(sp, v, list)
+	if node >= 0 {
+		d.budget.TakeNodes(len(sp.Wire) + 1)
 	}
-	d.budget.TakeNodes(len(sp.Wire) + 1)
-	for i, fp := range sp.Wire {
-		if _, err := d.field(fp, &list[fp.Index], node, d.section); err != nil {
-			return d.fieldFailed(sp, i, list, err)
-		}
-	}
-	if sp.Flexible {
-		return d.tagged(sp, v, node)
-	}
-	return nil
+	return d.structValue(sp, v, list, node)
 }
 
 // initStruct sets *v to the struct list (zero values, or a reusing
@@ -424,13 +452,15 @@ func (d *decoder) fieldFailed(sp *StructPlan, i int, list []Value, err error) er
 	return wire.WithPath(err, fp.Field.Name)
 }
 
-// structValue is structInto without a tree: the struct's fields, read by
-// its steps (the encoder's, StructPlan.steps). The common kinds are read
-// here when their bytes are there and well formed; anything else (a
-// short input, a null, a negative length, a kind not listed) goes the
-// general way, field, which reads it again from the same offset and
-// reports what is wrong with the same error.
-func (d *decoder) structValue(sp *StructPlan, v *Value, list []Value) error {
+// structValue reads the struct's fields into list, by its steps (the
+// encoder's, StructPlan.steps), with their spans under node when it is
+// at least 0. The common kinds are read here when their bytes are there
+// and well formed; anything else (a short input, a null, a negative
+// length, a kind not listed, a struct or an array in a tree, a string
+// that says how other fields are read) goes the general way, field,
+// which reads it again from the same offset and reports what is wrong
+// with the same error.
+func (d *decoder) structValue(sp *StructPlan, v *Value, list []Value, node int) error {
 	// The offset is kept in off while the fields are read here, and in
 	// d.off around anything called.
 	buf, off := d.buf[:d.end], d.off
@@ -442,48 +472,72 @@ func (d *decoder) structValue(sp *StructPlan, v *Value, list []Value) error {
 		case encInt32:
 			if len(b) >= 4 {
 				setInt(fv, int64(int32(binary.BigEndian.Uint32(b))))
+				if node >= 0 {
+					d.leaf(node, kField, st.fp, 0, off, 4)
+				}
 				off += 4
 				continue
 			}
 		case encInt16:
 			if len(b) >= 2 {
 				setInt(fv, int64(int16(binary.BigEndian.Uint16(b))))
+				if node >= 0 {
+					d.leaf(node, kField, st.fp, 0, off, 2)
+				}
 				off += 2
 				continue
 			}
 		case encInt64:
 			if len(b) >= 8 {
 				setInt(fv, int64(binary.BigEndian.Uint64(b)))
+				if node >= 0 {
+					d.leaf(node, kField, st.fp, 0, off, 8)
+				}
 				off += 8
 				continue
 			}
 		case encInt8:
 			if len(b) >= 1 {
 				setInt(fv, int64(int8(b[0])))
+				if node >= 0 {
+					d.leaf(node, kField, st.fp, 0, off, 1)
+				}
 				off++
 				continue
 			}
 		case encBool:
 			if len(b) >= 1 {
 				setInt(fv, int64(b[0])) // the byte as it was (primitive)
+				if node >= 0 {
+					d.leaf(node, kField, st.fp, 0, off, 1)
+				}
 				off++
 				continue
 			}
 		case encUUID:
-			if len(b) >= 16 {
+			if len(b) >= 16 && (node < 0 || st.fp.Topic == 0) {
 				d.off = off
 				*fv = String(d.text(b[:16]))
+				if node >= 0 {
+					d.leaf(node, kField, st.fp, 0, off, 16)
+				}
 				off += 16
 				continue
 			}
 		case encString, encNullableString, encBytes:
-			if n, size := fastLen(b, st.op, st.compact); n >= 0 {
+			if n, size := fastLen(b, st.op, st.compact); n >= 0 && (node < 0 || st.fp.Topic == 0 && st.fp.Nested == nestNone) {
 				d.off = off
 				*fv = String(d.text(b[size : size+n]))
+				if node >= 0 {
+					d.leaf(node, kField, st.fp, 0, off, size+n)
+				}
 				off += size + n
 				continue
 			}
 		case encStruct:
+			if node >= 0 {
+				break
+			}
 			d.off = off
 			if err := d.structInto(st.fp.Struct, fv, nil, -1); err != nil {
 				return d.fieldFailed(sp, i, list, err)
@@ -491,6 +545,9 @@ func (d *decoder) structValue(sp *StructPlan, v *Value, list []Value) error {
 			off = d.off
 			continue
 		case encArray:
+			if node >= 0 {
+				break
+			}
 			d.off = off
 			if ok, err := d.arrayValue(st.fp, fv); ok {
 				if err != nil {
@@ -501,20 +558,35 @@ func (d *decoder) structValue(sp *StructPlan, v *Value, list []Value) error {
 			}
 		}
 		d.off = off
-		if _, err := d.field(st.fp, fv, -1, d.section); err != nil {
+		if _, err := d.field(st.fp, fv, node, d.section); err != nil {
 			return d.fieldFailed(sp, i, list, err)
 		}
 		off = d.off
 	}
 	d.off = off
 	if sp.Flexible {
-		if off < len(buf) && buf[off] == 0 && !d.tree {
-			d.off++ // no tagged fields, the most common case
+		if off < len(buf) && buf[off] == 0 { // no tagged fields, the most common case
+			if node >= 0 {
+				d.leaf(node, kTagCount, nil, 0, off, 1)
+				d.flat.Spans[len(d.flat.Spans)-1].Section = tree.Tagged
+			}
+			d.off++
 			return nil
 		}
-		return d.tagged(sp, v, -1)
+		return d.tagged(sp, v, node)
 	}
 	return nil
+}
+
+// leaf adds the span of a field or element that was read whole, size
+// bytes at off, under parent.
+func (d *decoder) leaf(parent int, k uint8, fp *FieldPlan, arg, off, size int) {
+	ref := int32(-1)
+	if fp != nil {
+		ref = fp.id
+	}
+	d.flat.Spans = append(d.flat.Spans, tree.Span{Off: int32(off + d.base), Size: int32(size), Parent: int32(parent), Next: int32(len(d.flat.Spans) + 1),
+		Ref: ref, Arg: int32(arg), Who: d.who, Kind: k, Section: d.section})
 }
 
 // setInt sets *v to the integer n without storing a pointer (no write
@@ -590,7 +662,7 @@ func (d *decoder) arrayValue(fp *FieldPlan, v *Value) (bool, error) {
 			f := fields[:nf:nf]
 			fields = fields[nf:]
 			d.initStruct(sp, &list[i], f)
-			if err := d.structValue(sp, &list[i], f); err != nil {
+			if err := d.structValue(sp, &list[i], f, -1); err != nil {
 				return true, d.elemFailed(fp, v, list, i, err)
 			}
 		}
@@ -911,6 +983,17 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node int) error {
 	}
 	list, fields := d.arrayList(fp, old, int(count))
 	*v = List(list)
+	if node >= 0 && fp.Elem == schemas.KindInt32 && shown == len(list) && d.budget.NodesLeft() >= shown {
+		// Checked against the bytes left: every element is there.
+		b := d.buf[d.off : d.off+4*len(list)]
+		for i := range list {
+			setInt(&list[i], int64(int32(binary.BigEndian.Uint32(b[4*i:]))))
+			d.leaf(node, kElem, fp, i, d.off+4*i, 4)
+		}
+		d.budget.TakeNodes(len(list))
+		d.off += len(b)
+		return nil
+	}
 	for i := range list {
 		en := -1
 		if node >= 0 && hidden < 0 && (i >= shown || d.budget.NodesLeft() == 0) {

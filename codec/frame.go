@@ -249,7 +249,7 @@ func DecodeFlat(b []byte, o DecodeOptions) (*Frame, *tree.Flat, error) {
 	f, err := decodeFrame(b, o, fl)
 	fl.Done()
 	if err != nil {
-		fl.Cover(0, true)
+		fl.Cover(0, fl.Len(), true)
 	}
 	return f, fl, err
 }

@@ -211,12 +211,27 @@ func sniff(set *schemas.Set, name string, b []byte) bool {
 }
 
 // nested decodes the bytes s of field fp, which start at offset base of
-// the buffer shown, into children of span node, as stored nodes (what it
-// says of the field, a note on its detail). Failures are error nodes
+// the buffer shown, into children of span node; what it says of the
+// field is a note on the field's detail (a value, for SASL PLAIN's masked
+// bytes). A version-prefixed struct is decoded into spans of the Flat, a
+// describer of its own writing their text with the field's path before
+// theirs; the other formats are stored nodes. Failures are error nodes
 // inside node; the outer decode goes on.
 func (d *decoder) nested(fp *FieldPlan, s string, base int, node int) {
-	tmp := tree.Node{Name: fp.Field.Name, Path: d.flat.Path(node)}
-	d.nestedNode(fp, s, base, &tmp)
+	if d.set == nil || d.depth > 0 {
+		return
+	}
+	var tmp tree.Node // the formats read into Nodes
+	switch {
+	case fp.Nested == nestSASLRequest || fp.Nested == nestSASLResponse:
+		tmp = tree.Node{Name: fp.Field.Name, Path: d.flat.Path(node)}
+		sasl.Decode(d.a, &tmp, []byte(s), base, d.section, fp.Nested == nestSASLResponse, d.saslMech)
+	case fp.Nested == nestTelemetry:
+		tmp = tree.Node{Name: fp.Field.Name, Path: d.flat.Path(node)}
+		d.telemetry([]byte(s), base, &tmp)
+	default:
+		d.versioned(fp, s, base, node, &tmp)
+	}
 	if tmp.Detail != "" { // " " and the notes
 		d.desc.note(&d.desc.notes, node, tmp.Detail[1:])
 	}
@@ -228,20 +243,11 @@ func (d *decoder) nested(fp *FieldPlan, s string, base int, node int) {
 	}
 }
 
-// nestedNode is nested into a Node: its children, and notes added to its
-// Detail, each after a space.
-func (d *decoder) nestedNode(fp *FieldPlan, s string, base int, node *tree.Node) {
-	if d.set == nil || d.depth > 0 {
-		return
-	}
-	if fp.Nested == nestSASLRequest || fp.Nested == nestSASLResponse {
-		sasl.Decode(d.a, node, []byte(s), base, d.section, fp.Nested == nestSASLResponse, d.saslMech)
-		return
-	}
-	if fp.Nested == nestTelemetry {
-		d.telemetry([]byte(s), base, node)
-		return
-	}
+// versioned decodes a version-prefixed struct (a consumer protocol's
+// subscription or assignment) or Envelope's request into spans under
+// node; tmp gets the notes on the field, and Envelope's request as a
+// Node tree.
+func (d *decoder) versioned(fp *FieldPlan, s string, base int, node int, tmp *tree.Node) {
 	mode, note := nestChoice(fp.Nested, d.rootPlan, d.rootValue())
 	if len(s) == 0 && mode != nestDecode {
 		return // empty, and not said to be a consumer's: nothing to say
@@ -249,26 +255,27 @@ func (d *decoder) nestedNode(fp *FieldPlan, s string, base int, node *tree.Node)
 	b := []byte(s)
 	if mode == nestSniff {
 		if !sniff(d.set, fp.Nested.schema(), b) {
-			node.Detail = d.a.Concat(node.Detail, " ", "not decoded: no protocol type at this version, and the bytes are no "+fp.Nested.schema())
+			tmp.Detail = d.a.Concat(tmp.Detail, " ", "not decoded: no protocol type at this version, and the bytes are no "+fp.Nested.schema())
 			return
 		}
 		note = "read as " + fp.Nested.schema() + ": no protocol type at this version, and the bytes are one"
 	}
 	if note != "" {
-		node.Detail = d.a.Concat(node.Detail, " ", note)
+		tmp.Detail = d.a.Concat(tmp.Detail, " ", note)
 	}
 	if mode == nestSkip {
 		return
 	}
 	if fp.Nested == nestRequest {
-		d.nestedRequest(b, base, node)
+		tmp.Name, tmp.Path = fp.Field.Name, d.flat.Path(node)
+		d.nestedRequest(b, base, tmp)
 		return
 	}
 	name := fp.Nested.schema()
 	// Paths inside are those of the JSON form: Metadata.ConsumerProtocolSubscription.Topics[0].
-	prefix := joinPath(nil, node.Path, name)
-	c := d.addNode(node, tree.Node{Name: name, Type: "struct", Offset: base, Size: len(b), Section: d.section, Path: prefix,
-		About: "the bytes of " + node.Name + ", decoded: a version-prefixed " + name})
+	prefix := joinPath(nil, d.flat.Path(node), name)
+	c := d.add(node, tree.Node{Name: name, Type: "struct", Offset: base, Size: len(b), Section: d.section, Path: prefix,
+		About: "the bytes of " + fp.Field.Name + ", decoded: a version-prefixed " + name})
 	vp, err := versionedPlan(d.set, name, b)
 	if vp.plan == nil && err == nil {
 		err = errors.New("no plan")
@@ -279,30 +286,21 @@ func (d *decoder) nestedNode(fp *FieldPlan, s string, base int, node *tree.Node)
 		if vp.newer {
 			vn.Detail = "(newer than the schema's " + strconv.Itoa(int(vp.plan.Version)) + ": read with its layout, as Kafka's consumer reads it)"
 		}
-		d.addNode(c, vn)
+		d.add(c, vn)
 	}
 	if err != nil {
 		at := min(len(b), 2)
 		if len(b) < 2 {
 			at = 0
 		}
-		c.Add(&tree.Node{Name: "error", Type: "error", Offset: base + at, Size: len(b) - at, Section: tree.Error, Path: prefix, Err: err.Error()})
+		d.add(c, tree.Node{Name: "error", Type: "error", Offset: base + at, Size: len(b) - at, Section: tree.Error, Path: prefix, Err: err.Error()})
 		return
 	}
-	c.Type = "v" + strconv.Itoa(int(vp.plan.Version))
-	_, used, err := vp.plan.DecodeTree(b[2:], c, TreeOptions{Base: base + 2, Section: d.section, Set: d.set, Budget: d.budget, depth: d.depth + 1})
-	for _, ch := range c.Children[1:] {
-		ch.Walk(func(n *tree.Node, _ int) bool {
-			if n.Path == "" {
-				n.Path = prefix
-			} else {
-				n.Path = joinPath(nil, prefix, n.Path)
-			}
-			return true
-		})
-	}
+	d.flat.Stored(c).Type = "v" + strconv.Itoa(int(vp.plan.Version))
+	_, used, err := vp.plan.decodeFlat(b[2:], d.flat, c, TreeOptions{Base: base + 2, Section: d.section, Set: d.set, Budget: d.budget, depth: d.depth + 1, prefix: prefix, copied: true})
 	if err != nil {
-		if e, _ := c.FirstError(); e == nil { // an array's length, say, has no node of its own
+		d.flat.Cover(c, d.flat.Len(), false)
+		if !d.flat.Failed(c, d.flat.Len()) { // an array's length, say, has no node of its own
 			at, msg := base+len(b), err.Error()
 			var de *wire.DecodeError
 			if errors.As(err, &de) {
@@ -311,7 +309,7 @@ func (d *decoder) nestedNode(fp *FieldPlan, s string, base int, node *tree.Node)
 					msg = de.Path + ": " + msg
 				}
 			}
-			c.Add(&tree.Node{Name: "error", Type: "error", Offset: at, Size: base + len(b) - at, Section: tree.Error, Path: prefix, Err: msg})
+			d.add(c, tree.Node{Name: "error", Type: "error", Offset: at, Size: base + len(b) - at, Section: tree.Error, Path: prefix, Err: msg})
 		}
 		return
 	}
@@ -322,7 +320,7 @@ func (d *decoder) nestedNode(fp *FieldPlan, s string, base int, node *tree.Node)
 		} else {
 			un.Section, un.Err = tree.Error, xfmt.Sprintf("%s v%d ended after %d bytes; %d bytes are left", name, vp.version, 2+used, rest)
 		}
-		d.addNode(c, un)
+		d.add(c, un)
 	}
 }
 

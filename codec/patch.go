@@ -112,8 +112,8 @@ descend:
 	if err := d.primitive(kind, nullable, fp.Compact, &v, nil); err != nil || d.off != end {
 		return -1
 	}
+	at := s.End() // where the bytes after the field start, in old
 	if delta != 0 {
-		at := s.End()
 		for i := range fl.Spans {
 			if x := &fl.Spans[i]; x.Flags&tree.InStream == 0 && x.Off >= int32(at) {
 				x.Off += int32(delta)
@@ -129,13 +129,21 @@ descend:
 			}
 		}
 	}
+	// The describers read cur: those of the frame's header and body in
+	// place, those of nested formats (copies of their bytes) where the
+	// bytes moved.
 	for _, w := range fl.Describers() {
-		if pd, ok := w.(*planDesc); ok && pd.base <= len(cur) {
-			if pd.base+len(pd.buf) == len(old) {
-				pd.buf = cur[pd.base:]
-			} else if e := pd.base + len(pd.buf); e <= p {
-				pd.buf = cur[pd.base:e]
+		pd, ok := w.(*planDesc)
+		switch {
+		case !ok:
+		case pd.copied:
+			if pd.base >= at {
+				pd.base += delta
 			}
+		case pd.base+len(pd.buf) == len(old):
+			pd.buf = cur[pd.base:]
+		case pd.base+len(pd.buf) <= p:
+			pd.buf = cur[pd.base : pd.base+len(pd.buf)]
 		}
 	}
 	return n

@@ -25,6 +25,10 @@ type Plan struct {
 	// sizes is what the plan's last decode that succeeded used
 	// (packSizes), from which the next one sizes its first blocks.
 	sizes atomic.Uint64
+	// spans is how many spans the plan's last tree decode that succeeded
+	// made, and of how many bytes (packSpans): the next one's first
+	// guess.
+	spans atomic.Uint64
 }
 
 // StructPlan is one struct at one version.

@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"kwire/codec/records"
 	"kwire/codec/wire"
 	"kwire/internal/xfmt"
 	"kwire/schemas"
@@ -31,9 +32,12 @@ type planDesc struct {
 	sample bool         // a sample instance: "one sample element follows"
 	frame  *Frame       // for a frame's header: its fields' labels
 	root   int          // the span the plan's fields hang under
+	prefix string       // the path of the fields under root ("" in a message)
+	copied bool         // buf is a copy of the bytes shown, not a view
 	errs   map[int]string
 	notes  map[int]string // what nested formats say of their field
 	values map[int]string // values they show instead of the bytes'
+	budget records.Budget // the decode's, when it was given none
 }
 
 // note sets (*m)[i] to s.
@@ -173,7 +177,7 @@ func (p *planDesc) primitive(k schemas.Kind, nullable, compact bool, b []byte, n
 func (p *planDesc) Path(f *tree.Flat, i int, parent string, a *tree.Alloc) string {
 	s := &f.Spans[i]
 	if int(s.Parent) == p.root {
-		parent = ""
+		parent = p.prefix
 	}
 	switch s.Kind {
 	case kField, kTaggedField:

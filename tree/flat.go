@@ -66,7 +66,7 @@ type Describer interface {
 // a Span can name.
 func (f *Flat) Describer(d Describer) (uint16, bool) {
 	if len(f.who) == 0 {
-		f.who = append(f.who, storedDescriber{}) // number 0: stored nodes
+		f.who = append(make([]Describer, 0, 4), storedDescriber{}) // number 0: stored nodes
 	}
 	if len(f.who) > 0xffff {
 		return 0, false
@@ -200,12 +200,12 @@ func (f *Flat) Stored(i int) *Node {
 	return nil
 }
 
-// Cover grows each span under root to hold its children's spans (in the
-// buffer), and root too when self is set, as an error tree's are
-// (codec's coverSpans): every byte of the input then has an innermost
-// node.
-func (f *Flat) Cover(root int, self bool) {
-	for i := int(f.Spans[root].Next) - 1; i > root; i-- {
+// Cover grows each span under root, whose subtree ends at end (Next, or
+// the number of spans while root is the last one open), to hold its
+// children's spans (in the buffer), and root too when self is set, as an
+// error tree's are: every byte of the input then has an innermost node.
+func (f *Flat) Cover(root, end int, self bool) {
+	for i := end - 1; i > root; i-- {
 		c := &f.Spans[i]
 		if c.Flags&InStream != 0 || c.Parent < 0 || (int(c.Parent) == root && !self) {
 			continue
@@ -219,6 +219,17 @@ func (f *Flat) Cover(root int, self bool) {
 			p.Size = int32(c.End()) - p.Off
 		}
 	}
+}
+
+// Failed reports whether a span of root's subtree, which ends at end, is
+// an error node.
+func (f *Flat) Failed(root, end int) bool {
+	for i := root; i < end; i++ {
+		if f.Spans[i].Flags&Failed != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // FlatOf returns the Flat of a Node tree: every node stored.
@@ -249,3 +260,12 @@ func (f *Flat) DescriberOf(i int) Describer { return f.who[f.Spans[i].Who] }
 // Describers returns the tree's describers (number 0 describes stored
 // nodes).
 func (f *Flat) Describers() []Describer { return f.who }
+
+// Grow makes room for n more spans.
+func (f *Flat) Grow(n int) {
+	if n > cap(f.Spans)-len(f.Spans) {
+		s := make([]Span, len(f.Spans), max(len(f.Spans)+n, 2*cap(f.Spans)))
+		copy(s, f.Spans)
+		f.Spans = s
+	}
+}

@@ -44,14 +44,14 @@ func TestFlatCover(t *testing.T) {
 	c.Add(&Node{Name: "e", Offset: 3, Size: 5})
 	root.Add(c)
 	f := FlatOf(root)
-	f.Cover(0, false)
+	f.Cover(0, f.Len(), false)
 	if s := f.Spans[1]; s.Off != 2 || s.Size != 6 {
 		t.Errorf("child %+v, want 2+6", s)
 	}
 	if s := f.Spans[0]; s.Size != 2 {
 		t.Errorf("root grew without self: %+v", s)
 	}
-	f.Cover(0, true)
+	f.Cover(0, f.Len(), true)
 	if s := f.Spans[0]; s.Size != 8 {
 		t.Errorf("root %+v, want size 8", s)
 	}
