@@ -112,6 +112,7 @@ type TreeOptions struct {
 	header     *Frame      // decoding the header of this frame: its fields' labels
 	prefix     string      // the path of the field whose bytes are decoded (nested formats)
 	copied     bool        // b is a copy, not a view of the buffer shown (nested formats)
+	rootNode   *tree.Node  // the text of the span the fields hang under (Plan.DecodeFlat)
 	alloc      *tree.Alloc // when set, the allocator of an outer tree the nodes join
 }
 
@@ -147,8 +148,9 @@ func (p *Plan) DecodeTree(b []byte, root *tree.Node, o TreeOptions) (Value, int,
 func (p *Plan) DecodeFlat(b []byte, root tree.Node, o TreeOptions) (Value, *tree.Flat, int, error) {
 	fl := &tree.Flat{}
 	fl.Grow(spanHint(p.spans.Load(), len(b)) + 1)
+	r := fl.Add(-1, tree.Span{Off: int32(root.Offset), Size: int32(root.Size), Section: root.Section, Kind: kRoot})
 	root.Children = nil
-	r := fl.Store(-1, &root)
+	o.rootNode = &root
 	v, used, err := p.decodeFlat(b, fl, r, o)
 	fl.Done()
 	if err != nil {
@@ -204,6 +206,10 @@ func (p *Plan) treeDecoder(b []byte, fl *tree.Flat, parent int, o TreeOptions) d
 		topics: topicCtx{o.TopicFormat, o.TopicNames}, rootPlan: p.Root, flat: fl}
 	d.desc = desc
 	d.who, _ = fl.Describer(d.desc)
+	if o.rootNode != nil { // the root's span is the describer's too
+		desc.rootNode = *o.rootNode
+		fl.Spans[parent].Who = d.who
+	}
 	return d
 }
 

@@ -18,6 +18,7 @@ const (
 	kTagCount                 // a struct's tagged-field count
 	kPresent                  // the presence byte of the nullable struct field
 	kUnknownTag               // a tagged field the schema does not define
+	kRoot                     // the node the message's fields hang under (planDesc.rootNode)
 )
 
 // planDesc writes the text of the spans of one decode of a plan
@@ -38,6 +39,9 @@ type planDesc struct {
 	notes  map[int]string // what nested formats say of their field
 	values map[int]string // values they show instead of the bytes'
 	budget records.Budget // the decode's, when it was given none
+	// rootNode is the text of the root's span, when it is this
+	// describer's (kRoot).
+	rootNode tree.Node
 }
 
 // note sets (*m)[i] to s.
@@ -150,6 +154,9 @@ func (p *planDesc) Describe(f *tree.Flat, i int, n *tree.Node, a *tree.Alloc) {
 		if len(b) > 0 {
 			n.Value = a.Itoa(int64(int8(b[0])))
 		}
+	case kRoot:
+		r := &p.rootNode
+		n.Name, n.Type, n.Value, n.Detail, n.About, n.Err = r.Name, r.Type, r.Value, r.Detail, r.About, r.Err
 	case kUnknownTag:
 		tag, n1 := wire.ConsumeUvarint32(b)
 		size, n2 := wire.ConsumeUvarint32(b[max(n1, 0):])
@@ -176,6 +183,9 @@ func (p *planDesc) primitive(k schemas.Kind, nullable, compact bool, b []byte, n
 // Path returns the field path of span i, whose parent's is parent.
 func (p *planDesc) Path(f *tree.Flat, i int, parent string, a *tree.Alloc) string {
 	s := &f.Spans[i]
+	if s.Kind == kRoot {
+		return p.rootNode.Path
+	}
 	if int(s.Parent) == p.root {
 		parent = p.prefix
 	}

@@ -12,6 +12,7 @@ type Flat struct {
 	Spans  []Span
 	who    []Describer
 	stored []Node // the stored nodes' own fields (Children nil)
+	whoBuf [2]Describer
 }
 
 // Span is one node of a Flat: its bytes and where its text comes from
@@ -66,7 +67,7 @@ type Describer interface {
 // a Span can name.
 func (f *Flat) Describer(d Describer) (uint16, bool) {
 	if len(f.who) == 0 {
-		f.who = append(make([]Describer, 0, 4), storedDescriber{}) // number 0: stored nodes
+		f.who = append(f.whoBuf[:0], storedDescriber{}) // number 0: stored nodes
 	}
 	if len(f.who) > 0xffff {
 		return 0, false
@@ -93,7 +94,7 @@ func (f *Flat) Add(parent int, s Span) int {
 // theirs.
 func (f *Flat) Store(parent int, n *Node) int {
 	if len(f.who) == 0 {
-		f.who = append(f.who, storedDescriber{})
+		f.who = append(f.whoBuf[:0], storedDescriber{})
 	}
 	s := Span{Off: int32(n.Offset), Size: int32(n.Size), Ref: int32(len(f.stored)), Section: n.Section}
 	if n.Relative {
