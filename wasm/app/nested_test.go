@@ -21,7 +21,7 @@ func TestNestedSubscription(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := s.Owner(0x3b) // inside "orders", the first subscribed topic
-	n := s.Layout.Nodes[id]
+	n := s.Layout.Node(id)
 	if n.Value != `"orders"` || s.FieldKey(id) != "b:Protocols[0].Metadata.ConsumerProtocolSubscription.Topics[0]" {
 		t.Fatalf("byte 0x3b belongs to %s = %s (%q)", n.Name, n.Value, s.FieldKey(id))
 	}
