@@ -251,6 +251,9 @@ func (f *Flat) Cover(root int, self bool) {
 func FlatOf(root *Node) *Flat {
 	f := &Flat{}
 	if root != nil {
+		n := 0 // sized once: a large message has hundreds of thousands of nodes
+		root.Walk(func(*Node, int) bool { n++; return true })
+		f.Spans, f.stored = make([]Span, 0, n), make([]Node, 0, n)
 		f.Store(-1, root)
 		f.Done()
 	}

@@ -359,7 +359,62 @@ func (s *State) patchTree(old, cur []byte, o codec.DecodeOptions) (*tree.Flat, i
 		i++
 		return id < 0
 	})
-	return tree.FlatOf(s.Root), id
+	if s.Flat == nil || !restore(s.Flat, s.Root) {
+		return tree.FlatOf(s.Root), id
+	}
+	return s.Flat, id
+}
+
+// restore writes the nodes of root into flat, a FlatOf a tree of the
+// same shape, in place: what codec.Patch changed (the field's node, the
+// spans after it, the sizes around it), in one pass. It reports false when
+// flat is not of root's shape: then it may have written some of it, and
+// FlatOf makes a new one. The layouts of flat then need to forget the text
+// they formatted.
+func restore(flat *tree.Flat, root *tree.Node) bool {
+	i := 0
+	var write func(n *tree.Node, parent int) bool
+	write = func(n *tree.Node, parent int) bool {
+		if i >= flat.Len() || int(flat.Spans[i].Parent) != parent {
+			return false
+		}
+		st := flat.Stored(i)
+		if st == nil {
+			return false
+		}
+		sp := &flat.Spans[i]
+		sp.Off, sp.Size, sp.Section = int32(n.Offset), int32(n.Size), n.Section
+		sp.Flags &^= tree.InStream | tree.Masked | tree.Shown | tree.Failed
+		if n.Relative {
+			sp.Flags |= tree.InStream
+		}
+		switch n.Type {
+		case tree.Secret:
+			sp.Flags |= tree.Masked
+		case tree.Revealed:
+			sp.Flags |= tree.Shown
+		}
+		if n.Err != "" {
+			sp.Flags |= tree.Failed
+		}
+		// Most nodes kept their text: compared (the same strings compare
+		// at once), not copied.
+		if st.Name != n.Name || st.Type != n.Type || st.Value != n.Value || st.Detail != n.Detail || st.About != n.About ||
+			st.Offset != n.Offset || st.Size != n.Size || st.Path != n.Path || st.Err != n.Err || st.Section != n.Section || st.Relative != n.Relative {
+			c := *n
+			c.Children = nil
+			*st = c
+		}
+		id := i
+		i++
+		for _, c := range n.Children {
+			if !write(c, id) {
+				return false
+			}
+		}
+		return true
+	}
+	return write(root, -1) && i == flat.Len()
 }
 
 // patch brings the tree shown up to date with b, the bytes shown after an
@@ -383,7 +438,11 @@ func (s *State) patch(b []byte) bool {
 	delta, sp := len(b)-len(s.Bytes), flat.Spans[id]
 	l, ok := s.Layout.Resized(flat, int(sp.Off), int(sp.Size)-delta, int(sp.Size))
 	if !ok {
-		l = render.Relayout(s.Layout, flat, len(b))
+		prev := s.Layout
+		if flat != prev.Flat() {
+			prev = nil // a new Flat: the old one may be half written (restore)
+		}
+		l = render.Relayout(prev, flat, len(b))
 	}
 	s.Layout, s.Flat = l, flat
 	return true

@@ -145,3 +145,33 @@ func TestEditPatched(t *testing.T) {
 		checkShown(t, s)
 	}
 }
+
+// restore writes a patched tree into its Flat in place, and refuses a
+// tree of another shape.
+func TestRestore(t *testing.T) {
+	s := newState(t)
+	root := s.Root
+	flat := tree.FlatOf(root)
+	n := root.Children[len(root.Children)-1]
+	n.Value, n.Size, n.Type = "changed", n.Size+3, tree.Secret
+	if !restore(flat, root) {
+		t.Fatal("same shape refused")
+	}
+	if got, want := flat.Tree(0, nil).Text(), root.Text(); got != want {
+		t.Errorf("restored:\n%s\nwant\n%s", got, want)
+	}
+	k := 0 // n's subtree, the last of the tree
+	n.Walk(func(*tree.Node, int) bool { k++; return true })
+	if last := flat.Spans[flat.Len()-k]; last.Flags&tree.Masked == 0 || int(last.Size) != n.Size {
+		t.Errorf("span %+v", last)
+	}
+	n.Add(&tree.Node{Name: "new"})
+	if restore(flat, root) {
+		t.Error("a tree with one node more restored")
+	}
+	n.Children = n.Children[:len(n.Children)-1]
+	root.Children = root.Children[:len(root.Children)-1]
+	if restore(flat, root) {
+		t.Error("a tree with fewer nodes restored")
+	}
+}
