@@ -7,14 +7,10 @@ import (
 
 // SubtreeEnd returns the number just past the last descendant of node id
 // (nodes are numbered in preorder, so a subtree is a run of numbers).
-func (l *Layout) SubtreeEnd(id int) int {
-	d := l.Depth[id]
-	i := id + 1
-	for i < len(l.Nodes) && l.Depth[i] > d {
-		i++
-	}
-	return i
-}
+func (l *Layout) SubtreeEnd(id int) int { return int(l.flat.Spans[id].Next) }
+
+// HasChildren says whether node id has children.
+func (l *Layout) HasChildren(id int) bool { return int(l.flat.Spans[id].Next) > id+1 }
 
 // TreeView writes the object tree like Tree, except that the descendants
 // of a node for which folded reports true are left out and replaced by one
@@ -39,9 +35,9 @@ type TreeLine struct {
 // them: the explorer draws only those in view (TreeRows).
 func TreeLines(l *Layout, folded func(id int) bool) []TreeLine {
 	var lines []TreeLine
-	for i := 0; i < len(l.Nodes); i++ {
+	for i := 0; i < l.Len(); i++ {
 		lines = append(lines, TreeLine{Node: int32(i)})
-		if len(l.Nodes[i].Children) > 0 && folded != nil && folded(i) {
+		if folded != nil && l.HasChildren(i) && folded(i) {
 			lines = append(lines, TreeLine{Node: int32(i), Fold: true})
 			i = l.SubtreeEnd(i) - 1
 		}
@@ -55,13 +51,13 @@ func TreeRows(b *strings.Builder, l *Layout, lines []TreeLine, from, to int) {
 	var w, prefix []byte
 	for _, ln := range lines[max(from, 0):min(to, len(lines))] {
 		i := int(ln.Node)
-		d := int(l.Depth[i])
+		d := int(l.depth[i])
 		if !ln.Fold {
-			prefix = l.appendGuides(prefix[:0], int(l.Parent[i]))
+			prefix = l.appendGuides(prefix[:0], l.Parent(i))
 			if d > 0 {
 				prefix = append(prefix, "+-- "...)
 			}
-			w = appendLine(w[:0], i, d, prefix, l.Nodes[i])
+			w = appendLine(w[:0], i, d, prefix, l.Node(i), l.HasChildren(i))
 			b.Write(w)
 			continue
 		}
@@ -72,7 +68,7 @@ func TreeRows(b *strings.Builder, l *Layout, lines []TreeLine, from, to int) {
 		w = append(w, `"><span class="g">`...)
 		w = l.appendGuides(w, i)
 		w = append(w, `+-- </span><span class="fm">… `...)
-		w = strconv.AppendInt(w, int64(len(l.Nodes[i].Children)), 10)
+		w = strconv.AppendInt(w, int64(l.flat.ChildCount(i)), 10)
 		w = append(w, ` children, `...)
 		w = strconv.AppendInt(w, int64(l.SubtreeEnd(i)-i-1), 10)
 		w = append(w, " nodes folded</span></div>\n"...)
@@ -87,9 +83,20 @@ func (l *Layout) appendGuides(w []byte, id int) []byte {
 	if id <= 0 {
 		return w
 	}
-	w = l.appendGuides(w, int(l.Parent[id]))
-	if l.last[id] {
+	p := l.Parent(id)
+	w = l.appendGuides(w, p)
+	if l.last(id, p) {
 		return append(w, "    "...)
 	}
 	return append(w, "|   "...)
+}
+
+// last says whether node id is the last child of its parent p (-1: a
+// root, the last if no node follows its subtree).
+func (l *Layout) last(id, p int) bool {
+	end := int32(l.Len())
+	if p >= 0 {
+		end = l.flat.Spans[p].Next
+	}
+	return l.flat.Spans[id].Next == end
 }

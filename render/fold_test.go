@@ -23,7 +23,7 @@ func TestTreeView(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := NewLayout(root, len(b))
+	l := NewLayout(tree.FlatOf(root), len(b))
 	var all, view strings.Builder
 	Tree(&all, l)
 	TreeView(&view, l, nil)
@@ -32,8 +32,8 @@ func TestTreeView(t *testing.T) {
 	}
 	// Fold Protocols: its 5 descendants are replaced by one line.
 	prot := -1
-	for i, n := range l.Nodes {
-		if n.Name == "Protocols" {
+	for i := range l.Len() {
+		if l.Node(i).Name == "Protocols" {
 			prot = i
 		}
 	}
@@ -61,11 +61,11 @@ func naiveOwners(l *Layout) []int32 {
 	for i := range owner {
 		owner[i] = -1
 	}
-	for id, n := range l.Nodes {
-		if n.Relative {
+	for id, n := range l.flat.Spans {
+		if n.Flags&tree.InStream != 0 {
 			continue
 		}
-		for i := max(n.Offset, 0); i < min(n.End(), len(owner)); i++ {
+		for i := max(int(n.Off), 0); i < min(n.End(), len(owner)); i++ {
 			owner[i] = int32(id)
 		}
 	}
@@ -113,7 +113,7 @@ func TestLayoutPaint(t *testing.T) {
 		root *tree.Node
 		size int
 	}{"odd": {odd, 45}, "fetch": {fetch, len(b)}, "short buffer": {fetch, len(b) / 2}, "empty": {nil, 10}} {
-		l := NewLayout(tc.root, tc.size)
+		l := NewLayout(tree.FlatOf(tc.root), tc.size)
 		want, got := naiveOwners(l), owners(l)
 		for i := range want {
 			if got[i] != want[i] {
@@ -160,7 +160,7 @@ func TestHexRowsSame(t *testing.T) {
 	}
 	root := &tree.Node{Size: len(buf), Section: tree.Frame}
 	root.Add(&tree.Node{Offset: 3, Size: 500, Section: tree.Record}, &tree.Node{Offset: 0x10010, Size: 20, Section: tree.Error})
-	l := NewLayout(root, len(buf)-5) // a node past the end of the buffer
+	l := NewLayout(tree.FlatOf(root), len(buf)-5) // a node past the end of the buffer
 	for _, r := range [][2]int{{0, 40}, {4090, 5000}, {-3, 2}} {
 		var got, want strings.Builder
 		HexRows(&got, buf[:len(buf)-5], l, r[0], r[1])
@@ -179,7 +179,7 @@ func BenchmarkHexRowsFmt(b *testing.B) { benchRows(b, hexRowsFmt) }
 func benchRows(b *testing.B, rows func(*strings.Builder, []byte, *Layout, int, int)) {
 	buf := make([]byte, 1<<20)
 	root := &tree.Node{Size: len(buf), Section: tree.Frame}
-	l := NewLayout(root, len(buf))
+	l := NewLayout(tree.FlatOf(root), len(buf))
 	var sb strings.Builder
 	for b.Loop() {
 		sb.Reset()

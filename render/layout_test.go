@@ -59,8 +59,8 @@ func TestLayoutPaintRandom(t *testing.T) {
 		shape := i % 3
 		size := 1 + r.IntN(300)
 		root := randomTree(r, 1+r.IntN(60), size, shape)
-		l := NewLayout(root, max(size-r.IntN(20), 0))
-		probe := &Layout{Nodes: l.Nodes, size: l.size}
+		l := NewLayout(tree.FlatOf(root), max(size-r.IntN(20), 0))
+		probe := &Layout{flat: l.flat, size: l.size}
 		if probe.sweep() {
 			swept[shape]++
 		} else {
@@ -85,12 +85,18 @@ func TestLayoutPaintRandom(t *testing.T) {
 func TestRelayout(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	root := randomTree(r, 80, 200, inOrder)
-	prev := NewLayout(root, 200)
+	prev := NewLayout(tree.FlatOf(root), 200)
 	same := func(l *Layout) bool { return &l.runs[0] == &prev.runs[0] }
 	edited := &tree.Node{}
 	*edited = *root // a new tree, every span as before
-	if l := Relayout(prev, edited, 200); !same(l) || l.Nodes[0] != edited {
+	edited.Name = "edited"
+	if l := Relayout(prev, tree.FlatOf(edited), 200); !same(l) || l.Node(0).Name != "edited" {
 		t.Errorf("same spans: owners painted again, or nodes not the new tree's")
+	}
+	// The same Flat changed in place: its spans cannot be compared with
+	// what they were, so the owners are painted again.
+	if l := Relayout(prev, prev.Flat(), 200); same(l) || !slices.Equal(owners(l), owners(prev)) {
+		t.Errorf("same flat: owners shared (%v) or not as before", same(l))
 	}
 	moved := randomTree(rand.New(rand.NewPCG(3, 4)), 80, 200, inOrder)
 	last := moved
@@ -102,8 +108,8 @@ func TestRelayout(t *testing.T) {
 		root *tree.Node
 		size int
 	}{"moved": {moved, 200}, "resized": {root, 190}, "none": {nil, 200}} {
-		l := Relayout(prev, tc.root, tc.size)
-		want := NewLayout(tc.root, tc.size)
+		l := Relayout(prev, tree.FlatOf(tc.root), tc.size)
+		want := NewLayout(tree.FlatOf(tc.root), tc.size)
 		if len(l.runs) > 0 && same(l) || !slices.Equal(owners(l), owners(want)) {
 			t.Errorf("%s: owners shared (%v) or not as NewLayout paints them", name, same(l))
 		}

@@ -9,15 +9,33 @@ import (
 	"kwire/tree"
 )
 
-// treeViewRef is TreeView as it was written with fmt, line by line: the
-// reference the append-based writer must match byte for byte.
-func treeViewRef(b *strings.Builder, l *Layout, folded func(id int) bool) {
+// treeViewRef is TreeView as it was written with fmt, line by line, over
+// the Node tree root (numbered in preorder by its own walk): the reference
+// the append-based writer over a Layout must match byte for byte.
+func treeViewRef(b *strings.Builder, root *tree.Node, folded func(id int) bool) {
 	b.WriteString(`<div class="tree">`)
-	if len(l.Nodes) > 0 {
-		lastChild := make([]bool, len(l.Nodes))
-		seen := make([]bool, len(l.Nodes))
-		for i := len(l.Nodes) - 1; i > 0; i-- {
-			if p := l.Parent[i]; !seen[p] {
+	var nodes []*tree.Node
+	var depth, parent []int
+	if root != nil {
+		root.Walk(func(n *tree.Node, d int) bool {
+			nodes, depth = append(nodes, n), append(depth, d)
+			return true
+		})
+	}
+	if len(nodes) > 0 {
+		parent = make([]int, len(nodes))
+		parent[0] = -1
+		for i := 1; i < len(nodes); i++ {
+			p := i - 1
+			for depth[p] >= depth[i] {
+				p = parent[p]
+			}
+			parent[i] = p
+		}
+		lastChild := make([]bool, len(nodes))
+		seen := make([]bool, len(nodes))
+		for i := len(nodes) - 1; i > 0; i-- {
+			if p := parent[i]; !seen[p] {
 				lastChild[i], seen[p] = true, true
 			}
 		}
@@ -36,9 +54,9 @@ func treeViewRef(b *strings.Builder, l *Layout, folded func(id int) bool) {
 			}
 			return p.String()
 		}
-		for i := 0; i < len(l.Nodes); i++ {
-			n := l.Nodes[i]
-			d := int(l.Depth[i])
+		for i := 0; i < len(nodes); i++ {
+			n := nodes[i]
+			d := depth[i]
 			guides = guides[:max(d-1, 0)]
 			prefix := prefixOf(d)
 			if d > 0 {
@@ -48,7 +66,10 @@ func treeViewRef(b *strings.Builder, l *Layout, folded func(id int) bool) {
 			if len(n.Children) == 0 || folded == nil || !folded(i) {
 				continue
 			}
-			end := l.SubtreeEnd(i)
+			end := i + 1
+			for end < len(nodes) && depth[end] > d {
+				end++
+			}
 			fmt.Fprintf(b, `<div class="tn fold" data-n="%d" data-d="%d"><span class="g">%s</span><span class="fm">… %d children, %d nodes folded</span></div>`+"\n",
 				i, d+1, prefixOf(d+1), len(n.Children), end-i-1)
 			i = end - 1
@@ -125,14 +146,14 @@ func TestTreeViewAsFmt(t *testing.T) {
 			}
 		}
 		fill(root)
-		l := NewLayout(root, size)
+		l := NewLayout(tree.FlatOf(root), size)
 		var folded func(int) bool
 		if i%2 == 1 {
 			folded = func(id int) bool { return id%3 == 1 }
 		}
 		var got, want strings.Builder
 		TreeView(&got, l, folded)
-		treeViewRef(&want, l, folded)
+		treeViewRef(&want, root, folded)
 		if got.String() != want.String() {
 			g, w := strings.Split(got.String(), "\n"), strings.Split(want.String(), "\n")
 			for j := range min(len(g), len(w)) {
@@ -151,7 +172,7 @@ func TestTreeRowsPieces(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for i := range 200 {
 		root := randomTree(r, 1+r.IntN(80), 100, inOrder)
-		l := NewLayout(root, 100)
+		l := NewLayout(tree.FlatOf(root), 100)
 		folded := func(id int) bool { return id%4 == 2 }
 		var whole strings.Builder
 		TreeView(&whole, l, folded)

@@ -16,100 +16,118 @@ import (
 // RowBytes is the number of bytes in a row of the byte view.
 const RowBytes = 16
 
-// Layout indexes a tree for drawing: its nodes in preorder (a node's number
-// is its index) and, for each byte of the buffer, the innermost node that
-// covers it, kept as runs of bytes with the same owner (a 4 MB Fetch
-// response has about a tenth as many runs as bytes).
+// Layout indexes a tree (a tree.Flat, whose spans are its nodes in
+// preorder: a node's number is its span's index) for drawing: each node's
+// depth and, for each byte of the buffer, the innermost node that covers
+// it, kept as runs of bytes with the same owner (a 4 MB Fetch response has
+// about a tenth as many runs as bytes). A node's text is formatted when it
+// is first asked for (Node) and kept: a view formats only the rows it
+// draws, not the hundreds of thousands of a large message.
 type Layout struct {
-	Nodes  []*tree.Node
-	Depth  []int32
-	Parent []int32
-	size   int    // bytes of the buffer
-	runs   []run  // the bytes' owners: from each run's start to the next's
-	last   []bool // per node: the last child of its parent
+	flat  *tree.Flat
+	depth []int32 // per node
+	size  int     // bytes of the buffer
+	runs  []run   // the bytes' owners: from each run's start to the next's
 	// Secrets says whether a node is a secret, masked or revealed
-	// (tree.Secret, tree.Revealed), found on the walk that lists them.
+	// (tree.Masked, tree.Shown), found on the pass that takes depths.
 	Secrets bool
+
+	nodes map[int32]*tree.Node // the nodes formatted so far (Node)
+	alloc *tree.Alloc          // their nodes and strings
 }
+
+// maxFormatted is how many formatted nodes a Layout keeps before it
+// forgets them and starts again: a screen shows a few dozen.
+const maxFormatted = 4096
 
 // run is a run of bytes with one owner: from start to the next run's start
 // (or the end of the buffer), the node numbered id, or -1 for none.
 type run struct{ start, id int32 }
 
-// NewLayout indexes root over a buffer of size bytes. Nodes whose offsets
-// are relative to a decompressed stream own no bytes of the buffer.
-func NewLayout(root *tree.Node, size int) *Layout { return Relayout(nil, root, size) }
+// NewLayout indexes the tree f (nil: none) over a buffer of size bytes.
+// Nodes whose offsets are relative to a decompressed stream (InStream)
+// own no bytes of the buffer. f must have one root, if any, and keep its
+// spans while the Layout is used; its text may change (Forget).
+func NewLayout(f *tree.Flat, size int) *Layout { return Relayout(nil, f, size) }
 
 // Relayout is NewLayout for a tree that replaces prev's (nil for none), as
-// after an edit: when the size and every node's span are as in prev, the
-// bytes' owners cannot have changed, and prev's are shared rather than
-// painted again (a Layout never changes them).
-func Relayout(prev *Layout, root *tree.Node, size int) *Layout {
-	l := &Layout{}
-	if root != nil {
-		// Sized once: a large capture has hundreds of thousands of nodes.
-		n := count(root)
-		l.Nodes = make([]*tree.Node, 0, n)
-		l.Depth = make([]int32, 0, n)
-		l.Parent = make([]int32, 0, n)
-		l.walk(root, 0, -1)
-		l.last = make([]bool, len(l.Nodes))
-		seen := make([]bool, len(l.Nodes)) // by parent
-		for i := len(l.Nodes) - 1; i > 0; i-- {
-			if p := l.Parent[i]; !seen[p] {
-				l.last[i], seen[p] = true, true
-			}
+// after an edit: when f is another Flat than prev's and the size and every
+// node's span are as in prev, the bytes' owners cannot have changed, and
+// prev's are shared rather than painted again (a Layout never changes
+// them). The new Layout formats its nodes anew.
+func Relayout(prev *Layout, f *tree.Flat, size int) *Layout {
+	if f == nil {
+		f = &tree.Flat{}
+	}
+	l := &Layout{flat: f, size: size}
+	// One pass: the spans are in preorder, so a parent comes before its
+	// children.
+	l.depth = make([]int32, len(f.Spans))
+	for i := range f.Spans {
+		s := &f.Spans[i]
+		if p := s.Parent; p >= 0 {
+			l.depth[i] = l.depth[p] + 1
+		}
+		if s.Flags&(tree.Masked|tree.Shown) != 0 {
+			l.Secrets = true
 		}
 	}
-	l.size = size
-	if prev != nil && prev.size == size && sameSpans(prev.Nodes, l.Nodes) {
+	if prev != nil && prev.flat != f && prev.size == size && sameSpans(prev.flat.Spans, f.Spans) {
 		l.runs = prev.runs
 		return l
 	}
 	// A run starts at a node's first byte or where one ends: about one a
 	// node, in a decoder's trees.
-	l.runs = make([]run, 0, len(l.Nodes)+1)
+	l.runs = make([]run, 0, len(f.Spans)+1)
 	if !l.sweep() {
 		l.paint()
 	}
 	return l
 }
 
-// sameSpans reports whether a and b have the same spans, node by node.
-func sameSpans(a, b []*tree.Node) bool {
+// sameSpans reports whether a and b cover the same bytes, span by span.
+func sameSpans(a, b []tree.Span) bool {
 	if len(a) != len(b) {
 		return false
 	}
-	for i, n := range a {
-		if m := b[i]; n.Offset != m.Offset || n.Size != m.Size || n.Relative != m.Relative {
+	for i := range a {
+		if x, y := &a[i], &b[i]; x.Off != y.Off || x.Size != y.Size || (x.Flags^y.Flags)&tree.InStream != 0 {
 			return false
 		}
 	}
 	return true
 }
 
-// count returns the number of nodes of the tree n.
-func count(n *tree.Node) int {
-	c := 1
-	for _, k := range n.Children {
-		c += count(k)
+// Flat is the tree the Layout indexes.
+func (l *Layout) Flat() *tree.Flat { return l.flat }
+
+// Len is the number of nodes.
+func (l *Layout) Len() int { return len(l.depth) }
+
+// Depth is node id's depth: 0 for the root.
+func (l *Layout) Depth(id int) int { return int(l.depth[id]) }
+
+// Parent is the number of node id's parent, -1 for the root.
+func (l *Layout) Parent(id int) int { return int(l.flat.Spans[id].Parent) }
+
+// Node returns node id with its text (without children), formatted on
+// first use and kept until the Layout forgets it (Forget, or after
+// maxFormatted nodes). The node is the caller's to read, not to change.
+func (l *Layout) Node(id int) *tree.Node {
+	if n, ok := l.nodes[int32(id)]; ok {
+		return n
 	}
-	return c
+	if l.nodes == nil || len(l.nodes) >= maxFormatted {
+		l.nodes, l.alloc = make(map[int32]*tree.Node), new(tree.Alloc)
+	}
+	n := l.flat.Node(id, l.alloc)
+	l.nodes[int32(id)] = n
+	return n
 }
 
-// walk numbers n and its descendants in preorder.
-func (l *Layout) walk(n *tree.Node, depth, parent int32) {
-	id := int32(len(l.Nodes))
-	l.Nodes = append(l.Nodes, n)
-	if n.Type == tree.Secret || n.Type == tree.Revealed {
-		l.Secrets = true
-	}
-	l.Depth = append(l.Depth, depth)
-	l.Parent = append(l.Parent, parent)
-	for _, c := range n.Children {
-		l.walk(c, depth+1, id)
-	}
-}
+// Forget drops the nodes formatted so far: after the tree's text changed
+// in place, Node formats them again.
+func (l *Layout) Forget() { l.nodes, l.alloc = nil, nil }
 
 // sweep gives each byte the last node in preorder that covers it, in one
 // pass over nodes and bytes: the bytes before at are painted, and open
@@ -135,9 +153,10 @@ func (l *Layout) sweep() bool {
 			at = to
 		}
 	}
-	for id, n := range l.Nodes {
-		lo, hi := max(n.Offset, 0), min(n.End(), size)
-		if n.Relative || lo >= hi {
+	for id := range l.flat.Spans {
+		n := &l.flat.Spans[id]
+		lo, hi := max(int(n.Off), 0), min(n.End(), size)
+		if n.Flags&tree.InStream != 0 || lo >= hi {
 			continue
 		}
 		for len(open) > 0 && int(open[len(open)-1].hi) <= lo {
@@ -243,12 +262,12 @@ func (l *Layout) paint() {
 		}
 		return r
 	}
-	for id := len(l.Nodes) - 1; id >= 0; id-- {
-		n := l.Nodes[id]
-		if n.Relative {
+	for id := len(l.flat.Spans) - 1; id >= 0; id-- {
+		n := &l.flat.Spans[id]
+		if n.Flags&tree.InStream != 0 {
 			continue
 		}
-		lo, hi := max(n.Offset, 0), min(n.End(), size)
+		lo, hi := max(int(n.Off), 0), min(n.End(), size)
 		for j := find(min(lo, size)); j < hi; j = find(j + 1) {
 			owner[j] = int32(id)
 			next[j] = int32(j + 1)
@@ -260,21 +279,29 @@ func (l *Layout) paint() {
 	}
 }
 
-// Resized is the layout after the node that alone owns the bytes
+// Resized is the layout of f after the node that alone owns the bytes
 // [off, off+oldSize) took newSize bytes instead, in place (an edit of one
 // field, codec.Patch): the bytes after it keep their owners, moved by the
-// difference; the nodes, their order and depths are the same. It reports
-// false when those bytes have several owners: then the tree needs
-// Relayout.
-func (l *Layout) Resized(off, oldSize, newSize int) (*Layout, bool) {
-	if off < 0 || oldSize <= 0 || newSize <= 0 || off+oldSize > l.size {
+// difference; the nodes, their order and depths are the same. f is the
+// tree after the edit: the Layout's own Flat changed in place, or one of
+// the same shape. The new layout formats its nodes anew. It reports false
+// when those bytes have several owners, or f has another number of nodes:
+// then the tree needs Relayout. With newSize == oldSize no byte moves,
+// and the owners are shared.
+func (l *Layout) Resized(f *tree.Flat, off, oldSize, newSize int) (*Layout, bool) {
+	if f == nil || f.Len() != l.Len() || off < 0 || oldSize <= 0 || newSize <= 0 || off+oldSize > l.size {
 		return nil, false
+	}
+	m := *l
+	m.flat = f
+	m.Forget()
+	if newSize == oldSize {
+		return &m, true
 	}
 	k := l.runAt(off)
 	if k+1 < len(l.runs) && int(l.runs[k+1].start) < off+oldSize {
 		return nil, false
 	}
-	m := *l
 	m.size = l.size - oldSize + newSize
 	m.runs = make([]run, len(l.runs))
 	copy(m.runs, l.runs)
@@ -295,7 +322,7 @@ func (l *Layout) Owner(off int) int {
 // Section returns the colour of byte off.
 func (l *Layout) Section(off int) tree.Section {
 	if id := l.Owner(off); id >= 0 {
-		return l.Nodes[id].Section
+		return l.flat.Spans[id].Section
 	}
 	return tree.Error
 }
@@ -366,11 +393,11 @@ func HexRows(b *strings.Builder, buf []byte, l *Layout, from, to int) {
 	}
 }
 
-// secret says whether byte i is a secret's (tree.Secret), masked in the
+// secret says whether byte i is a secret's (tree.Masked), masked in the
 // text column.
 func (l *Layout) secret(i int) bool {
 	o := l.Owner(i)
-	return o >= 0 && l.Nodes[o].Type == tree.Secret
+	return o >= 0 && l.flat.Spans[o].Flags&tree.Masked != 0
 }
 
 // appendByteSpan opens the span of byte i: its class and section, offset
@@ -436,9 +463,9 @@ var htmlEscaper = strings.NewReplacer(
 )
 
 // appendLine appends node n's tree line (id its number, prefix its
-// guides). Written with appends rather than xfmt: the explorer draws the
+// guides, parent whether it has children). Written with appends rather than xfmt: the explorer draws the
 // tree on every edit.
-func appendLine(w []byte, id, depth int, prefix []byte, n *tree.Node) []byte {
+func appendLine(w []byte, id, depth int, prefix []byte, n *tree.Node, parent bool) []byte {
 	w = append(w, `<div class="tn s-`...)
 	w = append(w, n.Section.String()...)
 	if n.Err != "" {
@@ -447,7 +474,7 @@ func appendLine(w []byte, id, depth int, prefix []byte, n *tree.Node) []byte {
 	if n.Relative {
 		w = append(w, " rel"...)
 	}
-	if len(n.Children) > 0 {
+	if parent {
 		w = append(w, " parent"...)
 	}
 	w = append(w, `" data-n="`...)

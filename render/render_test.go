@@ -26,7 +26,7 @@ func TestTreeReadsAsText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := NewLayout(root, len(b))
+	l := NewLayout(tree.FlatOf(root), len(b))
 	var sb strings.Builder
 	Tree(&sb, l)
 	text := tags.ReplaceAllString(sb.String(), "")
@@ -41,7 +41,7 @@ func TestTreeReadsAsText(t *testing.T) {
 			t.Fatalf("byte %d has no node", i)
 		}
 	}
-	if n := l.Nodes[l.Owner(9)]; n.Name != "ThrottleTimeMs" {
+	if n := l.Node(l.Owner(9)); n.Name != "ThrottleTimeMs" {
 		t.Errorf("byte 9 belongs to %s, want ThrottleTimeMs", n.Name)
 	}
 }
@@ -59,7 +59,7 @@ func TestEscapes(t *testing.T) {
 	b, _ := f.Encode()
 	_, root, _ := codec.Decode(b, codec.DecodeOptions{Set: set})
 	var sb strings.Builder
-	l := NewLayout(root, len(b))
+	l := NewLayout(tree.FlatOf(root), len(b))
 	Tree(&sb, l)
 	Hex(&sb, b, l)
 	if strings.Contains(sb.String(), "<img") {
@@ -88,7 +88,7 @@ func TestHexRowsMasksSecrets(t *testing.T) {
 	root.Add(&tree.Node{Name: "user", Type: "string", Offset: 1, Size: 5, Section: tree.RequestBody},
 		&tree.Node{Name: "password", Type: tree.Secret, Offset: 7, Size: 7, Section: tree.RequestBody})
 	var b strings.Builder
-	HexRows(&b, buf, NewLayout(root, len(buf)), 0, 1)
+	HexRows(&b, buf, NewLayout(tree.FlatOf(root), len(buf)), 0, 1)
 	out := b.String()
 	if strings.Contains(out, ">h<") || strings.Count(out, ">•<") != 7 || !strings.Contains(out, ">a<") {
 		t.Errorf("text column:\n%s", out)
@@ -96,7 +96,7 @@ func TestHexRowsMasksSecrets(t *testing.T) {
 	// Revealed, the secret's bytes show.
 	tree.Reveal(root, buf)
 	b.Reset()
-	HexRows(&b, buf, NewLayout(root, len(buf)), 0, 1)
+	HexRows(&b, buf, NewLayout(tree.FlatOf(root), len(buf)), 0, 1)
 	if out := b.String(); !strings.Contains(out, ">h<") || strings.Contains(out, ">•<") {
 		t.Errorf("text column, revealed:\n%s", out)
 	}

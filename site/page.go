@@ -10,6 +10,7 @@ import (
 	"kwire/render"
 	"kwire/schemas"
 	"kwire/schemas/sets"
+	"kwire/tree"
 )
 
 // page is one HTML page being written.
@@ -115,7 +116,7 @@ func encodeSmallest(s *schemas.Set, api *schemas.API, v int16, dir codec.Directi
 	if err != nil {
 		return nil, fmt.Errorf("decoding the smallest %s v%d: %w", dir.Schema(api).Name, v, err)
 	}
-	return &message{dir: dir, schema: dir.Schema(api), bytes: b, layout: render.NewLayout(root, len(b)), header: codec.HeaderVersion(api, v, dir)}, nil
+	return &message{dir: dir, schema: dir.Schema(api), bytes: b, layout: render.NewLayout(tree.FlatOf(root), len(b)), header: codec.HeaderVersion(api, v, dir)}, nil
 }
 
 // Lead is the sentence that says what an API page at version v encodes.

@@ -14,7 +14,6 @@ import (
 	"kwire/render"
 	"kwire/schemas"
 	"kwire/schemas/sets"
-	"kwire/tree"
 )
 
 //go:embed assets
@@ -231,7 +230,7 @@ func (b *builder) typesPage(s *schemas.Set) ([]byte, error) {
 			return nil, err
 		}
 		fmt.Fprintf(p, ", here inside the smallest %s v%d (%d bytes):</p>\n", esc(m.schema.Name), latest(produce), len(m.bytes))
-		p.example("records", m.bytes, m.layout.Nodes[0])
+		p.example("records", m.bytes, m.layout)
 	} else {
 		p.WriteString(".</p>\n")
 	}
@@ -264,7 +263,7 @@ func (b *builder) typesPage(s *schemas.Set) ([]byte, error) {
 					return nil, err
 				}
 				fmt.Fprintf(p, "<h3>%s v%d: %s header v%d, %d bytes</h3>\n", esc(m.schema.Name), v, dir, m.header, len(m.bytes))
-				p.example(fmt.Sprintf("%s-v%d", dir, v), m.bytes, m.layout.Nodes[0])
+				p.example(fmt.Sprintf("%s-v%d", dir, v), m.bytes, m.layout)
 			}
 		}
 	}
@@ -273,8 +272,7 @@ func (b *builder) typesPage(s *schemas.Set) ([]byte, error) {
 }
 
 // example writes a byte view and object tree inside a hover-linked block.
-func (p *page) example(id string, b []byte, root *tree.Node) {
-	l := render.NewLayout(root, len(b))
+func (p *page) example(id string, b []byte, l *render.Layout) {
 	fmt.Fprintf(p, "<div class=\"msg example\" id=\"ex-%s\">\n", esc(id))
 	render.Hex(&p.Builder, b, l)
 	render.Tree(&p.Builder, l)

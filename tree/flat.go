@@ -43,7 +43,8 @@ const (
 	InStream Flags = 1 << iota
 	// Masked: a secret (Type Secret), whose bytes a view masks.
 	Masked
-	// Shown: a secret that Reveal showed (Type Revealed).
+	// Shown: a secret that Reveal showed (Type Revealed): a describer
+	// writes its value from its bytes, as Reveal does for a Node.
 	Shown
 	// Failed: an error node (Node.Err is set).
 	Failed
@@ -201,6 +202,43 @@ func (f *Flat) Stored(i int) *Node {
 	return nil
 }
 
+// Reveal shows the secrets of the tree, which was decoded from buf, as
+// Reveal does those of a Node tree: each Masked span becomes Shown, and a
+// stored one's node takes Reveal's Value and Type. Spans in a
+// decompressed stream (InStream, and their subtrees) or past buf's end
+// stay masked. It reports whether it revealed any.
+func (f *Flat) Reveal(buf []byte) bool {
+	shown := false
+	for i := 0; i < len(f.Spans); i++ {
+		s := &f.Spans[i]
+		if s.Flags&InStream != 0 {
+			i = int(s.Next) - 1 // as Reveal, which does not look under a Relative node
+			continue
+		}
+		if s.Flags&Masked == 0 || s.Off < 0 || s.Size < 0 || s.End() > len(buf) {
+			continue
+		}
+		if n := f.Stored(i); n != nil {
+			n.Value = string(AppendEscaped(nil, string(buf[s.Off:s.End()]), true))
+			n.Type = Revealed
+		}
+		s.Flags = s.Flags&^Masked | Shown
+		shown = true
+	}
+	return shown
+}
+
+// HasSecret reports whether a node of the tree is a secret, masked or
+// shown (HasSecret for a Node tree).
+func (f *Flat) HasSecret() bool {
+	for i := range f.Spans {
+		if f.Spans[i].Flags&(Masked|Shown) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // Cover grows each span under root, whose subtree ends at end (Next, or
 // the number of spans while root is the last one open), to hold its
 // children's spans (in the buffer), and root too when self is set, as an
@@ -237,6 +275,9 @@ func (f *Flat) Failed(root, end int) bool {
 func FlatOf(root *Node) *Flat {
 	f := &Flat{}
 	if root != nil {
+		n := 0 // sized once: a large message has hundreds of thousands of nodes
+		root.Walk(func(*Node, int) bool { n++; return true })
+		f.Spans, f.stored = make([]Span, 0, n), make([]Node, 0, n)
 		f.Store(-1, root)
 		f.Done()
 	}

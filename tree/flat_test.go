@@ -56,3 +56,45 @@ func TestFlatCover(t *testing.T) {
 		t.Errorf("root %+v, want size 8", s)
 	}
 }
+
+// Flat.Reveal shows what Reveal shows in the Node tree the Flat was made
+// from: a secret in the buffer, not one in a decompressed stream (nor
+// under one), past the buffer's end, or not a secret; HasSecret agrees.
+func TestFlatReveal(t *testing.T) {
+	buf := []byte("\x00alice\x00hunter2\x01")
+	build := func() *Node {
+		root := &Node{Name: "AuthBytes", Type: "bytes", Size: len(buf)}
+		stream := &Node{Name: "stream", Offset: 14, Size: 1}
+		stream.Add(&Node{Name: "inner", Type: Secret, Offset: 1, Size: 3, Relative: true})
+		stream.Children[0].Relative = false // under a Relative node: Reveal does not look
+		stream.Relative = true
+		return root.Add(&Node{Name: "user", Type: "string", Offset: 1, Size: 5},
+			&Node{Name: "password", Type: Secret, Value: "7 bytes, masked", Offset: 7, Size: 7},
+			&Node{Name: "rel", Type: Secret, Offset: 1, Size: 2, Relative: true},
+			&Node{Name: "past", Type: Secret, Offset: 12, Size: 9},
+			stream)
+	}
+	want, f := build(), FlatOf(build())
+	if !f.HasSecret() || !HasSecret(want) {
+		t.Fatal("no secret found")
+	}
+	if got, w := f.Reveal(buf), Reveal(want, buf); got != w || !got {
+		t.Fatalf("Flat.Reveal %v, Reveal %v", got, w)
+	}
+	if got := f.Tree(0, nil); !reflect.DeepEqual(got, want) {
+		t.Errorf("revealed:\n%s\nwant\n%s", got.Text(), want.Text())
+	}
+	for i, s := range f.Spans {
+		n := f.Node(i, nil)
+		if masked, shown := s.Flags&Masked != 0, s.Flags&Shown != 0; masked != (n.Type == Secret) || shown != (n.Type == Revealed) {
+			t.Errorf("%s: flags %v, type %q", n.Name, s.Flags, n.Type)
+		}
+	}
+	if !f.HasSecret() || f.Reveal(buf) {
+		t.Errorf("after Reveal: HasSecret %v, revealed again", f.HasSecret())
+	}
+	plain := FlatOf(sampleTree().Children[0])
+	if plain.HasSecret() || plain.Reveal(buf) {
+		t.Errorf("a tree without secrets has one")
+	}
+}

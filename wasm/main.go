@@ -231,11 +231,12 @@ func (u *ui) refresh(form bool) {
 	}
 	dom.ByID("legend").SetHTML(s.Legend())
 	title := xfmt.Sprintf("%s v%d %s, %d bytes", s.API.Name, s.Version, s.Dir, len(s.Bytes))
-	if s.Frame == nil && s.Pasted && (s.Root == nil || s.Root.Type == "") {
+	root := s.Node(0)
+	if s.Frame == nil && s.Pasted && (root == nil || root.Type == "") {
 		title = xfmt.Sprintf("%d bytes that do not decode", len(s.Bytes))
 	}
-	if s.Root != nil && s.Root.Type != "" {
-		title = xfmt.Sprintf("%s %s, %d bytes", s.Root.Name, s.Root.Type, len(s.Bytes))
+	if root != nil && root.Type != "" {
+		title = xfmt.Sprintf("%s %s, %d bytes", root.Name, root.Type, len(s.Bytes))
 	}
 	if s.IsDraft() {
 		key, src, _ := s.DraftKey()
@@ -251,7 +252,7 @@ func (u *ui) refresh(form bool) {
 	u.hexspace.SetStyle("height", strconv.Itoa(s.Rows()*rowHeight)+"px")
 	u.drawRowsAt(top, height, true)
 	// The tree likewise: a spacer as tall as every line, the lines in view.
-	if u.selected >= len(s.Layout.Nodes) {
+	if u.selected >= s.Len() {
 		u.selected = -1
 	}
 	u.hovered = -1
@@ -961,10 +962,8 @@ func (u *ui) decode(text string) {
 
 // selectError scrolls the byte view and the tree to the error.
 func (u *ui) selectError() {
-	for i, n := range u.s.Layout.Nodes {
-		if n.Err != "" {
-			u.selected = i
-		}
+	if e := u.s.ErrorNode(); e >= 0 {
+		u.selected = e
 	}
 	if u.selected >= 0 {
 		u.selectNode(u.selected, false)

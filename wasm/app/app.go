@@ -38,11 +38,13 @@ type State struct {
 	Dir     codec.Direction
 
 	// Frame is the message being edited; nil when pasted bytes did not
-	// decode (then Bytes, Root and Err describe what was read).
+	// decode (then Bytes, Flat and Err describe what was read).
 	Frame *codec.Frame
 	Bytes []byte
-	Root  *tree.Node
-	// Layout indexes Root over Bytes for drawing.
+	// Flat is the tree shown, as spans whose text is formatted when it
+	// is drawn (Root makes it nodes).
+	Flat *tree.Flat
+	// Layout indexes Flat over Bytes for drawing.
 	Layout *render.Layout
 	// Err is the last encode or decode error; ErrOffset its byte offset,
 	// or -1.
@@ -286,25 +288,26 @@ func (s *State) show(b []byte, adopt bool) {
 	}
 	opts.Guess, opts.SASLMechanism, opts.TopicNames, opts.TopicFormat = s.guess, s.saslMech, s.topicNames, s.topicFormat
 	var f *codec.Frame
-	root, err := s.Root, s.shownErr
+	flat, err := s.Flat, s.shownErr
 	// The tree shown stands for the same bytes read the same way (an
 	// edit that changed no byte, or undone after failing); the frame
 	// decoded is only needed to adopt it.
-	same := root != nil && opts == s.shown && s.reveal == s.revealed
+	same := flat != nil && flat.Len() > 0 && opts == s.shown && s.reveal == s.revealed
 	switch {
 	case same && bytes.Equal(b, s.Bytes) && !adopt:
 	case same && !adopt && err == nil && s.patch(b):
 		// An edit of one field: its node decoded alone (codec.Patch).
+		flat = s.Flat
 	default:
-		f, root, err = codec.Decode(b, opts)
-		if s.reveal && root != nil {
-			tree.Reveal(root, b)
+		f, flat, err = codec.DecodeFlat(b, opts)
+		if s.reveal {
+			flat.Reveal(b)
 		}
 		s.shown, s.shownErr, s.revealed, s.shownAs = opts, err, s.reveal, f
-		s.Layout = render.Relayout(s.Layout, root, len(b))
-		s.secrets = s.Layout.Secrets
+		s.Layout = render.Relayout(s.Layout, flat, len(b))
+		s.secrets = flat.HasSecret()
 	}
-	s.Bytes, s.Root, s.Err, s.ErrOffset = b, root, err, -1
+	s.Bytes, s.Flat, s.Err, s.ErrOffset = b, flat, err, -1
 	var de *wire.DecodeError
 	if errors.As(err, &de) {
 		s.ErrOffset = de.Offset
@@ -321,8 +324,29 @@ func (s *State) show(b []byte, adopt bool) {
 	}
 }
 
+// Root returns the tree shown as nodes, every one formatted (for tests
+// and the whole tree's text); nil before anything is shown.
+func (s *State) Root() *tree.Node {
+	if s.Flat == nil || s.Flat.Len() == 0 {
+		return nil
+	}
+	return s.Flat.Tree(0, nil)
+}
+
+// patchTree brings the tree shown, decoded from old with o, up to date
+// with cur, the same message after an edit of one field, by decoding that
+// field alone (codec.Patch changes s.Flat in place); it returns the tree
+// and the index of the field's span, or -1 when the message must be
+// decoded whole.
+func (s *State) patchTree(old, cur []byte, o codec.DecodeOptions) (*tree.Flat, int) {
+	if s.Flat == nil {
+		return nil, -1
+	}
+	return s.Flat, codec.Patch(s.Flat, old, cur, o)
+}
+
 // patch brings the tree shown up to date with b, the bytes shown after an
-// edit of one field, by decoding that field alone (codec.Patch), as an
+// edit of one field, by decoding that field alone (patchTree), as an
 // edit in a 4 MB Fetch response should cost what it changes; it reports
 // false when the message must be decoded whole.
 func (s *State) patch(b []byte) bool {
@@ -332,17 +356,23 @@ func (s *State) patch(b []byte) bool {
 	}
 	o := s.shown
 	o.Set, o.API, o.Version, o.Dir = f.Set, f.API, f.Version, f.Dir
-	n := codec.Patch(s.Root, s.Bytes, b, o)
-	if n == nil {
+	flat, id := s.patchTree(s.Bytes, b, o)
+	if id < 0 {
 		return false
 	}
-	if delta := len(b) - len(s.Bytes); delta != 0 {
-		l, ok := s.Layout.Resized(n.Offset, n.Size-delta, n.Size)
-		if !ok {
-			l = render.Relayout(s.Layout, s.Root, len(b))
+	// The field's span took its new size; the owners of the bytes after
+	// it move by the difference. The text of the nodes formatted so far
+	// may have changed: the new layout formats them anew.
+	delta, sp := len(b)-len(s.Bytes), flat.Spans[id]
+	l, ok := s.Layout.Resized(flat, int(sp.Off), int(sp.Size)-delta, int(sp.Size))
+	if !ok {
+		prev := s.Layout
+		if flat != prev.Flat() {
+			prev = nil // a new Flat: the old one may be half written (restore)
 		}
-		s.Layout = l
+		l = render.Relayout(prev, flat, len(b))
 	}
+	s.Layout, s.Flat = l, flat
 	return true
 }
 

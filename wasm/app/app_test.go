@@ -37,10 +37,10 @@ func TestSmallestAndEdit(t *testing.T) {
 		t.Errorf("after GroupId=g1: %s", got)
 	}
 	id := s.Owner(0x10)
-	if n := s.Layout.Nodes[id]; n.Name != "GroupId" || n.Value != `"g1"` || s.FieldKey(id) != "b:GroupId" {
+	if n := s.Layout.Node(id); n.Name != "GroupId" || n.Value != `"g1"` || s.FieldKey(id) != "b:GroupId" {
 		t.Errorf("byte 0x10 belongs to %s = %s (%q)", n.Name, n.Value, s.FieldKey(id))
 	}
-	if id := s.Owner(0x12); s.Layout.Nodes[id].Name != "SessionTimeoutMs" {
+	if id := s.Owner(0x12); s.Layout.Node(id).Name != "SessionTimeoutMs" {
 		t.Errorf("SessionTimeoutMs did not move to 0x12")
 	}
 	if err := s.SetField("h:CorrelationId", "7"); err != nil {
@@ -134,20 +134,30 @@ func TestPaste(t *testing.T) {
 	if err := s.Paste(resp); err != nil {
 		t.Fatal(err)
 	}
-	if s.Root.Name != "JoinGroupResponse" || s.Frame == nil || !s.Pasted {
-		t.Fatalf("pasted response: %s", s.Root.Text())
+	if s.Root().Name != "JoinGroupResponse" || s.Frame == nil || !s.Pasted {
+		t.Fatalf("pasted response: %s", s.Root().Text())
 	}
 	// A request names itself.
 	if err := s.Paste(joinGroup9); err != nil || s.API.Name != "JoinGroup" || s.Version != 9 {
 		t.Fatalf("pasted request: %v %s v%d", err, s.API.Name, s.Version)
+	}
+	if s.ErrorNode() != -1 || s.Node(0).Name != "JoinGroupRequest" {
+		t.Errorf("a request without errors: error node %d, root %s", s.ErrorNode(), s.Node(0).Name)
 	}
 	// Cut short: the error has an offset and the tree keeps what was read.
 	err := s.Paste(joinGroup9[:40])
 	if err == nil || s.ErrOffset != 20 || s.Frame != nil {
 		t.Fatalf("short paste: %v at %d", err, s.ErrOffset)
 	}
-	if !strings.Contains(s.Root.Text(), "GroupId") || !strings.Contains(s.ErrorText(), "decode error at offset 20 (0x0014)") {
-		t.Errorf("partial tree or error text wrong: %s\n%s", s.ErrorText(), s.Root.Text())
+	if !strings.Contains(s.Root().Text(), "GroupId") || !strings.Contains(s.ErrorText(), "decode error at offset 20 (0x0014)") {
+		t.Errorf("partial tree or error text wrong: %s\n%s", s.ErrorText(), s.Root().Text())
+	}
+	// The error's node is the last that holds one; the node it is in
+	// lies where the error is.
+	if e := s.ErrorNode(); e < 0 || s.Node(e).Err == "" || s.Node(s.Len()) != nil {
+		t.Errorf("error node %d", e)
+	} else if lo, hi := s.Span(e); lo > 20 || hi < 20 {
+		t.Errorf("error node %s at [%d, %d), the error at 20", s.Node(e).Name, lo, hi)
 	}
 	if !strings.Contains(s.Form(nil), "did not decode") {
 		t.Errorf("form of undecodable bytes")
@@ -248,7 +258,8 @@ func TestFolding(t *testing.T) {
 		}
 	}
 	prot := -1
-	for i, n := range s.Layout.Nodes {
+	for i := range s.Layout.Len() {
+		n := s.Layout.Node(i)
 		if n.Name == "Protocols" {
 			prot = i
 		}

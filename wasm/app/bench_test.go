@@ -69,7 +69,7 @@ func BenchmarkFetch(b *testing.B) {
 	b.Run("layout", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			render.NewLayout(s.Root, len(s.Bytes))
+			render.NewLayout(s.Flat, len(s.Bytes))
 		}
 	})
 }

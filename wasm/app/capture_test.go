@@ -358,7 +358,7 @@ func TestValueErrorCodes(t *testing.T) {
 		if err := s.Load(b); err != nil {
 			t.Fatal(err)
 		}
-		tree, values := strings.Join(capture.ErrorCodes(s.Root), ","), strings.Join(valueErrorCodes(s.Frame), ",")
+		tree, values := strings.Join(capture.ErrorCodes(s.Root()), ","), strings.Join(valueErrorCodes(s.Frame), ",")
 		if tree != c.want || values != c.want {
 			t.Errorf("%s: tree %q, values %q, want %q", c.api, tree, values, c.want)
 		}

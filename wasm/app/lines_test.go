@@ -59,7 +59,8 @@ func TestLinesUpdate(t *testing.T) {
 	}
 	// Folding changes the number of lines.
 	prot := -1
-	for i, n := range s.Layout.Nodes {
+	for i := range s.Layout.Len() {
+		n := s.Layout.Node(i)
 		if n.Name == "Protocols" {
 			prot = i
 		}
@@ -82,14 +83,15 @@ func TestTreeLineOf(t *testing.T) {
 		t.Fatal(err)
 	}
 	prot := -1
-	for i, n := range s.Layout.Nodes {
+	for i := range s.Layout.Len() {
+		n := s.Layout.Node(i)
 		if n.Name == "Protocols" {
 			prot = i
 		}
 	}
 	s.ToggleFold(prot)
 	lines := s.TreeLines()
-	for id := range s.Layout.Nodes {
+	for id := range s.Layout.Len() {
 		i := s.TreeLineOf(lines, id)
 		if i < 0 || int(lines[i].Node) != s.Shown(id) || lines[i].Fold {
 			t.Fatalf("node %d: line %d", id, i)

@@ -127,8 +127,8 @@ func TestGuessButton(t *testing.T) {
 		t.Fatalf("guess: %v", err)
 	}
 	newest := sets.Releases()[len(sets.Releases())-1].Name
-	if !strings.Contains(s.Root.Type, "a guess") || s.Version != hi+1 || s.Set.Name != newest || s.Frame.Layout != hi {
-		t.Errorf("root %s %s v%d", s.Root.Name, s.Root.Type, s.Version)
+	if !strings.Contains(s.Root().Type, "a guess") || s.Version != hi+1 || s.Set.Name != newest || s.Frame.Layout != hi {
+		t.Errorf("root %s %s v%d", s.Root().Name, s.Root().Type, s.Version)
 	}
 	if err := s.SetField("b:MaxWaitMs", "7"); err != nil || s.Err != nil {
 		t.Errorf("edit of a guess: %v %v", err, s.Err)

@@ -1,18 +1,21 @@
 package app
 
 import (
+	"strings"
 	"testing"
 
 	"kwire/codec"
 	"kwire/internal/testmsg"
 	"kwire/render"
+	"kwire/tree"
 )
 
 // An edit that leaves the bytes as they were keeps the tree and layout
 // shown (nothing to decode again); one that changes a number's bytes
-// patches the tree and keeps the layout (codec.Patch: only the field's
-// node is decoded again), also when it changes them back; either way the
-// tree is the one a decode of the bytes gives.
+// patches the tree (codec.Patch: only the field's node is decoded again)
+// and gives a layout that formats the nodes anew (their text changed),
+// also when it changes them back; either way the tree and the text drawn
+// are those a decode of the bytes gives.
 func TestShowSameBytes(t *testing.T) {
 	s := newState(t)
 	if err := s.SetField("b:SessionTimeoutMs", "45000"); err != nil {
@@ -22,15 +25,15 @@ func TestShowSameBytes(t *testing.T) {
 		value string
 		same  bool
 	}{{"45000", true}, {" 45000", true}, {"45001", false}, {"45000", false}, {"045000", true}} {
-		root, layout, before := s.Root, s.Layout, s.HexString()
+		flat, layout, before := s.Flat, s.Layout, s.HexString()
 		if err := s.SetField("b:SessionTimeoutMs", tc.value); err != nil {
 			t.Fatal(err)
 		}
-		if s.Root != root || s.Layout != layout || (s.HexString() == before) != tc.same {
-			t.Errorf("SessionTimeoutMs = %q: tree kept %v, layout kept %v, bytes %s (changed: want %v)", tc.value, s.Root == root, s.Layout == layout, s.HexString(), !tc.same)
+		if s.Flat != flat || (s.Layout == layout) != tc.same || (s.HexString() == before) != tc.same {
+			t.Errorf("SessionTimeoutMs = %q: tree kept %v, layout kept %v, bytes %s (changed: want %v)", tc.value, s.Flat == flat, s.Layout == layout, s.HexString(), !tc.same)
 		}
-		if id := s.Owner(0x12); s.Err != nil || s.Layout.Nodes[id].Name != "SessionTimeoutMs" || s.Layout.Nodes[id].Value != tc.value[len(tc.value)-5:] {
-			t.Errorf("SessionTimeoutMs = %q: byte 0x12 shows %s = %s, err %v", tc.value, s.Layout.Nodes[id].Name, s.Layout.Nodes[id].Value, s.Err)
+		if id := s.Owner(0x12); s.Err != nil || s.Layout.Node(id).Name != "SessionTimeoutMs" || s.Layout.Node(id).Value != tc.value[len(tc.value)-5:] {
+			t.Errorf("SessionTimeoutMs = %q: byte 0x12 shows %s = %s, err %v", tc.value, s.Layout.Node(id).Name, s.Layout.Node(id).Value, s.Err)
 		}
 		checkShown(t, s)
 	}
@@ -44,13 +47,25 @@ func checkShown(t *testing.T, s *State) {
 	if (err == nil) != (s.Err == nil) {
 		t.Fatalf("decode: %v; shown: %v", err, s.Err)
 	}
-	if got, want := s.Root.Text(), root.Text(); got != want {
+	if got, want := s.Root().Text(), root.Text(); got != want {
 		t.Fatalf("tree shown:\n%s\nwant:\n%s", got, want)
 	}
-	l := render.NewLayout(root, len(s.Bytes))
+	if s.Layout.Flat() != s.Flat {
+		t.Fatalf("the layout is not of the tree shown")
+	}
+	if got, want := s.Flat.Tree(0, nil).Text(), root.Text(); got != want {
+		t.Fatalf("flat shown:\n%s\nwant:\n%s", got, want)
+	}
+	l := render.NewLayout(tree.FlatOf(root), len(s.Bytes))
+	var got, want strings.Builder
+	render.TreeView(&got, s.Layout, nil)
+	render.TreeView(&want, l, nil)
+	if got.String() != want.String() {
+		t.Fatalf("tree drawn:\n%s\nwant:\n%s", got.String(), want.String())
+	}
 	for off := range s.Bytes {
 		a, b := s.Layout.Owner(off), l.Owner(off)
-		if (a < 0) != (b < 0) || a >= 0 && (s.Layout.Nodes[a].Path != l.Nodes[b].Path || s.Layout.Nodes[a].Name != l.Nodes[b].Name) {
+		if (a < 0) != (b < 0) || a >= 0 && (s.Layout.Node(a).Path != l.Node(b).Path || s.Layout.Node(a).Name != l.Node(b).Name) {
 			t.Fatalf("byte %d: owned by node %d, want %d", off, a, b)
 		}
 	}
@@ -61,23 +76,23 @@ func checkShown(t *testing.T, s *State) {
 // its array elements samples, so it is decoded again.
 func TestShowSameBytesSample(t *testing.T) {
 	s := newState(t)
-	sample := s.Root.Text()
+	sample := s.Root().Text()
 	if err := s.Paste(joinGroup9); err != nil {
 		t.Fatal(err)
 	}
-	pasted := s.Root.Text()
+	pasted := s.Root().Text()
 	if pasted == sample {
 		t.Fatalf("the pasted tree reads as the sample's:\n%s", pasted)
 	}
 	if err := s.SetField("b:SessionTimeoutMs", "0"); err != nil || s.HexString() != joinGroup9 {
 		t.Fatalf("%v, bytes %s", err, s.HexString())
 	}
-	if got := s.Root.Text(); got != sample {
+	if got := s.Root().Text(); got != sample {
 		t.Errorf("edited back to the smallest message, tree:\n%s\nwant:\n%s", got, sample)
 	}
 }
 
-// Edits of one field patch the tree shown (the same root) when the field
+// Edits of one field patch the tree shown (the same Flat) when the field
 // can be decoded alone, and decode the message anew when not (a field
 // that says how others are read, the header); the tree is always the one
 // a decode of the bytes gives.
@@ -120,13 +135,14 @@ func TestEditPatched(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		root := s.Root
+		flat := s.Flat
 		if err := s.SetField(tc.key, tc.value); err != nil {
 			t.Fatalf("%s = %q: %v", tc.key, tc.value, err)
 		}
-		if got := s.Root == root; got != tc.patched {
+		if got := s.Flat == flat; got != tc.patched {
 			t.Errorf("%s = %q: patched %v, want %v", tc.key, tc.value, got, tc.patched)
 		}
 		checkShown(t, s)
 	}
 }
+

@@ -57,7 +57,7 @@ func TestTopicIDsPasted(t *testing.T) {
 	if err := s.Load(produce); err != nil {
 		t.Fatal(err)
 	}
-	if hasTopicOrders(s.Root) {
+	if hasTopicOrders(s.Root()) {
 		t.Fatal("decoded by the id before a response named it")
 	}
 	if err := s.Select(Auto, "Metadata", 12, codec.Response); err != nil {
@@ -70,8 +70,8 @@ func TestTopicIDsPasted(t *testing.T) {
 	if err := s.Load(produce); err != nil {
 		t.Fatal(err)
 	}
-	if !hasTopicOrders(s.Root) {
-		t.Errorf("not decoded after the Metadata response:\n%s", s.Root.Text())
+	if !hasTopicOrders(s.Root()) {
+		t.Errorf("not decoded after the Metadata response:\n%s", s.Root().Text())
 	}
 	c := PastedStream(hex.EncodeToString(metaReq) + hex.EncodeToString(metaResp) + hex.EncodeToString(produce))
 	if c == nil || len(c.Rows) != 2 {
@@ -81,10 +81,10 @@ func TestTopicIDsPasted(t *testing.T) {
 	if err := s.OpenRow(c, 1, false); err != nil {
 		t.Fatal(err)
 	}
-	if !hasTopicOrders(s.Root) {
-		t.Errorf("the stream's Produce request is not decoded:\n%s", s.Root.Text())
+	if !hasTopicOrders(s.Root()) {
+		t.Errorf("the stream's Produce request is not decoded:\n%s", s.Root().Text())
 	}
-	if !strings.Contains(s.Root.Text(), "OffsetCommitKey") {
+	if !strings.Contains(s.Root().Text(), "OffsetCommitKey") {
 		t.Error("no OffsetCommitKey")
 	}
 }

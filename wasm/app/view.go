@@ -68,25 +68,62 @@ func (s *State) TreeLineOf(lines []render.TreeLine, id int) int {
 	return -1
 }
 
+// Len is the number of nodes of the tree shown.
+func (s *State) Len() int { return s.Layout.Len() }
+
+// Node returns tree node id with its text (without children), or nil:
+// formatted when first asked for (render.Layout.Node).
+func (s *State) Node(id int) *tree.Node {
+	if id < 0 || id >= s.Layout.Len() {
+		return nil
+	}
+	return s.Layout.Node(id)
+}
+
+// ErrorNode returns the last node that holds an error, or -1.
+func (s *State) ErrorNode() int {
+	spans := s.Layout.Flat().Spans
+	for i := len(spans) - 1; i >= 0; i-- {
+		if spans[i].Flags&tree.Failed != 0 {
+			return i
+		}
+	}
+	return -1
+}
+
 func (s *State) nodeKey(id int) string {
-	n := s.Layout.Nodes[id]
-	return strconv.Itoa(int(s.Layout.Depth[id])) + "|" + n.Name + "|" + n.Path
+	n := s.Layout.Node(id)
+	return strconv.Itoa(s.Layout.Depth(id)) + "|" + n.Name + "|" + n.Path
 }
 
 // Folded reports whether tree node id is drawn folded.
 func (s *State) Folded(id int) bool {
-	if id < 0 || id >= len(s.Layout.Nodes) {
+	if id < 0 || id >= s.Layout.Len() {
 		return false
 	}
-	if f, ok := s.fold[s.nodeKey(id)]; ok {
-		return f
+	if len(s.fold) > 0 { // the key needs the node's text
+		if f, ok := s.fold[s.nodeKey(id)]; ok {
+			return f
+		}
 	}
-	return len(s.Layout.Nodes[id].Children) > FoldChildren
+	return s.moreChildren(id, FoldChildren)
+}
+
+// moreChildren says whether node id has more than k children, counting
+// no further.
+func (s *State) moreChildren(id, k int) bool {
+	spans := s.Layout.Flat().Spans
+	for c, end := id+1, int(spans[id].Next); c < end; c = int(spans[c].Next) {
+		if k--; k < 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // ToggleFold folds or unfolds tree node id.
 func (s *State) ToggleFold(id int) {
-	if id < 0 || id >= len(s.Layout.Nodes) || len(s.Layout.Nodes[id].Children) == 0 {
+	if id < 0 || id >= s.Layout.Len() || !s.Layout.HasChildren(id) {
 		return
 	}
 	if s.fold == nil {
@@ -98,11 +135,11 @@ func (s *State) ToggleFold(id int) {
 // Shown returns the node whose tree line stands for node id: id itself,
 // or its outermost folded ancestor.
 func (s *State) Shown(id int) int {
-	if id < 0 || id >= len(s.Layout.Nodes) {
+	if id < 0 || id >= s.Layout.Len() {
 		return -1
 	}
 	shown := id
-	for p := int(s.Layout.Parent[id]); p >= 0; p = int(s.Layout.Parent[p]) {
+	for p := s.Layout.Parent(id); p >= 0; p = s.Layout.Parent(p) {
 		if s.Folded(p) {
 			shown = p
 		}
@@ -113,14 +150,14 @@ func (s *State) Shown(id int) int {
 // Span returns the bytes [lo, hi) of node id in the buffer (empty for
 // nodes in a decompressed stream).
 func (s *State) Span(id int) (lo, hi int) {
-	if id < 0 || id >= len(s.Layout.Nodes) {
+	if id < 0 || id >= s.Layout.Len() {
 		return 0, 0
 	}
-	n := s.Layout.Nodes[id]
-	if n.Relative {
+	sp := &s.Layout.Flat().Spans[id]
+	if sp.Flags&tree.InStream != 0 {
 		return 0, 0
 	}
-	return n.Offset, n.End()
+	return int(sp.Off), sp.End()
 }
 
 // Owner returns the innermost node of byte off, or -1.
@@ -129,11 +166,13 @@ func (s *State) Owner(off int) int { return s.Layout.Owner(off) }
 // FieldKey returns the form key of node id ("b:Protocols[0].Name"), or ""
 // for nodes that are not a field's value.
 func (s *State) FieldKey(id int) string {
-	if s.Frame == nil || id < 0 || id >= len(s.Layout.Nodes) {
+	if s.Frame == nil || id < 0 || id >= s.Layout.Len() {
 		return ""
 	}
-	n := s.Layout.Nodes[id]
-	if n.Path == "" {
+	// The path and section, without formatting the node: asked on every
+	// hover.
+	path, section := s.Layout.Flat().Path(id), s.Layout.Flat().Spans[id].Section
+	if path == "" {
 		return ""
 	}
 	// A node of bytes decoded in place: a field of a version-prefixed
@@ -141,18 +180,18 @@ func (s *State) FieldKey(id int) string {
 	// bytes field, when the bytes can be edited so (the form has the
 	// key); other formats (the version, SASL, a carried request) are
 	// edited as the bytes field, or in the JSON form.
-	if owner, ok := codec.NestedOwner(n.Path); ok {
-		rest := n.Path[len(owner)+1:]
+	if owner, ok := codec.NestedOwner(path); ok {
+		rest := path[len(owner)+1:]
 		schema, field, _ := strings.Cut(rest, ".")
 		if codec.NestedSchema(schema) && field != "" && field != "version" && field != "unreadHex" {
-			if _, err := s.find("b:" + n.Path); err == nil {
-				return "b:" + n.Path
+			if _, err := s.find("b:" + path); err == nil {
+				return "b:" + path
 			}
 		}
 		return "b:" + owner
 	}
-	if n.Section == tree.Header {
-		return "h:" + n.Path
+	if section == tree.Header {
+		return "h:" + path
 	}
-	return "b:" + n.Path
+	return "b:" + path
 }
