@@ -18,7 +18,9 @@ func (c *counter) Describe(f *tree.Flat, i int, n *tree.Node, _ *tree.Alloc) {
 	n.Name, n.Type, n.Value = "N"+strconv.Itoa(i), "int8", strconv.Itoa(int(f.Spans[i].Ref))
 }
 
-func (c *counter) Path(f *tree.Flat, i int, _ string, _ *tree.Alloc) string { return "P" + strconv.Itoa(i) }
+func (c *counter) Path(f *tree.Flat, i int, _ string, _ *tree.Alloc) string {
+	return "P" + strconv.Itoa(i)
+}
 
 // wide returns a Flat of a root with n children of one byte each, and
 // their describer.

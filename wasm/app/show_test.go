@@ -145,4 +145,3 @@ func TestEditPatched(t *testing.T) {
 		checkShown(t, s)
 	}
 }
-
