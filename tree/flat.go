@@ -132,12 +132,18 @@ func (f *Flat) Done() {
 
 // Node returns node i with its text, without children.
 func (f *Flat) Node(i int, a *Alloc) Node {
-	s := &f.Spans[i]
-	n := Node{Offset: int(s.Off), Size: int(s.Size), Section: s.Section, Relative: s.Flags&InStream != 0}
-	d := f.who[s.Who]
-	d.Describe(f, i, &n, a)
-	n.Path = d.Path(f, i)
+	var n Node
+	f.describe(i, &n, a)
 	return n
+}
+
+// describe writes node i into n, which is zero.
+func (f *Flat) describe(i int, n *Node, a *Alloc) {
+	s := &f.Spans[i]
+	n.Offset, n.Size, n.Section, n.Relative = int(s.Off), int(s.Size), s.Section, s.Flags&InStream != 0
+	d := f.who[s.Who]
+	d.Describe(f, i, n, a)
+	n.Path = d.Path(f, i)
 }
 
 // Path returns the field path of node i.
@@ -171,7 +177,7 @@ func (f *Flat) Tree(i int, a *Alloc) *Node {
 		a = new(Alloc)
 	}
 	n := a.Node()
-	*n = f.Node(i, a)
+	f.describe(i, n, a) // into n: a Node of its own would be on the heap
 	if k := f.ChildCount(i); k > 0 {
 		a.Room(n, k)
 		f.Children(i, func(c int) { n.Add(f.Tree(c, a)) })
