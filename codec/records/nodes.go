@@ -76,6 +76,7 @@ type decoder struct {
 	bg    *Budget
 	f     *tree.Flat
 	ds    *describer
+	who   uint16 // ds's number in f
 	depth int // nesting of compressed legacy message sets
 	// reuse: the caller is done with each entry's batch and stream
 	// before the next entry is read (AppendJSON), so that their memory
@@ -115,7 +116,7 @@ func Spans(f *tree.Flat, parent int, b []byte, base int, o Options) {
 			Relative: o.Relative, Path: o.Path, Err: "too many records fields in one tree (65,535 at most)"})
 		return
 	}
-	ds.who = who
+	ds.who, d.who = who, who
 	d.f, d.ds = f, ds
 	d.reserve(d.estimate(b))
 	d.entries(parent, b, span{base: base, rel: o.Relative})
@@ -180,7 +181,11 @@ func (d *decoder) estimate(s []byte) int {
 // reserve makes room for n more spans.
 func (d *decoder) reserve(n int) {
 	if s := d.f.Spans; cap(s)-len(s) < n {
-		d.f.Spans = append(make([]tree.Span, 0, len(s)+n+(len(s)+n)/8), s...)
+		c := len(s) + n
+		if len(s) > 0 {
+			c += c / 8 // room for the next batch's, which did not say
+		}
+		d.f.Spans = append(make([]tree.Span, 0, c), s...)
 	}
 }
 
@@ -188,11 +193,15 @@ func (d *decoder) reserve(n int) {
 // under parent, charged to the budget, and returns its index.
 func (d *decoder) add(parent int, kind uint8, arg int, sp span, pos, size int, sec tree.Section) int {
 	d.bg.node++
-	s := tree.Span{Off: int32(sp.base + pos), Size: int32(size), Ref: sp.buf, Arg: int32(arg), Who: d.ds.who, Kind: kind, Section: sec}
+	var flags tree.Flags
 	if sp.rel {
-		s.Flags = tree.InStream
+		flags = tree.InStream
 	}
-	return d.f.Add(parent, s)
+	// As f.Add does, in place.
+	i := len(d.f.Spans)
+	d.f.Spans = append(d.f.Spans, tree.Span{Off: int32(sp.base + pos), Size: int32(size), Next: int32(i + 1), Parent: int32(parent),
+		Ref: sp.buf, Arg: int32(arg), Who: d.who, Kind: kind, Section: sec, Flags: flags})
+	return i
 }
 
 // fail sets the error of span i.
