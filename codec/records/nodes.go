@@ -77,7 +77,7 @@ type decoder struct {
 	f     *tree.Flat
 	ds    *describer
 	who   uint16 // ds's number in f
-	depth int // nesting of compressed legacy message sets
+	depth int    // nesting of compressed legacy message sets
 	// reuse: the caller is done with each entry's batch and stream
 	// before the next entry is read (AppendJSON), so that their memory
 	// is reused.
