@@ -63,7 +63,9 @@ type Options struct {
 	// budget of its own with the default limits.
 	Budget *Budget
 	// Alloc, when set, is the allocator of the tree the nodes join (they
-	// then share its blocks); nil gives the call one of its own.
+	// then share its blocks): Nodes' tree, and with Spans the nodes of
+	// control records and of the hooks, stored; nil gives the call one of
+	// its own.
 	Alloc *tree.Alloc
 }
 
