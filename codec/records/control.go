@@ -46,8 +46,10 @@ var builtinControl = map[string]headerField{
 // and val, the record's last) into children of their nodes, stored in
 // the tree in their place.
 func (d *decoder) control(s []byte, sp span, ki, vi int, v recordView) {
-	key, val := d.materialize(ki), d.materialize(vi)
-	defer d.restore(ki, key, val)
+	d.nodes(ki, vi, func(key, val *tree.Node) { d.controlNodes(s, sp, key, val, v) })
+}
+
+func (d *decoder) controlNodes(s []byte, sp span, key, val *tree.Node, v recordView) {
 	kb := v.key.data(s)
 	if len(kb) < 4 {
 		key.Err = "a control record key is an int16 version and an int16 type (4 bytes)"

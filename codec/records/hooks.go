@@ -12,12 +12,12 @@ import (
 // inner decodes the key and value of a record (the spans key and val, the
 // record's last) with Options.Record, into nodes stored in their place.
 func (d *decoder) inner(s []byte, sp span, ki, vi int, v recordView) {
-	key, val := d.materialize(ki), d.materialize(vi)
 	part := func(n *tree.Node, f field) Part {
 		return Part{Node: n, Data: f.data(s), Null: f.n < 0, Base: sp.base + f.at + f.size, Relative: sp.rel, Budget: d.bg, Alloc: d.a.Alloc}
 	}
-	d.innerParts(part(key, v.key), part(val, v.value), key.Path)
-	d.restore(ki, key, val)
+	d.nodes(ki, vi, func(key, val *tree.Node) {
+		d.innerParts(part(key, v.key), part(val, v.value), key.Path)
+	})
 }
 
 // innerParts decodes a record's key and value with Options.Record (which
@@ -40,7 +40,6 @@ func (d *decoder) innerParts(key, value Part, path string) {
 // pos of the stream; the spans ki and vi, the message's last) with
 // Options.Record, into nodes stored in their place.
 func (d *decoder) legacyInner(b []byte, kp, vp, pos int, sp span, ki, vi int) {
-	key, val := d.materialize(ki), d.materialize(vi)
 	part := func(n *tree.Node, p int) Part {
 		ln := int(int32(binary.BigEndian.Uint32(b[p:])))
 		pt := Part{Node: n, Null: ln < 0, Base: sp.base + pos + p + 4, Relative: sp.rel, Budget: d.bg, Alloc: d.a.Alloc}
@@ -49,8 +48,9 @@ func (d *decoder) legacyInner(b []byte, kp, vp, pos int, sp span, ki, vi int) {
 		}
 		return pt
 	}
-	d.innerParts(part(key, kp), part(val, vp), key.Path)
-	d.restore(ki, key, val)
+	d.nodes(ki, vi, func(key, val *tree.Node) {
+		d.innerParts(part(key, kp), part(val, vp), key.Path)
+	})
 }
 
 // appendPartJSON writes "name": obj when obj is set, else as

@@ -78,8 +78,9 @@ type decoder struct {
 	bg    *Budget
 	f     *tree.Flat
 	ds    *describer
-	who   uint16 // ds's number in f
-	depth int    // nesting of compressed legacy message sets
+	who   uint16       // ds's number in f
+	kv    [2]tree.Node // a record's key and value for the hooks (nodes)
+	depth int          // nesting of compressed legacy message sets
 	// reuse: the caller is done with each entry's batch and stream
 	// before the next entry is read (AppendJSON), so that their memory
 	// is reused.
@@ -635,22 +636,39 @@ func (d *decoder) bytesSpan(parent int, sp span, which int, f field) int {
 	return d.add(parent, kBytes, which, sp, f.at, f.end()-f.at, tree.Record)
 }
 
-// materialize returns span i as a node, to be handed to a hook or a
-// control record's decoder and stored back (restore).
-func (d *decoder) materialize(i int) *tree.Node {
-	n := d.a.Node()
-	*n = d.f.Node(i, d.a.Alloc)
-	return n
-}
-
-// restore replaces the spans from key on (a record's key and value spans,
-// the last ones) with the nodes of key and value, stored.
-func (d *decoder) restore(key int, kn, vn *tree.Node) {
-	parent := int(d.f.Spans[key].Parent)
-	for i := key; i < d.f.Len(); i++ {
+// nodes calls fn with the nodes of the spans ki and vi, a record's key
+// and value (its last spans), made in d.kv, and stores them in the spans'
+// place when fn changed them (the hooks pass over most records: the
+// spans then stay).
+func (d *decoder) nodes(ki, vi int, fn func(key, val *tree.Node)) {
+	k, v := &d.kv[0], &d.kv[1]
+	d.describe(ki, k)
+	d.describe(vi, v)
+	k0, v0 := *k, *v
+	fn(k, v)
+	if sameNode(k, &k0) && sameNode(v, &v0) {
+		return
+	}
+	for i := ki; i < d.f.Len(); i++ {
 		d.ds.setErr(i, "")
 	}
-	d.f.Spans = d.f.Spans[:key]
-	d.f.Store(parent, kn)
-	d.f.Store(parent, vn)
+	parent := int(d.f.Spans[ki].Parent)
+	d.f.Spans = d.f.Spans[:ki]
+	d.f.Store(parent, k) // copied
+	d.f.Store(parent, v)
+}
+
+// describe writes span i into n, as tree.Flat.Node does.
+func (d *decoder) describe(i int, n *tree.Node) {
+	s := &d.f.Spans[i]
+	*n = tree.Node{Offset: int(s.Off), Size: int(s.Size), Section: s.Section, Relative: s.Flags&tree.InStream != 0}
+	d.ds.Describe(d.f, i, n, d.a.Alloc)
+	n.Path = d.ds.Path(d.f, i)
+}
+
+// sameNode reports whether a and b say the same, without children.
+func sameNode(a, b *tree.Node) bool {
+	return len(a.Children) == len(b.Children) && a.Name == b.Name && a.Type == b.Type && a.Value == b.Value &&
+		a.Detail == b.Detail && a.About == b.About && a.Offset == b.Offset && a.Size == b.Size &&
+		a.Section == b.Section && a.Relative == b.Relative && a.Path == b.Path && a.Err == b.Err
 }
