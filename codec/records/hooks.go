@@ -15,6 +15,9 @@ func (d *decoder) inner(s []byte, sp span, ki, vi int, v recordView) {
 	part := func(n *tree.Node, f field) Part {
 		return Part{Node: n, Data: f.data(s), Null: f.n < 0, Base: sp.base + f.at + f.size, Relative: sp.rel, Budget: d.bg, Alloc: d.a.Alloc}
 	}
+	if d.o.RecordFilter != nil && !d.o.RecordFilter(part(nil, v.key), part(nil, v.value)) {
+		return
+	}
 	d.nodes(ki, vi, func(key, val *tree.Node) {
 		d.innerParts(part(key, v.key), part(val, v.value), key.Path)
 	})
@@ -47,6 +50,9 @@ func (d *decoder) legacyInner(b []byte, kp, vp, pos int, sp span, ki, vi int) {
 			pt.Data = b[p+4 : p+4+ln]
 		}
 		return pt
+	}
+	if d.o.RecordFilter != nil && !d.o.RecordFilter(part(nil, kp), part(nil, vp)) {
+		return
 	}
 	d.nodes(ki, vi, func(key, val *tree.Node) {
 		d.innerParts(part(key, kp), part(val, vp), key.Path)

@@ -58,6 +58,12 @@ type Options struct {
 	// Record, when set, decodes the keys and values of the records of
 	// batches that are not control batches (an internal topic's records).
 	Record RecordFunc
+	// RecordFilter, when set with Record, is asked first, with the key
+	// and value without their nodes (Part.Node nil), whether Record would
+	// decode them; when it says no, Record is not called and the key and
+	// value stay spans, their text not made (as a guess at a topic's
+	// format passes over the records of an ordinary topic).
+	RecordFilter func(key, value Part) bool
 	// Budget bounds what the field may spend, shared with the other
 	// records fields of its message (see Limits); nil gives the call a
 	// budget of its own with the default limits.
