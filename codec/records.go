@@ -18,6 +18,7 @@ func recordNodes(s string, base int, set *schemas.Set, f TopicFormat, path strin
 	if set != nil {
 		o.Control = ControlDecoder(set)
 		o.Record = RecordDecoder(set, f)
+		o.RecordFilter = recordFilter(set, f)
 	}
 	return records.Nodes(recordBytes(s), base, o)
 }
