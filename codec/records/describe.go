@@ -110,9 +110,11 @@ type describer struct {
 	last atomic.Pointer[ownerPath]
 }
 
+// ownerPath is the path of span (a batch, message or record), and that
+// of its batch or message for a record (set at entry, -1 for none).
 type ownerPath struct {
-	span int
-	path string
+	span, entry int
+	path, set   string
 }
 
 // stream keeps a decompressed stream and returns its number.
@@ -530,17 +532,32 @@ func (ds *describer) Path(f *tree.Flat, i int) string {
 	for k := f.Spans[j].Kind; k != kRecord && k != kBatch && k != kEntryErr && k != kMessageErr && k != kPartial && k != kMessage; k = f.Spans[j].Kind {
 		j = int(f.Spans[j].Parent)
 	}
-	if l := ds.last.Load(); l != nil && l.span == j {
+	l := ds.last.Load()
+	if l != nil && l.span == j {
 		return l.path
 	}
 	s := &f.Spans[j]
-	var p string
-	if s.Kind == kRecord {
-		p = ds.Path(f, int(s.Parent)) + ".records[" + strconv.Itoa(int(s.Arg)) + "]"
-	} else {
-		p = ds.setPath(f, int(s.Parent)) + "[" + strconv.Itoa(int(s.Arg)) + "]"
+	if s.Kind != kRecord {
+		p := ds.setPath(f, int(s.Parent)) + "[" + strconv.Itoa(int(s.Arg)) + "]"
+		ds.last.Store(&ownerPath{span: j, entry: -1, path: p})
+		return p
 	}
-	ds.last.Store(&ownerPath{j, p})
+	// A record: its batch's path is the one asked for last, or that
+	// record's batch's.
+	entry, set := int(s.Parent), ""
+	for k := f.Spans[entry].Kind; k != kBatch; k = f.Spans[entry].Kind {
+		entry = int(f.Spans[entry].Parent)
+	}
+	switch {
+	case l != nil && l.span == entry:
+		set = l.path
+	case l != nil && l.entry == entry:
+		set = l.set
+	default:
+		set = ds.Path(f, entry)
+	}
+	p := set + ".records[" + strconv.Itoa(int(s.Arg)) + "]"
+	ds.last.Store(&ownerPath{span: j, entry: entry, path: p, set: set})
 	return p
 }
 
