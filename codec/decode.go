@@ -869,9 +869,7 @@ func (d *decoder) field(fp *FieldPlan, v *Value, parent int, sec tree.Section) (
 		err = d.primitive(fp.Kind, fp.Nullable, fp.Compact, v, nil)
 		if err == nil && node >= 0 && fp.Kind == schemas.KindRecords && !v.IsNull() {
 			f := d.recordFormat()
-			for _, c := range recordNodes(v.str(), d.off-len(v.str())+d.base, d.set, f, d.flat.Path(node), d.a, d.budget) {
-				d.flat.Store(node, c)
-			}
+			recordSpans(d.flat, node, v.str(), d.off-len(v.str())+d.base, d.set, f, d.a, d.budget)
 		}
 		if fp.Topic != 0 && err == nil && node >= 0 {
 			if fp.Topic == topicByID {

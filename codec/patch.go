@@ -130,20 +130,19 @@ descend:
 		}
 	}
 	// The describers read cur: those of the frame's header and body in
-	// place, those of nested formats (copies of their bytes) where the
-	// bytes moved.
+	// place; those that keep a copy of their bytes (nested formats,
+	// records) move with their spans.
 	for _, w := range fl.Describers() {
 		pd, ok := w.(*planDesc)
 		switch {
-		case !ok:
-		case pd.copied:
-			if pd.base >= at {
-				pd.base += delta
-			}
-		case pd.base+len(pd.buf) == len(old):
+		case ok && !pd.copied && pd.base+len(pd.buf) == len(old):
 			pd.buf = cur[pd.base:]
-		case pd.base+len(pd.buf) <= p:
+		case ok && !pd.copied && pd.base+len(pd.buf) <= p:
 			pd.buf = cur[pd.base : pd.base+len(pd.buf)]
+		case delta != 0:
+			if m, ok := w.(tree.Mover); ok {
+				m.Moved(at, delta)
+			}
 		}
 	}
 	return n

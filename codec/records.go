@@ -8,18 +8,19 @@ import (
 	"kwire/tree"
 )
 
-// recordNodes returns the tree nodes of the records field s at offset base
-// and path, drawing on the message's budget: control records are decoded
-// with the set's schemas, and the keys and values of internal topics'
-// records (format f, topics.go). The nodes keep no reference to s, so it is read
-// in place.
-func recordNodes(s string, base int, set *schemas.Set, f TopicFormat, path string, a *tree.Alloc, bg *records.Budget) []*tree.Node {
-	o := records.Options{Path: path, Alloc: a, Budget: bg}
+// recordSpans adds the spans of the records field s at offset base under
+// span parent of fl, drawing on the message's budget: control records are
+// decoded with the set's schemas, and the keys and values of internal
+// topics' records (format f, topics.go). The spans' text is read from s
+// when it is drawn: s must not change while fl is used.
+func recordSpans(fl *tree.Flat, parent int, s string, base int, set *schemas.Set, f TopicFormat, a *tree.Alloc, bg *records.Budget) {
+	o := records.Options{Path: fl.Path(parent), Alloc: a, Budget: bg}
 	if set != nil {
 		o.Control = ControlDecoder(set)
 		o.Record = RecordDecoder(set, f)
+		o.RecordFilter = recordFilter(set, f)
 	}
-	return records.Nodes(recordBytes(s), base, o)
+	records.Spans(fl, parent, recordBytes(s), base, o)
 }
 
 // ControlDecoder returns the records.ControlFunc that decodes control

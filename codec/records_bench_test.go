@@ -4,53 +4,27 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"kwire/codec/records"
+	"kwire/internal/benchrecords"
 	"kwire/schemas"
 	"kwire/schemas/sets"
 	"kwire/tree"
 )
 
-// Fetch responses for the records benchmark: 10,000 records of about 100
-// bytes (a 10-byte key, a 60-byte JSON-like value, one header) in batches
-// of 100, about 1 MB before compression, one response per codec.
+// Fetch responses for the records benchmark: benchrecords.Field, 10,000
+// records of about 100 bytes in batches of 100, about 1 MB before
+// compression, one response per codec.
 const (
-	benchRecords   = 10_000
-	benchPerBatch  = 100
+	benchRecords   = benchrecords.Records
 	benchFetchVers = 16
 )
 
-func benchBatches(c records.Codec) []byte {
-	r := rand.New(rand.NewPCG(1, 2))
-	var batches []records.Batch
-	for first := 0; first < benchRecords; first += benchPerBatch {
-		b := records.Batch{BaseOffset: int64(first), Magic: 2, Attributes: int16(c), BaseTimestamp: 1700000000000 + int64(first),
-			ProducerID: 7, ProducerEpoch: 0, BaseSequence: int32(first), PartitionLeaderEpoch: 3}
-		for i := range benchPerBatch {
-			n := first + i
-			value := fmt.Sprintf(`{"id":%d,"user":"u%04d","event":"click","page":"/p/%d","n":%d}`,
-				n, r.IntN(5000), r.IntN(100), r.Uint32())
-			b.Records = append(b.Records, records.Record{
-				OffsetDelta: int32(i), TimestampDelta: int64(i),
-				Key:     []byte(fmt.Sprintf("key-%06d", n)),
-				Value:   []byte(value),
-				Headers: []records.Header{{Key: []byte("trace"), Value: fmt.Appendf(nil, "%016x", r.Uint64())}},
-			})
-		}
-		b.Fill()
-		batches = append(batches, b)
-	}
-	out, err := records.Encode(batches)
-	if err != nil {
-		panic(err)
-	}
-	return out
-}
+func benchBatches(c records.Codec) []byte { return benchrecords.Field(c) }
 
 // benchFetch returns a Fetch v16 response frame holding the batches.
 func benchFetch(recs []byte) []byte {

@@ -52,6 +52,13 @@ func (p *planDesc) note(m *map[int]string, i int, s string) {
 	(*m)[i] = s
 }
 
+// Moved moves a copy's bytes with its spans (tree.Mover).
+func (p *planDesc) Moved(at, delta int) {
+	if p.copied && p.base >= at {
+		p.base += delta
+	}
+}
+
 // bytes returns the bytes of the buffer from offset at (a tree offset) to
 // end, within the buffer.
 func (p *planDesc) bytes(at, end int) []byte {

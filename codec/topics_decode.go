@@ -41,6 +41,21 @@ func recordDecoder(set *schemas.Set, f TopicFormat) records.RecordFunc {
 	return nil
 }
 
+// recordFilter is the records.Options.RecordFilter of RecordDecoder(set,
+// f): for a topic given by an id no response named, the records whose
+// key and value read as one coordinator's (guessCoordinator), so that
+// the others' keys and values are not made into nodes for the guess.
+func recordFilter(set *schemas.Set, f TopicFormat) func(key, value records.Part) bool {
+	if set == nil || f != topicUnnamed {
+		return nil
+	}
+	tables := guessTables(set)
+	return func(key, value records.Part) bool {
+		g, _ := guessCoordinator(tables, key.Data, value.Data, value.Null)
+		return g != TopicAuto
+	}
+}
+
 // guessFormats are the topics whose records guessCoordinator tries; the
 // metadata records of __cluster_metadata are left out, as a short value
 // of an ordinary topic can read as one.

@@ -63,6 +63,14 @@ type Describer interface {
 	Path(f *Flat, i int, parent string, a *Alloc) string
 }
 
+// A Mover is a Describer that reads its spans' bytes from a copy of its
+// own, placed by offset: Moved tells it that the bytes from at moved by
+// delta, as the spans after an edit that changed a length do (codec's
+// Patch).
+type Mover interface {
+	Moved(at, delta int)
+}
+
 // Describer registers d as a describer of the tree's spans and returns
 // its number, for Span.Who. It returns false when the tree has as many as
 // a Span can name.

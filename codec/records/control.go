@@ -42,9 +42,14 @@ var builtinControl = map[string]headerField{
 	"EndTxnMarker":      {"CoordinatorEpoch", "int32", 0, 4, "epoch of the transaction coordinator that wrote the marker (built-in layout)"},
 }
 
-// control decodes the key and value of a control record into children of
-// their nodes.
-func (d *decoder) control(s []byte, sp span, key, val *tree.Node, v recordView) {
+// control decodes the key and value of a control record (the spans key
+// and val, the record's last) into children of their nodes, stored in
+// the tree in their place.
+func (d *decoder) control(s []byte, sp span, ki, vi int, v recordView) {
+	d.nodes(ki, vi, func(key, val *tree.Node) { d.controlNodes(s, sp, key, val, v) })
+}
+
+func (d *decoder) controlNodes(s []byte, sp span, key, val *tree.Node, v recordView) {
 	kb := v.key.data(s)
 	if len(kb) < 4 {
 		key.Err = "a control record key is an int16 version and an int16 type (4 bytes)"

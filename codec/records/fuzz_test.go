@@ -4,18 +4,23 @@ import (
 	"bytes"
 	"encoding/binary"
 	"kwire/jsonv"
+	"reflect"
 	"testing"
+
+	"kwire/tree"
 
 	"github.com/klauspost/compress/s2"
 )
 
 // checkInput is what every input must satisfy: Nodes and Parse do not
-// panic, every node lies where it should (checkSpans), and the JSON form is
+// panic, every node lies where it should (checkSpans), so do the spans
+// (checkFlat), and the JSON form is
 // valid, reads back to the same bytes, and is stable: writing the JSON of
 // those bytes again gives the same JSON.
 func checkInput(t *testing.T, b []byte) {
 	nodes := Nodes(b, 3, Options{Path: "R", Budget: NewBudget(Limits{MaxRecords: 1000})})
 	checkSpans(t, nodes, 3, len(b))
+	checkFlat(t, b, 3)
 	Parse(b)
 	j := AppendJSON(nil, b, nil)
 	raw, err := jsonv.Parse(j)
@@ -119,4 +124,50 @@ func batchAround(payload []byte, attrs int16, count int32) []byte {
 	binary.BigEndian.PutUint16(b[offAttributes:], uint16(attrs))
 	binary.BigEndian.PutUint32(b[offRecordCount:], uint32(count))
 	return recrc(b)
+}
+
+// FuzzSpans feeds arbitrary records fields to Spans (checkFlat).
+func FuzzSpans(f *testing.F) {
+	for _, s := range seeds(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		checkFlat(t, b, 7)
+	})
+}
+
+// checkFlat checks the spans of b at offset base, made under a root span:
+// every span lies under the root, after its parent and within it; those
+// in the buffer lie within b; each span's text is written without a panic
+// (the describer reads the bytes of every span of a batch, message or
+// record field, in b or in its stream), and the tree of the root is
+// Nodes' under it.
+func checkFlat(t *testing.T, b []byte, base int) {
+	f := &tree.Flat{}
+	root := f.Store(-1, &tree.Node{Name: "root", Offset: base, Size: len(b)})
+	o := Options{Path: "R", Budget: NewBudget(Limits{MaxRecords: 1000})}
+	Spans(f, root, b, base, o)
+	f.Done()
+	for i := root + 1; i < f.Len(); i++ {
+		s := &f.Spans[i]
+		if p := int(s.Parent); p < root || p >= i || f.Spans[p].Next < s.Next {
+			t.Fatalf("span %d: parent %d, next %d (the parent's %d)", i, p, s.Next, f.Spans[p].Next)
+		}
+		if s.Size < 0 || s.Flags&tree.InStream == 0 && (int(s.Off) < base || s.End() > base+len(b)) {
+			t.Fatalf("span %d (%+v) is not within the %d bytes at %d", i, *s, len(b), base)
+		}
+		if n := f.Node(i, nil); (n.Err != "") != (s.Flags&tree.Failed != 0) {
+			t.Fatalf("span %d: error %q, flags %v", i, n.Err, s.Flags)
+		}
+	}
+	o.Budget = NewBudget(Limits{MaxRecords: 1000})
+	got, want := f.Tree(root, nil).Children, Nodes(b, base, o)
+	if len(got) != len(want) {
+		t.Fatalf("%d nodes under the root, %d from Nodes", len(got), len(want))
+	}
+	for i := range got {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("the tree of the spans is not Nodes':\n%s\n%s", got[i].Text(), want[i].Text())
+		}
+	}
 }

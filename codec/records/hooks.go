@@ -9,12 +9,18 @@ import (
 // The hooks through which codec reads the keys and values of Kafka's
 // internal topics (Options.Record, RecordJSON).
 
-// inner decodes the key and value of a record with Options.Record.
-func (d *decoder) inner(s []byte, sp span, key, val *tree.Node, v recordView, path string) {
+// inner decodes the key and value of a record (the spans key and val, the
+// record's last) with Options.Record, into nodes stored in their place.
+func (d *decoder) inner(s []byte, sp span, ki, vi int, v recordView) {
 	part := func(n *tree.Node, f field) Part {
 		return Part{Node: n, Data: f.data(s), Null: f.n < 0, Base: sp.base + f.at + f.size, Relative: sp.rel, Budget: d.bg, Alloc: d.a.Alloc}
 	}
-	d.innerParts(part(key, v.key), part(val, v.value), path)
+	if d.o.RecordFilter != nil && !d.o.RecordFilter(part(nil, v.key), part(nil, v.value)) {
+		return
+	}
+	d.nodes(ki, vi, func(key, val *tree.Node) {
+		d.innerParts(part(key, v.key), part(val, v.value), key.Path)
+	})
 }
 
 // innerParts decodes a record's key and value with Options.Record (which
@@ -34,8 +40,9 @@ func (d *decoder) innerParts(key, value Part, path string) {
 
 // legacyInner decodes the key and value of an uncompressed legacy
 // message (the int32-sized fields at b[kp:] and b[vp:], b starting at
-// pos of the stream) with Options.Record.
-func (d *decoder) legacyInner(b []byte, kp, vp, pos int, sp span, key, val *tree.Node, path string) {
+// pos of the stream; the spans ki and vi, the message's last) with
+// Options.Record, into nodes stored in their place.
+func (d *decoder) legacyInner(b []byte, kp, vp, pos int, sp span, ki, vi int) {
 	part := func(n *tree.Node, p int) Part {
 		ln := int(int32(binary.BigEndian.Uint32(b[p:])))
 		pt := Part{Node: n, Null: ln < 0, Base: sp.base + pos + p + 4, Relative: sp.rel, Budget: d.bg, Alloc: d.a.Alloc}
@@ -44,7 +51,12 @@ func (d *decoder) legacyInner(b []byte, kp, vp, pos int, sp span, key, val *tree
 		}
 		return pt
 	}
-	d.innerParts(part(key, kp), part(val, vp), path)
+	if d.o.RecordFilter != nil && !d.o.RecordFilter(part(nil, kp), part(nil, vp)) {
+		return
+	}
+	d.nodes(ki, vi, func(key, val *tree.Node) {
+		d.innerParts(part(key, kp), part(val, vp), key.Path)
+	})
 }
 
 // appendPartJSON writes "name": obj when obj is set, else as

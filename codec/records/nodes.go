@@ -44,7 +44,7 @@ type Part struct {
 // it makes to Part.Budget. The caller sets their paths to the record's.
 type RecordFunc func(key, value Part)
 
-// Options say how Nodes labels and bounds its tree.
+// Options say how Spans and Nodes label and bound the tree.
 type Options struct {
 	// Path is the records field's path in its message; batch and record
 	// nodes extend it as the JSON form nests them ("Records[0].records[3]").
@@ -58,23 +58,35 @@ type Options struct {
 	// Record, when set, decodes the keys and values of the records of
 	// batches that are not control batches (an internal topic's records).
 	Record RecordFunc
+	// RecordFilter, when set with Record, is asked first, with the key
+	// and value without their nodes (Part.Node nil), whether Record would
+	// decode them; when it says no, Record is not called and the key and
+	// value stay spans, their text not made (as a guess at a topic's
+	// format passes over the records of an ordinary topic).
+	RecordFilter func(key, value Part) bool
 	// Budget bounds what the field may spend, shared with the other
 	// records fields of its message (see Limits); nil gives the call a
 	// budget of its own with the default limits.
 	Budget *Budget
 	// Alloc, when set, is the allocator of the tree the nodes join (they
-	// then share its blocks); nil gives the call one of its own.
+	// then share its blocks): Nodes' tree, and with Spans the nodes of
+	// control records and of the hooks, stored; nil gives the call one of
+	// its own.
 	Alloc *tree.Alloc
 }
 
-// decoder holds what one Nodes or Parse call shares: the options, the
-// allocator, and the message's budget.
+// decoder holds what one Spans or Parse call shares: the options, the
+// allocator, and the message's budget; for Spans, the tree and the
+// describer of its spans.
 type decoder struct {
 	o     Options
 	a     alloc
 	bg    *Budget
-	depth int    // nesting of compressed legacy message sets
-	outer *outer // the wrapper of the message set being read, if any
+	f     *tree.Flat
+	ds    *describer
+	who   uint16       // ds's number in f
+	kv    [2]tree.Node // a record's key and value for the hooks (nodes)
+	depth int          // nesting of compressed legacy message sets
 	// reuse: the caller is done with each entry's batch and stream
 	// before the next entry is read (AppendJSON), so that their memory
 	// is reused.
@@ -91,27 +103,131 @@ func newDecoder(o Options) *decoder {
 	return &decoder{o: o, a: alloc{o.Alloc}, bg: o.Budget.orNew()}
 }
 
-// Nodes returns the tree nodes of the contents of a records field whose
-// bytes b start at offset base: one node per RecordBatch or legacy
-// message, then, if the bytes end inside one, a partial batch. Problems
-// inside a batch (a CRC mismatch, a bad record, a failed decompression)
-// are nodes with Err set; the batches around them are still shown.
-func Nodes(b []byte, base int, o Options) []*tree.Node {
+// Spans adds the spans of the contents of a records field whose bytes b
+// start at offset base to f, as children of span parent (-1: roots): one
+// per RecordBatch or legacy message, then, if the bytes end inside one, a
+// partial batch. Problems inside a batch (a CRC mismatch, a bad record, a
+// failed decompression) are spans with an error; the batches around them
+// are still shown. The spans' text is written when it is asked for, by a
+// describer that keeps b and the decompressed streams: b must not change
+// while f is in use. The nodes of control records and of the keys and
+// values Options.Record decodes are stored in f as nodes. Spans does not
+// call f.Done.
+func Spans(f *tree.Flat, parent int, b []byte, base int, o Options) {
 	if o.Alloc == nil {
 		o.Alloc = new(tree.Alloc)
 	}
 	d := newDecoder(o)
-	return d.entries(b, span{base: base, rel: o.Relative}, o.Path)
+	ds := &describer{path: o.Path, base: base, bufs: [][]byte{b}}
+	who, ok := f.Describer(ds)
+	if !ok {
+		f.Store(parent, &tree.Node{Name: "records", Type: "error", Offset: base, Size: len(b), Section: tree.Error,
+			Relative: o.Relative, Path: o.Path, Err: "too many records fields in one tree (65,535 at most)"})
+		return
+	}
+	ds.who, d.who = who, who
+	d.f, d.ds = f, ds
+	d.reserve(d.estimate(b))
+	d.entries(parent, b, span{base: base, rel: o.Relative})
 }
 
-// span places a stream: node offsets are base + position, marked relative
-// when the stream is a decompressed one.
+// Nodes returns the tree nodes of the contents of a records field whose
+// bytes b start at offset base: the tree of Spans, with its text.
+func Nodes(b []byte, base int, o Options) []*tree.Node {
+	if o.Alloc == nil {
+		o.Alloc = new(tree.Alloc)
+	}
+	f := &tree.Flat{}
+	Spans(f, -1, b, base, o)
+	f.Done()
+	roots := 0
+	for i := 0; i < f.Len(); i = int(f.Spans[i].Next) {
+		roots++
+	}
+	out := o.Alloc.Children(max(roots, 1))
+	for i := 0; i < f.Len(); i = int(f.Spans[i].Next) {
+		out = append(out, f.Tree(i, o.Alloc))
+	}
+	return out
+}
+
+// span places a stream: offsets are base + position, marked relative
+// when the stream is a decompressed one; buf is the stream's number in
+// the describer (0: the field's bytes).
 type span struct {
 	base int
 	rel  bool
+	buf  int32
 }
 
-// node returns a node with the common fields set.
+// spansPerRecord is what a record usually takes: itself, its length,
+// attributes, deltas, key, value, headers, and one header of three.
+const spansPerRecord = 11
+
+// estimate is how many spans the entries of s will take, from their
+// headers, within the budget: the tree is then one allocation.
+func (d *decoder) estimate(s []byte) int {
+	n := 0
+	for len(s) >= minEntry {
+		total := 12 + int(int32(binary.BigEndian.Uint32(s[offLength:])))
+		if total < minEntry || total > len(s) {
+			break
+		}
+		n += len(batchFields) + 8
+		if s[offMagic] == 2 && total >= BatchHeaderSize {
+			count := int(int32(binary.BigEndian.Uint32(s[offRecordCount:])))
+			bound := (total - BatchHeaderSize) / minRecordSize
+			if Codec(binary.BigEndian.Uint16(s[offAttributes:])&AttrCodec) != None {
+				bound *= 64 // what compression may hide, within the budget
+			}
+			n += spansPerRecord * max(min(count, bound, d.bg.recordsLeft()), 0)
+		}
+		s = s[total:]
+	}
+	return min(n+16, d.bg.NodesLeft()+16)
+}
+
+// reserve makes room for n more spans.
+func (d *decoder) reserve(n int) {
+	if s := d.f.Spans; cap(s)-len(s) < n {
+		c := len(s) + n
+		if len(s) > 0 {
+			c += c / 8 // room for the next batch's, which did not say
+		}
+		d.f.Spans = append(make([]tree.Span, 0, c), s...)
+	}
+}
+
+// add appends a span of the describer's kind and arg over s[pos:pos+size]
+// under parent, charged to the budget, and returns its index.
+func (d *decoder) add(parent int, kind uint8, arg int, sp span, pos, size int, sec tree.Section) int {
+	d.bg.node++
+	var flags tree.Flags
+	if sp.rel {
+		flags = tree.InStream
+	}
+	// As f.Add does, in place.
+	i := len(d.f.Spans)
+	d.f.Spans = append(d.f.Spans, tree.Span{Off: int32(sp.base + pos), Size: int32(size), Next: int32(i + 1), Parent: int32(parent),
+		Ref: sp.buf, Arg: int32(arg), Who: d.who, Kind: kind, Section: sec, Flags: flags})
+	return i
+}
+
+// fail sets the error of span i.
+func (d *decoder) fail(i int, msg string) {
+	d.f.Spans[i].Flags |= tree.Failed
+	d.ds.setErr(i, msg)
+}
+
+// errSpan is an error span named name (errNames) over s[pos:end].
+func (d *decoder) errSpan(parent int, sp span, name, pos, end int, msg string) int {
+	i := d.add(parent, kErr, name, sp, pos, end-pos, tree.Error)
+	d.fail(i, msg)
+	return i
+}
+
+// node returns a node with the common fields set, charged to the budget,
+// for the nodes stored in the tree (control records).
 func (d *decoder) node(sp span, name, typ, val string, pos, size int, sec tree.Section, path string) *tree.Node {
 	d.bg.node++
 	n := d.a.Node()
@@ -130,31 +246,27 @@ func (d *decoder) errNode(sp span, name string, pos, end int, msg, path string) 
 	return n
 }
 
-// entries returns the nodes of the batches and messages in s.
-func (d *decoder) entries(s []byte, sp span, path string) []*tree.Node {
-	out := d.a.Children(min(len(s)/BatchHeaderSize+1, 16))
+// entries adds the spans of the batches and messages in s under parent.
+func (d *decoder) entries(parent int, s []byte, sp span) {
 	for pos, i := 0, 0; pos < len(s); i++ {
 		if d.bg.spent() {
-			out = append(out, d.more(s, pos, sp, "batches", path))
+			d.more(parent, s, pos, sp, "batches", moreEntries)
 			break
 		}
-		n, size := d.entry(s, pos, sp, d.a.Indexed(path, i))
-		out = append(out, n)
+		size := d.entry(parent, s, pos, sp, i)
 		if size <= 0 {
 			break
 		}
 		pos += size
 	}
-	return out
 }
 
-// more is the node of what is left out of s from pos on, once the
+// more is the span of what is left out of s from pos on, once the
 // message's budget of records or nodes is spent; what says what it holds
 // ("batches", or "37 more records").
-func (d *decoder) more(s []byte, pos int, sp span, what, path string) *tree.Node {
-	n := d.node(sp, "more", "", plural(len(s)-pos, "byte")+" not shown", pos, len(s)-pos, tree.Error, path)
-	n.Err = d.bg.LeftOut(what + " (" + plural(len(s)-pos, "byte") + ")")
-	return n
+func (d *decoder) more(parent int, s []byte, pos int, sp span, what string, level int) {
+	i := d.add(parent, kMore, level, sp, pos, len(s)-pos, tree.Error)
+	d.fail(i, d.bg.LeftOut(what+" ("+plural(len(s)-pos, "byte")+")"))
 }
 
 // Sizes of the legacy message header: offset, size, crc, magic,
@@ -166,60 +278,58 @@ const (
 	minEntry = offMagic + 1
 )
 
-// entry returns the node of the batch or message at s[pos:] and its size,
-// or a size <= 0 when nothing can follow it.
-func (d *decoder) entry(s []byte, pos int, sp span, path string) (*tree.Node, int) {
+// entry adds the span of the batch or message at s[pos:], the idx-th of
+// its set, and returns its size, or a size <= 0 when nothing can follow
+// it.
+func (d *decoder) entry(parent int, s []byte, pos int, sp span, idx int) int {
 	rest := s[pos:]
 	if len(rest) < minEntry {
-		return d.partial(rest, pos, sp, path, -1), -1
+		d.partial(parent, rest, pos, sp, idx)
+		return -1
 	}
 	length := int32(binary.BigEndian.Uint32(rest[offLength:]))
 	magic := int8(rest[offMagic])
 	if length < 0 {
-		n := d.node(sp, "RecordBatch", "error", "", pos, len(rest), tree.Error, path)
-		n.Err = xfmt.Sprintf("length %d is negative; the rest of the records (%d bytes) cannot be read", length, len(rest))
-		d.headerNodes(n, rest, pos, sp, path, magic)
-		return n, -1
+		n := d.add(parent, kEntryErr, idx, sp, pos, len(rest), tree.Error)
+		d.fail(n, xfmt.Sprintf("length %d is negative; the rest of the records (%d bytes) cannot be read", length, len(rest)))
+		d.headerSpans(n, rest, pos, sp, magic)
+		return -1
 	}
 	total := 12 + int(length)
 	if total > len(rest) {
-		return d.partial(rest, pos, sp, path, total), -1
+		d.partial(parent, rest, pos, sp, idx)
+		return -1
 	}
 	b := rest[:total]
 	if total < minEntry {
-		n := d.node(sp, "RecordBatch", "error", "", pos, total, tree.Error, path)
-		n.Err = xfmt.Sprintf("length %d is too small to hold a magic byte", length)
-		d.headerNodes(n, b, pos, sp, path, 2)
-		return n, total
+		n := d.add(parent, kEntryErr, idx, sp, pos, total, tree.Error)
+		d.fail(n, xfmt.Sprintf("length %d is too small to hold a magic byte", length))
+		d.headerSpans(n, b, pos, sp, 2)
+		return total
 	}
 	switch magic {
 	case 2:
-		return d.batch(b, pos, sp, path), total
+		d.batch(parent, b, pos, sp, idx)
+		return total
 	case 0, 1:
-		return d.message(b, pos, sp, path), total
+		d.message(parent, b, pos, sp, idx)
+		return total
 	}
-	n := d.node(sp, "RecordBatch", "error", "", pos, total, tree.Error, path)
-	n.Err = xfmt.Sprintf("magic %d is not a record format (0 and 1 are message sets, 2 is RecordBatch)", magic)
-	d.headerNodes(n, b, pos, sp, path, 2)
-	return n, total
+	n := d.add(parent, kEntryErr, idx, sp, pos, total, tree.Error)
+	d.fail(n, xfmt.Sprintf("magic %d is not a record format (0 and 1 are message sets, 2 is RecordBatch)", magic))
+	d.headerSpans(n, b, pos, sp, 2)
+	return total
 }
 
-// partial is a batch cut off at the end of the records; total is the size
-// its header claims, or -1 when too little of it is there to say.
-func (d *decoder) partial(rest []byte, pos int, sp span, path string, total int) *tree.Node {
-	n := d.node(sp, "RecordBatch", "partial", "", pos, len(rest), tree.RecordBatch, path)
-	if total < 0 {
-		n.Value = xfmt.Sprintf("partial: %d bytes, too few for a batch header", len(rest))
-	} else {
-		n.Value = xfmt.Sprintf("partial: %d of %d bytes", len(rest), total)
-	}
-	n.About = "a batch cut off at the end of the records; brokers may send one at the end of a Fetch response, and consumers skip it"
+// partial is a batch cut off at the end of the records (its value says
+// how much of it there is, describePartial).
+func (d *decoder) partial(parent int, rest []byte, pos int, sp span, idx int) {
+	n := d.add(parent, kPartial, idx, sp, pos, len(rest), tree.RecordBatch)
 	magic := int8(2)
 	if len(rest) > offMagic {
 		magic = int8(rest[offMagic])
 	}
-	d.headerNodes(n, rest, pos, sp, path, magic)
-	return n
+	d.headerSpans(n, rest, pos, sp, magic)
 }
 
 // headerField is one fixed-size field of a batch or message header.
@@ -254,23 +364,6 @@ var messageFields = [...]headerField{
 	{"timestamp", "int64", 18, 8, "create time or log append time (ms), -1 for none (KIP-32)"},
 }
 
-// headerNodes adds the nodes of the header fields that lie wholly in b
-// (for a batch that cannot be read further).
-func (d *decoder) headerNodes(n *tree.Node, b []byte, pos int, sp span, path string, magic int8) {
-	fields := batchFields[:]
-	if magic == 0 || magic == 1 {
-		fields = messageFields[:5+int(magic)]
-	}
-	for _, f := range fields {
-		if f.at+f.size > len(b) {
-			break
-		}
-		c := d.node(sp, f.name, f.typ, fixedValue(b[f.at:], f.size, f.typ), pos+f.at, f.size, tree.RecordBatch, path)
-		c.About = f.about
-		n.Add(c)
-	}
-}
-
 // fixedValue formats a big-endian integer field.
 func fixedValue(b []byte, size int, typ string) string {
 	var v int64
@@ -301,82 +394,69 @@ func timestamp(ms int64) string {
 	return strconv.FormatInt(ms, 10) + " (" + time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05.000Z") + ")"
 }
 
-// batch returns the node of the RecordBatch v2 b (exactly its bytes), at
-// s position pos.
-func (d *decoder) batch(b []byte, pos int, sp span, path string) *tree.Node {
-	n := d.node(sp, "RecordBatch", "v2", "", pos, len(b), tree.RecordBatch, path)
+// headerSpans adds the spans of the header fields that lie wholly in b
+// (for a batch that cannot be read further).
+func (d *decoder) headerSpans(n int, b []byte, pos int, sp span, magic int8) {
+	table, fields := 0, batchFields[:]
+	if magic == 0 || magic == 1 {
+		table, fields = 1, messageFields[:5+int(magic)]
+	}
+	for i, f := range fields {
+		if f.at+f.size > len(b) {
+			break
+		}
+		d.add(n, kHeaderField, table<<8|i, sp, pos+f.at, f.size, tree.RecordBatch)
+	}
+}
+
+// Indexes of batchFields.
+const (
+	fieldCRC        = 4
+	fieldAttributes = 5
+)
+
+// batch adds the span of the RecordBatch v2 b (exactly its bytes), at s
+// position pos.
+func (d *decoder) batch(parent int, b []byte, pos int, sp span, idx int) {
+	n := d.add(parent, kBatch, idx, sp, pos, len(b), tree.RecordBatch)
 	if len(b) < BatchHeaderSize {
-		n.Type, n.Section = "error", tree.Error
-		n.Err = xfmt.Sprintf("batchLength %d is too small for a RecordBatch v2 header (49 bytes after the length)", len(b)-12)
-		d.headerNodes(n, b, pos, sp, path, 2)
-		return n
+		d.f.Spans[n].Kind, d.f.Spans[n].Section = kEntryErr, tree.Error
+		d.fail(n, xfmt.Sprintf("batchLength %d is too small for a RecordBatch v2 header (49 bytes after the length)", len(b)-12))
+		d.headerSpans(n, b, pos, sp, 2)
+		return
 	}
 	h, count := readHeader(b)
 	codec := h.Codec()
-	kids := d.a.Children(len(batchFields) + 2)
-	for _, f := range batchFields {
-		c := d.node(sp, f.name, f.typ, "", pos+f.at, f.size, tree.RecordBatch, path)
-		c.About = f.about
-		switch f.name {
-		case "baseOffset":
-			c.Value = d.a.Itoa(h.BaseOffset)
-		case "batchLength":
-			c.Value = d.a.Itoa(int64(len(b) - 12))
-		case "partitionLeaderEpoch":
-			c.Value = d.a.Itoa(int64(h.PartitionLeaderEpoch))
-		case "magic":
-			c.Value = "2"
-		case "crc":
-			c.Value = xfmt.Sprintf("0x%08x", h.CRC)
-			if got := CRC32C(b[offAttributes:]); got == h.CRC {
-				c.Detail = "(ok)"
-			} else {
-				c.Detail = xfmt.Sprintf("(mismatch: computed 0x%08x)", got)
-				c.Err = xfmt.Sprintf("CRC-32C mismatch: the batch says 0x%08x, its bytes give 0x%08x", h.CRC, got)
+	for i, f := range batchFields {
+		c := d.add(n, kBatchField, i, sp, pos+f.at, f.size, tree.RecordBatch)
+		switch i {
+		case fieldCRC:
+			if got := CRC32C(b[offAttributes:]); got != h.CRC {
+				d.fail(c, xfmt.Sprintf("CRC-32C mismatch: the batch says 0x%08x, its bytes give 0x%08x", h.CRC, got))
 			}
-		case "attributes":
-			d.attributes(c, h.Attributes, pos, sp, path)
-		case "lastOffsetDelta":
-			c.Value = d.a.numWith(int64(h.LastOffsetDelta), "offset", h.BaseOffset+int64(h.LastOffsetDelta))
-		case "baseTimestamp":
-			c.Value = timestamp(h.BaseTimestamp)
-		case "maxTimestamp":
-			c.Value = timestamp(h.MaxTimestamp)
-		case "producerId":
-			c.Value = d.a.Itoa(h.ProducerID)
-		case "producerEpoch":
-			c.Value = d.a.Itoa(int64(h.ProducerEpoch))
-		case "baseSequence":
-			c.Value = d.a.Itoa(int64(h.BaseSequence))
-		case "recordCount":
-			c.Value = d.a.Itoa(int64(count))
+		case fieldAttributes:
+			low := pos + offAttributes + 1
+			for bit := range 5 {
+				d.add(c, kAttrBit, bit, sp, low, 1, tree.RecordBatch)
+			}
+			d.add(c, kAttrBit, 5, sp, pos+offAttributes, 2, tree.RecordBatch)
 		}
-		kids = append(kids, c)
 	}
-	n.Children = kids
-	n.Value = batchSummary(h, count)
 	payload := b[BatchHeaderSize:]
-	rn := d.node(sp, "records", "[]Record", "", pos+BatchHeaderSize, len(payload), tree.Record, path)
-	n.Add(rn)
-	stream, ssp := payload, span{base: sp.base + pos + BatchHeaderSize, rel: sp.rel}
+	rn := d.add(n, kRecords, 0, sp, pos+BatchHeaderSize, len(payload), tree.Record)
+	stream, ssp := payload, span{base: sp.base + pos + BatchHeaderSize, rel: sp.rel, buf: sp.buf}
 	if codec != None {
-		rn.Type = codec.String()
-		out, note, err := d.decompress(codec, payload, 2, getStream())
-		defer putStream(out)
+		out, note, err := d.decompress(codec, payload, 2, nil)
 		if err != nil {
-			rn.Section, rn.Err = tree.Error, err.Error()
-			rn.Value = plural(len(payload), "byte") + " compressed"
-			return n
+			d.f.Spans[rn].Section = tree.Error
+			d.fail(rn, err.Error())
+			return
 		}
-		rn.Value = xfmt.Sprintf("%s compressed, %s decompressed", plural(len(payload), "byte"), plural(len(out), "byte"))
-		if note != "" {
-			rn.Detail = "(" + note + ")"
-		}
-		rn.About = "the records follow decompressed; their offsets count from the start of the decompressed bytes"
-		stream, ssp = out, span{rel: true}
+		k := d.ds.stream(out)
+		d.f.Spans[rn].Arg = int32(k)<<3 | int32(noteCode(note))<<1
+		stream, ssp = out, span{rel: true, buf: k}
 	}
-	d.records(rn, stream, ssp, h, count, path)
-	return n
+	d.records(rn, stream, ssp, h, count)
 }
 
 func batchSummary(h Batch, count int32) string {
@@ -405,46 +485,6 @@ func plural(n int, what string) string {
 	return strconv.Itoa(n) + " " + what + "s"
 }
 
-// attributes fills the attributes node of a batch and adds one node per
-// bit (they lie in the field's low byte, at pos+22).
-func (d *decoder) attributes(c *tree.Node, a int16, pos int, sp span, path string) {
-	codec := Codec(a & AttrCodec)
-	c.Value = strconv.Itoa(int(a))
-	tsType := "CreateTime"
-	if a&AttrLogAppendTime != 0 {
-		tsType = "LogAppendTime"
-	}
-	detail := codec.String() + ", " + tsType
-	if a&AttrTransactional != 0 {
-		detail += ", transactional"
-	}
-	if a&AttrControl != 0 {
-		detail += ", control"
-	}
-	if a&AttrDeleteHorizon != 0 {
-		detail += ", delete horizon"
-	}
-	c.Detail = "(" + detail + ")"
-	low := pos + offAttributes + 1
-	bit := func(name, typ, val, about string) *tree.Node {
-		k := d.node(sp, name, typ, val, low, 1, tree.RecordBatch, path)
-		k.About = about
-		return k
-	}
-	kids := d.a.Children(6)
-	kids = append(kids,
-		bit("compression", "bits 0-2", strconv.Itoa(int(codec))+" ("+codec.String()+")", "0 none, 1 gzip, 2 snappy, 3 lz4, 4 zstd (KIP-110)"),
-		bit("timestampType", "bit 3", boolBit(a&AttrLogAppendTime)+" ("+tsType+")", "0 CreateTime, 1 LogAppendTime (KIP-32)"),
-		bit("isTransactional", "bit 4", strconv.FormatBool(a&AttrTransactional != 0), "written by a transactional producer (KIP-98)"),
-		bit("isControl", "bit 5", strconv.FormatBool(a&AttrControl != 0), "the batch holds one control record, a COMMIT or ABORT marker (KIP-98)"),
-		bit("hasDeleteHorizonMs", "bit 6", strconv.FormatBool(a&AttrDeleteHorizon != 0), "baseTimestamp is the delete horizon of tombstones (KIP-534)"),
-	)
-	unused := d.node(sp, "unused", "bits 7-15", strconv.Itoa(int(uint16(a)>>7)), pos+offAttributes, 2, tree.RecordBatch, path)
-	unused.About = "must be zero"
-	kids = append(kids, unused)
-	c.Children = kids
-}
-
 func boolBit(v int16) string {
 	if v != 0 {
 		return "1"
@@ -457,38 +497,36 @@ const (
 	recordAbout = "a record: its length, then attributes, deltas, key, value and headers"
 )
 
-// records adds the record nodes of stream (the batch's records,
+// records adds the record spans of stream (the batch's records,
 // decompressed if need be) to rn.
-func (d *decoder) records(rn *tree.Node, s []byte, sp span, h Batch, count int32, path string) {
+func (d *decoder) records(rn int, s []byte, sp span, h Batch, count int32) {
 	control := h.Attributes&AttrControl != 0
 	if count < 0 {
-		rn.Add(d.errNode(sp, "recordCount", 0, len(s), xfmt.Sprintf("recordCount %d is negative", count), path))
+		d.errSpan(rn, sp, errRecordCount, 0, len(s), xfmt.Sprintf("recordCount %d is negative", count))
 		return
 	}
 	// The records shown are bounded by the bytes and by the budget.
 	expect := min(int(count), len(s)/minRecordSize, d.bg.recordsLeft(), d.bg.NodesLeft()/8)
-	rn.Children = d.a.Children(expect + 1)
-	recordsPath := d.a.Concat(path, ".records", "")
+	d.reserve(expect*spansPerRecord + 1)
 	pos, i := 0, 0
 	for ; i < int(count) && pos < len(s); i++ {
 		if d.bg.spent() {
-			rn.Add(d.more(s, pos, sp, plural(int(count)-i, "more record"), path))
+			d.more(rn, s, pos, sp, plural(int(count)-i, "more record"), moreInside)
 			return
 		}
 		d.bg.records++
-		rec, end := d.record(s, pos, sp, h, i, control, recordsPath)
-		rn.Add(rec)
+		end := d.record(rn, s, pos, sp, h, i, control)
 		if end < 0 {
 			return
 		}
 		pos = end
 	}
-	rn.Value = joinValue(rn.Value, plural(int(count), "record"))
+	d.f.Spans[rn].Arg |= recordsDone
 	switch {
 	case i < int(count):
-		rn.Add(d.errNode(sp, "missing", pos, len(s), xfmt.Sprintf("recordCount is %d but the records end after %d", count, i), path))
+		d.errSpan(rn, sp, errMissing, pos, len(s), xfmt.Sprintf("recordCount is %d but the records end after %d", count, i))
 	case pos < len(s):
-		rn.Add(d.errNode(sp, "trailing", pos, len(s), xfmt.Sprintf("%s after the last of the %d records", plural(len(s)-pos, "byte"), count), path))
+		d.errSpan(rn, sp, errTrailing, pos, len(s), xfmt.Sprintf("%s after the last of the %d records", plural(len(s)-pos, "byte"), count))
 	}
 }
 
@@ -499,112 +537,84 @@ func joinValue(a, b string) string {
 	return a + ", " + b
 }
 
-// record returns the node of the record at s[pos:] and where it ends, or
-// -1 when the next record cannot be found. recordsPath is the batch's
-// path and ".records".
-func (d *decoder) record(s []byte, pos int, sp span, h Batch, i int, control bool, recordsPath string) (*tree.Node, int) {
+// record adds the span of the record at s[pos:], the i-th of its batch,
+// and returns where it ends, or -1 when the next record cannot be found.
+func (d *decoder) record(rn int, s []byte, pos int, sp span, h Batch, i int, control bool) int {
 	v := scanRecord(s, pos)
-	path := d.a.Indexed(recordsPath, i)
-	rec := d.node(sp, d.a.Indexed("Record", i), "Record", "", pos, 0, tree.Record, path)
-	rec.About = recordAbout
+	rec := d.add(rn, kRecord, i, sp, pos, 0, tree.Record)
 	if v.stage == stNone {
-		rec.Size = len(s) - pos
-		rec.Type, rec.Section, rec.Err = "error", tree.Error, v.err
-		return rec, -1
+		r := &d.f.Spans[rec]
+		r.Size, r.Section = int32(len(s)-pos), tree.Error
+		d.fail(rec, v.err)
+		return -1
 	}
-	rec.Size = v.end - pos
-	kids := d.a.Children(8)
-	rec.Children = d.recordFields(kids, rec, s, sp, h, v, control, path)
-	return rec, v.end
+	d.f.Spans[rec].Size = int32(v.end - pos)
+	d.recordFields(rec, s, sp, v, control)
+	return v.end
 }
 
-// recordFields returns the nodes of the record's fields, as far as they
-// could be read, then an error node if need be.
-func (d *decoder) recordFields(kids []*tree.Node, rec *tree.Node, s []byte, sp span, h Batch, v recordView, control bool, path string) []*tree.Node {
+// recordFields adds the spans of the record's fields, as far as they
+// could be read, then an error span if need be.
+func (d *decoder) recordFields(rec int, s []byte, sp span, v recordView, control bool) {
 	pos := v.start
-	length := d.node(sp, "length", "varint", d.a.Itoa(int64(v.length)), pos, v.lenSize, tree.Record, path)
-	length.About = "bytes of the record after this field"
-	kids = append(kids, length)
+	d.add(rec, kLength, 0, sp, pos, v.lenSize, tree.Record)
 	if v.stage >= stAttributes {
-		attrs := d.node(sp, "attributes", "int8", d.a.Itoa(int64(v.attrs)), pos+v.lenSize, 1, tree.Record, path)
-		attrs.About = "unused, zero"
-		kids = append(kids, attrs)
+		d.add(rec, kRecordAttrs, 0, sp, pos+v.lenSize, 1, tree.Record)
 	}
 	if v.stage >= stTimestamp {
-		abs, about := h.BaseTimestamp+v.tsDelta, "from baseTimestamp"
-		if h.Attributes&AttrLogAppendTime != 0 {
-			abs, about = h.MaxTimestamp, "LogAppendTime: every record's timestamp is the batch's maxTimestamp (KIP-32)"
-		}
-		ts := d.node(sp, "timestampDelta", "varlong", d.a.numWith(v.tsDelta, "timestamp", abs), v.tsAt, v.tsSize, tree.Record, path)
-		ts.About = about
-		kids = append(kids, ts)
+		d.add(rec, kTimestampDelta, 0, sp, v.tsAt, v.tsSize, tree.Record)
 	}
 	if v.stage >= stOffset {
-		offset := h.BaseOffset + int64(v.offDelta)
-		od := d.node(sp, "offsetDelta", "varint", d.a.numWith(int64(v.offDelta), "offset", offset), v.offAt, v.offSize, tree.Record, path)
-		od.About = "from baseOffset"
-		kids = append(kids, od)
-		rec.Value = d.a.labeled("offset ", offset)
+		d.add(rec, kOffsetDelta, 0, sp, v.offAt, v.offSize, tree.Record)
 	}
-	var key, val *tree.Node
+	key := -1
 	if v.stage >= stKey {
-		key = d.bytesNode(s, sp, "key", "bytes", v.key, path)
-		kids = append(kids, key)
+		key = d.bytesSpan(rec, sp, bytesKey, v.key)
 	}
 	if v.stage >= stValue {
-		val = d.bytesNode(s, sp, "value", "bytes", v.value, path)
-		kids = append(kids, val)
+		val := d.bytesSpan(rec, sp, bytesValue, v.value)
 		switch {
 		case control:
 			d.control(s, sp, key, val, v)
 		case d.o.Record != nil && !d.bg.spent():
-			d.inner(s, sp, key, val, v, path)
+			d.inner(s, sp, key, val, v)
 		}
 	}
 	if v.stage < stHeaderCount {
-		rec.Err = v.err
-		return append(kids, d.errNode(sp, "error", v.errAt, v.end, v.err, path))
+		d.fail(rec, v.err)
+		d.errSpan(rec, sp, errError, v.errAt, v.end, v.err)
+		return
 	}
-	hn := d.node(sp, "headers", "[]Header", headerCountValue(v.hdrCount), v.hdrAt, v.end-v.hdrAt, tree.Record, path)
-	hn.Detail = headerCountDetail(v.hdrCount)
-	kids = append(kids, hn)
+	hn := d.add(rec, kHeaders, 0, sp, v.hdrAt, v.end-v.hdrAt, tree.Record)
 	p := v.hdrAt + v.hdrSize
 	rs := s[:v.end]
-	if v.hdrCount > 0 {
-		hn.Children = d.a.Children(min(int(v.hdrCount), d.bg.NodesLeft()/3+1))
-	}
 	for j := 0; j < int(v.hdrCount); j++ {
 		if d.bg.NodesLeft() == 0 {
-			hn.Add(d.more(rs, p, sp, plural(int(v.hdrCount)-j, "more header"), path))
-			return kids
+			d.more(hn, rs, p, sp, plural(int(v.hdrCount)-j, "more header"), moreInside)
+			return
 		}
 		k, hv, stage, msg := scanHeader(rs, p)
-		hd := d.node(sp, d.a.Indexed("Header", j), "Header", "", p, 0, tree.Record, path)
-		hd.Children = d.a.Children(2)
-		hn.Children = append(hn.Children, hd)
+		hd := d.add(hn, kHeader, j, sp, p, 0, tree.Record)
 		if stage >= 1 {
-			kn := d.bytesNode(rs, sp, "key", "string", k, path)
-			hd.Value = kn.Value
-			hd.Children = append(hd.Children, kn)
+			d.bytesSpan(hd, sp, bytesHeaderKey, k)
 		}
 		if stage >= 2 {
-			hd.Children = append(hd.Children, d.bytesNode(rs, sp, "value", "bytes", hv, path))
-			hd.Size = hv.end() - p
+			d.bytesSpan(hd, sp, bytesHeaderValue, hv)
+			d.f.Spans[hd].Size = int32(hv.end() - p)
 			p = hv.end()
 			continue
 		}
-		hd.Size = v.end - p
-		hd.Type, hd.Err = "error", msg
-		hd.Children = append(hd.Children, d.errNode(sp, "error", p, v.end, msg, path))
-		rec.Err = msg
-		return kids
+		d.f.Spans[hd].Size = int32(v.end - p)
+		d.fail(hd, msg)
+		d.errSpan(hd, sp, errError, p, v.end, msg)
+		d.fail(rec, msg)
+		return
 	}
 	if p < v.end {
 		msg := xfmt.Sprintf("%s left in the record after its headers", plural(v.end-p, "byte"))
-		kids = append(kids, d.errNode(sp, "trailing", p, v.end, msg, path))
-		rec.Err = msg
+		d.errSpan(rec, sp, errTrailing, p, v.end, msg)
+		d.fail(rec, msg)
 	}
-	return kids
 }
 
 var (
@@ -626,9 +636,45 @@ func headerCountDetail(n int32) string {
 	return "(varint count=" + strconv.Itoa(int(n)) + ")"
 }
 
-// bytesNode is the node of a key, value or header field.
-func (d *decoder) bytesNode(s []byte, sp span, name, typ string, f field, path string) *tree.Node {
-	n := d.node(sp, name, typ, d.a.preview(f.data(s), f.n < 0), f.at, f.end()-f.at, tree.Record, path)
-	n.Detail = d.a.lenDetail(int64(f.n))
-	return n
+// bytesSpan is the span of a key, value or header field (which says
+// bytesKey...).
+func (d *decoder) bytesSpan(parent int, sp span, which int, f field) int {
+	return d.add(parent, kBytes, which, sp, f.at, f.end()-f.at, tree.Record)
+}
+
+// nodes calls fn with the nodes of the spans ki and vi, a record's key
+// and value (its last spans), made in d.kv, and stores them in the spans'
+// place when fn changed them (the hooks pass over most records: the
+// spans then stay).
+func (d *decoder) nodes(ki, vi int, fn func(key, val *tree.Node)) {
+	k, v := &d.kv[0], &d.kv[1]
+	d.describe(ki, k)
+	d.describe(vi, v)
+	k0, v0 := *k, *v
+	fn(k, v)
+	if sameNode(k, &k0) && sameNode(v, &v0) {
+		return
+	}
+	for i := ki; i < d.f.Len(); i++ {
+		d.ds.setErr(i, "")
+	}
+	parent := int(d.f.Spans[ki].Parent)
+	d.f.Spans = d.f.Spans[:ki]
+	d.f.Store(parent, k) // copied
+	d.f.Store(parent, v)
+}
+
+// describe writes span i into n, as tree.Flat.Node does.
+func (d *decoder) describe(i int, n *tree.Node) {
+	s := &d.f.Spans[i]
+	*n = tree.Node{Offset: int(s.Off), Size: int(s.Size), Section: s.Section, Relative: s.Flags&tree.InStream != 0}
+	d.ds.Describe(d.f, i, n, d.a.Alloc)
+	n.Path = d.ds.pathOf(d.f, i)
+}
+
+// sameNode reports whether a and b say the same, without children.
+func sameNode(a, b *tree.Node) bool {
+	return len(a.Children) == len(b.Children) && a.Name == b.Name && a.Type == b.Type && a.Value == b.Value &&
+		a.Detail == b.Detail && a.About == b.About && a.Offset == b.Offset && a.Size == b.Size &&
+		a.Section == b.Section && a.Relative == b.Relative && a.Path == b.Path && a.Err == b.Err
 }

@@ -4,14 +4,15 @@
 // timestamps, KIP-32), compressed with gzip, snappy (xerial-framed or
 // raw), lz4 frames or zstd (KIP-110).
 //
-// Nodes builds the object tree of a field: every header field, each
-// attribute bit, every record with its varint sizes and absolute offsets
-// and timestamps, compressed records beneath their compressed bytes with
-// offsets relative to the decompressed stream, control records decoded
-// with the schema set (through Options.Control), a partial batch at the
-// end shown as such. Damage is shown where it is, not fatal.
-// Decompression, records and tree nodes are bounded by a Budget that
-// every records field of one message shares (Limits).
+// Spans builds the object tree of a field as spans of a tree.Flat whose
+// text is written when it is drawn (Nodes, as tree nodes): every header
+// field, each attribute bit, every record with its varint sizes and
+// absolute offsets and timestamps, compressed records beneath their
+// compressed bytes with offsets relative to the decompressed stream,
+// control records decoded with the schema set (through Options.Control),
+// a partial batch at the end shown as such. Damage is shown where it is,
+// not fatal. Decompression, records and tree nodes (spans) are bounded by
+// a Budget that every records field of one message shares (Limits).
 //
 // Parse reads a field into Batch values, Encode writes them back, and
 // AppendJSON and FromJSON are the field's JSON form (see json.go).
