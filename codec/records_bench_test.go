@@ -164,8 +164,8 @@ func eachRecords(sp *StructPlan, v Value, f func(Value) error) error {
 // with kmsg (kmsgDecode), tree/kwire the whole frame with its object tree
 // (Decode; TestBenchFetch checks every record is in it), json/kwire the
 // JSON form of the values (kwire capture --format json --body, kwire
-// decode --format json), and nodes/kwire
-// only the allocation of as many nodes as that tree has.
+// decode --format json), and nodes/kwire the tree with every node's text
+// (Decode, as kwire decode prints it).
 // scripts/bench-records.sh prints the ratios.
 func BenchmarkFetchRecords(b *testing.B) {
 	set, err := sets.Load("trunk")
@@ -209,50 +209,24 @@ func BenchmarkFetchRecords(b *testing.B) {
 				}
 			})
 		})
+		// The tree as the explorer holds it: spans, their text written
+		// when drawn.
 		b.Run(c.String()+"/tree/kwire", func(b *testing.B) {
+			measure(b, len(frame), func() {
+				if _, _, err := DecodeFlat(frame, o); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+		// The tree with every node's text, as kwire decode prints it.
+		b.Run(c.String()+"/nodes/kwire", func(b *testing.B) {
 			measure(b, len(frame), func() {
 				if _, _, err := Decode(frame, o); err != nil {
 					b.Fatal(err)
 				}
 			})
 		})
-		if c == records.None {
-			// The least a tree of these records can cost: allocating as
-			// many nodes as it has and setting their fields, nothing
-			// decoded.
-			_, root, _ := Decode(frame, o)
-			var nodes []tree.Node
-			root.Walk(func(n *tree.Node, _ int) bool {
-				nodes = append(nodes, *n)
-				nodes[len(nodes)-1].Children = nil
-				return true
-			})
-			b.Run("none/nodes/kwire", func(b *testing.B) {
-				measure(b, len(frame), func() { nodeSink = copyNodes(nodes) })
-			})
-		}
 	}
-}
-
-var nodeSink []*tree.Node
-
-// copyNodes allocates the nodes in blocks of 512, as package records does,
-// and sets each one's fields.
-func copyNodes(src []tree.Node) []*tree.Node {
-	out := make([]*tree.Node, len(src))
-	var block []tree.Node
-	for i := range src {
-		if len(block) == 0 {
-			block = make([]tree.Node, 512)
-		}
-		n := &block[0]
-		block = block[1:]
-		s := &src[i]
-		n.Name, n.Type, n.Value, n.Detail, n.About = s.Name, s.Type, s.Value, s.Detail, s.About
-		n.Offset, n.Size, n.Section, n.Path, n.Relative = s.Offset, s.Size, s.Section, s.Path, s.Relative
-		out[i] = n
-	}
-	return out
 }
 
 // TestBenchFetch checks the benchmark's input: both decoders read all

@@ -7,10 +7,12 @@
 #   decode  kwire's value decode with every batch and record read
 #           (CRC checked, decompressed) / kmsg.RecordBatch and kmsg.Record
 #           with kgo's decompressor: the same work;
-#   tree    kwire's decode with the whole object tree (a node per field of
-#           every record, about 110,000 nodes) / the same kmsg decode;
-#   nodes   (uncompressed only) allocating and filling as many tree nodes
-#           as that tree has, nothing decoded: the least a tree costs.
+#   tree    kwire's decode with the whole object tree as the explorer
+#           holds it (a span per field of every record, about 110,000,
+#           their text written when drawn) / the same kmsg decode;
+#   nodes   kwire's decode with every node of that tree formatted, as
+#           kwire decode prints it / the same kmsg decode.
+# Then, per codec, tree and nodes over kwire's own value decode.
 # Fails when kwire's decode takes more than 3x kmsg's CPU time (override
 # with KWIRE_RECORDS_FLOOR); the tree ratio is reported, not checked.
 #
@@ -73,6 +75,16 @@ END {
 				printf "  above the floor: kwire decode must be within %sx of kmsg\n", floor
 			}
 		}
+	}
+	printf "\nover the kwire value decode (cpu): tree = spans, nodes = every node formatted\n"
+	for (c = 1; c <= n; c++) {
+		kd = codecs[c] SUBSEP "decode" SUBSEP "kwire"
+		kt = codecs[c] SUBSEP "tree" SUBSEP "kwire"
+		kn = codecs[c] SUBSEP "nodes" SUBSEP "kwire"
+		if (!(kd in cpu) || !(kt in cpu)) continue
+		printf "%-7s tree %6.2fx", codecs[c], median(cpu[kt]) / median(cpu[kd])
+		if (kn in cpu) printf "   nodes %6.2fx", median(cpu[kn]) / median(cpu[kd])
+		printf "\n"
 	}
 	exit fail
 }' "$out"
