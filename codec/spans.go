@@ -179,7 +179,10 @@ func (p *planDesc) Describe(f *tree.Flat, i int, n *tree.Node, a *tree.Alloc) {
 }
 
 // primitive writes the value and detail of a primitive of kind k read
-// from b, as the decoder reads it, and returns the value.
+// from b, as the decoder reads it, and returns the value. (Not inlined:
+// the decoder it makes is large, and so would be the code of each call.)
+//
+//go:noinline
 func (p *planDesc) primitive(k schemas.Kind, nullable, compact bool, b []byte, n *tree.Node, a *tree.Alloc) Value {
 	d := decoder{buf: b, end: len(b), a: a, set: p.set, view: true}
 	var v Value
