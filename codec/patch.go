@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"strconv"
-	"strings"
 
 	"kwire/schemas"
 	"kwire/tree"
@@ -179,33 +178,3 @@ func commonSuffix(a, b []byte) int {
 
 // cmpBlock is how many bytes commonPrefix and commonSuffix compare at once.
 const cmpBlock = 256
-
-// fieldAt returns the plan of the field a tree path names
-// ("Topics[0].Partitions[1].ErrorCode"), through structs and arrays of
-// structs, and -1; for a path that ends with an element of an array
-// ("Topics[0].Partitions[1].ReplicaNodes[2]"), the array's plan and the
-// element's index. It returns nil when the path names no field of sp (a
-// nested format's node).
-func fieldAt(sp *StructPlan, path string) (*FieldPlan, int) {
-	var fp *FieldPlan
-	for path != "" {
-		if sp == nil {
-			return nil, -1
-		}
-		seg, rest, _ := strings.Cut(path, ".")
-		name, index, indexed := strings.Cut(seg, "[")
-		fp = sp.Field(name)
-		if fp == nil || !fp.Present || indexed && fp.Kind != schemas.KindArray {
-			return nil, -1
-		}
-		if indexed && rest == "" {
-			i, err := strconv.Atoi(strings.TrimSuffix(index, "]"))
-			if err != nil || i < 0 || !strings.HasSuffix(index, "]") {
-				return nil, -1
-			}
-			return fp, i
-		}
-		sp, path = fp.Struct, rest
-	}
-	return fp, -1
-}
