@@ -112,7 +112,7 @@ type TreeOptions struct {
 	header     *Frame      // decoding the header of this frame: its fields' labels
 	prefix     string      // the path of the field whose bytes are decoded (nested formats)
 	copied     bool        // b is a copy, not a view of the buffer shown (nested formats)
-	rootNode   *tree.Node  // the text of the span the fields hang under (Plan.DecodeFlat)
+	rootSpan   bool        // the span the fields hang under is the describer's (kRoot, Plan.DecodeFlat)
 	alloc      *tree.Alloc // when set, the allocator of an outer tree the nodes join
 }
 
@@ -149,9 +149,10 @@ func (p *Plan) DecodeFlat(b []byte, root tree.Node, o TreeOptions) (Value, *tree
 	fl := &tree.Flat{}
 	fl.Grow(spanHint(p.spans.Load(), len(b)) + 1)
 	r := fl.Add(-1, tree.Span{Off: int32(root.Offset), Size: int32(root.Size), Section: root.Section, Kind: kRoot})
-	root.Children = nil
-	o.rootNode = &root
+	o.rootSpan = true
 	v, used, err := p.decodeFlat(b, fl, r, o)
+	root.Children = nil
+	fl.DescriberOf(r).(*planDesc).rootNode = root
 	fl.Done()
 	if err != nil {
 		fl.Cover(r, int(fl.Spans[r].Next), false)
@@ -168,14 +169,18 @@ func (p *Plan) decodeFlat(b []byte, fl *tree.Flat, parent int, o TreeOptions) (V
 	lastSpans := p.spans.Load()
 	fl.Grow(spanHint(lastSpans, len(b)))
 	first := fl.Len()
-	var v Value
-	d.root = &v
-	err := d.structInto(p.Root, &v, nil, parent)
+	// The value is decoded in the describer (d.root, read by nested
+	// formats, points to it): one allocation less. It keeps no copy.
+	v := &d.desc.value
+	d.root = v
+	err := d.structInto(p.Root, v, nil, parent)
 	d.keepSizes(p, last, err)
 	if now := packSpans(fl.Len()-first, len(b)); err == nil && now != lastSpans {
 		p.spans.Store(now)
 	}
-	return v, d.off, err
+	value := *v
+	*v = Value{}
+	return value, d.off, err
 }
 
 // packSpans packs the spans a tree decode of n bytes made, for
@@ -206,8 +211,7 @@ func (p *Plan) treeDecoder(b []byte, fl *tree.Flat, parent int, o TreeOptions) d
 		topics: topicCtx{o.TopicFormat, o.TopicNames}, rootPlan: p.Root, flat: fl}
 	d.desc = desc
 	d.who, _ = fl.Describer(d.desc)
-	if o.rootNode != nil { // the root's span is the describer's too
-		desc.rootNode = *o.rootNode
+	if o.rootSpan { // the root's span is the describer's too
 		fl.Spans[parent].Who = d.who
 	}
 	return d

@@ -42,6 +42,7 @@ type planDesc struct {
 	// rootNode is the text of the root's span, when it is this
 	// describer's (kRoot).
 	rootNode tree.Node
+	value    Value // the value, while it is decoded
 }
 
 // note sets (*m)[i] to s.
