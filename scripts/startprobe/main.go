@@ -124,7 +124,11 @@ func run(dist string, n int, nosw, inittrace bool, top int) error {
 	}
 	src := hook
 	if inittrace {
-		src = "globalThis.probeEnv = {GODEBUG: 'inittrace=1'};" + src
+		godebug := "inittrace=1"
+		if g := os.Getenv("PROBE_GODEBUG"); g != "" {
+			godebug = g
+		}
+		src = "globalThis.probeEnv = {GODEBUG: '" + godebug + "'};" + src
 	}
 	if nosw {
 		src = "navigator.serviceWorker.register = () => Promise.resolve();" + src
@@ -231,6 +235,26 @@ func run(dist string, n int, nosw, inittrace bool, top int) error {
 				fmt.Printf("%14.1f %-4v %-45s %8.2f ms %s\n", e["ts"].(float64)/1000, e["ph"], e["name"], dur/1000, args)
 			}
 			fmt.Println(counts)
+			if path := os.Getenv("PROBE_FUNCS"); path != "" {
+				// The functions compiled lazily in the last navigation:
+				// index, body size, time, start (ms).
+				last := 0.0
+				for _, e := range events {
+					if e["name"] == "wasm.StartStreamingCompilation" {
+						last = e["ts"].(float64)
+					}
+				}
+				var b strings.Builder
+				for _, e := range events {
+					args, _ := e["args"].(map[string]any)
+					if e["name"] != "wasm.CompileBaseline" || e["ts"].(float64) < last || args == nil {
+						continue
+					}
+					d, _ := e["dur"].(float64)
+					fmt.Fprintf(&b, "%v %v %.3f %.3f\n", args["funcIndex"], args["bodySize"], d/1000, (e["ts"].(float64)-last)/1000)
+				}
+				os.WriteFile(path, []byte(b.String()), 0o644)
+			}
 			fmt.Println("total ms by event (all navigations):", durs)
 		}()
 	}
@@ -272,6 +296,9 @@ func run(dist string, n int, nosw, inittrace bool, top int) error {
 		for _, l := range lines {
 			for _, l := range strings.Split(l, "\n") {
 				m := initRe.FindStringSubmatch(l)
+				if m == nil && os.Getenv("PROBE_GODEBUG") != "" && i == n-1 {
+					fmt.Println("console:", l)
+				}
 				if m == nil {
 					continue
 				}

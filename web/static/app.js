@@ -93,7 +93,23 @@
     return Promise.all(entries.map(walk)).then(function () { return {dirs: dirs, files: out}; });
   };
   start();
+  // The service worker is registered once the page is drawn (the app sets
+  // data-ready), or after 10 s if it never is: installing it fetches and
+  // caches the explorer's files, kwire.wasm included, which on a first
+  // visit would compete with the page's own start.
   if ("serviceWorker" in navigator && location.protocol.indexOf("http") === 0) {
-    navigator.serviceWorker.register("sw.js").catch(function () { /* offline use is optional */ });
+    var registered = false;
+    var register = function () {
+      if (registered) return;
+      registered = true;
+      navigator.serviceWorker.register("sw.js").catch(function () { /* offline use is optional */ });
+    };
+    new MutationObserver(function (_, obs) {
+      if (document.body && document.body.hasAttribute("data-ready")) {
+        obs.disconnect();
+        register();
+      }
+    }).observe(document.documentElement, {attributes: true, subtree: true, attributeFilter: ["data-ready"]});
+    setTimeout(register, 10000);
   }
 })();
