@@ -96,9 +96,22 @@ func run(dist string, n int, nosw, inittrace bool, top int) error {
 		return err
 	}
 	defer srv.Close()
-	ctx, cancel, err := e2e.Browser(context.Background(), 1400, 1000)
-	if err != nil {
-		return err
+	var ctx context.Context
+	var cancel context.CancelFunc
+	if flags := os.Getenv("PROBE_JSFLAGS"); flags != "" {
+		// V8's flags, and the browser's output on stderr.
+		actx, acancel := chromedp.NewExecAllocator(context.Background(), chromedp.ExecPath(e2e.Chromium), chromedp.NoSandbox, chromedp.Headless,
+			chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.Flag("disable-quic", true),
+			chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1400, 1000),
+			chromedp.Flag("js-flags", flags), chromedp.CombinedOutput(os.Stderr))
+		bctx, bcancel := chromedp.NewContext(actx)
+		ctx, cancel = bctx, func() { bcancel(); acancel() }
+	} else {
+		ctx, cancel, err = e2e.Browser(context.Background(), 1400, 1000)
+		if err != nil {
+			return err
+		}
 	}
 	defer cancel()
 	ctx, stop := context.WithTimeout(ctx, 10*time.Minute)
@@ -247,6 +260,11 @@ func run(dist string, n int, nosw, inittrace bool, top int) error {
 				var b strings.Builder
 				for _, e := range events {
 					args, _ := e["args"].(map[string]any)
+					if os.Getenv("PROBE_EVENT") != "" && e["name"] == os.Getenv("PROBE_EVENT") && e["ts"].(float64) >= last {
+						a, _ := json.Marshal(e)
+						fmt.Fprintf(&b, "%s\n", a)
+						continue
+					}
 					if e["name"] != "wasm.CompileBaseline" || e["ts"].(float64) < last || args == nil {
 						continue
 					}
