@@ -164,7 +164,9 @@ func run(dist string, n int, nosw, inittrace bool, top int) error {
 			if err := os.WriteFile(filepath.Join(tmp, e.Name()), data, 0o644); err != nil {
 				return err
 			}
-			os.Remove(filepath.Join(tmp, e.Name()+".gz"))
+			if _, err := os.Stat(filepath.Join(a, e.Name()+".gz")); err != nil {
+				os.Remove(filepath.Join(tmp, e.Name()+".gz")) // stale
+			}
 		}
 	}
 	if ab {
@@ -188,8 +190,8 @@ func run(dist string, n int, nosw, inittrace bool, top int) error {
 				if err := os.WriteFile(filepath.Join(b, e.Name()), data, 0o644); err != nil {
 					return err
 				}
-				if d != tmp {
-					os.Remove(filepath.Join(b, e.Name()+".gz"))
+				if _, err := os.Stat(filepath.Join(d, e.Name()+".gz")); d != tmp && err != nil {
+					os.Remove(filepath.Join(b, e.Name()+".gz")) // stale
 				}
 			}
 		}

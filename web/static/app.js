@@ -16,10 +16,12 @@
       fail("This browser cannot run the explorer (no WebAssembly).");
       return;
     }
-    // The schema bundle (dom.Fetch takes this promise) downloads while
-    // kwire.wasm compiles, instead of after.
-    window.kwirePrefetch = {"kafka-schemas.txt": fetch("kafka-schemas.txt")};
-    window.kwirePrefetch["kafka-schemas.txt"].catch(function () { /* dom.Fetch reports it */ });
+    // The schema bundle downloads, and is read, while kwire.wasm compiles,
+    // instead of after: dom.Fetch takes its bytes without waiting. On a
+    // failure it fetches the bundle again and reports why.
+    var bundle = fetch("kafka-schemas.txt").then(function (r) {
+      return r.ok ? r.arrayBuffer() : null;
+    }).catch(function () { return null; });
     var compiled = WebAssembly.compileStreaming(fetch("kwire.wasm")).catch(function () {
       // Served without application/wasm: compile from the bytes.
       return fetch("kwire.wasm").then(function (resp) {
@@ -39,6 +41,8 @@
       return;
     }
     await parsed;
+    var b = await bundle;
+    if (b) window.kwirePrefetch = {"kafka-schemas.txt": b};
     if (!window.Go) {
       fail("Could not load wasm_exec.js.");
       return;
