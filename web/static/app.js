@@ -17,11 +17,20 @@
       return;
     }
     // The schema bundle downloads, and is read, while kwire.wasm compiles,
-    // instead of after: dom.Fetch takes its bytes without waiting. On a
-    // failure it fetches the bundle again and reports why.
-    var bundle = fetch("kafka-schemas.txt").then(function (r) {
-      return r.ok ? r.arrayBuffer() : null;
-    }).catch(function () { return null; });
+    // instead of after: dom.Fetch takes its bytes (an ArrayBuffer) without
+    // waiting, or, if they are not read yet, this promise of what it reads
+    // of a response. Go does not wait for them to start.
+    var name = "kafka-schemas.txt";
+    var early = fetch(name).then(function (r) {
+      if (!r.ok) return r;
+      return r.arrayBuffer().then(function (b) {
+        if (window.kwirePrefetch[name] === early) window.kwirePrefetch[name] = b;
+        return {ok: true, status: r.status, arrayBuffer: function () { return Promise.resolve(b); }};
+      });
+    });
+    early.catch(function () { /* dom.Fetch reports it */ });
+    window.kwirePrefetch = {};
+    window.kwirePrefetch[name] = early;
     var compiled = WebAssembly.compileStreaming(fetch("kwire.wasm")).catch(function () {
       // Served without application/wasm: compile from the bytes.
       return fetch("kwire.wasm").then(function (resp) {
@@ -41,8 +50,6 @@
       return;
     }
     await parsed;
-    var b = await bundle;
-    if (b) window.kwirePrefetch = {"kafka-schemas.txt": b};
     if (!window.Go) {
       fail("Could not load wasm_exec.js.");
       return;
