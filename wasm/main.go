@@ -116,7 +116,6 @@ func main() {
 		return
 	}
 	u.s = s
-	u.pickerSets()
 	u.listen()
 	if q := dom.Search(); len(q) > 1 {
 		err := s.Apply(q)
@@ -601,12 +600,24 @@ func (u *ui) pickerSets() {
 		if r.Date != "" {
 			label += " (" + r.Date + ")"
 		}
-		xfmt.Fprintf(&b, `<option value="%s">%s</option>`, render.EscapeHTML(r.Name), render.EscapeHTML(label))
+		option(&b, r.Name, label)
 	}
 	if u.s != nil && len(u.s.DraftAPIs()) > 0 {
-		xfmt.Fprintf(&b, `<option value="%s">draft (pasted)</option>`, app.DraftSet)
+		option(&b, app.DraftSet, "draft (pasted)")
 	}
 	dom.ByID("set").SetHTML(b.String())
+}
+
+// option writes an <option> of a picker. The pickers' options are written
+// without xfmt: at start, the API picker's hundred options made
+// xfmt's printer hot enough for Chromium to compile it again optimized, in
+// the background, while the page started.
+func option(b *strings.Builder, value, label string) {
+	b.WriteString(`<option value="`)
+	b.WriteString(render.EscapeHTML(value))
+	b.WriteString(`">`)
+	b.WriteString(render.EscapeHTML(label))
+	b.WriteString(`</option>`)
 }
 
 // draftMark follows a draft API's name in the API picker.
@@ -621,7 +632,7 @@ func (u *ui) pickers() {
 	var b strings.Builder
 	// The draft's APIs first, marked, then the released set's.
 	for _, a := range s.DraftAPIs() {
-		xfmt.Fprintf(&b, `<option value="%s">%d draft</option>`, render.EscapeHTML(a.Name+draftMark), a.Key)
+		option(&b, a.Name+draftMark, strconv.Itoa(int(a.Key))+" draft")
 	}
 	released := s.Set
 	if s.IsDraft() {
@@ -629,7 +640,7 @@ func (u *ui) pickers() {
 	}
 	if released != nil {
 		for _, a := range released.APIIndex() {
-			xfmt.Fprintf(&b, `<option value="%s">%d %s</option>`, render.EscapeHTML(a.Name), a.Key, render.EscapeHTML(a.Name))
+			option(&b, a.Name, strconv.Itoa(int(a.Key))+" "+a.Name)
 		}
 	}
 	dom.ByID("apis").SetHTML(b.String())
@@ -649,7 +660,8 @@ func (u *ui) pickers() {
 	b.Reset()
 	vs := s.Versions()
 	for v := vs.Lo; v <= vs.Hi && v >= 0; v++ {
-		xfmt.Fprintf(&b, `<option value="%d">v%d</option>`, v, v)
+		n := strconv.Itoa(int(v))
+		option(&b, n, "v"+n)
 		if v == math.MaxInt16 {
 			break
 		}

@@ -525,11 +525,20 @@ func (e Element) Int(attr string) (int, bool) {
 // Log writes to the browser console.
 func Log(args ...any) { global.Get("console").Call("log", args...) }
 
+// bytesOf copies an ArrayBuffer into Go.
+func bytesOf(buf js.Value) []byte {
+	arr := global.Get("Uint8Array").New(buf)
+	b := make([]byte, arr.Get("length").Int())
+	js.CopyBytesToGo(b, arr)
+	return b
+}
+
 // Fetch gets a file of the site and returns its bytes; it blocks the
-// calling goroutine (not the page) until the response has arrived. A
-// fetch the loader started early (window.kwirePrefetch[url], a promise
-// of the response: app.js fetches the schema bundle while kwire.wasm
-// compiles) is taken, once, instead of a new one.
+// calling goroutine (not the page) until the response has arrived. What
+// the loader got early (window.kwirePrefetch[url]: the file's bytes, an
+// ArrayBuffer, as app.js reads the schema bundle while kwire.wasm
+// compiles, or a promise of the response) is taken, once, instead of a
+// new fetch.
 func Fetch(url string) ([]byte, error) {
 	type result struct {
 		b   []byte
@@ -547,10 +556,7 @@ func Fetch(url string) ([]byte, error) {
 		return nil
 	})
 	onBody = js.FuncOf(func(_ js.Value, args []js.Value) any {
-		arr := global.Get("Uint8Array").New(args[0])
-		b := make([]byte, arr.Get("length").Int())
-		js.CopyBytesToGo(b, arr)
-		done <- result{b: b}
+		done <- result{b: bytesOf(args[0])}
 		return nil
 	})
 	onResponse = js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -566,6 +572,11 @@ func Fetch(url string) ([]byte, error) {
 	if early := global.Get("kwirePrefetch"); early.Truthy() && early.Get(url).Truthy() {
 		resp = early.Get(url)
 		early.Delete(url)
+		if resp.InstanceOf(global.Get("ArrayBuffer")) {
+			// Read already: no turn of the event loop to wait for.
+			release()
+			return bytesOf(resp), nil
+		}
 	} else {
 		resp = global.Call("fetch", url)
 	}

@@ -7,31 +7,62 @@
     var s = document.getElementById("status");
     if (s) { s.textContent = msg; s.className = "bad"; }
   }
+  // start compiles kwire.wasm as soon as this script runs (compiling needs
+  // no imports), while wasm_exec.js loads and the page is parsed, then
+  // instantiates it with Go's imports and runs it once the document is
+  // parsed (wasm_exec.js, deferred, has run by then).
   async function start() {
-    if (!window.WebAssembly || !window.Go) {
+    if (!window.WebAssembly) {
       fail("This browser cannot run the explorer (no WebAssembly).");
       return;
     }
-    var go = new Go();
-    var result;
-    // The schema bundle (dom.Fetch takes this promise) downloads while
-    // kwire.wasm compiles, instead of after.
-    window.kwirePrefetch = {"kafka-schemas.txt": fetch("kafka-schemas.txt")};
-    window.kwirePrefetch["kafka-schemas.txt"].catch(function () { /* dom.Fetch reports it */ });
-    try {
-      result = await WebAssembly.instantiateStreaming(fetch("kwire.wasm"), go.importObject);
-    } catch (e) {
+    // The schema bundle downloads, and is read, while kwire.wasm compiles,
+    // instead of after: dom.Fetch takes its bytes (an ArrayBuffer) without
+    // waiting, or, if they are not read yet, this promise of what it reads
+    // of a response. Go does not wait for them to start.
+    var name = "kafka-schemas.txt";
+    var early = fetch(name).then(function (r) {
+      if (!r.ok) return r;
+      return r.arrayBuffer().then(function (b) {
+        if (window.kwirePrefetch[name] === early) window.kwirePrefetch[name] = b;
+        return {ok: true, status: r.status, arrayBuffer: function () { return Promise.resolve(b); }};
+      });
+    });
+    early.catch(function () { /* dom.Fetch reports it */ });
+    window.kwirePrefetch = {};
+    window.kwirePrefetch[name] = early;
+    var compiled = WebAssembly.compileStreaming(fetch("kwire.wasm")).catch(function () {
       // Served without application/wasm: compile from the bytes.
-      try {
-        var resp = await fetch("kwire.wasm");
+      return fetch("kwire.wasm").then(function (resp) {
         if (!resp.ok) throw new Error("kwire.wasm: HTTP " + resp.status);
-        result = await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
-      } catch (e2) {
-        fail("Could not load kwire.wasm: " + e2.message);
-        return;
-      }
+        return resp.arrayBuffer();
+      }).then(function (b) { return WebAssembly.compile(b); });
+    });
+    var parsed = document.readyState === "loading" ? new Promise(function (res) {
+      document.addEventListener("DOMContentLoaded", res, {once: true});
+    }) : Promise.resolve();
+    var module;
+    try {
+      module = await compiled;
+    } catch (e) {
+      await parsed;
+      fail("Could not load kwire.wasm: " + e.message);
+      return;
     }
-    go.run(result.instance);
+    await parsed;
+    if (!window.Go) {
+      fail("Could not load wasm_exec.js.");
+      return;
+    }
+    var go = new Go();
+    var instance;
+    try {
+      instance = await WebAssembly.instantiate(module, go.importObject);
+    } catch (e) {
+      fail("Could not start kwire.wasm: " + e.message);
+      return;
+    }
+    go.run(instance);
   }
   // kwireReadDrop reads what a drop event carries, folders included (the
   // app's schema folders): it must be called during the drop event, and
@@ -73,7 +104,23 @@
     return Promise.all(entries.map(walk)).then(function () { return {dirs: dirs, files: out}; });
   };
   start();
+  // The service worker is registered once the page is drawn (the app sets
+  // data-ready), or after 10 s if it never is: installing it fetches and
+  // caches the explorer's files, kwire.wasm included, which on a first
+  // visit would compete with the page's own start.
   if ("serviceWorker" in navigator && location.protocol.indexOf("http") === 0) {
-    navigator.serviceWorker.register("sw.js").catch(function () { /* offline use is optional */ });
+    var registered = false;
+    var register = function () {
+      if (registered) return;
+      registered = true;
+      navigator.serviceWorker.register("sw.js").catch(function () { /* offline use is optional */ });
+    };
+    new MutationObserver(function (_, obs) {
+      if (document.body && document.body.hasAttribute("data-ready")) {
+        obs.disconnect();
+        register();
+      }
+    }).observe(document.documentElement, {attributes: true, subtree: true, attributeFilter: ["data-ready"]});
+    setTimeout(register, 10000);
   }
 })();
