@@ -364,6 +364,11 @@ func (d *decoder) errorNode(parent int, name, path string, err error) {
 
 // add adds n, with its text, as the last child of span parent and
 // returns its index.
+//
+// Not inlined: it is cold (an error, or the text of a few nodes), and
+// inlined it was copied into each caller.
+//
+//go:noinline
 func (d *decoder) add(parent int, n tree.Node) int { return d.flat.Store(parent, &n) }
 
 // addNode adds a copy of n, from the tree's blocks, to parent's children
@@ -818,6 +823,11 @@ func (d *decoder) tagged(sp *StructPlan, v *Value, node int) error {
 }
 
 // flatPath is the path of span i, or "" for none.
+//
+// Not inlined: it is cold (an error, or the text of a few nodes), and
+// inlined it was copied into each caller.
+//
+//go:noinline
 func (d *decoder) flatPath(i int) string {
 	if i < 0 {
 		return ""
@@ -1019,11 +1029,21 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node int) error {
 	return nil
 }
 
+// plural is n and what, plural unless n is 1 ("3 bytes"). Not inlined:
+// it is cold (an error, or the text of a few nodes), and inlined it was
+// copied into each caller.
+//
+//go:noinline
 func plural(n int, what string) string {
 	return (*tree.Alloc)(nil).Plural(n, what)
 }
 
 // plural is plural with the tree's strings.
+//
+// Not inlined: it is cold (an error, or the text of a few nodes), and
+// inlined it was copied into each caller.
+//
+//go:noinline
 func (d *decoder) plural(n int, what string) string { return d.a.Plural(n, what) }
 
 // primitive reads a primitive of kind k into v (which it leaves alone on

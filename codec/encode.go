@@ -28,6 +28,10 @@ func (e *EncodeError) Error() string {
 
 func (e *EncodeError) Unwrap() error { return e.Err }
 
+// Not inlined: it is cold (an error, or the text of a few nodes), and
+// inlined it was copied into each caller.
+//
+//go:noinline
 func encErr(format string, args ...any) error {
 	return &EncodeError{Err: xfmt.Errorf("%w: "+format, append([]any{wire.ErrValue}, args...)...)}
 }

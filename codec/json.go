@@ -202,6 +202,10 @@ func placeJSONError(err error, data []byte, base string) error {
 	return err
 }
 
+// Not inlined: it is cold (an error, or the text of a few nodes), and
+// inlined it was copied into each caller.
+//
+//go:noinline
 func jsonErr(path, format string, args ...any) error {
 	return &JSONError{Path: path, Msg: xfmt.Sprintf(format, args...)}
 }
