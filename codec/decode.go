@@ -113,6 +113,7 @@ type TreeOptions struct {
 	prefix     string      // the path of the field whose bytes are decoded (nested formats)
 	copied     bool        // b is a copy, not a view of the buffer shown (nested formats)
 	rootSpan   bool        // the span the fields hang under is the describer's (kRoot, Plan.DecodeFlat)
+	desc       *planDesc   // the describer's memory, when the caller has it
 	alloc      *tree.Alloc // when set, the allocator of an outer tree the nodes join
 }
 
@@ -146,7 +147,12 @@ func (p *Plan) DecodeTree(b []byte, root *tree.Node, o TreeOptions) (Value, int,
 // 0) is root's copy: the nodes' text is written when it is asked for.
 // The Flat reads b, which must not change while it is used.
 func (p *Plan) DecodeFlat(b []byte, root tree.Node, o TreeOptions) (Value, *tree.Flat, int, error) {
-	fl := &tree.Flat{}
+	both := new(struct { // one allocation for the two
+		fl tree.Flat
+		pd planDesc
+	})
+	fl := &both.fl
+	o.desc = &both.pd
 	fl.Grow(spanHint(p.spans.Load(), len(b)) + 1)
 	r := fl.Add(-1, tree.Span{Off: int32(root.Offset), Size: int32(root.Size), Section: root.Section, Kind: kRoot})
 	o.rootSpan = true
@@ -202,7 +208,11 @@ func spanHint(spans uint64, n int) int {
 // plan, with o, adding spans to fl under parent (decodeFlat; Patch, for
 // one field), with a describer of its own.
 func (p *Plan) treeDecoder(b []byte, fl *tree.Flat, parent int, o TreeOptions) decoder {
-	desc := &planDesc{plan: p, buf: b, base: o.Base, set: o.Set, sample: o.Sample, frame: o.header, root: parent, prefix: o.prefix, copied: o.copied}
+	desc := o.desc
+	if desc == nil {
+		desc = new(planDesc)
+	}
+	*desc = planDesc{plan: p, buf: b, base: o.Base, set: o.Set, sample: o.Sample, frame: o.header, root: parent, prefix: o.prefix, copied: o.copied}
 	if o.Budget == nil {
 		desc.budget = *records.NewBudget(records.Limits{})
 		o.Budget = &desc.budget

@@ -245,8 +245,12 @@ func Decode(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
 // it draws. The Flat reads b: b must not change while it is used (Patch
 // moves it to the bytes after an edit).
 func DecodeFlat(b []byte, o DecodeOptions) (*Frame, *tree.Flat, error) {
-	fl := &tree.Flat{}
-	f, err := decodeFrame(b, o, fl)
+	all := new(struct { // one allocation for the tree and its describers
+		fl     tree.Flat
+		hd, bd planDesc
+	})
+	fl := &all.fl
+	f, err := decodeFrame(b, o, fl, &all.hd, &all.bd)
 	fl.Done()
 	if err != nil {
 		fl.Cover(0, fl.Len(), true)
@@ -256,7 +260,7 @@ func DecodeFlat(b []byte, o DecodeOptions) (*Frame, *tree.Flat, error) {
 
 // decodeFrame is DecodeFlat before the spans are linked and those of an
 // error tree fixed up.
-func decodeFrame(b []byte, o DecodeOptions, fl *tree.Flat) (*Frame, error) {
+func decodeFrame(b []byte, o DecodeOptions, fl *tree.Flat, hd, bd *planDesc) (*Frame, error) {
 	f := &Frame{Set: o.Set, API: o.API, Version: o.Version, Dir: o.Dir, Limits: o.Limits, topics: topicCtx{o.TopicFormat, o.TopicNames}}
 	if f.API != nil {
 		f.guess(o.Guess)
@@ -267,7 +271,7 @@ func decodeFrame(b []byte, o DecodeOptions, fl *tree.Flat) (*Frame, error) {
 	}
 	if o.BodyOnly {
 		root := fl.Store(-1, &tree.Node{Name: "message", Size: len(b)})
-		err := f.decodeBody(b, 0, fl, root, o, bg)
+		err := f.decodeBody(b, 0, fl, root, o, bg, bd)
 		if f.API != nil {
 			rn := fl.Stored(root)
 			rn.Name, rn.Type = f.Dir.Schema(f.API).Name, "body v"+strconv.Itoa(int(f.Version))+f.guessNote()
@@ -316,13 +320,13 @@ func decodeFrame(b []byte, o DecodeOptions, fl *tree.Flat) (*Frame, error) {
 	if o.ValuesOnly {
 		f.Header, used, err = hp.decodeAt(b[4:end], 4, o.InPlace)
 	} else {
-		f.Header, used, err = hp.decodeFlat(b[4:end], fl, hn, TreeOptions{Base: 4, Section: tree.Header, Set: f.Set, Budget: bg, header: f})
+		f.Header, used, err = hp.decodeFlat(b[4:end], fl, hn, TreeOptions{Base: 4, Section: tree.Header, Set: f.Set, Budget: bg, header: f, desc: hd})
 	}
 	fl.Spans[hn].Size = int32(used)
 	if err != nil {
 		return f, wire.WithPath(err, hp.Msg.Name)
 	}
-	if err := f.decodeBody(b[:end], 4+used, fl, root, o, bg); err != nil {
+	if err := f.decodeBody(b[:end], 4+used, fl, root, o, bg, bd); err != nil {
 		var de *wire.DecodeError
 		if tail != nil && errors.Is(tail, wire.ErrShort) && errors.As(err, &de) {
 			// The likely cause is the cut, not the field that hit it.
@@ -394,8 +398,9 @@ func (f *Frame) guessNote() string {
 }
 
 // decodeBody decodes the body that starts at b[start:], its records
-// drawing on bg, and adds its node under span root of fl.
-func (f *Frame) decodeBody(b []byte, start int, fl *tree.Flat, root int, o DecodeOptions, bg *records.Budget) error {
+// drawing on bg, and adds its node under span root of fl, its fields'
+// spans described by desc.
+func (f *Frame) decodeBody(b []byte, start int, fl *tree.Flat, root int, o DecodeOptions, bg *records.Budget, desc *planDesc) error {
 	if f.API == nil {
 		return errors.New("decoding a body needs its API and version")
 	}
@@ -414,7 +419,7 @@ func (f *Frame) decodeBody(b []byte, start int, fl *tree.Flat, root int, o Decod
 		v, used, err = bp.decodeAt(b[start:], start, o.InPlace)
 	} else {
 		v, used, err = bp.decodeFlat(b[start:], fl, bn, TreeOptions{Base: start, Section: sec, Set: f.Set, Sample: o.Sample, Budget: bg, SASLMechanism: o.SASLMechanism,
-			TopicFormat: o.TopicFormat, TopicNames: o.TopicNames})
+			TopicFormat: o.TopicFormat, TopicNames: o.TopicNames, desc: desc})
 	}
 	f.Body = v
 	fl.Spans[bn].Size = int32(used)
