@@ -131,12 +131,18 @@ func (f *Flat) Store(parent int, n *Node) int {
 // Done sets every span's Next once the tree is built (or changed in
 // shape).
 func (f *Flat) Done() {
-	for i := range f.Spans {
-		f.Spans[i].Next = int32(i + 1)
-	}
-	for i := len(f.Spans) - 1; i >= 0; i-- {
-		if p := f.Spans[i].Parent; p >= 0 && f.Spans[i].Next > f.Spans[p].Next {
-			f.Spans[p].Next = f.Spans[i].Next
+	// One pass from the end: a node's descendants come after it, so each
+	// has raised its Next before it is reached. A Next is at least the
+	// index after its span (Add sets that; a span appended without one
+	// gets it here); once linked, a second Done changes nothing.
+	spans := f.Spans
+	for i := len(spans) - 1; i >= 0; i-- {
+		s := &spans[i]
+		if s.Next <= int32(i) {
+			s.Next = int32(i + 1)
+		}
+		if p := s.Parent; p >= 0 && s.Next > spans[p].Next {
+			spans[p].Next = s.Next
 		}
 	}
 }
