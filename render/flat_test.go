@@ -84,15 +84,33 @@ func TestLayoutFormatsOnDemand(t *testing.T) {
 	if l.Node(1049).Value != "7" || c.calls[1049] != 2 {
 		t.Errorf("after Forget: %q, formatted %d times", l.Node(1049).Value, c.calls[1049])
 	}
-	// Resized and Relayout start afresh too.
-	r, ok := l.Resized(f, 10, 1, 1)
-	if !ok || r.Flat() != f || r.Node(1049) == l.Node(1049) || c.calls[1049] != 3 {
-		t.Errorf("Resized: %v, formatted %d times", ok, c.calls[1049])
+	// Resized formats anew the node edited (the owner of its bytes) and
+	// its ancestors, and keeps the others' text; Relayout starts afresh.
+	l.Node(0)
+	kept, calls := l.Node(1000), c.calls[1000]
+	r, ok := l.Resized(f, 1048, 1, 1)
+	if !ok || r.Flat() != f || r.Node(1049).Value != "7" || c.calls[1049] != 3 || r.Node(0) == nil || c.calls[0] != 2 {
+		t.Errorf("Resized: %v, node 1049 formatted %d times, the root %d", ok, c.calls[1049], c.calls[0])
+	}
+	if r.Node(1000) != kept || c.calls[1000] != calls {
+		t.Errorf("Resized to the same size formatted node 1000 again")
 	}
 	if &r.runs[0] != &l.runs[0] {
 		t.Errorf("Resized to the same size painted the owners again")
 	}
-	if r := Relayout(l, f, n); r.Node(1049) == l.Node(1049) || c.calls[1049] != 4 {
+	// Another node of the same size: node 1000 is kept again; a new size
+	// formats every node anew.
+	r2, ok := r.Resized(f, 990, 1, 1)
+	if !ok || r2.Node(1000) != kept {
+		t.Errorf("an edit of another node formatted node 1000 again")
+	}
+	r3, ok := r2.Resized(f, 1048, 1, 2)
+	if !ok || r3.Node(1000) == kept {
+		t.Errorf("a new size kept node 1000's text")
+	}
+	last := r3.Node(1049)
+	calls = c.calls[1049]
+	if r := Relayout(r3, f, n); r.Node(1049) == last || c.calls[1049] != calls+1 {
 		t.Errorf("Relayout kept the formatted node (%d calls)", c.calls[1049])
 	}
 	// Asking for every node keeps at most maxFormatted of them.

@@ -284,17 +284,27 @@ func (l *Layout) paint() {
 // field, codec.Patch): the bytes after it keep their owners, moved by the
 // difference; the nodes, their order and depths are the same. f is the
 // tree after the edit: the Layout's own Flat changed in place, or one of
-// the same shape. The new layout formats its nodes anew. It reports false
-// when those bytes have several owners, or f has another number of nodes:
-// then the tree needs Relayout. With newSize == oldSize no byte moves,
-// and the owners are shared.
+// the same shape. The new layout formats anew the nodes whose text may
+// have changed: when f is l's own Flat and the size is the same, the node
+// that owns the bytes and its ancestors, the others keeping the text l
+// formatted (l forgets it); else every node (offsets moved, and the
+// frame's size changed). It reports false when those bytes have several owners, or f has
+// another number of nodes: then the tree needs Relayout. With newSize ==
+// oldSize no byte moves, and the owners are shared.
 func (l *Layout) Resized(f *tree.Flat, off, oldSize, newSize int) (*Layout, bool) {
 	if f == nil || f.Len() != l.Len() || off < 0 || oldSize <= 0 || newSize <= 0 || off+oldSize > l.size {
 		return nil, false
 	}
 	m := *l
 	m.flat = f
-	m.Forget()
+	l.Forget() // m has its formatted nodes now, or none
+	if id := l.Owner(off); f != l.flat || id < 0 || newSize != oldSize {
+		m.Forget()
+	} else if m.nodes != nil {
+		for a := id; a >= 0; a = int(f.Spans[a].Parent) {
+			delete(m.nodes, int32(a))
+		}
+	}
 	if newSize == oldSize {
 		return &m, true
 	}
