@@ -391,13 +391,14 @@ func (d *decoder) addNode(parent *tree.Node, n tree.Node) *tree.Node {
 }
 
 // span adds a span of the decoder's describer, of kind k for field fp,
-// starting at the current offset, as the last child of parent.
+// starting at the current offset, as the last child of parent; its size
+// is set when it ends (setSize).
 func (d *decoder) span(parent int, k uint8, fp *FieldPlan, arg int, sec tree.Section) int {
-	ref := int32(-1)
-	if fp != nil {
-		ref = fp.id
-	}
-	return d.flat.Add(parent, tree.Span{Off: int32(d.off + d.base), Ref: ref, Arg: int32(arg), Who: d.who, Kind: k, Section: sec})
+	saved := d.section
+	d.section = sec
+	i := d.leaf(parent, k, fp, arg, d.off, 0)
+	d.section = saved
+	return i
 }
 
 // failed marks span i as an error node for err, over the bytes from its
@@ -584,14 +585,23 @@ func (d *decoder) structValue(sp *StructPlan, v *Value, list []Value, node int) 
 }
 
 // leaf adds the span of a field or element that was read whole, size
-// bytes at off, under parent.
-func (d *decoder) leaf(parent int, k uint8, fp *FieldPlan, arg, off, size int) {
+// bytes at off, under parent, and returns its index.
+func (d *decoder) leaf(parent int, k uint8, fp *FieldPlan, arg, off, size int) int {
 	ref := int32(-1)
 	if fp != nil {
 		ref = fp.id
 	}
-	d.flat.Spans = append(d.flat.Spans, tree.Span{Off: int32(off + d.base), Size: int32(size), Parent: int32(parent), Next: int32(len(d.flat.Spans) + 1),
-		Ref: ref, Arg: int32(arg), Who: d.who, Kind: k, Section: d.section})
+	fl := d.flat
+	i := len(fl.Spans)
+	if i == cap(fl.Spans) {
+		fl.Grow(1)
+	}
+	fl.Spans = fl.Spans[:i+1]
+	// Field by field into the slot: no struct built aside and copied.
+	s := &fl.Spans[i]
+	s.Off, s.Size, s.Next, s.Parent = int32(off+d.base), int32(size), int32(i+1), int32(parent)
+	s.Ref, s.Arg, s.Who, s.Kind, s.Section, s.Flags = ref, int32(arg), d.who, k, d.section, 0
+	return i
 }
 
 // setInt sets *v to the integer n without storing a pointer (no write
