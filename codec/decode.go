@@ -558,7 +558,7 @@ func (d *decoder) structValue(sp *StructPlan, v *Value, list []Value, node int) 
 		}
 		if w >= 0 {
 			if node >= 0 {
-				d.leaf(node, kField, st.fp, 0, off, w)
+				d.leafID(node, kField, st.id, 0, off, w)
 			}
 			off += w
 			continue
@@ -591,6 +591,11 @@ func (d *decoder) leaf(parent int, k uint8, fp *FieldPlan, arg, off, size int) i
 	if fp != nil {
 		ref = fp.id
 	}
+	return d.leafID(parent, k, ref, arg, off, size)
+}
+
+// leafID is leaf with the field's id (-1 for none).
+func (d *decoder) leafID(parent int, k uint8, ref int32, arg, off, size int) int {
 	fl := d.flat
 	i := len(fl.Spans)
 	if i == cap(fl.Spans) {

@@ -325,6 +325,7 @@ func (fp *FieldPlan) appendArray(dst []byte, list []Value) ([]byte, error) {
 type encStep struct {
 	fp      *FieldPlan
 	index   int32
+	id      int32 // fp.id, for the tree's spans without a load of fp
 	op      encOp
 	compact bool
 	elem    schemas.Kind // the element kind of an array (encArray)
@@ -381,7 +382,7 @@ func encSteps(wireFields []*FieldPlan) []encStep {
 				op = encArray
 			}
 		}
-		steps[i] = encStep{fp: fp, index: int32(fp.Index), op: op, compact: fp.Compact, elem: fp.Elem}
+		steps[i] = encStep{fp: fp, index: int32(fp.Index), id: fp.id, op: op, compact: fp.Compact, elem: fp.Elem}
 	}
 	return steps
 }
