@@ -499,38 +499,66 @@ func (d *decoder) structValue(sp *StructPlan, v *Value, list []Value, node int) 
 		case encInt32:
 			if len(b) >= 4 {
 				setInt(fv, int64(int32(binary.BigEndian.Uint32(b))))
+				if node < 0 {
+					off += 4
+					continue
+				}
 				w = 4
 			}
 		case encInt16:
 			if len(b) >= 2 {
 				setInt(fv, int64(int16(binary.BigEndian.Uint16(b))))
+				if node < 0 {
+					off += 2
+					continue
+				}
 				w = 2
 			}
 		case encInt64:
 			if len(b) >= 8 {
 				setInt(fv, int64(binary.BigEndian.Uint64(b)))
+				if node < 0 {
+					off += 8
+					continue
+				}
 				w = 8
 			}
 		case encInt8:
 			if len(b) >= 1 {
 				setInt(fv, int64(int8(b[0])))
+				if node < 0 {
+					off++
+					continue
+				}
 				w = 1
 			}
 		case encBool:
 			if len(b) >= 1 {
 				setInt(fv, int64(b[0])) // the byte as it was (primitive)
+				if node < 0 {
+					off++
+					continue
+				}
 				w = 1
 			}
 		case encUUID:
 			if len(b) >= 16 && (node < 0 || st.fp.Topic == 0) {
 				d.off = off
 				*fv = String(d.text(b[:16]))
+				if node < 0 {
+					off += 16
+					continue
+				}
 				w = 16
 			}
 		case encString, encNullableString, encBytes:
 			if n, size := fastLen(b, st.op, st.compact); n >= 0 && (node < 0 || st.fp.Topic == 0 && st.fp.Nested == nestNone) {
 				d.off = off
 				*fv = String(d.text(b[size : size+n]))
+				if node < 0 {
+					off += size + n
+					continue
+				}
 				w = size + n
 			}
 		case encStruct:
