@@ -121,24 +121,16 @@ type TreeOptions struct {
 // child per field. On error the tree holds every node decoded before the
 // failure and an error node spanning the bytes left, and the spans of
 // root's descendants cover their children's (see tree.Flat.Cover). It is
-// decodeFlat with the Flat made into Node trees.
+// DecodeFlat with the Flat made into Node trees.
 func (p *Plan) DecodeTree(b []byte, root *tree.Node, o TreeOptions) (Value, int, error) {
-	fl := &tree.Flat{}
-	rc := *root
-	rc.Children = nil
-	r := fl.Store(-1, &rc)
-	v, used, err := p.decodeFlat(b, fl, r, o)
-	fl.Done()
-	if err != nil {
-		fl.Cover(r, int(fl.Spans[r].Next), false)
-	}
+	v, fl, used, err := p.DecodeFlat(b, *root, o)
 	a := o.alloc
 	if a == nil {
 		a = new(tree.Alloc)
 	}
-	if k := fl.ChildCount(r); k > 0 {
+	if k := fl.ChildCount(0); k > 0 {
 		a.Room(root, k)
-		fl.Children(r, func(c int) { root.Add(fl.Tree(c, a)) })
+		fl.Children(0, func(c int) { root.Add(fl.Tree(c, a)) })
 	}
 	return v, used, err
 }
@@ -394,11 +386,7 @@ func (d *decoder) addNode(parent *tree.Node, n tree.Node) *tree.Node {
 // starting at the current offset, as the last child of parent; its size
 // is set when it ends (setSize).
 func (d *decoder) span(parent int, k uint8, fp *FieldPlan, arg int, sec tree.Section) int {
-	saved := d.section
-	d.section = sec
-	i := d.leaf(parent, k, fp, arg, d.off, 0)
-	d.section = saved
-	return i
+	return d.leafID(parent, k, fieldID(fp), arg, d.off, 0, sec)
 }
 
 // failed marks span i as an error node for err, over the bytes from its
@@ -586,7 +574,7 @@ func (d *decoder) structValue(sp *StructPlan, v *Value, list []Value, node int) 
 		}
 		if w >= 0 {
 			if node >= 0 {
-				d.leafID(node, kField, st.id, 0, off, w)
+				d.leafID(node, kField, st.id, 0, off, w, d.section)
 			}
 			off += w
 			continue
@@ -601,8 +589,7 @@ func (d *decoder) structValue(sp *StructPlan, v *Value, list []Value, node int) 
 	if sp.Flexible {
 		if off < len(buf) && buf[off] == 0 { // no tagged fields, the most common case
 			if node >= 0 {
-				d.leaf(node, kTagCount, nil, 0, off, 1)
-				d.flat.Spans[len(d.flat.Spans)-1].Section = tree.Tagged
+				d.leafID(node, kTagCount, -1, 0, off, 1, tree.Tagged)
 			}
 			d.off++
 			return nil
@@ -612,18 +599,17 @@ func (d *decoder) structValue(sp *StructPlan, v *Value, list []Value, node int) 
 	return nil
 }
 
-// leaf adds the span of a field or element that was read whole, size
-// bytes at off, under parent, and returns its index.
-func (d *decoder) leaf(parent int, k uint8, fp *FieldPlan, arg, off, size int) int {
-	ref := int32(-1)
-	if fp != nil {
-		ref = fp.id
+// fieldID is fp's id, -1 for none.
+func fieldID(fp *FieldPlan) int32 {
+	if fp == nil {
+		return -1
 	}
-	return d.leafID(parent, k, ref, arg, off, size)
+	return fp.id
 }
 
-// leafID is leaf with the field's id (-1 for none).
-func (d *decoder) leafID(parent int, k uint8, ref int32, arg, off, size int) int {
+// leafID adds a span of kind k for the field numbered ref (-1 for none),
+// size bytes at off, in section sec, under parent, and returns its index.
+func (d *decoder) leafID(parent int, k uint8, ref int32, arg, off, size int, sec tree.Section) int {
 	fl := d.flat
 	i := len(fl.Spans)
 	if i == cap(fl.Spans) {
@@ -633,7 +619,7 @@ func (d *decoder) leafID(parent int, k uint8, ref int32, arg, off, size int) int
 	// Field by field into the slot: no struct built aside and copied.
 	s := &fl.Spans[i]
 	s.Off, s.Size, s.Next, s.Parent = int32(off+d.base), int32(size), int32(i+1), int32(parent)
-	s.Ref, s.Arg, s.Who, s.Kind, s.Section, s.Flags = ref, int32(arg), d.who, k, d.section, 0
+	s.Ref, s.Arg, s.Who, s.Kind, s.Section, s.Flags = ref, int32(arg), d.who, k, sec, 0
 	return i
 }
 
@@ -1039,7 +1025,7 @@ func (d *decoder) array(fp *FieldPlan, v *Value, node int) error {
 		b := d.buf[d.off : d.off+4*len(list)]
 		for i := range list {
 			setInt(&list[i], int64(int32(binary.BigEndian.Uint32(b[4*i:]))))
-			d.leaf(node, kElem, fp, i, d.off+4*i, 4)
+			d.leafID(node, kElem, fp.id, i, d.off+4*i, 4, d.section)
 		}
 		d.budget.TakeNodes(len(list))
 		d.off += len(b)

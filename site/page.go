@@ -10,7 +10,6 @@ import (
 	"kwire/render"
 	"kwire/schemas"
 	"kwire/schemas/sets"
-	"kwire/tree"
 )
 
 // page is one HTML page being written.
@@ -112,11 +111,11 @@ func encodeSmallest(s *schemas.Set, api *schemas.API, v int16, dir codec.Directi
 	if err != nil {
 		return nil, err
 	}
-	_, root, err := codec.Decode(b, codec.DecodeOptions{Set: s, API: api, Version: v, Dir: dir, Sample: true})
+	_, fl, err := codec.DecodeFlat(b, codec.DecodeOptions{Set: s, API: api, Version: v, Dir: dir, Sample: true})
 	if err != nil {
 		return nil, fmt.Errorf("decoding the smallest %s v%d: %w", dir.Schema(api).Name, v, err)
 	}
-	return &message{dir: dir, schema: dir.Schema(api), bytes: b, layout: render.NewLayout(tree.FlatOf(root), len(b)), header: codec.HeaderVersion(api, v, dir)}, nil
+	return &message{dir: dir, schema: dir.Schema(api), bytes: b, layout: render.NewLayout(fl, len(b)), header: codec.HeaderVersion(api, v, dir)}, nil
 }
 
 // Lead is the sentence that says what an API page at version v encodes.

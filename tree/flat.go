@@ -233,8 +233,7 @@ func (f *Flat) Reveal(buf []byte) bool {
 			continue
 		}
 		if n := f.Stored(i); n != nil {
-			n.Value = string(AppendEscaped(nil, string(buf[s.Off:s.End()]), true))
-			n.Type = Revealed
+			n.reveal(buf[s.Off:s.End()])
 		}
 		s.Flags = s.Flags&^Masked | Shown
 		shown = true

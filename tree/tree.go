@@ -76,14 +76,20 @@ func Reveal(root *Node, buf []byte) bool {
 	}
 	shown := false
 	if root.Type == Secret && root.Offset >= 0 && root.Size >= 0 && root.End() <= len(buf) {
-		root.Value = string(AppendEscaped(nil, string(buf[root.Offset:root.End()]), true))
-		root.Type = Revealed
+		root.reveal(buf[root.Offset:root.End()])
 		shown = true
 	}
 	for _, c := range root.Children {
 		shown = Reveal(c, buf) || shown
 	}
 	return shown
+}
+
+// reveal makes n, a Secret, show its bytes b: escaped and quoted, as a
+// Revealed node.
+func (n *Node) reveal(b []byte) {
+	n.Value = string(AppendEscaped(nil, string(b), true))
+	n.Type = Revealed
 }
 
 // HasSecret reports whether a node under root is a secret, masked

@@ -333,22 +333,11 @@ func (s *State) Root() *tree.Node {
 	return s.Flat.Tree(0, nil)
 }
 
-// patchTree brings the tree shown, decoded from old with o, up to date
-// with cur, the same message after an edit of one field, by decoding that
-// field alone (codec.Patch changes s.Flat in place); it returns the tree
-// and the index of the field's span, or -1 when the message must be
-// decoded whole.
-func (s *State) patchTree(old, cur []byte, o codec.DecodeOptions) (*tree.Flat, int) {
-	if s.Flat == nil {
-		return nil, -1
-	}
-	return s.Flat, codec.Patch(s.Flat, old, cur, o)
-}
-
 // patch brings the tree shown up to date with b, the bytes shown after an
-// edit of one field, by decoding that field alone (patchTree), as an
-// edit in a 4 MB Fetch response should cost what it changes; it reports
-// false when the message must be decoded whole.
+// edit of one field, by decoding that field alone (codec.Patch, which
+// changes s.Flat in place), as an edit in a 4 MB Fetch response should
+// cost what it changes; it reports false when the message must be
+// decoded whole.
 func (s *State) patch(b []byte) bool {
 	f := s.shownAs
 	if f == nil || f.API == nil {
@@ -356,23 +345,20 @@ func (s *State) patch(b []byte) bool {
 	}
 	o := s.shown
 	o.Set, o.API, o.Version, o.Dir = f.Set, f.API, f.Version, f.Dir
-	flat, id := s.patchTree(s.Bytes, b, o)
+	flat := s.Flat
+	id := codec.Patch(flat, s.Bytes, b, o)
 	if id < 0 {
 		return false
 	}
 	// The field's span took its new size; the owners of the bytes after
-	// it move by the difference. The text of the nodes formatted so far
-	// may have changed: the new layout formats them anew.
+	// it move by the difference, and the layout formats anew the nodes
+	// whose text may have changed (Resized).
 	delta, sp := len(b)-len(s.Bytes), flat.Spans[id]
 	l, ok := s.Layout.Resized(flat, int(sp.Off), int(sp.Size)-delta, int(sp.Size))
 	if !ok {
-		prev := s.Layout
-		if flat != prev.Flat() {
-			prev = nil // a new Flat: the old one may be half written (restore)
-		}
-		l = render.Relayout(prev, flat, len(b))
+		l = render.Relayout(s.Layout, flat, len(b))
 	}
-	s.Layout, s.Flat = l, flat
+	s.Layout = l
 	return true
 }
 
