@@ -1,0 +1,102 @@
+package tlsdec
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/sha256"
+	"crypto/sha512"
+	"hash"
+
+	"golang.org/x/crypto/chacha20poly1305"
+
+	"kwire/internal/xfmt"
+)
+
+// suite is a cipher suite this package decrypts: an AEAD and a hash.
+type suite struct {
+	id     uint16
+	name   string
+	tls13  bool
+	keyLen int
+	chacha bool // ChaCha20-Poly1305; else AES-GCM
+	hash   func() hash.Hash
+}
+
+func sha384() hash.Hash { return sha512.New384() }
+
+// suites are the AEAD suites of TLS 1.3 (RFC 8446 B.4) and TLS 1.2
+// (RFC 5288, RFC 5289, RFC 7905): the key exchange does not matter with
+// the key log's master secret.
+var suites = []suite{
+	{0x1301, "TLS_AES_128_GCM_SHA256", true, 16, false, sha256.New},
+	{0x1302, "TLS_AES_256_GCM_SHA384", true, 32, false, sha384},
+	{0x1303, "TLS_CHACHA20_POLY1305_SHA256", true, 32, true, sha256.New},
+	{0xc02b, "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", false, 16, false, sha256.New},
+	{0xc02c, "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", false, 32, false, sha384},
+	{0xc02f, "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", false, 16, false, sha256.New},
+	{0xc030, "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384", false, 32, false, sha384},
+	{0xcca8, "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256", false, 32, true, sha256.New},
+	{0xcca9, "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256", false, 32, true, sha256.New},
+	{0xccaa, "TLS_DHE_RSA_WITH_CHACHA20_POLY1305_SHA256", false, 32, true, sha256.New},
+	{0x009c, "TLS_RSA_WITH_AES_128_GCM_SHA256", false, 16, false, sha256.New},
+	{0x009d, "TLS_RSA_WITH_AES_256_GCM_SHA384", false, 32, false, sha384},
+	{0x009e, "TLS_DHE_RSA_WITH_AES_128_GCM_SHA256", false, 16, false, sha256.New},
+	{0x009f, "TLS_DHE_RSA_WITH_AES_256_GCM_SHA384", false, 32, false, sha384},
+}
+
+// otherSuites name suites this package does not decrypt, for the status.
+var otherSuites = map[uint16]string{
+	0x1304: "TLS_AES_128_CCM_SHA256",
+	0x1305: "TLS_AES_128_CCM_8_SHA256",
+	0x002f: "TLS_RSA_WITH_AES_128_CBC_SHA",
+	0x0035: "TLS_RSA_WITH_AES_256_CBC_SHA",
+	0x003c: "TLS_RSA_WITH_AES_128_CBC_SHA256",
+	0x000a: "TLS_RSA_WITH_3DES_EDE_CBC_SHA",
+	0xc009: "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA",
+	0xc00a: "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA",
+	0xc013: "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA",
+	0xc014: "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA",
+	0xc023: "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256",
+	0xc027: "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256",
+	0xc028: "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384",
+	0xc0ac: "TLS_ECDHE_ECDSA_WITH_AES_128_CCM",
+}
+
+func suiteByID(id uint16) *suite {
+	for i := range suites {
+		if suites[i].id == id {
+			return &suites[i]
+		}
+	}
+	return nil
+}
+
+// SuiteName is the IANA name of a cipher suite, or its number in hex.
+func SuiteName(id uint16) string {
+	if s := suiteByID(id); s != nil {
+		return s.name
+	}
+	if n, ok := otherSuites[id]; ok {
+		return n
+	}
+	return xfmt.Sprintf("0x%04x", id)
+}
+
+func (s *suite) aead(key []byte) cipher.AEAD {
+	if s.chacha {
+		a, err := chacha20poly1305.New(key)
+		if err != nil {
+			panic("tlsdec: a ChaCha20-Poly1305 key of the suite's length: " + err.Error())
+		}
+		return a
+	}
+	b, err := aes.NewCipher(key)
+	if err != nil {
+		panic("tlsdec: an AES key of the suite's length: " + err.Error())
+	}
+	a, err := cipher.NewGCM(b)
+	if err != nil {
+		panic("tlsdec: GCM: " + err.Error())
+	}
+	return a
+}
