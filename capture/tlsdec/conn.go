@@ -108,7 +108,7 @@ type Conn struct {
 	serverRandom [32]byte
 	chSessionID  []byte
 	chTicket     []byte
-	master       []byte   // TLS 1.2
+	master       []byte    // TLS 1.2
 	app          [2][]byte // TLS 1.3: the traffic secrets after Finished
 }
 

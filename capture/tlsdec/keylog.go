@@ -76,7 +76,9 @@ type LineError struct {
 	What      string
 }
 
-func (e *LineError) Error() string { return xfmt.Sprintf("key log line %d:%d: %s", e.Line, e.Col, e.What) }
+func (e *LineError) Error() string {
+	return xfmt.Sprintf("key log line %d:%d: %s", e.Line, e.Col, e.What)
+}
 
 // ParseKeyLog reads an NSS key log: lines of a label, a client random
 // and a secret, in hex, separated by a space; '#' starts a comment. Lines
