@@ -165,9 +165,11 @@ type seen struct {
 	first string
 }
 
-func read(t *testing.T, file []byte) ([]seen, error) {
+func read(t *testing.T, file []byte) ([]seen, error) { return readOpts(t, file, capture.Options{}) }
+
+func readOpts(t *testing.T, file []byte, opts capture.Options) ([]seen, error) {
 	var out []seen
-	_, err := capture.Read(bytes.NewReader(file), capture.Options{}, func(e *capture.Event) {
+	_, err := capture.Read(bytes.NewReader(file), opts, func(e *capture.Event) {
 		s := seen{e: *e, data: append([]byte(nil), e.Data...)}
 		if e.Kind == capture.KindFrame {
 			f, root, derr := e.Decode(capture.Options{}.Limits)
@@ -197,8 +199,15 @@ func read(t *testing.T, file []byte) ([]seen, error) {
 // missing (mid-stream).
 func check(t *testing.T, name string, file []byte, rec *capturetest.Recorder, incomplete, missing int) {
 	t.Helper()
+	checkOpts(t, name, file, rec, incomplete, missing, capture.Options{})
+}
+
+// checkOpts is check with options; a TLS connection's status must say
+// it was decrypted.
+func checkOpts(t *testing.T, name string, file []byte, rec *capturetest.Recorder, incomplete, missing int, opts capture.Options) []seen {
+	t.Helper()
 	w := wanted(rec)
-	events, err := read(t, file)
+	events, err := readOpts(t, file, opts)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -210,7 +219,12 @@ func check(t *testing.T, name string, file []byte, rec *capturetest.Recorder, in
 	for _, s := range events {
 		e := s.e
 		switch e.Kind {
-		case capture.KindNote, capture.KindTLS:
+		case capture.KindTLS:
+			if !e.TLS.Decrypted {
+				t.Errorf("%s: event %d: %s", name, e.N, e.Note)
+			}
+			continue
+		case capture.KindNote:
 			t.Errorf("%s: event %d: %s", name, e.N, e.Note)
 			continue
 		case capture.KindSkipped:
@@ -272,6 +286,7 @@ func check(t *testing.T, name string, file []byte, rec *capturetest.Recorder, in
 		t.Errorf("%s: %d recorded frames not seen, want 1 to %d", name, unseen, missing)
 	}
 	t.Logf("%s: %d bytes, %d frames recorded on %d connections, %d events, %d responses paired, %d SASL tokens", name, len(file), w.n, rec.Conns(), len(events), responses, sasl)
+	return events
 }
 
 func pcap(t *testing.T, pkts []capturetest.Packet, link int, nanos, big bool) []byte {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"kwire/capture/tlsdec"
 	"kwire/codec"
 	"kwire/codec/records"
 	"kwire/internal/xfmt"
@@ -19,7 +20,7 @@ type Kind uint8
 const (
 	KindFrame   Kind = iota // a Kafka request or response, whole or incomplete
 	KindSASL                // an unframed SASL token (after SaslHandshake v0)
-	KindTLS                 // the connection is encrypted: its bytes are not read
+	KindTLS                 // a TLS connection's status: decrypted, or why not (Event.TLS)
 	KindSkipped             // bytes that are not frames, skipped to resynchronise
 	KindNote                // a packet that could not be read
 )
@@ -45,6 +46,10 @@ type Options struct {
 	// TopicFormat is how Decode reads the keys and values of records
 	// (codec.TopicAuto: as their topic's, when the capture names it).
 	TopicFormat codec.TopicFormat
+	// KeyLog holds the secrets that TLS connections are decrypted with
+	// (nil: none, unless the capture embeds a key log); the Reader adds
+	// the key logs a pcapng file embeds to it.
+	KeyLog *tlsdec.KeyLog
 }
 
 // Request is what a response needs of its request.
@@ -95,6 +100,10 @@ type Event struct {
 	TopicNames *codec.TopicNames
 	// TopicFormat is Options.TopicFormat, which Decode reads records with.
 	TopicFormat codec.TopicFormat
+	// TLS is, for an event of a TLS connection, its status as last said
+	// (a KindTLS event's: after the handshake, and at each failure after
+	// it); nil in the clear. It never changes.
+	TLS *tlsdec.Status
 }
 
 // Conn is one TCP connection that carries Kafka.
@@ -111,7 +120,9 @@ type Conn struct {
 	sawSYN    bool
 	known     bool // Kafka for sure (port or detection)
 	ignored   bool // not Kafka
-	tls       bool
+	tlsc      *tlsdec.Conn // a TLS connection's decryption
+	tlsDir    codec.Direction
+	tlsSt     *tlsdec.Status // the last said, never changed (events of the connection point to it)
 	sasl      bool // raw SASL tokens follow SaslHandshake v0
 	saslV0    map[int32]bool
 	saslMech  string // named by the last SaslHandshake request
@@ -120,6 +131,10 @@ type Conn struct {
 }
 
 func (c *Conn) String() string { return c.Client.String() + " → " + c.Broker.String() }
+
+// TLS is the status of a TLS connection's decryption as last said (a
+// KindTLS event), nil for a connection in the clear or before.
+func (c *Conn) TLS() *tlsdec.Status { return c.tlsSt }
 
 type connKey struct{ a, b AddrPort }
 
@@ -141,6 +156,8 @@ type Reader struct {
 	packet int
 	known  map[[2]int16]bool
 	topics *codec.TopicNames // topic ids named by responses (Event.TopicNames)
+	keys   *tlsdec.KeyLog
+	sess   *tlsdec.Sessions // TLS 1.2 sessions by id and ticket, for resumptions
 	stop   bool
 	// spare is the buffer of the last large frame, handed to the next
 	// connection whose buffer grows past largeBuf rather than grown anew.
@@ -151,7 +168,8 @@ type Reader struct {
 
 // NewReader returns a Reader that calls emit for each event.
 func NewReader(opts Options, emit func(*Event)) *Reader {
-	r := &Reader{opts: opts, emit: emit, conns: map[connKey]*Conn{}, ports: map[uint16]bool{}, known: map[[2]int16]bool{}, topics: codec.NewTopicNames()}
+	r := &Reader{opts: opts, emit: emit, conns: map[connKey]*Conn{}, ports: map[uint16]bool{}, known: map[[2]int16]bool{}, topics: codec.NewTopicNames(),
+		keys: opts.KeyLog, sess: tlsdec.NewSessions()}
 	for _, p := range DefaultPorts {
 		r.ports[p] = true
 	}
@@ -178,6 +196,9 @@ func (r *Reader) ReadAll(f io.Reader) error {
 	var last time.Time
 	for !r.stop {
 		p, err := pr.Next()
+		if k := pr.Secrets(); k != nil {
+			r.AddKeyLog(k, p.N)
+		}
 		if err != nil {
 			r.Close(last)
 			if err == io.EOF {
@@ -191,6 +212,18 @@ func (r *Reader) ReadAll(f io.Reader) error {
 	return nil
 }
 
+// AddKeyLog adds the lines of a key log (one a pcapng file embeds, read
+// before packet n) to the secrets the connections after it are decrypted
+// with; a line that cannot be read is a note.
+func (r *Reader) AddKeyLog(b []byte, n int) {
+	if r.keys == nil {
+		r.keys = tlsdec.NewKeyLog()
+	}
+	if err := r.keys.Add(b); err != nil {
+		r.send(&Event{Kind: KindNote, Packet: n, Note: xfmt.Sprintf("the key log embedded before packet %d: %v", n, err)})
+	}
+}
+
 // Stop makes ReadAll return after the current packet (from emit).
 func (r *Reader) Stop() { r.stop = true }
 
@@ -198,6 +231,9 @@ func (r *Reader) send(e *Event) {
 	r.n++
 	e.N = r.n
 	e.TopicNames, e.TopicFormat = r.topics, r.opts.TopicFormat
+	if e.TLS == nil && e.Conn != nil {
+		e.TLS = e.Conn.tlsSt
+	}
 	r.emit(e)
 	if e.Kind == KindFrame && e.Dir == codec.Response && e.Request != nil && e.Incomplete == "" && NamesTopics(e.Key) {
 		if f, err := e.DecodeValues(r.opts.Limits); err == nil {
@@ -323,6 +359,9 @@ func (r *Reader) closeConn(k connKey, c *Conn, t time.Time) {
 	for d := range c.tcp {
 		c.tcp[d].flush(t)
 	}
+	if c.tlsc != nil {
+		c.tlsc.Close()
+	}
 	for d := range c.fr {
 		c.fr[d].end(t)
 	}
@@ -371,7 +410,41 @@ type framer struct {
 
 func (f *framer) data(b []byte, t time.Time) {
 	c := f.c
-	if c.ignored || c.tls {
+	if c.ignored {
+		return
+	}
+	if c.tlsc != nil {
+		f.t, c.tlsDir = t, f.dir
+		c.tlsc.Data(int(f.dir), b, c.r.packet)
+		return
+	}
+	f.feed(b, t)
+}
+
+// startTLS: the connection is TLS; the bytes so far go to its
+// decryption, and the framers read what it decrypts.
+func (c *Conn) startTLS(f *framer, t time.Time) {
+	c.tlsc = tlsdec.NewConn(c.r.keys, c.r.sess)
+	c.tlsc.OnStatus = func(s tlsdec.Status) {
+		c.tlsSt = &s
+		c.r.send(&Event{Kind: KindTLS, Conn: c, Dir: c.tlsDir, Time: c.fr[c.tlsDir].t, Packet: c.r.packet, Note: s.Text(), TLS: &s})
+	}
+	c.tlsc.Out = func(dir int, b []byte) { c.fr[dir].feed(b, c.fr[dir].t) }
+	for _, fr := range []*framer{f, c.fr[1-f.dir]} {
+		b := fr.buf
+		fr.buf, fr.off, fr.started = nil, 0, true
+		if len(b) > 0 {
+			fr.t, c.tlsDir = t, fr.dir
+			c.tlsc.Data(int(fr.dir), b, c.r.packet)
+		}
+	}
+}
+
+// feed reads the next bytes of a direction's stream: as captured, or as
+// decrypted.
+func (f *framer) feed(b []byte, t time.Time) {
+	c := f.c
+	if c.ignored {
 		return
 	}
 	f.t = t
@@ -391,13 +464,8 @@ func (f *framer) data(b []byte, t time.Time) {
 	f.buf = append(f.buf, b...)
 	if !f.started && len(f.buf) >= 5 {
 		f.started = true
-		if isTLS(f.buf) {
-			c.tls = true
-			c.r.send(&Event{Kind: KindTLS, Conn: c, Dir: f.dir, Time: t, Packet: c.r.packet, Offset: f.off,
-				Note: "encrypted (TLS): its bytes are not read"})
-			for _, fr := range c.fr {
-				fr.buf = nil
-			}
+		if c.tlsc == nil && isTLS(f.buf) {
+			c.startTLS(f, t)
 			return
 		}
 	}
@@ -658,7 +726,12 @@ func (c *Conn) addPending(q *Request) {
 // gap: n bytes of the stream are not in the capture.
 func (f *framer) gap(n int, t time.Time, why string) {
 	c := f.c
-	if c.ignored || c.tls {
+	if c.ignored {
+		return
+	}
+	if c.tlsc != nil {
+		f.t, c.tlsDir = t, f.dir
+		c.tlsc.Gap(int(f.dir), n, c.r.packet)
 		return
 	}
 	f.t = t
@@ -701,7 +774,7 @@ func (f *framer) gap(n int, t time.Time, why string) {
 // end: the connection or the capture ended.
 func (f *framer) end(t time.Time) {
 	c := f.c
-	if c.ignored || c.tls {
+	if c.ignored {
 		return
 	}
 	f.t = t

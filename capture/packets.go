@@ -12,6 +12,7 @@ import (
 	"io"
 	"time"
 
+	"kwire/capture/tlsdec"
 	"kwire/internal/xfmt"
 )
 
@@ -51,6 +52,7 @@ func (e *FileError) Unwrap() error { return e.Err }
 // budget).
 type PacketReader struct {
 	src    packetSource
+	guard  *ngGuard // pcapng: its Decryption Secrets Blocks
 	n      int
 	Format string // "pcap" or "pcapng"
 }
@@ -69,11 +71,12 @@ func NewPacketReader(r io.Reader) (*PacketReader, error) {
 	}
 	switch binary.LittleEndian.Uint32(magic) {
 	case 0x0a0d0d0a: // pcapng section header block
-		src, err := openPcapng(&ngGuard{r: br})
+		g := &ngGuard{r: br}
+		src, err := openPcapng(g)
 		if err != nil {
 			return nil, &FileError{Offset: 0, Err: xfmt.Errorf("pcapng section header: %w", err)}
 		}
-		return &PacketReader{src: src, Format: "pcapng"}, nil
+		return &PacketReader{src: src, guard: g, Format: "pcapng"}, nil
 	case 0xa1b2c3d4, 0xd4c3b2a1, 0xa1b23c4d, 0x4d3cb2a1:
 		src, err := openPcap(br)
 		if err != nil {
@@ -92,6 +95,18 @@ func (r *PacketReader) Next() (Packet, error) {
 	return r.src.next(r.n)
 }
 
+// Secrets returns the TLS key logs that the pcapng file's Decryption
+// Secrets Blocks held since the last call (nil: none), the lines of those
+// before the packet Next returned last among them.
+func (r *PacketReader) Secrets() []byte {
+	if r.guard == nil || r.guard.secrets == nil {
+		return nil
+	}
+	b := r.guard.secrets
+	r.guard.secrets = nil
+	return b
+}
+
 // ngGuard passes a pcapng file to pcapgo block by block, after checking
 // each block's lengths against the bytes there, so that no length in the
 // file makes pcapgo allocate or read past its block.
@@ -105,6 +120,7 @@ type ngGuard struct {
 	snap0   uint32
 	ifaces  int
 	err     error
+	secrets []byte // the TLS key logs of Decryption Secrets Blocks not yet taken
 }
 
 func (g *ngGuard) Read(p []byte) (int, error) {
@@ -235,6 +251,20 @@ func (g *ngGuard) next() error {
 		}
 		if caplen := g.u32(body[12:]); int64(caplen) > int64(len(body)-20) {
 			return bad("captured length %d, but the block holds %d bytes", caplen, len(body)-20)
+		}
+	case 10: // Decryption Secrets Block: a secrets type, a length, the secrets
+		if len(body) < 8 || int64(g.u32(body[4:])) > int64(len(body)-8) {
+			return bad("a decryption secrets block of %d bytes that says it holds more", len(body))
+		}
+		if g.u32(body) == 0x544c534b { // "TLSK": an NSS key log
+			n := g.u32(body[4:])
+			if len(g.secrets)+int(n) > tlsdec.MaxKeyLog {
+				return bad("the embedded key logs pass %d bytes", tlsdec.MaxKeyLog)
+			}
+			g.secrets = append(g.secrets, body[8:8+n]...)
+			if n > 0 && body[8+n-1] != '\n' {
+				g.secrets = append(g.secrets, '\n')
+			}
 		}
 	case 3: // simple packet
 		if len(body) < 4 {

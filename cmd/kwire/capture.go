@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"kwire/capture"
+	"kwire/capture/tlsdec"
 	"kwire/codec"
 	"kwire/codec/records"
 	"kwire/codec/wire"
@@ -79,7 +80,12 @@ func cmdCapture(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs.Var(&ports, "port", "read TCP port `N` as a Kafka broker's, besides "+fmt.Sprint(capture.DefaultPorts)+" (repeatable)")
 	fs.IntVar(&run.limits.MaxDecompressed, "max-decompressed", records.DefaultMaxDecompressed, "decompress at most this many bytes of records in each message")
 	fs.IntVar(&run.limits.MaxRecords, "max-records", records.DefaultMaxRecords, "decode at most this many records in each message")
+	keylog := fs.String("keylog", os.Getenv("SSLKEYLOGFILE"), "decrypt TLS connections with the NSS key log `FILE` (SSLKEYLOGFILE's format; default $SSLKEYLOGFILE)")
 	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	keys, err := readKeyLog(fs, *keylog, stderr)
 	if err != nil {
 		return err
 	}
@@ -108,7 +114,7 @@ func cmdCapture(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprintf(run.out, "%-5s %-11s %-30s %-8s %-26s %-4s %-11s %-8s %-10s %-14s %s\n",
 			"#", "TIME", "CONNECTION", "DIR", "API", "VER", "CORR", "SIZE", "LATENCY", "ERRORS", "STATUS")
 	}
-	run.reader = capture.NewReader(capture.Options{Ports: ports, Limits: run.limits, TopicFormat: tf.f}, run.event)
+	run.reader = capture.NewReader(capture.Options{Ports: ports, Limits: run.limits, TopicFormat: tf.f, KeyLog: keys}, run.event)
 	if run.frame == 0 {
 		run.start()
 	}
@@ -141,6 +147,35 @@ func cmdCapture(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return exitError(1)
 	}
 	return nil
+}
+
+// readKeyLog reads the key log of --keylog, or of SSLKEYLOGFILE when the
+// flag is not given (a file that does not exist yet is then a note). A
+// key log that cannot be read is a usage error; its secrets are never
+// printed.
+func readKeyLog(fs *flag.FlagSet, name string, stderr io.Writer) (*tlsdec.KeyLog, error) {
+	if name == "" {
+		return nil, nil
+	}
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "keylog" })
+	f, err := os.Open(name)
+	if err != nil {
+		if !given {
+			printLine(stderr, "kwire: SSLKEYLOGFILE: %v (TLS connections are not decrypted)", err)
+			return nil, nil
+		}
+		return nil, usageErr("--keylog: %v", err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, tlsdec.MaxKeyLog+1))
+	if err == nil {
+		var keys *tlsdec.KeyLog
+		if keys, err = tlsdec.ParseKeyLog(b); err == nil {
+			return keys, nil
+		}
+	}
+	return nil, usageErr("--keylog %s: %v", name, err)
 }
 
 // job is one event on its way to the output: decoded by a worker,
@@ -272,7 +307,9 @@ func (run *captureRun) render(e *capture.Event) rendered {
 		}
 	case capture.KindSkipped:
 		status, failed = e.Note, !(e.Conn.MidStream && e.Offset == 0)
-	case capture.KindTLS, capture.KindSASL:
+	case capture.KindTLS:
+		status, failed = e.Note, !e.TLS.Decrypted
+	case capture.KindSASL:
 		status = e.Note
 	}
 	if run.format == "json" {
@@ -341,6 +378,16 @@ type captureLine struct {
 	ErrorCodes    []string `json:"error_codes,omitempty"`
 	Packet        int      `json:"packet"`
 	Status        string   `json:"status"`
+	TLS           *tlsLine `json:"tls,omitempty"`
+}
+
+// tlsLine is the TLS status of a connection's events.
+type tlsLine struct {
+	Version   string `json:"version,omitempty"`
+	Suite     string `json:"suite,omitempty"`
+	Resumed   string `json:"resumed,omitempty"`
+	Decrypted bool   `json:"decrypted"`
+	Why       string `json:"why,omitempty"`
 }
 
 var kindNames = map[capture.Kind]string{capture.KindFrame: "frame", capture.KindSASL: "sasl", capture.KindTLS: "tls", capture.KindSkipped: "skipped"}
@@ -453,6 +500,9 @@ func (run *captureRun) jsonLine(e *capture.Event, status string, codes []string,
 	if e.Request != nil {
 		ms := float64(e.Time.Sub(e.Request.Time).Microseconds()) / 1000
 		l.LatencyMs = &ms
+	}
+	if t := e.TLS; t != nil {
+		l.TLS = &tlsLine{Version: t.Version, Suite: t.Suite, Resumed: t.Resumed, Decrypted: t.Decrypted, Why: t.Why}
 	}
 	b, _ := json.Marshal(l)
 	if body {

@@ -43,6 +43,15 @@ func (r *Recorder) Dial(ctx context.Context, network, host string) (net.Conn, er
 	return &recConn{Conn: c, r: r, id: r.n - 1}, nil
 }
 
+// Wrap records a connection opened otherwise (the plaintext of a
+// tls.Conn), as Dial does.
+func (r *Recorder) Wrap(c net.Conn) net.Conn {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.n++
+	return &recConn{Conn: c, r: r, id: r.n - 1}
+}
+
 func (r *Recorder) add(id int, fromClient bool, b []byte) {
 	if len(b) == 0 {
 		return

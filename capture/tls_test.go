@@ -1,0 +1,198 @@
+package capture_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"encoding/binary"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"kwire/capture"
+	"kwire/capture/capturetest"
+	"kwire/capture/tlsdec"
+)
+
+// tlsTraffic runs kgo producers and a consumer against kfake behind
+// crypto/tls's server, each client with its own connections, sharing the
+// session cache (so that the clients after the first resume), and
+// returns the recorders and the key log kgo's connections wrote.
+func tlsTraffic(t *testing.T, ccfg *tls.Config, clients int) (wire, plain *capturetest.Recorder, keylog []byte) {
+	t.Helper()
+	cert, err := capturetest.Cert()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cluster, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "tls-topic"),
+		kfake.TLS(&tls.Config{Certificates: []tls.Certificate{cert}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cluster.Close()
+	var kl bytes.Buffer
+	ccfg = ccfg.Clone()
+	ccfg.ServerName, ccfg.InsecureSkipVerify, ccfg.KeyLogWriter = "kwire", true, &kl
+	d := &capturetest.TLSDialer{Config: ccfg, Wire: &capturetest.Recorder{}, Plain: &capturetest.Recorder{}}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for i := range clients {
+		cl, err := kgo.NewClient(kgo.SeedBrokers(cluster.ListenAddrs()...), kgo.Dialer(d.Dial),
+			kgo.ConsumeTopics("tls-topic"), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var recs []*kgo.Record
+		for j := range 50 {
+			recs = append(recs, &kgo.Record{Topic: "tls-topic", Key: []byte(fmt.Sprint("key-", i, "-", j)), Value: []byte(strings.Repeat(fmt.Sprint("value ", j, " "), 40))})
+		}
+		if err := cl.ProduceSync(ctx, recs...).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+		for got := 0; got < 50*(i+1); {
+			fs := cl.PollFetches(ctx)
+			if err := fs.Err0(); err != nil {
+				t.Fatal(err)
+			}
+			got += fs.NumRecords()
+		}
+		cl.Close()
+	}
+	return d.Wire, d.Plain, kl.Bytes()
+}
+
+func tlsStatuses(events []seen) []*tlsdec.Status {
+	var out []*tlsdec.Status
+	for _, s := range events {
+		if s.e.Kind == capture.KindTLS {
+			out = append(out, s.e.TLS)
+		}
+	}
+	return out
+}
+
+// TestTLS: kgo's TLS connections to kfake, captured, decrypt with kgo's
+// key log, and every frame decodes and pairs as the plaintext recorded
+// on the clients' side of TLS.
+func TestTLS(t *testing.T) {
+	cases := []struct {
+		name    string
+		cfg     *tls.Config
+		resumed string
+	}{
+		{"1.3", &tls.Config{MinVersion: tls.VersionTLS13}, "psk"},
+		{"1.2 aes128", &tls.Config{MaxVersion: tls.VersionTLS12, CipherSuites: []uint16{tls.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256}}, "ticket"},
+		{"1.2 chacha", &tls.Config{MaxVersion: tls.VersionTLS12, CipherSuites: []uint16{tls.TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256}}, "ticket"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.cfg.ClientSessionCache = tls.NewLRUClientSessionCache(8)
+			wire, plain, kl := tlsTraffic(t, tc.cfg, 2)
+			keys, err := tlsdec.ParseKeyLog(kl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			file := pcap(t, capturetest.Packets(wire.Chunks, capturetest.Options{MSS: 700}), ether, false, false)
+			events := checkOpts(t, tc.name, file, plain, 0, 0, capture.Options{KeyLog: keys})
+			sts := tlsStatuses(events)
+			if len(sts) != wire.Conns() {
+				t.Fatalf("%d TLS statuses for %d connections", len(sts), wire.Conns())
+			}
+			resumed := 0
+			for _, s := range sts {
+				if s.Resumed == tc.resumed {
+					resumed++
+				}
+			}
+			if resumed == 0 {
+				t.Errorf("no connection resumed by %s: %+v", tc.resumed, sts)
+			}
+			if tc.resumed == "ticket" && keys.Len() != wire.Conns()-resumed {
+				t.Errorf("%d key-log lines for %d connections, %d resumed", keys.Len(), wire.Conns(), resumed)
+			}
+
+			// The key log embedded in the pcapng file: no KeyLog needed.
+			ng := withSecrets(t, pcapng(t, capturetest.Packets(wire.Chunks, capturetest.Options{}), []int{ether}), kl)
+			checkOpts(t, tc.name+" embedded", ng, plain, 0, 0, capture.Options{})
+		})
+	}
+}
+
+// withSecrets puts a Decryption Secrets Block (pcapng, type 0x0A, secrets
+// type "TLSK") with a key log before the file's first packet block.
+func withSecrets(t *testing.T, ng, keylog []byte) []byte {
+	t.Helper()
+	at := 0
+	for at+8 <= len(ng) && binary.LittleEndian.Uint32(ng[at:]) != 6 {
+		at += int(binary.LittleEndian.Uint32(ng[at+4:]))
+	}
+	pad := (4 - len(keylog)%4) % 4
+	total := 20 + len(keylog) + pad
+	dsb := binary.LittleEndian.AppendUint32(nil, 0x0a)
+	dsb = binary.LittleEndian.AppendUint32(dsb, uint32(total))
+	dsb = binary.LittleEndian.AppendUint32(dsb, 0x544c534b)
+	dsb = binary.LittleEndian.AppendUint32(dsb, uint32(len(keylog)))
+	dsb = append(dsb, keylog...)
+	dsb = append(dsb, make([]byte, pad)...)
+	dsb = binary.LittleEndian.AppendUint32(dsb, uint32(total))
+	return append(append(append([]byte(nil), ng[:at]...), dsb...), ng[at:]...)
+}
+
+// TestTLSFailures: without the key, a connection's status says which
+// client random lacks one, and the capture's other connections decode.
+func TestTLSFailures(t *testing.T) {
+	wire, plain, kl := tlsTraffic(t, &tls.Config{MinVersion: tls.VersionTLS13}, 1)
+	keys, _ := tlsdec.ParseKeyLog(kl)
+	file := pcap(t, capturetest.Packets(wire.Chunks, capturetest.Options{}), ether, false, false)
+	events, err := readOpts(t, file, capture.Options{KeyLog: tlsdec.NewKeyLog()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sts := tlsStatuses(events)
+	if len(sts) != wire.Conns() {
+		t.Fatalf("%d statuses, %d connections", len(sts), wire.Conns())
+	}
+	for _, s := range sts {
+		if s.Decrypted || !strings.HasPrefix(s.Why, "no key for client random ") {
+			t.Errorf("no key: %+v", s)
+		}
+	}
+	// A damaged byte in the middle of the capture: one record fails, its
+	// packet named; the connection's other direction and the other
+	// connections decode.
+	pkts := capturetest.Packets(wire.Chunks, capturetest.Options{})
+	n := 0
+	for i := len(pkts) - 1; i > 0; i-- { // the last answer's ciphertext
+		if !pkts[i].FromClient && len(pkts[i].Payload) > 100 {
+			pkts[i].Payload = bytes.Clone(pkts[i].Payload)
+			pkts[i].Payload[50] ^= 0x40
+			pkts[i].Rebuild()
+			n = i + 1
+			break
+		}
+	}
+	events, err = readOpts(t, pcap(t, pkts, ether, false, false), capture.Options{KeyLog: keys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed, frames int
+	for _, s := range events {
+
+		if s.e.Kind == capture.KindTLS && !s.e.TLS.Decrypted {
+			failed++
+			if want := fmt.Sprintf("a record of the server fails its tag at packet %d", n); !strings.Contains(s.e.Note, want) {
+				t.Errorf("%s, want %q", s.e.Note, want)
+			}
+		}
+		if s.e.Kind == capture.KindFrame && s.err == nil {
+			frames++
+		}
+	}
+	if failed != 1 || frames < wanted(plain).n-2 {
+		t.Errorf("%d failures (want 1), %d frames of %d decoded", failed, frames, wanted(plain).n)
+	}
+}
