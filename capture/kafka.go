@@ -118,12 +118,12 @@ type Conn struct {
 	fr        [2]*framer
 	pending   map[int32]*Request
 	sawSYN    bool
-	known     bool // Kafka for sure (port or detection)
-	ignored   bool // not Kafka
+	known     bool         // Kafka for sure (port or detection)
+	ignored   bool         // not Kafka
 	tlsc      *tlsdec.Conn // a TLS connection's decryption
 	tlsDir    codec.Direction
 	tlsSt     *tlsdec.Status // the last said, never changed (events of the connection point to it)
-	sasl      bool // raw SASL tokens follow SaslHandshake v0
+	sasl      bool           // raw SASL tokens follow SaslHandshake v0
 	saslV0    map[int32]bool
 	saslMech  string // named by the last SaslHandshake request
 	closed    [2]bool
