@@ -2,67 +2,25 @@ package capture_test
 
 import (
 	"bytes"
-	"context"
 	"crypto/tls"
 	"encoding/binary"
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/twmb/franz-go/pkg/kfake"
-	"github.com/twmb/franz-go/pkg/kgo"
 
 	"kwire/capture"
 	"kwire/capture/capturetest"
 	"kwire/capture/tlsdec"
 )
 
-// tlsTraffic runs kgo producers and a consumer against kfake behind
-// crypto/tls's server, each client with its own connections, sharing the
-// session cache (so that the clients after the first resume), and
-// returns the recorders and the key log kgo's connections wrote.
 func tlsTraffic(t *testing.T, ccfg *tls.Config, clients int) (wire, plain *capturetest.Recorder, keylog []byte) {
 	t.Helper()
-	cert, err := capturetest.Cert()
+	wire, plain, keylog, err := capturetest.TLSTraffic(ccfg, clients)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cluster, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "tls-topic"),
-		kfake.TLS(&tls.Config{Certificates: []tls.Certificate{cert}}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cluster.Close()
-	var kl bytes.Buffer
-	ccfg = ccfg.Clone()
-	ccfg.ServerName, ccfg.InsecureSkipVerify, ccfg.KeyLogWriter = "kwire", true, &kl
-	d := &capturetest.TLSDialer{Config: ccfg, Wire: &capturetest.Recorder{}, Plain: &capturetest.Recorder{}}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	for i := range clients {
-		cl, err := kgo.NewClient(kgo.SeedBrokers(cluster.ListenAddrs()...), kgo.Dialer(d.Dial),
-			kgo.ConsumeTopics("tls-topic"), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var recs []*kgo.Record
-		for j := range 50 {
-			recs = append(recs, &kgo.Record{Topic: "tls-topic", Key: []byte(fmt.Sprint("key-", i, "-", j)), Value: []byte(strings.Repeat(fmt.Sprint("value ", j, " "), 40))})
-		}
-		if err := cl.ProduceSync(ctx, recs...).FirstErr(); err != nil {
-			t.Fatal(err)
-		}
-		for got := 0; got < 50*(i+1); {
-			fs := cl.PollFetches(ctx)
-			if err := fs.Err0(); err != nil {
-				t.Fatal(err)
-			}
-			got += fs.NumRecords()
-		}
-		cl.Close()
-	}
-	return d.Wire, d.Plain, kl.Bytes()
+	return wire, plain, keylog
 }
 
 func tlsStatuses(events []seen) []*tlsdec.Status {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"kwire/capture/tlsdec"
 	"kwire/codec"
 	"kwire/internal/xfmt"
 	"kwire/render"
@@ -61,6 +62,9 @@ type ui struct {
 	capSel               int  // the row open (an index of cap.Rows), -1 for none
 	capResp              bool // and whether its response is shown
 	capQueued, capOpened bool
+	keys                 *tlsdec.KeyLog // the key logs dropped: TLS secrets, in memory only
+	capName              string         // the capture open, read again when a key log comes
+	capBytes             []byte
 }
 
 // capRowHeight is the height of a conversation row in CSS pixels
@@ -1159,8 +1163,30 @@ func (u *ui) onDrop(ev dom.Event) {
 		}
 		var b []byte
 		var name string
+		keys := 0
 		for n, f := range files {
+			if app.IsKeyLog(f) {
+				// A key log stays in this page's memory: never in the
+				// address, the page or a log.
+				if u.keys == nil {
+					u.keys = tlsdec.NewKeyLog()
+				}
+				if err := u.keys.Add(f); err != nil {
+					u.status(n+": "+err.Error(), true)
+					return
+				}
+				keys++
+				continue
+			}
 			name, b = n, f // one file: the bytes to decode
+		}
+		if b == nil && keys > 0 {
+			msg := xfmt.Sprintf("key log: secrets of %d TLS sessions, kept in this page only", u.keys.Len())
+			if u.capBytes != nil {
+				u.openCapture(u.capName, u.capBytes) // again, decrypted
+			}
+			u.status(msg, false)
+			return
 		}
 		if app.IsCapture(b) {
 			u.openCapture(name, b)
@@ -1254,11 +1280,12 @@ func (u *ui) drawCompare() {
 // openCapture starts reading a capture file into the conversation list,
 // in steps between which the page draws.
 func (u *ui) openCapture(name string, b []byte) {
-	c, err := app.OpenCapture(name, b)
+	c, err := app.OpenCapture(name, b, u.keys)
 	if err != nil {
 		u.status(name+": "+err.Error(), true)
 		return
 	}
+	u.capName, u.capBytes = name, b
 	u.showCapture(c)
 	u.readCapture(c)
 }

@@ -1,6 +1,7 @@
 package capturetest
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -10,8 +11,14 @@ import (
 	"crypto/x509/pkix"
 	"math/big"
 	"net"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"kwire/internal/xfmt"
 )
 
 var (
@@ -64,4 +71,53 @@ func (d *TLSDialer) Dial(ctx context.Context, network, host string) (net.Conn, e
 		return nil, err
 	}
 	return d.Plain.Wrap(c), nil
+}
+
+// TLSTraffic runs kgo producers and consumers (one after the other, each
+// with its own connections, sharing ccfg's session cache, so that those
+// after the first may resume) against kfake behind crypto/tls's server,
+// and returns the recorders of the bytes on the wire and of the
+// plaintext, and the key log kgo's connections wrote.
+func TLSTraffic(ccfg *tls.Config, clients int) (wire, plain *Recorder, keylog []byte, err error) {
+	cert, err := Cert()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cluster, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "tls-topic"),
+		kfake.TLS(&tls.Config{Certificates: []tls.Certificate{cert}}))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer cluster.Close()
+	var kl bytes.Buffer
+	ccfg = ccfg.Clone()
+	ccfg.ServerName, ccfg.InsecureSkipVerify, ccfg.KeyLogWriter = "kwire", true, &kl
+	d := &TLSDialer{Config: ccfg, Wire: &Recorder{}, Plain: &Recorder{}}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for i := range clients {
+		cl, err := kgo.NewClient(kgo.SeedBrokers(cluster.ListenAddrs()...), kgo.Dialer(d.Dial),
+			kgo.ConsumeTopics("tls-topic"), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		var recs []*kgo.Record
+		for j := range 50 {
+			recs = append(recs, &kgo.Record{Topic: "tls-topic", Key: []byte(xfmt.Sprint("key-", i, "-", j)), Value: []byte(strings.Repeat(xfmt.Sprint("value ", j, " "), 40))})
+		}
+		if err := cl.ProduceSync(ctx, recs...).FirstErr(); err != nil {
+			cl.Close()
+			return nil, nil, nil, err
+		}
+		for got := 0; got < 50*(i+1); {
+			fs := cl.PollFetches(ctx)
+			if err := fs.Err0(); err != nil {
+				cl.Close()
+				return nil, nil, nil, err
+			}
+			got += fs.NumRecords()
+		}
+		cl.Close()
+	}
+	return d.Wire, d.Plain, kl.Bytes(), nil
 }

@@ -101,7 +101,7 @@ func BenchmarkCapture(b *testing.B) {
 	b.SetBytes(int64(buf.Len()))
 	b.ReportAllocs()
 	for b.Loop() {
-		c, err := OpenCapture("bench", buf.Bytes())
+		c, err := OpenCapture("bench", buf.Bytes(), nil)
 		if err != nil {
 			b.Fatal(err)
 		}

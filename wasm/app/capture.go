@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"kwire/capture"
+	"kwire/capture/tlsdec"
 	"kwire/codec"
 	"kwire/codec/hexin"
 	"kwire/codec/records"
@@ -99,15 +100,42 @@ func IsCapture(b []byte) bool {
 	return false
 }
 
-// OpenCapture starts reading a pcap or pcapng file; Step reads it.
-func OpenCapture(name string, b []byte) (*Capture, error) {
+// IsKeyLog reports whether b is an NSS key log (SSLKEYLOGFILE's
+// format): its first line that is not a comment starts with a label of
+// one.
+func IsKeyLog(b []byte) bool {
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		for _, l := range []string{"CLIENT_RANDOM ", "CLIENT_HANDSHAKE_TRAFFIC_SECRET ", "SERVER_HANDSHAKE_TRAFFIC_SECRET ", "CLIENT_TRAFFIC_SECRET_0 ", "SERVER_TRAFFIC_SECRET_0 ", "EXPORTER_SECRET ", "CLIENT_EARLY_TRAFFIC_SECRET "} {
+			if bytes.HasPrefix(line, []byte(l)) {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// OpenCapture starts reading a pcap or pcapng file, its TLS connections
+// decrypted with keys (nil: none but those the file embeds); Step reads
+// it.
+func OpenCapture(name string, b []byte, keys *tlsdec.KeyLog) (*Capture, error) {
 	c := &Capture{Name: name, size: len(b), in: &countReader{r: bytes.NewReader(b)}, byReq: map[int]int{}}
 	pr, err := capture.NewPacketReader(c.in)
 	if err != nil {
 		return nil, err
 	}
 	c.pr = pr
-	c.r = capture.NewReader(capture.Options{}, c.event)
+	c.r = capture.NewReader(capture.Options{KeyLog: keys}, c.event)
 	return c, nil
 }
 
@@ -123,6 +151,9 @@ func (c *Capture) Step(budget time.Duration) bool {
 			return false
 		}
 		p, err := c.pr.Next()
+		if k := c.pr.Secrets(); k != nil {
+			c.r.AddKeyLog(k, p.N)
+		}
 		if err != nil {
 			c.r.Close(c.last)
 			if err != io.EOF {
@@ -187,7 +218,7 @@ func (c *Capture) event(e *capture.Event) {
 	switch e.Kind {
 	case capture.KindFrame:
 	case capture.KindTLS:
-		row.Kind, row.API, row.Status = "tls", "TLS", "encrypted: not read"
+		row.Kind, row.API, row.Status = "tls", "TLS", e.Note
 	case capture.KindSASL:
 		row.Kind, row.API, row.Status = "sasl", "SASL token", xfmt.Sprintf("%d bytes", len(e.Data))
 	case capture.KindSkipped:

@@ -57,7 +57,7 @@ func readCapture(t *testing.T, b []byte) *Capture {
 	if !IsCapture(b) {
 		t.Fatalf("not a capture: %x", b[:4])
 	}
-	c, err := OpenCapture("test.pcap", b)
+	c, err := OpenCapture("test.pcap", b, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestCaptureFilter(t *testing.T) {
 		}
 	}
 	// A filter set while reading: a row matches once its response came.
-	c, err := OpenCapture("", b.Bytes())
+	c, err := OpenCapture("", b.Bytes(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +258,7 @@ func TestCaptureManySteps(t *testing.T) {
 	if err := capturetest.WritePcap(&b, capturetest.Packets(chunks, capturetest.Options{}), 1, false, false, 65535); err != nil {
 		t.Fatal(err)
 	}
-	c, err := OpenCapture("many", b.Bytes())
+	c, err := OpenCapture("many", b.Bytes(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +285,7 @@ func TestCaptureBadFile(t *testing.T) {
 	if err := capturetest.WritePcap(&b, capturetest.Packets(chunks, capturetest.Options{}), 1, false, false, 65535); err != nil {
 		t.Fatal(err)
 	}
-	c, err := OpenCapture("cut.pcap", b.Bytes()[:b.Len()-30])
+	c, err := OpenCapture("cut.pcap", b.Bytes()[:b.Len()-30], nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +294,7 @@ func TestCaptureBadFile(t *testing.T) {
 	if c.Err == nil || !strings.Contains(c.Summary(), "truncated") {
 		t.Errorf("a cut file: %v, %s", c.Err, c.Summary())
 	}
-	if _, err := OpenCapture("x", []byte{0xa1, 0xb2}); err == nil {
+	if _, err := OpenCapture("x", []byte{0xa1, 0xb2}, nil); err == nil {
 		t.Error("2 bytes opened")
 	}
 	if IsCapture([]byte("0000")) || IsCapture(nil) || !IsCapture([]byte{0x0a, 0x0d, 0x0d, 0x0a}) || !IsCapture([]byte{0xa1, 0xb2, 0xc3, 0xd4}) {
