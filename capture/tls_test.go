@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-
 	"kwire/capture"
 	"kwire/capture/capturetest"
 	"kwire/capture/tlsdec"
