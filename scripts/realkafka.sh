@@ -598,7 +598,7 @@ port_filter() {
 # tcpdump_start OUT FILTER ERRLOG: starts tcpdump on lo in the background,
 # sets tcpdump_pid, and returns once it listens.
 tcpdump_start() {
-	setsid tcpdump -i lo -U -s 0 -w "$1" "$2" </dev/null >/dev/null 2>"$3" &
+	setsid tcpdump -i lo --immediate-mode -U -s 0 -w "$1" "$2" </dev/null >/dev/null 2>"$3" &
 	tcpdump_pid=$!
 	local i
 	for i in $(seq 1 100); do
