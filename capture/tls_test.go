@@ -11,6 +11,7 @@ import (
 	"kwire/capture"
 	"kwire/capture/capturetest"
 	"kwire/capture/tlsdec"
+	"kwire/codec/records"
 )
 
 func tlsTraffic(t *testing.T, ccfg *tls.Config, clients int) (wire, plain *capturetest.Recorder, keylog []byte) {
@@ -151,5 +152,54 @@ func TestTLSFailures(t *testing.T) {
 	}
 	if failed != 1 || frames < wanted(plain).n-2 {
 		t.Errorf("%d failures (want 1), %d frames of %d decoded", failed, frames, wanted(plain).n)
+	}
+}
+
+// BenchmarkTLS reads the same kgo traffic captured in the clear and over
+// TLS 1.3 (decrypted with its key log), framing it (read) and decoding
+// each frame as kwire capture does (decode); bytes are the plaintext's.
+func BenchmarkTLS(b *testing.B) {
+	for _, v := range []struct {
+		name string
+		cfg  *tls.Config
+	}{{"1.3", &tls.Config{MinVersion: tls.VersionTLS13}}, {"1.2", &tls.Config{MaxVersion: tls.VersionTLS12}}} {
+		wire, plain, kl, err := capturetest.TLSTraffic(v.cfg, 3)
+		if err != nil {
+			b.Fatal(err)
+		}
+		keys, _ := tlsdec.ParseKeyLog(kl)
+		files := map[string][]byte{}
+		for name, rec := range map[string]*capturetest.Recorder{"plain" + v.name: plain, "tls" + v.name: wire} {
+			var buf bytes.Buffer
+			if err := capturetest.WritePcap(&buf, capturetest.Packets(rec.Chunks, capturetest.Options{}), ether, false, false, 262144); err != nil {
+				b.Fatal(err)
+			}
+			files[name] = buf.Bytes()
+		}
+		size := 0
+		for _, c := range plain.Chunks {
+			size += len(c.Data)
+		}
+		for _, name := range []string{"plain" + v.name, "tls" + v.name} {
+			for _, decode := range []bool{false, true} {
+				b.Run(name+map[bool]string{false: "/read", true: "/decode"}[decode], func(b *testing.B) {
+					b.SetBytes(int64(size))
+					for b.Loop() {
+						frames := 0
+						_, err := capture.Read(bytes.NewReader(files[name]), capture.Options{KeyLog: keys}, func(e *capture.Event) {
+							if e.Kind == capture.KindFrame {
+								frames++
+								if decode {
+									_, _, _ = e.Decode(records.Limits{})
+								}
+							}
+						})
+						if err != nil || frames == 0 {
+							b.Fatal(err, frames)
+						}
+					}
+				})
+			}
+		}
 	}
 }

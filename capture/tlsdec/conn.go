@@ -201,6 +201,9 @@ func (c *Conn) Data(dir int, b []byte, packet int) {
 	if d.stopped {
 		return
 	}
+	if at == 0 {
+		return // a record not yet whole
+	}
 	d.off += int64(at)
 	rest := copy(d.buf, d.buf[at:])
 	d.buf = d.buf[:rest]
