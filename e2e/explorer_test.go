@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -986,6 +987,74 @@ func TestExplorer(t *testing.T) {
 		}
 		if n := eval[int](p, `document.querySelectorAll('#caprows .crow').length`); n != 2 {
 			t.Errorf("%d rows for the pasted stream, want 2", n)
+		}
+	})
+
+	t.Run("capture tls", func(t *testing.T) {
+		p.t = t
+		p.open("set=trunk&api=JoinGroup&v=9&dir=request")
+		wire, _, kl, err := capturetest.TLSTraffic(&tls.Config{MinVersion: tls.VersionTLS13}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := capturetest.WritePcap(&b, capturetest.Packets(wire.Chunks, capturetest.Options{}), 1, false, false, 262144); err != nil {
+			t.Fatal(err)
+		}
+		rows := func() []string {
+			return eval[[]string](p, `Array.from(document.querySelectorAll('#caprows .crow')).map(e => e.innerText)`)
+		}
+		wait := func(js string) {
+			ctx, cancel := context.WithTimeout(p.ctx, time.Minute)
+			defer cancel()
+			if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js)); err != nil {
+				t.Fatalf("%s: rows %q, status %q", js, rows(), p.status())
+			}
+		}
+		// The capture first: its TLS connections say there is no key log;
+		// then the key log: the list is read again, decrypted.
+		dropFile(p, b.Bytes(), "tls.pcap")
+		wait(`document.getElementById('capsum').textContent.includes('conversations')`)
+		if r := strings.Join(rows(), "\n"); !strings.Contains(r, "not decrypted: no key log") || strings.Contains(r, "Produce") {
+			t.Errorf("without the key log:\n%s", r)
+		}
+		dropFile(p, kl, "sslkeylog.txt")
+		wait(`Array.from(document.querySelectorAll('#caprows .crow')).some(e => e.innerText.includes('Produce'))`)
+		if st := p.status(); !strings.Contains(st, "key log: secrets of ") || !strings.Contains(st, "kept in this page only") {
+			t.Errorf("status %q", st)
+		}
+		r := strings.Join(rows(), "\n")
+		if !strings.Contains(r, ": decrypted") || strings.Contains(r, "not decrypted") || !strings.Contains(r, "Fetch") {
+			t.Errorf("with the key log:\n%s", r)
+		}
+		// The key log's secrets are nowhere in the address or the page.
+		href, html := p.location("href"), eval[string](p, `document.documentElement.outerHTML`)
+		for _, line := range strings.Split(strings.TrimSpace(string(kl)), "\n") {
+			if f := strings.Fields(line); len(f) == 3 && (strings.Contains(href, f[2]) || strings.Contains(html, f[2])) {
+				t.Fatalf("the secret of a %s line is in the page or its address", f[0])
+			}
+		}
+		// Open the Produce request: its records, decrypted.
+		eval[bool](p, `(() => { const r = Array.from(document.querySelectorAll('#caprows .crow')).find(e => (e.querySelector('.ca') || {}).textContent === 'Produce'); r.querySelector('button[data-resp="false"]').click(); return true })()`)
+		if tree := p.treeText(); !strings.HasPrefix(tree, "ProduceRequest message") || !strings.Contains(tree, "RecordBatch") || strings.Contains(tree, "ERROR") {
+			t.Errorf("the Produce request's tree: %d bytes, %q", len(tree), regexp.MustCompile(`.*[Kk]ey.*`).FindAllString(tree, 5))
+		}
+		if n := eval[int](p, `document.querySelectorAll('#caprows .crow.bad').length`); n != 0 {
+			t.Errorf("%d rows marked as failures", n)
+		}
+		p.shot("capture-tls")
+		// Both dropped together, on a page that has no key log yet.
+		p.open("set=trunk&api=JoinGroup&v=9&dir=request")
+		eval[bool](p, fmt.Sprintf(`(() => {
+			const bytes = h => { const u8 = new Uint8Array(h.length / 2); for (let i = 0; i < u8.length; i++) u8[i] = parseInt(h.substr(2 * i, 2), 16); return u8; };
+			const dt = new DataTransfer();
+			dt.items.add(new File([bytes(%q)], "tls.pcap"));
+			dt.items.add(new File([bytes(%q)], "keys.log"));
+			document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));
+			return true })()`, hex.EncodeToString(b.Bytes()), hex.EncodeToString(kl)))
+		wait(`Array.from(document.querySelectorAll('#caprows .crow')).some(e => e.innerText.includes('Produce'))`)
+		if r := strings.Join(rows(), "\n"); strings.Contains(r, "not decrypted") || strings.Count(r, ": decrypted") != wire.Conns() {
+			t.Errorf("dropped together:\n%s", r)
 		}
 	})
 

@@ -39,6 +39,7 @@ type CapRow struct {
 	Latency  time.Duration
 	Errors   []string // non-zero error codes of the response
 	Status   string   // "" when every frame decoded, else what went wrong
+	Info     string   // what a row that is no failure says: a decrypted TLS connection's version and suite
 	Req      []byte   // the request frame
 	Resp     []byte   // the response frame
 	SASLMech string   // a SaslAuthenticate's mechanism, named by its connection's SaslHandshake
@@ -218,7 +219,12 @@ func (c *Capture) event(e *capture.Event) {
 	switch e.Kind {
 	case capture.KindFrame:
 	case capture.KindTLS:
-		row.Kind, row.API, row.Status = "tls", "TLS", e.Note
+		row.Kind, row.API = "tls", "TLS"
+		if e.TLS.Decrypted {
+			row.Info = e.Note
+		} else {
+			row.Status = e.Note
+		}
 	case capture.KindSASL:
 		row.Kind, row.API, row.Status = "sasl", "SASL token", xfmt.Sprintf("%d bytes", len(e.Data))
 	case capture.KindSkipped:
@@ -349,7 +355,7 @@ func valueErrorCodes(f *codec.Frame) []string {
 
 func rowText(r *CapRow) string {
 	var b strings.Builder
-	xfmt.Fprintf(&b, "%s v%d %d %s %s %s", r.API, r.Version, r.Corr, r.Conn, r.Kind, r.Status)
+	xfmt.Fprintf(&b, "%s v%d %d %s %s %s %s", r.API, r.Version, r.Corr, r.Conn, r.Kind, r.Status, r.Info)
 	for _, e := range r.Errors {
 		b.WriteString(" " + e)
 	}
@@ -451,7 +457,7 @@ func (c *Capture) RowsHTML(from, to, sel int) string {
 		xfmt.Fprintf(&b, `<div class="%s" data-r="%d"><span class="cn">%d</span><span class="ct">%.6f</span><span class="cc">%s</span><span class="ca">%s</span>`,
 			cls, ri, r.N, r.Time, render.Text(r.Conn), render.Text(r.API))
 		if r.Kind != "" {
-			xfmt.Fprintf(&b, `<span class="cv"></span><span class="ck"></span><span class="cs"></span><span class="cs"></span><span class="cl"></span><span class="ce">%s</span></div>`, render.Text(r.Status))
+			xfmt.Fprintf(&b, `<span class="cv"></span><span class="ck"></span><span class="cs"></span><span class="cs"></span><span class="cl"></span><span class="ce">%s</span></div>`, render.Text(r.Status+r.Info))
 			continue
 		}
 		xfmt.Fprintf(&b, `<span class="cv">%d</span><span class="ck">%d</span>`, r.Version, r.Corr)

@@ -44,8 +44,12 @@ func TestCaptureTLS(t *testing.T) {
 				if k == nil {
 					want = ": not decrypted: no key log"
 				}
-				if !strings.HasPrefix(r.Status, "TLS 1.3 TLS_") || !strings.HasSuffix(r.Status, want) {
-					t.Errorf("TLS row %q, want %q", r.Status, want)
+				text := r.Status // a failure
+				if k != nil {
+					text = r.Info // no failure
+				}
+				if !strings.HasPrefix(text, "TLS 1.3 TLS_") || !strings.HasSuffix(text, want) || r.Status+r.Info != text {
+					t.Errorf("TLS row %q, %q, want %q", r.Status, r.Info, want)
 				}
 			case r.Status != "":
 				t.Errorf("row %d %s: %s", r.N, r.API, r.Status)
