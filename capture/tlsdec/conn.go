@@ -2,8 +2,11 @@ package tlsdec
 
 import (
 	"bytes"
+	"crypto/aes"
 	"crypto/cipher"
+	"crypto/hmac"
 	"encoding/binary"
+	"hash"
 
 	"kwire/internal/xfmt"
 )
@@ -108,6 +111,8 @@ type Conn struct {
 	serverRandom [32]byte
 	chSessionID  []byte
 	chTicket     []byte
+	chEtM        bool
+	etm          bool      // TLS 1.2: encrypt-then-MAC (both hellos asked for it)
 	master       []byte    // TLS 1.2
 	app          [2][]byte // TLS 1.3: the traffic secrets after Finished
 }
@@ -122,6 +127,11 @@ type direction struct {
 	secret  []byte      // TLS 1.3: the current traffic secret
 	next    cipher.AEAD // TLS 1.2: the keys after ChangeCipherSpec
 	nextIV  []byte
+	block   cipher.Block // a CBC suite's cipher and HMAC (aead nil)
+	mac     hash.Hash
+	nextBlk cipher.Block
+	nextMAC hash.Hash
+	macBuf  []byte
 	enc     bool // TLS 1.2: after ChangeCipherSpec
 	stopped bool // a failure: the rest is not read
 	nonce   [12]byte
@@ -245,6 +255,7 @@ func (c *Conn) record(dir int, h, body []byte) {
 		case 20: // ChangeCipherSpec: TLS 1.2's keys start (TLS 1.3 sends it for middleboxes)
 			if !c.tls13 && c.sawSH {
 				d.enc, d.aead, d.iv, d.seq = true, d.next, d.nextIV, 0
+				d.block, d.mac = d.nextBlk, d.nextMAC
 			}
 		case 23:
 			if !c.sawSH {
@@ -255,7 +266,7 @@ func (c *Conn) record(dir int, h, body []byte) {
 		}
 		return
 	}
-	if d.aead == nil {
+	if d.aead == nil && d.block == nil {
 		if !c.sawSH {
 			c.fail(-1, "the handshake was not captured: the capture starts after it")
 		}
@@ -308,6 +319,10 @@ func (c *Conn) open(d *direction, h, body []byte) ([]byte, byte, bool) {
 	// sequence number, type, version and plaintext length.
 	binary.BigEndian.PutUint64(d.aad[:], seq)
 	d.aad[8], d.aad[9], d.aad[10] = h[0], h[1], h[2]
+	if d.block != nil {
+		p, ok := c.openCBC(d, body)
+		return p, h[0], ok
+	}
 	ct := body
 	if c.s.chacha {
 		// RFC 7905: the iv XOR the sequence number, no explicit nonce.
@@ -333,6 +348,66 @@ func (c *Conn) open(d *direction, h, body []byte) ([]byte, byte, bool) {
 		return nil, 0, false
 	}
 	return p, h[0], true
+}
+
+// openCBC decrypts a CBC record of TLS 1.2 (RFC 5246 section 6.2.3.2:
+// an explicit IV, then the plaintext, its HMAC and padding, encrypted;
+// RFC 7366: the HMAC after the ciphertext, of the IV and ciphertext) and
+// checks its padding and HMAC. d.aad holds the sequence number, type and
+// version.
+func (c *Conn) openCBC(d *direction, body []byte) ([]byte, bool) {
+	const bs = aes.BlockSize
+	m := d.mac.Size()
+	mac := func(n int, data ...[]byte) []byte {
+		binary.BigEndian.PutUint16(d.aad[11:], uint16(n))
+		d.mac.Reset()
+		d.mac.Write(d.aad[:])
+		for _, b := range data {
+			d.mac.Write(b)
+		}
+		d.macBuf = d.mac.Sum(d.macBuf[:0])
+		return d.macBuf
+	}
+	if c.etm {
+		if len(body) < bs+bs+m || (len(body)-m)%bs != 0 {
+			return nil, false
+		}
+		n := len(body) - m
+		if !hmac.Equal(mac(n, body[:n]), body[n:]) {
+			return nil, false
+		}
+		ct := body[bs:n]
+		cipher.NewCBCDecrypter(d.block, body[:bs]).CryptBlocks(ct, ct)
+		pad := int(ct[len(ct)-1])
+		if pad+1 > len(ct) || !padded(ct, pad) {
+			return nil, false
+		}
+		return ct[:len(ct)-1-pad], true
+	}
+	if len(body) < bs+bs || len(body)%bs != 0 {
+		return nil, false
+	}
+	ct := body[bs:]
+	cipher.NewCBCDecrypter(d.block, body[:bs]).CryptBlocks(ct, ct)
+	pad := int(ct[len(ct)-1])
+	if pad+1+m > len(ct) || !padded(ct, pad) {
+		return nil, false
+	}
+	p := ct[:len(ct)-1-pad-m]
+	if !hmac.Equal(mac(len(p), p), ct[len(p):len(p)+m]) {
+		return nil, false
+	}
+	return p, true
+}
+
+// padded says whether the pad bytes before b's last all hold pad.
+func padded(b []byte, pad int) bool {
+	for _, x := range b[len(b)-1-pad : len(b)-1] {
+		if int(x) != pad {
+			return false
+		}
+	}
+	return true
 }
 
 // handshake reads the handshake messages of one direction.
@@ -378,6 +453,7 @@ const (
 
 // The extensions read.
 const (
+	extEtM           = 0x0016 // RFC 7366
 	extEMS           = 0x0017 // RFC 7627
 	extSessionTicket = 0x0023 // RFC 5077
 	extPreSharedKey  = 0x0029 // RFC 8446 4.2.11
@@ -392,6 +468,7 @@ type hello struct {
 	suite     uint16
 	ticket    []byte
 	psk       bool
+	etm       bool
 	ok        bool
 }
 
@@ -425,6 +502,8 @@ func parseHello(b []byte, client bool) hello {
 			h.ticket = v
 		case extPreSharedKey:
 			h.psk = true
+		case extEtM:
+			h.etm = true
 		case extVersions:
 			if !client && len(v) == 2 {
 				h.version = binary.BigEndian.Uint16(v)
@@ -447,7 +526,7 @@ func (c *Conn) message(dir int, typ byte, body []byte) {
 			return
 		}
 		c.sawCH, c.clientRandom = true, h.random
-		c.chSessionID, c.chTicket = bytes.Clone(h.sessionID), bytes.Clone(h.ticket)
+		c.chSessionID, c.chTicket, c.chEtM = bytes.Clone(h.sessionID), bytes.Clone(h.ticket), h.etm
 	case !c.sawCH:
 		c.fail(-1, "the handshake was not captured (no ClientHello)")
 	case typ == msgServerHello && dir == Server:
@@ -463,7 +542,7 @@ func (c *Conn) message(dir int, typ byte, body []byte) {
 			c.hrr = true
 			return
 		}
-		c.sawSH, c.serverRandom = true, h.random
+		c.sawSH, c.serverRandom, c.etm = true, h.random, c.chEtM && h.etm
 		c.serverHello(h)
 	case typ == msgNewSessionTicket && dir == Server && !c.tls13 && len(body) >= 6:
 		// RFC 5077 section 3.3: a lifetime hint and the ticket.
@@ -570,15 +649,29 @@ func (c *Conn) serverHello(h hello) {
 	// RFC 5246 section 6.3: the key block from the master secret and
 	// the randoms, server's first.
 	seed := append(c.serverRandom[:], c.clientRandom[:]...)
-	ivLen := 4
-	if c.s.chacha {
+	ivLen, macLen := 4, 0
+	switch {
+	case c.s.chacha:
 		ivLen = 12
+	case c.s.mac != nil:
+		ivLen, macLen = 16, c.s.mac().Size()
 	}
-	kb := prf12(c.s.hash, c.master, "key expansion", seed, 2*c.s.keyLen+2*ivLen)
-	ck, sk := kb[:c.s.keyLen], kb[c.s.keyLen:2*c.s.keyLen]
-	civ, siv := kb[2*c.s.keyLen:2*c.s.keyLen+ivLen], kb[2*c.s.keyLen+ivLen:]
-	c.d[Client].next, c.d[Client].nextIV = c.s.aead(ck), civ
-	c.d[Server].next, c.d[Server].nextIV = c.s.aead(sk), siv
+	kb := prf12(c.s.hash, c.master, "key expansion", seed, 2*macLen+2*c.s.keyLen+2*ivLen)
+	take := func(n int) []byte {
+		b := kb[:n]
+		kb = kb[n:]
+		return b
+	}
+	cm, sm := take(macLen), take(macLen)
+	ck, sk := take(c.s.keyLen), take(c.s.keyLen)
+	civ, siv := take(ivLen), take(ivLen)
+	if c.s.mac != nil {
+		c.d[Client].nextBlk, c.d[Client].nextMAC = c.s.block(ck), hmac.New(c.s.mac, cm)
+		c.d[Server].nextBlk, c.d[Server].nextMAC = c.s.block(sk), hmac.New(c.s.mac, sm)
+	} else {
+		c.d[Client].next, c.d[Client].nextIV = c.s.aead(ck), civ
+		c.d[Server].next, c.d[Server].nextIV = c.s.aead(sk), siv
+	}
 	c.ok()
 }
 

@@ -35,6 +35,15 @@ func FuzzRecords(f *testing.F) {
 	sh = append(sh, 0, 0x13, 0x01, 0, 0, 6, 0, 0x2b, 0, 2, 3, 4)
 	f.Add(hello, append(sh, 23, 3, 3, 0, 20, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20), uint8(3))
 	f.Add([]byte{22, 3, 3, 0, 4, 1, 0, 0, 0}, []byte{23, 3, 3, 0xff, 0xff}, uint8(1))
+	// TLS 1.2 with a CBC suite and with AES-GCM: a ServerHello, a
+	// ChangeCipherSpec and a record from each side.
+	for _, suite := range []byte{0x13, 0x2f} {
+		sh12 := []byte{22, 3, 3, 0, 42, 2, 0, 0, 38, 3, 3}
+		sh12 = append(sh12, make([]byte, 32)...)
+		sh12 = append(sh12, 0, 0xc0, suite, 0)
+		rec := append([]byte{20, 3, 3, 0, 1, 1, 22, 3, 3, 0, 48}, make([]byte, 48)...)
+		f.Add(append(hello, rec...), append(sh12, rec...), uint8(len(hello)))
+	}
 	f.Fuzz(func(t *testing.T, client, server []byte, cut uint8) {
 		keys := NewKeyLog()
 		sec := &secrets{}

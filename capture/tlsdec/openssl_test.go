@@ -209,3 +209,38 @@ func TestOpenSSLSessionID(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenSSLSuites: CBC suites with and without encrypt-then-MAC
+// (OpenSSL asks for it by default), and a suite that is not decrypted.
+func TestOpenSSLSuites(t *testing.T) {
+	cases := []struct {
+		name   string
+		client []string
+		suite  string
+		why    string
+	}{
+		{"cbc etm", []string{"-tls1_2", "-cipher", "ECDHE-ECDSA-AES256-SHA384"}, "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384", ""},
+		{"cbc mte", []string{"-tls1_2", "-cipher", "ECDHE-ECDSA-AES128-SHA", "-no_etm"}, "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA", ""},
+		{"ccm", []string{"-tls1_3", "-ciphersuites", "TLS_AES_128_CCM_SHA256"}, "TLS_AES_128_CCM_SHA256", "the cipher suite TLS_AES_128_CCM_SHA256 is not supported"},
+	}
+	p := startOpenSSL(t, "-naccept", itoa(len(cases)), "-cipher", "ALL", "-ciphersuites", "TLS_AES_128_GCM_SHA256:TLS_AES_128_CCM_SHA256")
+	for _, tc := range cases {
+		kl := filepath.Join(p.dir, tc.name)
+		chunks := p.client([]string{"a line of " + tc.name}, append(tc.client, "-keylogfile", kl)...)
+		b, err := os.ReadFile(kl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys, err := ParseKeyLog(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, got, sts := decrypt(session{chunks: chunks}, keys, nil)
+		if len(sts) != 1 || sts[0].Suite != tc.suite || sts[0].Why != tc.why || sts[0].Decrypted != (tc.why == "") {
+			t.Fatalf("%s: statuses %+v, want %s, %q", tc.name, sts, tc.suite, tc.why)
+		}
+		if tc.why == "" && (string(got[Client]) != "a line of "+tc.name+"\n" || len(got[Server]) == 0 || c.etm != (tc.name == "cbc etm")) {
+			t.Errorf("%s: client %q, server %q, encrypt-then-MAC %v", tc.name, got[Client], got[Server], c.etm)
+		}
+	}
+}
