@@ -2,12 +2,7 @@ package tlsdec
 
 import (
 	"bytes"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"io"
 	"math/big"
 	"net"
@@ -16,6 +11,8 @@ import (
 	"testing"
 	"time"
 	_ "unsafe" // go:linkname, to choose the TLS 1.3 suite of crypto/tls
+
+	"kwire/capture/capturetest"
 )
 
 // crypto/tls has no setting for the TLS 1.3 suite: its preference list
@@ -59,26 +56,13 @@ func (c *recConn) Read(p []byte) (int, error) {
 	return n, err
 }
 
-var (
-	certOnce sync.Once
-	cert     tls.Certificate
-)
-
 func testCert(t *testing.T) tls.Certificate {
-	certOnce.Do(func() {
-		key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "kwire"}, DNSNames: []string{"kwire"},
-			NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
-		der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cert = tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
-	})
-	return cert
+	t.Helper()
+	c, err := capturetest.Cert()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // session runs one TLS connection between crypto/tls's client and

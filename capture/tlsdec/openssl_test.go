@@ -154,13 +154,9 @@ func (p *opensslPeer) client(lines []string, args ...string) []chunk {
 	return rec.chunks
 }
 
-// TestOpenSSLKeyUpdate: after 'K', both directions use their next
-// traffic secrets (RFC 8446 7.2), which the key log does not hold.
-func TestOpenSSLKeyUpdate(t *testing.T) {
-	p := startOpenSSL(t, "-naccept", "1", "-tls1_3")
-	kl := filepath.Join(p.dir, "keylog")
-	chunks := p.client([]string{"before the update", "K", "after the update"}, "-tls1_3", "-keylogfile", kl)
-	b, err := os.ReadFile(kl)
+func readKeyLog(t *testing.T, path string) *KeyLog {
+	t.Helper()
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,6 +164,16 @@ func TestOpenSSLKeyUpdate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return keys
+}
+
+// TestOpenSSLKeyUpdate: after 'K', both directions use their next
+// traffic secrets (RFC 8446 7.2), which the key log does not hold.
+func TestOpenSSLKeyUpdate(t *testing.T) {
+	p := startOpenSSL(t, "-naccept", "1", "-tls1_3")
+	kl := filepath.Join(p.dir, "keylog")
+	chunks := p.client([]string{"before the update", "K", "after the update"}, "-tls1_3", "-keylogfile", kl)
+	keys := readKeyLog(t, kl)
 	c, got, sts := decrypt(session{chunks: chunks}, keys, nil)
 	if len(sts) != 1 || !sts[0].Decrypted {
 		t.Fatalf("statuses %+v", sts)
@@ -187,15 +193,8 @@ func TestOpenSSLSessionID(t *testing.T) {
 	p := startOpenSSL(t, "-naccept", "2", "-tls1_2", "-no_ticket")
 	kl, sess := filepath.Join(p.dir, "keylog"), filepath.Join(p.dir, "session")
 	first := p.client([]string{"first"}, "-tls1_2", "-keylogfile", kl, "-sess_out", sess)
-	b, err := os.ReadFile(kl)
-	if err != nil {
-		t.Fatal(err)
-	}
+	keys := readKeyLog(t, kl) // the first session's line alone
 	second := p.client([]string{"second"}, "-tls1_2", "-sess_in", sess)
-	keys, err := ParseKeyLog(b)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ss := NewSessions()
 	for i, chunks := range [][]chunk{first, second} {
 		_, got, sts := decrypt(session{chunks: chunks}, keys, ss)
@@ -227,14 +226,7 @@ func TestOpenSSLSuites(t *testing.T) {
 	for _, tc := range cases {
 		kl := filepath.Join(p.dir, tc.name)
 		chunks := p.client([]string{"a line of " + tc.name}, append(tc.client, "-keylogfile", kl)...)
-		b, err := os.ReadFile(kl)
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys, err := ParseKeyLog(b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		keys := readKeyLog(t, kl)
 		c, got, sts := decrypt(session{chunks: chunks}, keys, nil)
 		if len(sts) != 1 || sts[0].Suite != tc.suite || sts[0].Why != tc.why || sts[0].Decrypted != (tc.why == "") {
 			t.Fatalf("%s: statuses %+v, want %s, %q", tc.name, sts, tc.suite, tc.why)
