@@ -104,6 +104,10 @@ type Event struct {
 	// (a KindTLS event's: after the handshake, and at each failure after
 	// it); nil in the clear. It never changes.
 	TLS *tlsdec.Status
+	// NotKafka: a KindTLS event of a connection on a port that is not
+	// Kafka's, not decrypted, so that it may carry something else. (A
+	// decrypted one whose plaintext is not Kafka has no events.)
+	NotKafka bool
 }
 
 // Conn is one TCP connection that carries Kafka.
@@ -123,6 +127,7 @@ type Conn struct {
 	tlsc      *tlsdec.Conn // a TLS connection's decryption
 	tlsDir    codec.Direction
 	tlsSt     *tlsdec.Status // the last said, never changed (events of the connection point to it)
+	tlsHeld   []*Event       // statuses of a connection on a port that is not Kafka's, until its plaintext is
 	sasl      bool           // raw SASL tokens follow SaslHandshake v0
 	saslV0    map[int32]bool
 	saslMech  string // named by the last SaslHandshake request
@@ -361,6 +366,15 @@ func (r *Reader) closeConn(k connKey, c *Conn, t time.Time) {
 	}
 	if c.tlsc != nil {
 		c.tlsc.Close()
+		if c.tlsSt != nil && !c.tlsSt.Decrypted && len(c.tlsHeld) > 0 {
+			// Not on a Kafka port and not decrypted: it may be Kafka.
+			for _, e := range c.tlsHeld {
+				e.NotKafka = true
+				e.Note += " (on a port that is not Kafka's: --port says it is)"
+				c.r.send(e)
+			}
+		}
+		c.tlsHeld = nil
 	}
 	for d := range c.fr {
 		c.fr[d].end(t)
@@ -427,7 +441,12 @@ func (c *Conn) startTLS(f *framer, t time.Time) {
 	c.tlsc = tlsdec.NewConn(c.r.keys, c.r.sess)
 	c.tlsc.OnStatus = func(s tlsdec.Status) {
 		c.tlsSt = &s
-		c.r.send(&Event{Kind: KindTLS, Conn: c, Dir: c.tlsDir, Time: c.fr[c.tlsDir].t, Packet: c.r.packet, Note: s.Text(), TLS: &s})
+		e := &Event{Kind: KindTLS, Conn: c, Dir: c.tlsDir, Time: c.fr[c.tlsDir].t, Packet: c.r.packet, Note: s.Text(), TLS: &s}
+		if !c.known {
+			c.tlsHeld = append(c.tlsHeld, e) // until the plaintext says it is Kafka
+			return
+		}
+		c.r.send(e)
 	}
 	c.tlsc.Out = func(dir int, b []byte) { c.fr[dir].feed(b, c.fr[dir].t) }
 	for _, fr := range []*framer{f, c.fr[1-f.dir]} {
@@ -483,6 +502,10 @@ func (f *framer) feed(b []byte, t time.Time) {
 			return
 		}
 		c.known = true
+		for _, e := range c.tlsHeld {
+			c.r.send(e)
+		}
+		c.tlsHeld = nil
 	}
 	f.process()
 }

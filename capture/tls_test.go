@@ -2,9 +2,11 @@ package capture_test
 
 import (
 	"bytes"
+	"context"
 	"crypto/tls"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -201,5 +203,66 @@ func BenchmarkTLS(b *testing.B) {
 				})
 			}
 		}
+	}
+}
+
+// TestTLSPorts: on a port that is not Kafka's, a TLS connection whose
+// plaintext is Kafka is read as on Kafka's; one not decrypted says so,
+// marked NotKafka; one whose plaintext is not Kafka has no events.
+func TestTLSPorts(t *testing.T) {
+	wire, plain, kl := tlsTraffic(t, &tls.Config{MinVersion: tls.VersionTLS13}, 1)
+	keys, _ := tlsdec.ParseKeyLog(kl)
+	file := pcap(t, capturetest.Packets(wire.Chunks, capturetest.Options{BrokerPort: 7777}), ether, false, false)
+	events := checkOpts(t, "port 7777", file, plain, 0, 0, capture.Options{KeyLog: keys})
+	if n := len(tlsStatuses(events)); n != wire.Conns() {
+		t.Errorf("%d TLS statuses, %d connections", n, wire.Conns())
+	}
+	events, err := readOpts(t, file, capture.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range events {
+		if s.e.Kind != capture.KindTLS || !s.e.NotKafka || !strings.HasSuffix(s.e.Note, "not decrypted: no key log (on a port that is not Kafka's: --port says it is)") {
+			t.Errorf("without a key log: event %d: %v %v %s", s.e.N, s.e.Kind, s.e.NotKafka, s.e.Note)
+		}
+	}
+	// Not Kafka: HTTP/1.1 in TLS, decrypted, has no events.
+	cert, err := capturetest.Cert()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{cert}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		buf := make([]byte, 512)
+		if _, err := c.Read(buf); err == nil {
+			_, _ = c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
+		}
+	}()
+	var kb bytes.Buffer
+	d := &capturetest.TLSDialer{Config: &tls.Config{InsecureSkipVerify: true, KeyLogWriter: &kb}, Wire: &capturetest.Recorder{}, Plain: &capturetest.Recorder{}}
+	c, err := d.Dial(context.Background(), "tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Write([]byte("GET / HTTP/1.1\r\nHost: kwire\r\n\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadAll(c); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	httpKeys, _ := tlsdec.ParseKeyLog(kb.Bytes())
+	events, err = readOpts(t, pcap(t, capturetest.Packets(d.Wire.Chunks, capturetest.Options{BrokerPort: 7777}), ether, false, false), capture.Options{KeyLog: httpKeys})
+	if err != nil || len(events) != 0 {
+		t.Errorf("HTTP over TLS: %v, %d events", err, len(events))
 	}
 }

@@ -308,7 +308,7 @@ func (run *captureRun) render(e *capture.Event) rendered {
 	case capture.KindSkipped:
 		status, failed = e.Note, !(e.Conn.MidStream && e.Offset == 0)
 	case capture.KindTLS:
-		status, failed = e.Note, !e.TLS.Decrypted
+		status, failed = e.Note, !e.TLS.Decrypted && !e.NotKafka
 	case capture.KindSASL:
 		status = e.Note
 	}

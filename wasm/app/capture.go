@@ -220,7 +220,7 @@ func (c *Capture) event(e *capture.Event) {
 	case capture.KindFrame:
 	case capture.KindTLS:
 		row.Kind, row.API = "tls", "TLS"
-		if e.TLS.Decrypted {
+		if e.TLS.Decrypted || e.NotKafka {
 			row.Info = e.Note
 		} else {
 			row.Status = e.Note
