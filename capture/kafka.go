@@ -419,6 +419,8 @@ type framer struct {
 	skipped int   // bytes dropped while resynchronising, not yet reported
 	skipAt  int64
 	started bool
+	framed  bool   // a frame was read
+	win     []byte // the first bytes of a connection held from its middle, while they may be TLS
 	t       time.Time
 }
 
@@ -451,7 +453,10 @@ func (c *Conn) startTLS(f *framer, t time.Time) {
 	c.tlsc.Out = func(dir int, b []byte) { c.fr[dir].feed(b, c.fr[dir].t) }
 	for _, fr := range []*framer{f, c.fr[1-f.dir]} {
 		b := fr.buf
-		fr.buf, fr.off, fr.started = nil, 0, true
+		if len(fr.win) > 0 {
+			b = fr.win // all of a connection held from its middle, not what resynchronising left
+		}
+		fr.buf, fr.off, fr.started, fr.win, fr.skipped = nil, 0, true, nil, 0
 		if len(b) > 0 {
 			fr.t, c.tlsDir = t, fr.dir
 			c.tlsc.Data(int(fr.dir), b, c.r.packet)
@@ -488,6 +493,21 @@ func (f *framer) feed(b []byte, t time.Time) {
 			return
 		}
 	}
+	if c.MidStream && c.tlsc == nil && !f.framed && len(f.win) < maxWin {
+		// The capture may start inside a TLS record: the first bytes
+		// are kept until two record headers in a row show the records
+		// from the next one on (tlsdec then says the handshake was not
+		// captured), or a frame shows Kafka in the clear.
+		f.win = append(f.win, b...)
+		if at := tlsChain(f.win); at >= 0 {
+			f.buf, f.win, f.skipped = append(f.buf[:0], f.win[at:]...), nil, 0
+			c.startTLS(f, t)
+			return
+		}
+		if len(f.win) >= maxWin {
+			f.win = nil
+		}
+	}
 	if !c.known {
 		// Detection: the client speaks first, with a request.
 		if f.dir == codec.Response {
@@ -515,6 +535,27 @@ func (f *framer) feed(b []byte, t time.Time) {
 // frame would have a size of more than 300 MB).
 func isTLS(b []byte) bool {
 	return b[0] >= 0x14 && b[0] <= 0x17 && b[1] == 0x03 && b[2] <= 0x04 && int(b[3])<<8|int(b[4]) <= 18432
+}
+
+// maxWin bounds the bytes a connection that the capture holds from its
+// middle keeps while looking for TLS records: two of the largest.
+const maxWin = 2 * (5 + 18432)
+
+// tlsChain is the offset in b of the first of two TLS record headers in
+// a row (one where the other's length says), within the first record's
+// largest length: where a capture that starts inside a record finds its
+// next; -1 for none.
+func tlsChain(b []byte) int {
+	for i := 0; i+5 <= len(b) && i <= 18432+5; i++ {
+		if !isTLS(b[i:]) {
+			continue
+		}
+		j := i + 5 + (int(b[i+3])<<8 | int(b[i+4]))
+		if j+5 <= len(b) && isTLS(b[j:]) && b[j] == b[i] {
+			return i
+		}
+	}
+	return -1
 }
 
 // process emits the frames at the start of buf.
@@ -667,6 +708,7 @@ func (f *framer) frame(b []byte, n int, incomplete string) {
 			c.sasl = false // the client is authenticated: frames again
 		}
 	}
+	f.framed, f.win = true, nil
 	e := f.event(b, n, incomplete)
 	if e.Key == keySaslAuthenticate && (f.dir == codec.Request || e.Request != nil) {
 		e.SASLMechanism = c.saslMech

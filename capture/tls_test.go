@@ -266,3 +266,60 @@ func TestTLSPorts(t *testing.T) {
 		t.Errorf("HTTP over TLS: %v, %d events", err, len(events))
 	}
 }
+
+// TestTLSMidRecord: a capture that starts inside a TLS record finds the
+// next record, and says the handshake was not captured; the connections
+// it holds whole are decrypted.
+func TestTLSMidRecord(t *testing.T) {
+	wire, _, kl := tlsTraffic(t, &tls.Config{MinVersion: tls.VersionTLS13}, 1)
+	keys, _ := tlsdec.ParseKeyLog(kl)
+	pkts := capturetest.Packets(wire.Chunks, capturetest.Options{MSS: 500})
+	// From the middle of the first connection's largest record on.
+	cut := 0
+	for i, p := range pkts {
+		q := pkts[max(i-1, 0)]
+		if i > 10 && p.Conn == q.Conn && p.FromClient == q.FromClient && len(p.Payload) == 500 && len(q.Payload) == 500 {
+			cut = i // inside a chunk, a record
+			break
+		}
+	}
+	if b := pkts[cut].Payload; b[0] >= 20 && b[0] <= 23 && b[1] == 3 {
+		t.Fatalf("packet %d starts with a record header", cut+1)
+	}
+	events, err := readOpts(t, pcap(t, pkts[cut:], ether, false, false), capture.Options{KeyLog: keys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The connections that started before the cut and go on after it,
+	// and those that start after it.
+	var mid, whole int
+	started := map[int]bool{}
+	seen := map[int]bool{}
+	for i, p := range pkts {
+		switch {
+		case i < cut:
+			started[p.Conn] = true
+		case !started[p.Conn] && p.Flags == 0x02:
+			whole++
+		case started[p.Conn] && len(p.Payload) > 0 && !seen[p.Conn]:
+			seen[p.Conn] = true
+			mid++
+		}
+	}
+	var notCaptured, decrypted, skipped int
+	for _, s := range events {
+		switch {
+		case s.e.Kind == capture.KindTLS && strings.HasPrefix(s.e.TLS.Why, "the handshake was not captured"):
+			notCaptured++
+		case s.e.Kind == capture.KindTLS && s.e.TLS.Decrypted:
+			decrypted++
+		case s.e.Kind == capture.KindSkipped:
+			skipped++
+		case s.e.Kind == capture.KindTLS:
+			t.Errorf("event %d: %s", s.e.N, s.e.Note)
+		}
+	}
+	if mid == 0 || notCaptured != mid || decrypted != whole || skipped != 0 {
+		t.Errorf("from packet %d: %d connections not captured whole (want %d), %d decrypted (want %d), %d skipped", cut+1, notCaptured, mid, decrypted, whole, skipped)
+	}
+}

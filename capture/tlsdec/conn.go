@@ -153,6 +153,9 @@ func (c *Conn) Status() Status { return c.st }
 // fail stops one direction (or both, dir < 0) and says why; the first
 // failure is the status's.
 func (c *Conn) fail(dir int, why string) {
+	if dir < 0 && c.d[0].stopped && c.d[1].stopped {
+		return // said
+	}
 	if dir < 0 {
 		c.d[0].stopped, c.d[1].stopped = true, true
 		c.d[0].buf, c.d[1].buf = nil, nil
