@@ -10,9 +10,9 @@ import (
 	"kwire/capture/tlsdec"
 )
 
-// TestCaptureTLS: a capture of kgo's TLS connections lists each
+// TestTLSRows (not TestCapture..., which build.sh also runs in node, where no server listens): a capture of kgo's TLS connections lists each
 // connection's TLS row, and with the key log its conversations.
-func TestCaptureTLS(t *testing.T) {
+func TestTLSRows(t *testing.T) {
 	wire, _, kl, err := capturetest.TLSTraffic(&tls.Config{}, 1)
 	if err != nil {
 		t.Fatal(err)
