@@ -70,7 +70,7 @@ type Event struct {
 	Dir    codec.Direction
 	Time   time.Time
 	Packet int   // the packet that completed it
-	Offset int64 // offset of its first byte in its direction's stream
+	Offset int64 // offset of its first byte in its direction's stream (of a TLS connection, its plaintext)
 	// Data is the frame's bytes, its size included; for an incomplete
 	// frame, the bytes before the first gap. It is valid only during the
 	// callback.
