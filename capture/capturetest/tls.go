@@ -79,6 +79,11 @@ func (d *TLSDialer) Dial(ctx context.Context, network, host string) (net.Conn, e
 // and returns the recorders of the bytes on the wire and of the
 // plaintext, and the key log kgo's connections wrote.
 func TLSTraffic(ccfg *tls.Config, clients int) (wire, plain *Recorder, keylog []byte, err error) {
+	return TLSTrafficN(ccfg, clients, 50)
+}
+
+// TLSTrafficN is TLSTraffic with n records produced by each client.
+func TLSTrafficN(ccfg *tls.Config, clients, n int) (wire, plain *Recorder, keylog []byte, err error) {
 	cert, err := Cert()
 	if err != nil {
 		return nil, nil, nil, err
@@ -102,14 +107,14 @@ func TLSTraffic(ccfg *tls.Config, clients int) (wire, plain *Recorder, keylog []
 			return nil, nil, nil, err
 		}
 		var recs []*kgo.Record
-		for j := range 50 {
+		for j := range n {
 			recs = append(recs, &kgo.Record{Topic: "tls-topic", Key: []byte(xfmt.Sprint("key-", i, "-", j)), Value: []byte(strings.Repeat(xfmt.Sprint("value ", j, " "), 40))})
 		}
 		if err := cl.ProduceSync(ctx, recs...).FirstErr(); err != nil {
 			cl.Close()
 			return nil, nil, nil, err
 		}
-		for got := 0; got < 50*(i+1); {
+		for got := 0; got < n*(i+1); {
 			fs := cl.PollFetches(ctx)
 			if err := fs.Err0(); err != nil {
 				cl.Close()

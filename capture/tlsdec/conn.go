@@ -192,6 +192,9 @@ func (c *Conn) Data(dir int, b []byte, packet int) {
 		return
 	}
 	c.packet = packet
+	if d.buf == nil && len(b) < 5+maxRecord {
+		d.buf = make([]byte, 0, 5+maxRecord) // a record at most, once
+	}
 	d.buf = append(d.buf, b...)
 	at := 0
 	for !d.stopped && len(d.buf)-at >= 5 {
@@ -220,8 +223,8 @@ func (c *Conn) Data(dir int, b []byte, packet int) {
 	d.off += int64(at)
 	rest := copy(d.buf, d.buf[at:])
 	d.buf = d.buf[:rest]
-	if rest == 0 && cap(d.buf) > 1<<16 {
-		d.buf = nil
+	if rest == 0 && cap(d.buf) > 4*(5+maxRecord) {
+		d.buf = nil // grown by a large segment
 	}
 }
 
