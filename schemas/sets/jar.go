@@ -227,7 +227,7 @@ func readJars(jars map[string][]byte, errorsOf func(version string) (tsv []byte,
 		}
 		if tsv, r := errorsOf(v); tsv != nil {
 			out["data/"+name+"/errors.tsv"] = tsv
-			src += "errors: the errors.tsv of " + r.String() + " (a jar has its error codes as Errors.class, which kwire does not run)\n"
+			src += "errors: the errors.tsv of " + r.Name + " (Apache Kafka " + r.Version + "): a jar has its error codes in Errors.class, which kwire does not run\n"
 		}
 		out["data/"+name+"/SOURCE"] = []byte(src)
 	}
