@@ -204,13 +204,14 @@ func Read(b []byte, want func(name string) bool, lim Limits) ([]File, error) {
 			}
 			data = bytes.Clone(raw)
 		case 8:
-			data = make([]byte, 0, usize)
-			w := bytes.NewBuffer(data)
-			_, err := io.Copy(w, io.LimitReader(flate.NewReader(bytes.NewReader(raw)), usize+1))
-			if err != nil {
+			// usize bytes, then the end of the stream: a byte more is
+			// read to see that there is none.
+			data = make([]byte, usize+1)
+			n, err := io.ReadFull(flate.NewReader(bytes.NewReader(raw)), data)
+			if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 				return bad(xfmt.Errorf("deflate: %w", err))
 			}
-			data = w.Bytes()
+			data = data[:n:n]
 		default:
 			return bad(xfmt.Errorf("compression method %d: only stored (0) and deflated (8) are read", method))
 		}
