@@ -227,7 +227,7 @@ func readJars(jars map[string][]byte, errorsOf func(version string) (tsv []byte,
 		}
 		if tsv, r := errorsOf(v); tsv != nil {
 			out["data/"+name+"/errors.tsv"] = tsv
-			src += "errors: the errors.tsv of " + r.Name + " (Apache Kafka " + r.Version + "): a jar has its error codes in Errors.class, which kwire does not run\n"
+			src += errorsFrom + "the errors.tsv of " + r.Name + " (Apache Kafka " + r.Version + "): a jar has its error codes in Errors.class, which kwire does not run\n"
 		}
 		out["data/"+name+"/SOURCE"] = []byte(src)
 	}
@@ -236,6 +236,10 @@ func readJars(jars map[string][]byte, errorsOf func(version string) (tsv []byte,
 	}
 	return out, nil
 }
+
+// errorsFrom starts the line of a SOURCE that says where its errors.tsv
+// comes from.
+const errorsFrom = "errors: "
 
 // majorMinor is "4.4" of "4.4.0" and of "4.4.0-SNAPSHOT".
 func majorMinor(v string) string {
@@ -247,18 +251,19 @@ func majorMinor(v string) string {
 }
 
 // nearestErrors returns the errors.tsv of the release of fsys nearest to
-// a Kafka version: the newest at or before it, else the oldest after it;
-// nil when no release has one. The caller holds mu.
+// a Kafka version: the newest at or before it, else the oldest after it,
+// of those whose table is their own (not read from jars); nil when no
+// release has one. The caller holds mu.
 func nearestErrors(version string) ([]byte, Release) {
-	target := Release{Version: version}
+	target := versionKey(Release{Version: version})
 	var best Release
 	var bestTSV []byte
 	for _, r := range releases() {
 		tsv, err := fs.ReadFile(data, "data/"+r.Name+"/errors.tsv")
-		if err != nil {
-			continue
+		if src, _ := readSource(r.Name); err != nil || strings.Contains(src, "\n"+errorsFrom) {
+			continue // no table, or another release's (read from jars)
 		}
-		if !releaseLess(target, r) {
+		if !keyLess(target, versionKey(r)) {
 			best, bestTSV = r, tsv
 			continue
 		}

@@ -87,18 +87,23 @@ func readSource(name string) (string, error) {
 // release without a version by its name, "trunk" last.
 func releaseLess(a, b Release) bool {
 	ka, kb := versionKey(a), versionKey(b)
-	for i := range min(len(ka), len(kb)) {
-		if ka[i] != kb[i] {
-			return ka[i] < kb[i]
-		}
-	}
-	if len(ka) != len(kb) {
-		return len(ka) < len(kb)
+	if keyLess(ka, kb) || keyLess(kb, ka) {
+		return keyLess(ka, kb)
 	}
 	if (a.Name == "trunk") != (b.Name == "trunk") {
 		return b.Name == "trunk"
 	}
 	return a.Name < b.Name
+}
+
+// keyLess orders two versionKeys.
+func keyLess(ka, kb []int) bool {
+	for i := range min(len(ka), len(kb)) {
+		if ka[i] != kb[i] {
+			return ka[i] < kb[i]
+		}
+	}
+	return len(ka) < len(kb)
 }
 
 // versionKey is a release's version as numbers: 4.5.0-SNAPSHOT is

@@ -1,0 +1,212 @@
+package sets
+
+import (
+	"archive/zip"
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kwire/internal/jartest"
+)
+
+// The built-in 4.4 is what Use reads from the jars build.sh fetched: the
+// same files, byte for byte, in a Maven repository's folder, its parent
+// folders, a folder of jars, or the jars named one by one; its SOURCE
+// names the version, the jars, the commit, the date and where errors.tsv
+// comes from (4.3's: the nearest release before it).
+func TestJarsAsBuiltIn(t *testing.T) {
+	defer Reset()
+	Reset()
+	built, err := FS("4.4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{}
+	fs.WalkDir(built, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := fs.ReadFile(built, p)
+			want[p] = string(b)
+		}
+		return err
+	})
+	if len(want) < 270 {
+		t.Fatalf("the built-in 4.4 has %d files", len(want))
+	}
+	jars := jartest.Jars(t, jartest.Version)
+	libs := t.TempDir() // a Kafka distribution's libs/, with other jars
+	for name, b := range jars {
+		os.WriteFile(filepath.Join(libs, name), b, 0o644)
+	}
+	os.WriteFile(filepath.Join(libs, "scala-library-2.13.16.jar"), []byte("not read"), 0o644)
+	var named []string
+	for _, a := range jartest.Artifacts {
+		named = append(named, jartest.Path(a, jartest.Version))
+	}
+	repo := jartest.Repo()
+	m2 := filepath.Dir(filepath.Dir(filepath.Dir(repo))) // …/m2, as ~/.m2/repository
+	for _, srcs := range [][]string{{repo}, {m2}, {libs}, named} {
+		if err := Use(srcs); err != nil {
+			t.Fatalf("%v: %v", srcs, err)
+		}
+		got, err := FS("4.4")
+		if err != nil {
+			t.Fatalf("%v: %v (sets %v)", srcs, err, Names())
+		}
+		n := 0
+		fs.WalkDir(got, ".", func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				b, _ := fs.ReadFile(got, p)
+				if string(b) != want[p] {
+					t.Errorf("%v: %s differs from the built-in 4.4's", srcs, p)
+				}
+				n++
+			}
+			return err
+		})
+		if n != len(want) {
+			t.Errorf("%v: %d files, the built-in 4.4 %d", srcs, n, len(want))
+		}
+		Reset()
+	}
+	src := want["SOURCE"]
+	for _, s := range []string{"Apache Kafka 4.4.0\n", "kafka-clients-4.4.0.jar", "kafka-metadata-4.4.0.jar", "commit: 1156b2752aaa28ea\n", "date: 2026-10-06\n", "errors: the errors.tsv of 4.3 (Apache Kafka 4.3.1)"} {
+		if !strings.Contains(src, s) {
+			t.Errorf("SOURCE has no %q:\n%s", s, src)
+		}
+	}
+	if r := ReleaseOf("4.4"); r.Version != "4.4.0" || r.Date != "2026-10-06" {
+		t.Errorf("release %+v", r)
+	}
+	s, err := Load("4.4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 203 message files, 27 metadata records, 44 + 4 + 2 coordinator
+	// records; QuorumStateData (kafka-raft) and kafka-storage's left out.
+	count := map[string]int{}
+	for p := range want {
+		count[strings.Split(p, "/")[0]]++
+	}
+	if count["message"] != 203 || count["metadata"] != 27 || count["coordinator"] != 50 || len(s.Broken()) != 0 {
+		t.Errorf("files %v, broken %v", count, s.Broken())
+	}
+	if _, ok := want["message/QuorumStateData.json"]; ok {
+		t.Error("kafka-raft's QuorumStateData is in the set")
+	}
+}
+
+// jarOf writes a jar with archive/zip.
+func jarOf(t testing.TB, files map[string]string) []byte {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, b := range files {
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(b))
+	}
+	zw.Close()
+	return buf.Bytes()
+}
+
+const header = `{"apiKey": -1, "type": "header", "name": "RequestHeader", "validVersions": "0-2", "flexibleVersions": "2+", "fields": []}`
+
+// readJars: jars renamed are known by what they hold, versions make
+// releases (4.3.0 and 4.3.1 named apart), and each jar that is not right
+// is refused with its name, and nothing read.
+func TestReadJars(t *testing.T) {
+	clients := func(v string) []byte {
+		return jarOf(t, map[string]string{"common/message/RequestHeader.json": header, versionFile: "commitId=abc\nversion=" + v + "\n", "org/apache/kafka/X.class": "\xca\xfe"})
+	}
+	metadata := jarOf(t, map[string]string{"common/metadata/TopicRecord.json": `{}`})
+	group := jarOf(t, map[string]string{"common/message/OffsetCommitKey.json": `{}`})
+	errorsOf := func(v string) ([]byte, Release) { return []byte("code\tname\tmessage\n"), Release{Name: "4.3", Version: "4.3.1"} }
+	got, err := readJars(map[string][]byte{
+		"kafka-clients-4.3.0.jar": clients("4.3.0"), "kafka-metadata-4.3.0.jar": metadata,
+		"a.jar": clients("4.3.1"), "b.jar": clients("4.4.0"), "kafka-group-coordinator-4.4.0.jar": group,
+	}, errorsOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"4.3.0/message/RequestHeader.json", "4.3.0/metadata/TopicRecord.json", "4.3.1/message/RequestHeader.json", "4.4/coordinator/OffsetCommitKey.json", "4.4/errors.tsv", "4.4/SOURCE"} {
+		if _, ok := got["data/"+p]; !ok {
+			t.Errorf("no %s in %v", p, names(got))
+		}
+	}
+	if len(names(got)) != 3 {
+		t.Errorf("releases %v", names(got))
+	}
+	// Renamed jars beside one version's clients.
+	got, err = readJars(map[string][]byte{"c.jar": clients("4.4.0"), "m.jar": metadata, "g.jar": group}, errorsOf)
+	if err != nil || got["data/4.4/metadata/TopicRecord.json"] == nil || got["data/4.4/coordinator/OffsetCommitKey.json"] == nil {
+		t.Errorf("renamed: %v %v", err, names(got))
+	}
+	bad := jarOf(t, map[string]string{"../../evil.json": "x"})
+	for _, c := range []struct {
+		jars map[string][]byte
+		want string
+	}{
+		{map[string][]byte{"kafka-metadata-4.4.0.jar": metadata}, "kafka-metadata-4.4.0.jar: no kafka-clients-4.4.0.jar beside it"},
+		{map[string][]byte{"kafka-clients-4.3.0.jar": clients("4.4.0")}, "kafka-clients-4.3.0.jar: its kafka/kafka-version.properties says version 4.4.0"},
+		{map[string][]byte{"x.jar": clients("4.3.0"), "y.jar": clients("4.4.0"), "m.jar": metadata}, "m.jar: its name has no version"},
+		{map[string][]byte{"x.jar": clients("4.4.0"), "y.jar": clients("4.4.0")}, "x.jar and y.jar are both kafka-clients 4.4.0"},
+		{map[string][]byte{"x.jar": jarOf(t, map[string]string{"README": "x"})}, "x.jar: no Kafka schemas in it"},
+		{map[string][]byte{"kafka-clients-4.4.0.jar": jarOf(t, map[string]string{versionFile: "version=4.4.0"})}, "no common/message/*.json in it"},
+		{map[string][]byte{"kafka-clients-4.4.0.jar": bad}, `kafka-clients-4.4.0.jar: entry "../../evil.json" (at byte`},
+		{map[string][]byte{"kafka-clients-4.4.0.jar": clients("4.4.0")[:100]}, "kafka-clients-4.4.0.jar: at byte 0: not a zip"},
+	} {
+		got, err := readJars(c.jars, errorsOf)
+		if err == nil || !strings.Contains(err.Error(), c.want) || got != nil {
+			t.Errorf("%v: %v, want %q", names(got), err, c.want)
+		}
+	}
+}
+
+// The errors.tsv of a release from jars is the nearest release's: the
+// newest at or before its version, else the oldest after it.
+func TestNearestErrors(t *testing.T) {
+	defer Reset()
+	Reset()
+	for v, want := range map[string]string{"4.4.0": "4.3", "4.3.1": "4.3", "4.3.0": "4.2", "3.8.0": "3.9", "4.6.0": "trunk", "4.5.0": "trunk"} {
+		mu.Lock()
+		tsv, r := nearestErrors(v)
+		mu.Unlock()
+		if r.Name != want || !bytes.HasPrefix(tsv, []byte("code\tname\tmessage\n")) {
+			t.Errorf("%s: %s", v, r.Name)
+		}
+	}
+}
+
+// Use fails, changing nothing, at a jar that is cut, a file that is no
+// jar, a bomb.
+func TestUseRefused(t *testing.T) {
+	defer Reset()
+	Reset()
+	before := Names()
+	dir := t.TempDir()
+	cut := filepath.Join(dir, "kafka-clients-4.4.0.jar")
+	b, _ := os.ReadFile(jartest.Path("kafka-clients", jartest.Version))
+	os.WriteFile(cut, b[:len(b)/2], 0o644)
+	text := filepath.Join(dir, "notes.txt")
+	os.WriteFile(text, []byte("hello"), 0o644)
+	bomb := filepath.Join(dir, "bomb.jar")
+	os.WriteFile(bomb, jarOf(t, map[string]string{"common/message/RequestHeader.json": strings.Repeat(" ", 8<<20)}), 0o644)
+	for _, c := range []struct{ src, want string }{
+		{cut, cut + ": at byte 0: not a zip, or a zip cut short"},
+		{text, text + ": neither a folder nor a jar"},
+		{bomb, `bomb.jar: entry "common/message/RequestHeader.json" (at byte`},
+		{filepath.Join(dir, "missing.jar"), "no such file"},
+	} {
+		err := Use([]string{jartest.Path("kafka-metadata", jartest.Version), c.src})
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Join(Names(), " ") != strings.Join(before, " ") {
+			t.Errorf("%s: %v, want %q; sets %v", c.src, err, c.want, Names())
+		}
+	}
+	if err := Use([]string{bomb}); err == nil || !strings.Contains(err.Error(), "zip bomb") {
+		t.Errorf("bomb: %v", err)
+	}
+}
