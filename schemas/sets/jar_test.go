@@ -124,7 +124,9 @@ func TestReadJars(t *testing.T) {
 	}
 	metadata := jarOf(t, map[string]string{"common/metadata/TopicRecord.json": `{}`})
 	group := jarOf(t, map[string]string{"common/message/OffsetCommitKey.json": `{}`})
-	errorsOf := func(v string) ([]byte, Release) { return []byte("code\tname\tmessage\n"), Release{Name: "4.3", Version: "4.3.1"} }
+	errorsOf := func(v string) ([]byte, Release) {
+		return []byte("code\tname\tmessage\n"), Release{Name: "4.3", Version: "4.3.1"}
+	}
 	got, err := readJars(map[string][]byte{
 		"kafka-clients-4.3.0.jar": clients("4.3.0"), "kafka-metadata-4.3.0.jar": metadata,
 		"a.jar": clients("4.3.1"), "b.jar": clients("4.4.0"), "kafka-group-coordinator-4.4.0.jar": group,
