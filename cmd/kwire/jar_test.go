@@ -66,3 +66,22 @@ func TestSchemasJars(t *testing.T) {
 		t.Errorf("a cut jar: exit %d %q", code, errs)
 	}
 }
+
+// A real Apache Kafka 4.4.0 broker's ApiVersions response (v3, recorded
+// with scripts/broker-apiversions.sh: a combined broker and controller
+// started from Maven Central's jars) names 4.4, as trunk of August 2026
+// advertises the same; it advertises Produce 0-13, not the schema's 3-13
+// (KAFKA-18659), which the match allows.
+func TestRealBrokerAPIVersions(t *testing.T) {
+	hex, err := os.ReadFile(filepath.Join("testdata", "apiversions-broker-4.4.0.hex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := kwire(t, string(hex), "decode", "--response", "--api", "ApiVersions", "--version", "3")
+	if code != 0 || !strings.Contains(errs, "the advertised versions match 4.4 (4.4.0, 2026-10-06), trunk (") {
+		t.Errorf("exit %d %s", code, errs)
+	}
+	if !strings.Contains(out, "ApiKeys []ApiVersion = 77 elements") {
+		t.Errorf("%.500s", out)
+	}
+}

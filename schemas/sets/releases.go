@@ -342,7 +342,7 @@ func MatchAdvertised(adv []schemas.APIVersions) []Match {
 				continue
 			}
 			vs, got := a.Request.ValidVersions, av.Versions
-			if got.Lo == vs.Lo && (got.Hi == vs.Hi || (got.Hi == vs.Hi-1 && a.Request.LatestVersionUnstable)) {
+			if (got.Lo == vs.Lo || produceFloor(a.Key, got.Lo, vs.Lo)) && (got.Hi == vs.Hi || (got.Hi == vs.Hi-1 && a.Request.LatestVersionUnstable)) {
 				m.Same++
 				continue
 			}
@@ -357,6 +357,15 @@ func MatchAdvertised(adv []schemas.APIVersions) []Match {
 		return out[i].Same > out[j].Same
 	})
 	return out
+}
+
+// produceFloor says whether an advertised lowest version of Produce of 0
+// stands for the schema's 3: from 4.0, which removed Produce v0-2
+// (KIP-896), brokers still advertise them, and reject them, for the sake
+// of librdkafka (KAFKA-18659; ApiKeys.PRODUCE_API_VERSIONS_RESPONSE_MIN_VERSION,
+// as ProduceRequest.json says). A real 4.4.0 broker advertises Produce 0-13.
+func produceFloor(key, advertised, schema int16) bool {
+	return key == 0 && advertised == 0 && schema == 3
 }
 
 // Describe says in one line which releases advertised versions match:
