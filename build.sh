@@ -63,12 +63,7 @@ jar_artifacts="kafka-clients kafka-metadata kafka-group-coordinator kafka-share-
 
 jar_repo() { echo "${KWIRE_CACHE:-$HOME/.cache/kwire}/m2"; }
 
-maven_ready() {
-	if command -v mvn >/dev/null 2>&1; then return 0; fi
-	log "installing Debian's maven (and a Java runtime) to fetch Kafka's jars"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >/dev/null && apt-get install -y -qq maven >/dev/null
-}
+maven_ready() { debian_ready mvn maven "(and a Java runtime) to fetch Kafka's jars"; }
 
 fetch_jars() {
 	local repo missing=0 v a
@@ -139,19 +134,18 @@ wasm_size() {
 	fi
 }
 
-chromium_ready() {
-	if command -v chromium >/dev/null 2>&1; then return 0; fi
-	log "installing Debian's chromium for the browser tests"
+# debian_ready CMD PACKAGE WHY: installs Debian's PACKAGE when CMD is
+# missing.
+debian_ready() {
+	if command -v "$1" >/dev/null 2>&1; then return 0; fi
+	log "installing Debian's $2 $3"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >/dev/null && apt-get install -y -qq chromium >/dev/null
+	apt-get update -qq >/dev/null && apt-get install -y -qq "$2" >/dev/null
 }
 
-node_ready() {
-	if command -v node >/dev/null 2>&1; then return 0; fi
-	log "installing Debian's nodejs for the js/wasm tests"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >/dev/null && apt-get install -y -qq nodejs >/dev/null
-}
+chromium_ready() { debian_ready chromium chromium "for the browser tests"; }
+
+node_ready() { debian_ready node nodejs "for the js/wasm tests"; }
 
 test_all() {
 	schemas

@@ -4,9 +4,13 @@
 package jartest
 
 import (
+	"archive/zip"
+	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 )
 
 // Version is the release that kwire reads from jars (../shared/kafka has
@@ -46,4 +50,28 @@ func Jars(t testing.TB, v string) map[string][]byte {
 		out[filepath.Base(Path(a, v))] = b
 	}
 	return out
+}
+
+// Zip writes files with archive/zip in the order given, deflated, or
+// stored when their name ends in ".txt", and a folder entry after them.
+func Zip(t testing.TB, names []string, data [][]byte) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for i, name := range names {
+		method := zip.Deflate
+		if strings.HasSuffix(name, ".txt") {
+			method = zip.Store
+		}
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: method, Modified: time.Date(2026, 10, 6, 17, 14, 0, 0, time.UTC)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(data[i])
+	}
+	zw.Create("folder/")
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }

@@ -8,32 +8,11 @@ import (
 	"io"
 	"strings"
 	"testing"
-	"time"
+
+	"kwire/internal/jartest"
 )
 
-// zipOf writes files with archive/zip, deflated or stored (".txt") by
-// name, with a folder entry.
-func zipOf(t testing.TB, names []string, data [][]byte) []byte {
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for i, name := range names {
-		method := zip.Deflate
-		if strings.HasSuffix(name, ".txt") {
-			method = zip.Store
-		}
-		h := &zip.FileHeader{Name: name, Method: method, Modified: time.Date(2026, 10, 6, 17, 14, 0, 0, time.UTC)}
-		w, err := zw.CreateHeader(h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write(data[i])
-	}
-	zw.Create("folder/")
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
+func zipOf(t testing.TB, names []string, data [][]byte) []byte { return jartest.Zip(t, names, data) }
 
 // readZip reads a zip with archive/zip, its files in order.
 func readZip(b []byte) ([]File, error) {

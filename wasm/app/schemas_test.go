@@ -1,8 +1,6 @@
 package app
 
 import (
-	"archive/zip"
-	"bytes"
 	"io/fs"
 	"strings"
 	"testing"
@@ -12,26 +10,14 @@ import (
 	"kwire/schemas/sets"
 )
 
-// zipOf writes files with archive/zip, deflated or stored by name.
+// zipOf writes files with archive/zip.
 func zipOf(t testing.TB, files map[string][]byte) []byte {
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
+	var names []string
+	var data [][]byte
 	for name, b := range files {
-		method := zip.Deflate
-		if strings.HasSuffix(name, ".txt") {
-			method = zip.Store
-		}
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: method})
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write(b)
+		names, data = append(names, name), append(data, b)
 	}
-	zw.Create("folder/")
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return jartest.Zip(t, names, data)
 }
 
 // A dropped folder (or zip) of schemas becomes a release for the page:
