@@ -150,14 +150,8 @@ func jarsIn(src string) (jars []string, isJars bool, err error) {
 		return nil, false, err
 	}
 	for _, e := range entries {
-		artifact, _ := jarName(e.Name())
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".jar") {
-			continue
-		}
-		for _, a := range JarArtifacts() {
-			if a == artifact {
-				jars = append(jars, filepath.Join(src, e.Name()))
-			}
+		if artifact, _ := jarName(e.Name()); !e.IsDir() && strings.HasSuffix(e.Name(), ".jar") && isJarArtifact(artifact) {
+			jars = append(jars, filepath.Join(src, e.Name()))
 		}
 	}
 	sort.Strings(jars)

@@ -38,6 +38,15 @@ func JarArtifacts() []string {
 	return out
 }
 
+func isJarArtifact(artifact string) bool {
+	for _, a := range jarArtifacts {
+		if a.artifact == artifact {
+			return true
+		}
+	}
+	return false
+}
+
 const versionFile = "kafka/kafka-version.properties"
 
 // IsJar says whether a file is a jar or zip by its name or its first
@@ -54,7 +63,10 @@ func jarName(file string) (artifact, version string) {
 	base := strings.TrimSuffix(path.Base(strings.ReplaceAll(file, "\\", "/")), ".jar")
 	for i := 0; i+1 < len(base); i++ {
 		if base[i] == '-' && base[i+1] >= '0' && base[i+1] <= '9' {
-			return base[:i], base[i+1:]
+			// "kafka-clients-4.4.0 (1).jar", as a browser saves a
+			// file twice, is 4.4.0.
+			version, _, _ = strings.Cut(base[i+1:], " ")
+			return base[:i], version
 		}
 	}
 	return base, ""
@@ -101,12 +113,10 @@ func readJar(file string, b []byte) (*jarRead, error) {
 			}
 		}
 	}
-	known := false
-	for _, a := range jarArtifacts {
-		known = known || a.artifact == artifact
-	}
-	if !known {
-		// Renamed: what it holds says which jar it is.
+	if !isJarArtifact(artifact) {
+		// Renamed: what it holds says which jar it is, and its name
+		// says nothing of its version.
+		nameVersion = ""
 		switch {
 		case has["common/message/RequestHeader.json"]:
 			artifact = "kafka-clients"
@@ -144,7 +154,9 @@ func readJar(file string, b []byte) (*jarRead, error) {
 }
 
 // readJars makes one set per Kafka version of the jars given (by file
-// name): each needs its kafka-clients jar; the others of its version
+// name; among several, those that Maven's name says are of other
+// artifacts, as in a distribution's libs/, are passed over): each needs
+// its kafka-clients jar; the others of its version
 // (kafka-metadata, the coordinators') add their records. A set is named
 // after its version's major and minor ("4.4" for 4.4.0), or the whole
 // version when two given share them. Its errors.tsv is that of the
@@ -155,6 +167,9 @@ func readJar(file string, b []byte) (*jarRead, error) {
 func readJars(jars map[string][]byte, errorsOf func(version string) (tsv []byte, from Release)) (memFS, error) {
 	files := make([]string, 0, len(jars))
 	for f := range jars {
+		if artifact, v := jarName(f); v != "" && !isJarArtifact(artifact) && len(jars) > 1 {
+			continue // another artifact's jar beside Kafka's (libs/, a Maven folder)
+		}
 		files = append(files, f)
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i] < files[j] })
@@ -232,7 +247,7 @@ func readJars(jars map[string][]byte, errorsOf func(version string) (tsv []byte,
 		out["data/"+name+"/SOURCE"] = []byte(src)
 	}
 	if len(out) == 0 {
-		return nil, xfmt.Errorf("no jars given")
+		return nil, xfmt.Errorf("no jar of Kafka's schemas among those given (kafka-clients-4.4.0.jar, with kafka-metadata's and the coordinators' beside it)")
 	}
 	return out, nil
 }

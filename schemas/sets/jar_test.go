@@ -128,7 +128,7 @@ func TestReadJars(t *testing.T) {
 		return []byte("code\tname\tmessage\n"), Release{Name: "4.3", Version: "4.3.1"}
 	}
 	got, err := readJars(map[string][]byte{
-		"kafka-clients-4.3.0.jar": clients("4.3.0"), "kafka-metadata-4.3.0.jar": metadata,
+		"kafka-clients-4.3.0.jar": clients("4.3.0"), "kafka-metadata-4.3.0.jar": metadata, "libs/scala-library-2.13.16.jar": []byte("not read"),
 		"a.jar": clients("4.3.1"), "b.jar": clients("4.4.0"), "kafka-group-coordinator-4.4.0.jar": group,
 	}, errorsOf)
 	if err != nil {
@@ -143,7 +143,7 @@ func TestReadJars(t *testing.T) {
 		t.Errorf("releases %v", names(got))
 	}
 	// Renamed jars beside one version's clients.
-	got, err = readJars(map[string][]byte{"c.jar": clients("4.4.0"), "m.jar": metadata, "g.jar": group}, errorsOf)
+	got, err = readJars(map[string][]byte{"kafka-clients-4.4.0 (1).jar": clients("4.4.0"), "m.jar": metadata, "g.jar": group}, errorsOf)
 	if err != nil || got["data/4.4/metadata/TopicRecord.json"] == nil || got["data/4.4/coordinator/OffsetCommitKey.json"] == nil {
 		t.Errorf("renamed: %v %v", err, names(got))
 	}
@@ -153,6 +153,8 @@ func TestReadJars(t *testing.T) {
 		want string
 	}{
 		{map[string][]byte{"kafka-metadata-4.4.0.jar": metadata}, "kafka-metadata-4.4.0.jar: no kafka-clients-4.4.0.jar beside it"},
+		{map[string][]byte{"scala-library-2.13.16.jar": jarOf(t, map[string]string{"scala/Predef.class": "x"})}, "scala-library-2.13.16.jar: no Kafka schemas in it"},
+		{map[string][]byte{"a-1.jar": metadata, "b-2.jar": metadata}, "no jar of Kafka's schemas among those given"},
 		{map[string][]byte{"kafka-clients-4.3.0.jar": clients("4.4.0")}, "kafka-clients-4.3.0.jar: its kafka/kafka-version.properties says version 4.4.0"},
 		{map[string][]byte{"x.jar": clients("4.3.0"), "y.jar": clients("4.4.0"), "m.jar": metadata}, "m.jar: its name has no version"},
 		{map[string][]byte{"x.jar": clients("4.4.0"), "y.jar": clients("4.4.0")}, "x.jar and y.jar are both kafka-clients 4.4.0"},
@@ -211,4 +213,29 @@ func TestUseRefused(t *testing.T) {
 	if err := Use([]string{bomb}); err == nil || !strings.Contains(err.Error(), "zip bomb") {
 		t.Errorf("bomb: %v", err)
 	}
+}
+
+// FuzzReadJars: any bytes as a jar, under Kafka's name or another, are
+// refused with an error or read into set files at paths of a set.
+func FuzzReadJars(f *testing.F) {
+	f.Add(jarOf(f, map[string]string{"common/message/RequestHeader.json": header, versionFile: "commitId=abc\nversion=4.4.0\n"}))
+	f.Add(jarOf(f, map[string]string{"common/metadata/TopicRecord.json": "{}", "common/message/QuorumStateData.json": "{}"}))
+	errorsOf := func(string) ([]byte, Release) { return nil, Release{} }
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, name := range []string{"kafka-clients-4.4.0.jar", "x.jar"} {
+			got, err := readJars(map[string][]byte{name: b}, errorsOf)
+			if err != nil {
+				if got != nil || !strings.HasPrefix(err.Error(), name+": ") {
+					t.Fatalf("%s: %v with %d files", name, err, len(got))
+				}
+				continue
+			}
+			for p := range got {
+				parts := strings.Split(p, "/")
+				if !fs.ValidPath(p) || parts[0] != "data" || !validName(parts[1]) || !setFile(strings.Join(parts[2:], "/")) {
+					t.Fatalf("%s: a file at %q", name, p)
+				}
+			}
+		}
+	})
 }

@@ -42,11 +42,15 @@ func isJar(name string) bool { return strings.HasSuffix(strings.ToLower(name), "
 // shown. It says what it read; a file that did not load is listed with
 // the draft reader's diagnostics, at their lines.
 func (s *State) AddSchemas(files map[string][]byte) (string, error) {
-	jars := len(files) > 0
-	for p := range files {
-		jars = jars && isJar(p)
+	// Jars, dropped or in a folder dropped (libs/, a Maven repository's):
+	// the rest beside them (poms, checksums) is left.
+	jars := map[string][]byte{}
+	for p, b := range files {
+		if isJar(p) {
+			jars[p] = b
+		}
 	}
-	if !jars && len(files) == 1 {
+	if len(jars) == 0 && len(files) == 1 {
 		for p, b := range files {
 			if sets.IsJar(p, b) {
 				zipped, err := unzip.Read(b, nil, unzip.Default)
@@ -62,8 +66,8 @@ func (s *State) AddSchemas(files map[string][]byte) (string, error) {
 	}
 	var added []string
 	var err error
-	if jars {
-		added, err = sets.AddJars(files)
+	if len(jars) > 0 {
+		added, err = sets.AddJars(jars)
 	} else {
 		added, err = sets.AddFiles(files, "dropped")
 	}

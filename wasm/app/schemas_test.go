@@ -81,7 +81,14 @@ func TestDroppedJars(t *testing.T) {
 	if _, err := s.AddSchemas(cut); err == nil || !strings.Contains(err.Error(), "kafka-clients-4.4.0.jar: ") || len(sets.Names()) != len(before) {
 		t.Errorf("a cut jar: %v; sets %v", err, sets.Names())
 	}
-	report, err := s.AddSchemas(jars)
+	// As in a Maven repository's folder dropped: poms and checksums
+	// beside the jars, in folders.
+	folder := map[string][]byte{"kafka-clients/4.4.0/kafka-clients-4.4.0.pom": []byte("<project/>")}
+	for name, b := range jars {
+		folder["m2/"+name] = b
+		folder["m2/"+name+".sha1"] = []byte("0123")
+	}
+	report, err := s.AddSchemas(folder)
 	if err != nil {
 		t.Fatal(err)
 	}
