@@ -35,9 +35,9 @@ const MaxJarBytes = 256 << 20
 //   - a folder of jars, such as a Kafka distribution's libs/.
 //
 // The jars of all the sources are read together (one release per Kafka
-// version). A release from jars takes its errors.tsv from the nearest
-// release built in (its SOURCE says which). Nothing changes when a
-// source cannot be read.
+// version). A release from jars reads its errors.tsv from kafka-clients'
+// Errors.class, else takes the nearest release's built in (its SOURCE
+// says which). Nothing changes when a source cannot be read.
 func Use(sources []string) error {
 	jars := map[string][]byte{}
 	var dirs []memFS

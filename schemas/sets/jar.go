@@ -77,13 +77,14 @@ func jarName(file string) (artifact, version string) {
 type jarRead struct {
 	file, artifact, version, commit, date string
 	files                                 map[string][]byte
+	errorsClass                           []byte // kafka-clients' Errors.class
 }
 
 // readJar reads the schemas of one of Kafka's jars: which jar it is by
 // its name (kafka-clients-4.4.0.jar) or, renamed, by what it holds.
 func readJar(file string, b []byte) (*jarRead, error) {
 	want := func(name string) bool {
-		return name == versionFile ||
+		return name == versionFile || name == errorsClass ||
 			(path.Ext(name) == ".json" && (path.Dir(name) == "common/message" || path.Dir(name) == "common/metadata"))
 	}
 	entries, err := unzip.Read(b, want, unzip.Default)
@@ -96,6 +97,9 @@ func readJar(file string, b []byte) (*jarRead, error) {
 	for _, e := range entries {
 		has[path.Dir(e.Name)] = true
 		has[e.Name] = true
+		if e.Name == errorsClass {
+			j.errorsClass = e.Data
+		}
 		if e.Name == versionFile {
 			// kafka-version.properties: "commitId=1156b2752aaa28ea",
 			// "version=4.4.0".
@@ -159,11 +163,11 @@ func readJar(file string, b []byte) (*jarRead, error) {
 // its kafka-clients jar; the others of its version
 // (kafka-metadata, the coordinators') add their records. A set is named
 // after its version's major and minor ("4.4" for 4.4.0), or the whole
-// version when two given share them. Its errors.tsv is that of the
-// nearest release of those there are (errorsOf; the newest at or before
-// its version, else the oldest after): a jar has the error table as
-// Errors.class, code that kwire does not run. It fails, with nothing
-// read, at the first jar that is not right.
+// version when two given share them. Its errors.tsv is read from
+// kafka-clients' Errors.class (errorTable), or, when that cannot be
+// read, is that of the nearest release of those there are (errorsOf; the
+// newest at or before its version, else the oldest after). It fails,
+// with nothing read, at the first jar that is not right.
 func readJars(jars map[string][]byte, errorsOf func(version string) (tsv []byte, from Release)) (memFS, error) {
 	files := make([]string, 0, len(jars))
 	for f := range jars {
@@ -240,9 +244,15 @@ func readJars(jars map[string][]byte, errorsOf func(version string) (tsv []byte,
 		if clients.date != "" {
 			src += "date: " + clients.date + "\n"
 		}
-		if tsv, r := errorsOf(v); tsv != nil {
+		tsv, err := errorTable(clients.errorsClass)
+		if err == nil {
+			src += errorsFrom + "read from " + errorsClass + " in " + path.Base(clients.file) + " (the constants its static initializer constructs; no code of the jar is run)\n"
+		} else if borrowed, r := errorsOf(v); borrowed != nil {
+			tsv = borrowed
+			src += errorsBorrowed + r.Name + " (Apache Kafka " + r.Version + "): " + path.Base(clients.file) + "'s " + errorsClass + " is not read: " + err.Error() + "\n"
+		}
+		if tsv != nil {
 			out["data/"+name+"/errors.tsv"] = tsv
-			src += errorsFrom + "the errors.tsv of " + r.Name + " (Apache Kafka " + r.Version + "): a jar has its error codes in Errors.class, which kwire does not run\n"
 		}
 		out["data/"+name+"/SOURCE"] = []byte(src)
 	}
@@ -253,8 +263,11 @@ func readJars(jars map[string][]byte, errorsOf func(version string) (tsv []byte,
 }
 
 // errorsFrom starts the line of a SOURCE that says where its errors.tsv
-// comes from.
-const errorsFrom = "errors: "
+// comes from, errorsBorrowed when it is another release's.
+const (
+	errorsFrom     = "errors: "
+	errorsBorrowed = errorsFrom + "the errors.tsv of "
+)
 
 // majorMinor is "4.4" of "4.4.0" and of "4.4.0-SNAPSHOT".
 func majorMinor(v string) string {
@@ -275,7 +288,7 @@ func nearestErrors(version string) ([]byte, Release) {
 	var bestTSV []byte
 	for _, r := range releases() {
 		tsv, err := fs.ReadFile(data, "data/"+r.Name+"/errors.tsv")
-		if src, _ := readSource(r.Name); err != nil || strings.Contains(src, "\n"+errorsFrom) {
+		if src, _ := readSource(r.Name); err != nil || strings.Contains(src, "\n"+errorsBorrowed) {
 			continue // no table, or another release's (read from jars)
 		}
 		if !keyLess(target, versionKey(r)) {

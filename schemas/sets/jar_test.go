@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"kwire/internal/jartest"
+	"kwire/internal/unzip"
 )
 
 // The built-in 4.4 is what Use reads from the jars build.sh fetched: the
@@ -72,7 +73,7 @@ func TestJarsAsBuiltIn(t *testing.T) {
 		Reset()
 	}
 	src := want["SOURCE"]
-	for _, s := range []string{"Apache Kafka 4.4.0\n", "kafka-clients-4.4.0.jar", "kafka-metadata-4.4.0.jar", "commit: 1156b2752aaa28ea\n", "date: 2026-10-06\n", "errors: the errors.tsv of 4.3 (Apache Kafka 4.3.1)"} {
+	for _, s := range []string{"Apache Kafka 4.4.0\n", "kafka-clients-4.4.0.jar", "kafka-metadata-4.4.0.jar", "commit: 1156b2752aaa28ea\n", "date: 2026-10-06\n", "errors: read from org/apache/kafka/common/protocol/Errors.class in kafka-clients-4.4.0.jar (the constants its static initializer constructs; no code of the jar is run)\n"} {
 		if !strings.Contains(src, s) {
 			t.Errorf("SOURCE has no %q:\n%s", s, src)
 		}
@@ -142,6 +143,11 @@ func TestReadJars(t *testing.T) {
 	if len(names(got)) != 3 {
 		t.Errorf("releases %v", names(got))
 	}
+	// Without an Errors.class, the nearest release's table, and SOURCE
+	// says so.
+	if src := string(got["data/4.4/SOURCE"]); !strings.Contains(src, "\nerrors: the errors.tsv of 4.3 (Apache Kafka 4.3.1): b.jar's org/apache/kafka/common/protocol/Errors.class is not read: not a class file\n") {
+		t.Errorf("SOURCE:\n%s", src)
+	}
 	// Renamed jars beside one version's clients.
 	got, err = readJars(map[string][]byte{"kafka-clients-4.4.0 (1).jar": clients("4.4.0"), "m.jar": metadata, "g.jar": group}, errorsOf)
 	if err != nil || got["data/4.4/metadata/TopicRecord.json"] == nil || got["data/4.4/coordinator/OffsetCommitKey.json"] == nil {
@@ -175,7 +181,7 @@ func TestReadJars(t *testing.T) {
 func TestNearestErrors(t *testing.T) {
 	defer Reset()
 	Reset()
-	for v, want := range map[string]string{"4.4.0": "4.3", "4.3.1": "4.3", "4.3.0": "4.2", "3.8.0": "3.9", "4.6.0": "trunk", "4.5.0": "trunk"} {
+	for v, want := range map[string]string{"4.4.0": "4.4", "4.4.1": "4.4", "4.3.1": "4.3", "4.3.0": "4.2", "3.8.0": "3.9", "4.6.0": "trunk", "4.5.0": "trunk"} {
 		mu.Lock()
 		tsv, r := nearestErrors(v)
 		mu.Unlock()
@@ -238,4 +244,126 @@ func FuzzReadJars(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The error table of 4.4.0's Errors.class: 4.3's codes and names (read
+// from Errors.java), each message the same but the one 4.4 rewrote, and
+// the three codes 4.4 added. Every cut of the class is refused.
+func TestErrorTable(t *testing.T) {
+	entries, err := unzip.Read(jartest.Jars(t, jartest.Version)["kafka-clients-4.4.0.jar"], func(n string) bool { return n == errorsClass }, unzip.Default)
+	if err != nil || len(entries) != 1 {
+		t.Fatal(err)
+	}
+	class := entries[0].Data
+	tsv, err := errorTable(class)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := fs.ReadFile(embedded(), "data/4.3/errors.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSuffix(string(tsv), "\n"), "\n") {
+		code, rest, _ := strings.Cut(line, "\t")
+		got[code] = rest
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(string(old), "\n"), "\n") {
+		code, rest, _ := strings.Cut(line, "\t")
+		if code == "124" { // FENCED_STATE_EPOCH: "The coordinator rejected the request because the state epoch did not match."
+			rest = "FENCED_STATE_EPOCH\tThe coordinator rejected the request because the state epoch did not match."
+		}
+		if got[code] != rest {
+			t.Errorf("code %s: %q, 4.3 has %q", code, got[code], rest)
+		}
+		delete(got, code)
+	}
+	if len(got) != 3 || !strings.HasPrefix(got["134"], "GROUP_DELETION_FAILED\t") || !strings.HasPrefix(got["135"], "STREAMS_TOPOLOGY_DESCRIPTION_UPDATE_FAILED\t") || got["136"] != "CONTROLLER_ID_NOT_REGISTERED\tThe given controller ID was not registered." {
+		t.Errorf("new in 4.4: %q", got)
+	}
+	for n := range len(class) {
+		if _, err := errorTable(class[:n]); err == nil {
+			t.Fatalf("cut at %d: read", n)
+		}
+	}
+}
+
+// FuzzErrorTable: any bytes as Errors.class are refused with an error or
+// read as a table of distinct codes and names, one row a line.
+func FuzzErrorTable(f *testing.F) {
+	f.Add(classOf([]string{"NONE", "UNKNOWN"}, []int{0, -1}))
+	f.Add([]byte("\xca\xfe\xba\xbe\x00\x00\x00\x41\x00\x01"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		tsv, err := errorTable(b)
+		if err != nil {
+			return
+		}
+		lines := strings.Split(string(tsv), "\n")
+		if lines[0] != "code\tname\tmessage" || lines[len(lines)-1] != "" {
+			t.Fatalf("%q", tsv)
+		}
+		for _, l := range lines[1 : len(lines)-1] {
+			if strings.Count(l, "\t") != 2 {
+				t.Fatalf("row %q", l)
+			}
+		}
+	})
+}
+
+// classOf writes a class file whose static initializer constructs, as
+// Errors.class does, one constant per name with its code and a message,
+// between a tableswitch and a lookupswitch of no use.
+func classOf(names []string, codes []int) []byte {
+	be := func(b []byte, v ...int) []byte {
+		for _, x := range v {
+			b = append(b, byte(x>>8), byte(x))
+		}
+		return b
+	}
+	cp := [][]byte{nil, append(be([]byte{1}, 1), 'E'), be([]byte{7}, 1), append(be([]byte{1}, 8), "<clinit>"...), append(be([]byte{1}, 4), "Code"...)}
+	var code []byte
+	for i, name := range names {
+		cp = append(cp, append(be([]byte{1}, len(name)), name...), be([]byte{8}, len(cp)))
+		nameAt := len(cp) - 1
+		msg := "The " + name + "."
+		cp = append(cp, append(be([]byte{1}, len(msg)), msg...), be([]byte{8}, len(cp)))
+		code = append(code, 0xbb, 0, 2, 0x59, 0x13, byte(nameAt>>8), byte(nameAt), 0x10, byte(i))
+		code = be(append(code, 0x11), codes[i]&0xffff)
+		code = append(code, 0x13, byte((len(cp)-1)>>8), byte(len(cp)-1), 0xba, 0, 0, 0, 0, 0xb7, 0, 0, 0xb3, 0, 0)
+	}
+	code = append(code, 0x03, 0xaa) // iconst_0, tableswitch 0 to 1
+	for len(code)%4 != 0 {
+		code = append(code, 0)
+	}
+	code = append(code, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1)
+	code = append(code, 0x03, 0xab) // lookupswitch of one pair
+	for len(code)%4 != 0 {
+		code = append(code, 0)
+	}
+	code = append(code, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 7, 0, 0, 0, 1, 0xc4, 0x84, 0, 1, 0, 1, 0xb1)
+	b := be([]byte("\xca\xfe\xba\xbe"), 0, 65, len(cp))
+	for _, c := range cp[1:] {
+		b = append(b, c...)
+	}
+	b = be(b, 0, 2, 0, 0, 0, 1, 0, 3, 0, 1, 4)
+	attr := be(be(nil, 1, 1), len(code)>>16, len(code))
+	attr = append(attr, code...)
+	b = be(b, len(attr)>>16, len(attr))
+	return be(append(b, attr...), 0)
+}
+
+// errorTable reads the constants of a class that constructs them as
+// Errors.class does, through switches and a wide instruction.
+func TestErrorTableOfClass(t *testing.T) {
+	tsv, err := errorTable(classOf([]string{"UNKNOWN_SERVER_ERROR", "NONE", "BIG"}, []int{-1, 0, 300}))
+	want := "code\tname\tmessage\n-1\tUNKNOWN_SERVER_ERROR\tThe UNKNOWN_SERVER_ERROR.\n0\tNONE\tThe NONE.\n300\tBIG\tThe BIG.\n"
+	if err != nil || string(tsv) != want {
+		t.Errorf("%v:\n%s", err, tsv)
+	}
+	if _, err := errorTable(classOf([]string{"A", "A"}, []int{0, 1})); err == nil {
+		t.Error("a name twice: read")
+	}
+	if _, err := errorTable(classOf([]string{"A"}, []int{1})); err == nil || !strings.Contains(err.Error(), "no NONE") {
+		t.Errorf("no NONE: %v", err)
+	}
 }
