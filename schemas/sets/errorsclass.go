@@ -1,3 +1,5 @@
+//go:build !js
+
 package sets
 
 import (
@@ -8,9 +10,6 @@ import (
 
 	"kwire/internal/xfmt"
 )
-
-// errorsClass is where kafka-clients keeps its table of error codes.
-const errorsClass = "org/apache/kafka/common/protocol/Errors.class"
 
 // errorTable reads Kafka's error codes from Errors.class as an errors.tsv
 // (code, name, message), without running it: the enum's static
@@ -24,7 +23,10 @@ const errorsClass = "org/apache/kafka/common/protocol/Errors.class"
 // <init>. The class file is read as the JVM specification lays it out
 // (JVMS 4.1 ClassFile, 4.4 the constant pool, 4.7.3 the Code attribute,
 // 6.5 the instructions and their lengths), every index and length
-// checked against the bytes there are.
+// checked against the bytes there are. The browser app has no reader of
+// class files (errorsclass_js.go: 10 KB of gzip): there a release from
+// jars has the nearest release's table, which for 4.4.0's jars is the
+// built-in 4.4's, read from the same class at build time.
 func errorTable(class []byte) ([]byte, error) {
 	r := &classReader{b: class}
 	if r.u4() != 0xcafebabe {
@@ -178,7 +180,12 @@ func errorTable(class []byte) ([]byte, error) {
 			}
 			msg, _ := strs[1].(string)
 			names[name], codes[ints[1]] = true, true
-			msg = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(msg)
+			msg = strings.Map(func(r rune) rune {
+				if r == '\t' || r == '\n' || r == '\r' {
+					return ' '
+				}
+				return r
+			}, msg)
 			out = append(out, strconv.Itoa(int(ints[1]))+"\t"+name+"\t"+msg+"\n"...)
 		}
 		pc += size

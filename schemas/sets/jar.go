@@ -49,6 +49,9 @@ func isJarArtifact(artifact string) bool {
 
 const versionFile = "kafka/kafka-version.properties"
 
+// errorsClass is where kafka-clients keeps its table of error codes.
+const errorsClass = "org/apache/kafka/common/protocol/Errors.class"
+
 // IsJar says whether a file is a jar or zip by its name or its first
 // bytes.
 func IsJar(name string, b []byte) bool {
