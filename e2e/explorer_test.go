@@ -731,6 +731,17 @@ func TestExplorer(t *testing.T) {
 		if tree := p.treeText(); !strings.Contains(tree, "ApiVersionsResponse") || strings.Contains(tree, "ERROR") {
 			t.Errorf("tree:\n%.400s", tree)
 		}
+		// A real 4.4.0 broker's ApiVersions response (v3), pasted: it
+		// names 4.4, the dropped release among them.
+		hexText, err := os.ReadFile(filepath.Join("..", "cmd", "kwire", "testdata", "apiversions-broker-4.4.0.hex"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		eval[bool](p, `(() => { const v = document.getElementById('version'); v.value = '3'; v.dispatchEvent(new Event('change', {bubbles: true})); return true })()`)
+		p.do(chromedp.SetValue("#paste", strings.TrimSpace(string(hexText))), chromedp.Click(`button[data-act="decode"]`))
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.innerText.includes('the advertised versions match 4.4 (4.4.0, 2026-10-06), 4.4-dropped (4.4.0, 2026-10-06), trunk')`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+			t.Errorf("no match named: status %q, title %q", p.status(), eval[string](p, `document.getElementById('msgtitle').parentElement.innerText.slice(0, 600)`))
+		}
 		p.shot("dropped-jars")
 	})
 
