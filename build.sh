@@ -100,8 +100,16 @@ fetch_jars() {
 
 jar_sets() {
 	fetch_jars
-	local dst=$root/schemas/sets/data names
-	names=$(go run ./scripts/jarset -out "$dst" "$(jar_repo)/org/apache/kafka")
+	local dst=$root/schemas/sets/data names jars=() v a
+	# The jars of $jar_versions, named one by one: the cache's Maven
+	# repository may hold other versions (the test brokers' jars), which
+	# ../shared/kafka has as sets of its own.
+	for v in $jar_versions; do
+		for a in $jar_artifacts; do
+			jars+=("$(jar_repo)/org/apache/kafka/$a/$v/$a-$v.jar")
+		done
+	done
+	names=$(go run ./scripts/jarset -out "$dst" "${jars[@]}")
 	log "schemas: $(echo $names) from Kafka's jars in $(jar_repo)"
 }
 
