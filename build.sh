@@ -7,7 +7,9 @@
 #   ./build.sh test       run every test (installs Chromium when missing)
 #
 # The Kafka schema sets are copied at build time from $KWIRE_SCHEMAS, else
-# ../shared/kafka, into schemas/sets/data (git-ignored, never committed).
+# ../shared/kafka, into schemas/sets/data (git-ignored, never committed);
+# 4.4 is read from Kafka's jars, fetched from Maven Central into
+# ${KWIRE_CACHE:-~/.cache/kwire}/m2 (Maven is installed when missing).
 set -euo pipefail
 cd "$(dirname "$0")"
 root=$(pwd)
@@ -47,6 +49,68 @@ MSG
 		exit 1
 	fi
 	log "schemas: $n sets from $src"
+	jar_sets
+}
+
+# The releases that kwire reads from Apache Kafka's jars (Maven Central)
+# rather than from ../shared/kafka, which has no 4.4: kafka-clients and
+# the jars beside it, fetched once into a Maven repository in the cache
+# ($KWIRE_CACHE, else ~/.cache/kwire: outside the clone, so that CI's fresh
+# clones on this machine reuse it), then read by kwire's own jar reader
+# (scripts/jarset, sets.Use) into schemas/sets/data/4.4.
+jar_versions="4.4.0"
+jar_artifacts="kafka-clients kafka-metadata kafka-group-coordinator kafka-share-coordinator kafka-transaction-coordinator kafka-raft kafka-storage"
+
+jar_repo() { echo "${KWIRE_CACHE:-$HOME/.cache/kwire}/m2"; }
+
+maven_ready() { debian_ready mvn maven "(and a Java runtime) to fetch Kafka's jars"; }
+
+fetch_jars() {
+	local repo missing=0 v a
+	repo=$(jar_repo)
+	for v in $jar_versions; do
+		for a in $jar_artifacts; do
+			[ -f "$repo/org/apache/kafka/$a/$v/$a-$v.jar" ] || missing=1
+		done
+	done
+	[ "$missing" = 0 ] && return 0
+	maven_ready
+	log "jars: fetching Kafka $jar_versions from Maven Central into $repo"
+	mkdir -p "$repo"
+	for v in $jar_versions; do
+		# A pom that depends on the jars of one version (one version of
+		# an artifact per pom).
+		local pom=$repo/kwire-jars-$v.pom.xml
+		{
+			echo '<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>'
+			echo "<groupId>kwire</groupId><artifactId>jars</artifactId><version>$v</version><dependencies>"
+			for a in $jar_artifacts; do
+				echo "<dependency><groupId>org.apache.kafka</groupId><artifactId>$a</artifactId><version>$v</version></dependency>"
+			done
+			echo '</dependencies></project>'
+		} >"$pom"
+		if ! mvn -q -B --no-transfer-progress -f "$pom" -Dmaven.repo.local="$repo" \
+			dependency:resolve -DexcludeTransitive=true >"$repo/mvn.log" 2>&1; then
+			cat "$repo/mvn.log" >&2
+			echo "build.sh: could not fetch Kafka $v's jars from Maven Central" >&2
+			exit 1
+		fi
+	done
+}
+
+jar_sets() {
+	fetch_jars
+	local dst=$root/schemas/sets/data names jars=() v a
+	# The jars of $jar_versions, named one by one: the cache's Maven
+	# repository may hold other versions (the test brokers' jars), which
+	# ../shared/kafka has as sets of its own.
+	for v in $jar_versions; do
+		for a in $jar_artifacts; do
+			jars+=("$(jar_repo)/org/apache/kafka/$a/$v/$a-$v.jar")
+		done
+	done
+	names=$(go run ./scripts/jarset -out "$dst" "${jars[@]}")
+	log "schemas: $(echo $names) from Kafka's jars in $(jar_repo)"
 }
 
 build() {
@@ -78,19 +142,18 @@ wasm_size() {
 	fi
 }
 
-chromium_ready() {
-	if command -v chromium >/dev/null 2>&1; then return 0; fi
-	log "installing Debian's chromium for the browser tests"
+# debian_ready CMD PACKAGE WHY: installs Debian's PACKAGE when CMD is
+# missing.
+debian_ready() {
+	if command -v "$1" >/dev/null 2>&1; then return 0; fi
+	log "installing Debian's $2 $3"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >/dev/null && apt-get install -y -qq chromium >/dev/null
+	apt-get update -qq >/dev/null && apt-get install -y -qq "$2" >/dev/null
 }
 
-node_ready() {
-	if command -v node >/dev/null 2>&1; then return 0; fi
-	log "installing Debian's nodejs for the js/wasm tests"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >/dev/null && apt-get install -y -qq nodejs >/dev/null
-}
+chromium_ready() { debian_ready chromium chromium "for the browser tests"; }
+
+node_ready() { debian_ready node nodejs "for the js/wasm tests"; }
 
 test_all() {
 	schemas

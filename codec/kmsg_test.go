@@ -51,6 +51,7 @@ var kmsgExceptions = []kmsgException{
 	{"4.1", "ShareFetch", 1, 1, Response, "from 4.1 Records is nullable at v0 only; kmsg writes null Records at every version"},
 	{"4.2", "ShareFetch", 1, 2, Response, "from 4.1 Records is nullable at v0 only; kmsg writes null Records at every version"},
 	{"4.3", "ShareFetch", 1, 2, Response, "from 4.1 Records is nullable at v0 only; kmsg writes null Records at every version"},
+	{"4.4", "ShareFetch", 1, 2, Response, "from 4.1 Records is nullable at v0 only; kmsg writes null Records at every version"},
 	{"trunk", "ShareFetch", 1, 2, Response, "from 4.1 Records is nullable at v0 only; kmsg writes null Records at every version"},
 }
 

@@ -84,6 +84,7 @@ func TestKfakeRecords(t *testing.T) {
 		{"4.1", kversion.V4_1_0()},
 		{"4.2", kversion.V4_2_0()},
 		{"4.3", kversion.V4_3_0()},
+		{"4.4", kversion.V4_4_0()},
 	} {
 		t.Run(r.set, func(t *testing.T) {
 			set, err := sets.Load(r.set)

@@ -25,6 +25,7 @@ import (
 
 	"kwire/capture/capturetest"
 	"kwire/codec"
+	"kwire/internal/jartest"
 	"kwire/internal/testmsg"
 	"kwire/schemas/sets"
 	"kwire/wasm/app"
@@ -704,6 +705,45 @@ func TestExplorer(t *testing.T) {
 			t.Errorf("tree:\n%.400s", tree)
 		}
 		p.shot("dropped")
+	})
+
+	t.Run("drop jars", func(t *testing.T) {
+		p.t = t
+		p.open("api=ApiVersions&v=4&dir=response")
+		// Kafka 4.4.0's jars, as build.sh fetched them from Maven
+		// Central, dropped together: their release.
+		var names []string
+		for name, b := range jartest.Jars(t, jartest.Version) {
+			if err := os.WriteFile(filepath.Join(tmp, name), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			names = append(names, name)
+		}
+		js, _ := json.Marshal(names)
+		eval[bool](p, `(() => { Promise.all(`+string(js)+`.map(n => fetch(n).then(r => r.arrayBuffer()).then(b => new File([b], n)))).then(files => {
+			const dt = new DataTransfer(); for (const f of files) dt.items.add(f);
+			document.dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true})); }); return true })()`)
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById('set').value === '4.4-dropped'`, chromedp.WithPollingTimeout(time.Minute))); err != nil {
+			t.Fatalf("no release dropped: status %q", p.status())
+		}
+		if st := p.status(); !strings.Contains(st, "release 4.4-dropped added (Apache Kafka 4.4.0): ") {
+			t.Errorf("status %q", st)
+		}
+		if tree := p.treeText(); !strings.Contains(tree, "ApiVersionsResponse") || strings.Contains(tree, "ERROR") {
+			t.Errorf("tree:\n%.400s", tree)
+		}
+		// A real 4.4.0 broker's ApiVersions response (v3), pasted: it
+		// names 4.4, the dropped release among them.
+		hexText, err := os.ReadFile(filepath.Join("..", "cmd", "kwire", "testdata", "apiversions-broker-4.4.0.hex"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		eval[bool](p, `(() => { const v = document.getElementById('version'); v.value = '3'; v.dispatchEvent(new Event('change', {bubbles: true})); return true })()`)
+		p.do(chromedp.SetValue("#paste", strings.TrimSpace(string(hexText))), chromedp.Click(`button[data-act="decode"]`))
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.innerText.includes('the advertised versions match 4.4 (4.4.0, 2026-10-06), 4.4-dropped (4.4.0, 2026-10-06), trunk')`, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+			t.Errorf("no match named: status %q, title %q", p.status(), eval[string](p, `document.getElementById('msgtitle').parentElement.innerText.slice(0, 600)`))
+		}
+		p.shot("dropped-jars")
 	})
 
 	t.Run("paste a response", func(t *testing.T) {

@@ -65,7 +65,7 @@ func loadSet(name string) (*schemas.Set, error) {
 
 func (t *target) dir() (codec.Direction, error) {
 	if t.request && t.response {
-		return 0, errors.New("--request and --response exclude each other")
+		return 0, usageErr("--request and --response exclude each other")
 	}
 	if t.response {
 		return codec.Response, nil
@@ -99,7 +99,7 @@ func (t *target) resolve(optional bool) (*schemas.Set, *schemas.API, int16, erro
 		if optional {
 			return set, nil, 0, nil
 		}
-		return nil, nil, 0, errors.New("--api is required (a name such as JoinGroup, or a key such as 11)")
+		return nil, nil, 0, usageErr("--api is required (a name such as JoinGroup, or a key such as 11)")
 	}
 	api, err := set.LookupAPI(t.api)
 	if t.auto() && (err != nil || api.Removed()) {
@@ -135,7 +135,7 @@ func (t *target) resolve(optional bool) (*schemas.Set, *schemas.API, int16, erro
 		return nil, nil, 0, err
 	}
 	if !valid.Contains(v) && !(t.guess && v > valid.Hi) {
-		return nil, nil, 0, fmt.Errorf("%s has no version %d in set %s (valid: %s)", dir.Schema(api).Name, v, set.Name, valid)
+		return nil, nil, 0, usageErr("%s has no version %d in set %s (valid: %s)", dir.Schema(api).Name, v, set.Name, valid)
 	}
 	return set, api, v, nil
 }
@@ -166,8 +166,12 @@ func (f *versionFlag) Set(s string) error {
 func cmdAPIs(args []string, _ io.Reader, stdout, _ io.Writer) error {
 	fs := flag.NewFlagSet("kwire apis", flag.ContinueOnError)
 	setName := fs.String("set", sets.Auto, "schema set: auto (the newest release) or one of "+fmt.Sprint(sets.Names()))
-	if _, err := parseFlags(fs, args); err != nil {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
 		return err
+	}
+	if len(pos) > 0 {
+		return usageErr("unexpected argument %q", pos[0])
 	}
 	set, err := loadSet(*setName)
 	if err != nil {
@@ -211,7 +215,7 @@ func cmdEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) > 0 {
-		return fmt.Errorf("unexpected argument %q", pos[0])
+		return usageErr("unexpected argument %q", pos[0])
 	}
 	set, api, version, err := t.resolve(false)
 	if err != nil {
@@ -373,7 +377,7 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		// Every byte was read, but a node may hold an error: a checksum
 		// that does not match, a record that does not parse, a limit hit.
 		if e, off := root.FirstError(); e != nil {
-			fmt.Fprintln(stderr, "kwire: decode error at "+treeError(e, off))
+			printLine(stderr, "kwire: decode error at %s", treeError(e, off))
 			return exitError(1)
 		}
 	}
@@ -386,7 +390,7 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 func readBytes(pos []string, file string, stdin io.Reader, emptyOK bool) ([]byte, error) {
 	switch {
 	case file != "" && len(pos) > 0:
-		return nil, errors.New("give hex or --file, not both")
+		return nil, usageErr("give hex or --file, not both")
 	case file != "":
 		return os.ReadFile(file)
 	}

@@ -151,3 +151,33 @@ func TestDecodeEmptyBody(t *testing.T) {
 		t.Errorf("an empty frame: exit %d: %s", code, errs)
 	}
 }
+
+// TestUsageExitsTwo: every command line that asks for nothing kwire can
+// do exits 2 and says what, escaped; bad input exits 1.
+func TestUsageExitsTwo(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"site"}, "--out DIR"},
+		{[]string{"site", "--out", "d", "extra"}, "--out DIR"},
+		{[]string{"schema", "bogus"}, `unknown schema command "bogus"`},
+		{[]string{"schema", "lint"}, "takes one FILE"},
+		{[]string{"decode", "--request", "--response", "00"}, "exclude each other"},
+		{[]string{"encode", "--api", "JoinGroup", "--version", "9", "x"}, `unexpected argument "x"`},
+		{[]string{"encode", "--api", "JoinGroup", "--version", "9", "\x1b[31m"}, `unexpected argument "\x1b[31m"`},
+		{[]string{"encode"}, "--api is required"},
+		{[]string{"encode", "--api", "JoinGroup", "--set", "3.9", "--version", "10"}, "has no version 10"},
+		{[]string{"apis", "extra"}, `unexpected argument "extra"`},
+		{[]string{"serve", "a", "b"}, "one folder"},
+		{[]string{"decode", "--file", "x", "00"}, "not both"},
+	} {
+		_, errs, code := kwire(t, "", c.args...)
+		if code != 2 || !strings.Contains(errs, c.want) || strings.Contains(errs, "\x1b") {
+			t.Errorf("kwire %q: status %d, stderr %q; want 2 and %q", c.args, code, errs, c.want)
+		}
+	}
+	if _, errs, code := kwire(t, "", "decode", "zz"); code != 1 {
+		t.Errorf("kwire decode zz: status %d (%q), want 1: bad input", code, errs)
+	}
+}

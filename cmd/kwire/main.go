@@ -44,13 +44,14 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	args, dir, err := takeSchemas(args)
+	args, srcs, err := takeSchemas(args)
+	code := 2
 	if err == nil {
-		err = useSchemas(dir)
+		code, err = useSchemas(srcs)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "kwire:", err)
-		return 2
+		return code
 	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stdout)
@@ -98,7 +99,7 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun kwire COMMAND -h for its flags. Every command takes --schemas DIR: read the\nschema sets from DIR (a folder of sets, one set, or a folder of Kafka's message JSON).")
+	fmt.Fprintln(w, "\nRun kwire COMMAND -h for its flags. Every command takes --schemas SRC: read the\nschema sets from SRC (a folder of sets, one set, or a folder of Kafka's message JSON;\na jar of Kafka, kafka-clients-4.4.0.jar, with kafka-metadata's and the coordinators'\nbeside it; ~/.m2/repository/org/apache/kafka; a folder of jars), repeated or\ncomma-separated for several.")
 }
 
 // parseFlags parses flags that may come before or after positional

@@ -40,7 +40,7 @@ func cmdSchema(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return schemaDiff(args[1:], stdin, stdout, stderr)
 	}
 	fmt.Fprint(stderr, schemaUsage)
-	return fmt.Errorf("unknown schema command %q", args[0])
+	return usageErr("unknown schema command %q", args[0])
 }
 
 // loadDraft reads the draft named by the one positional argument, with
@@ -53,7 +53,7 @@ func loadDraft(name string, args []string, stdin io.Reader) (*draft.Draft, *sche
 		return nil, nil, err
 	}
 	if len(pos) != 1 {
-		return nil, nil, fmt.Errorf("kwire schema %s takes one FILE (or - for stdin)", name)
+		return nil, nil, usageErr("kwire schema %s takes one FILE (or - for stdin)", name)
 	}
 	base, err := loadSet(*setName)
 	if err != nil {
@@ -170,7 +170,7 @@ func loadSchemaFile(file, setName string, stderr io.Writer) (*schemas.Set, *draf
 		return nil, nil, err
 	}
 	if file == "-" {
-		return nil, nil, errors.New("--schema needs a file (stdin holds the message)")
+		return nil, nil, usageErr("--schema needs a file (stdin holds the message)")
 	}
 	src, err := readInput(file, nil)
 	if err != nil {

@@ -29,6 +29,9 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return usageErr("--addr: %v", err)
 	}
 	dir := "dist"
+	if len(pos) > 1 {
+		return usageErr("give one folder to serve, not %d", len(pos))
+	}
 	if len(pos) > 0 {
 		dir = pos[0]
 	}

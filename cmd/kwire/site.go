@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -28,7 +27,7 @@ func cmdSite(args []string, _ io.Reader, stdout, _ io.Writer) error {
 		return err
 	}
 	if *out == "" || len(pos) > 0 {
-		return errors.New("usage: kwire site --out DIR")
+		return usageErr("give --out DIR, and no other argument")
 	}
 	start := time.Now()
 	st, err := site.Build(site.Options{Out: *out, Explorer: explorerFiles(), NoGzip: *noGzip})

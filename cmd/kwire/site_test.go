@@ -27,7 +27,7 @@ func TestSiteCommand(t *testing.T) {
 			t.Errorf("missing %s", f)
 		}
 	}
-	if _, errs, code := kwire(t, "", "site"); code != 1 || !strings.Contains(errs, "--out DIR") {
+	if _, errs, code := kwire(t, "", "site"); code != 2 || !strings.Contains(errs, "--out DIR") {
 		t.Errorf("without --out: exit %d, %q", code, errs)
 	}
 }

@@ -18,7 +18,7 @@ type Layer struct {
 
 // Table is the layering, lowest first.
 var Table = []Layer{
-	{"base", []string{"internal/xfmt", "internal/xhex", "internal/deflate", "jsonv"}, nil},
+	{"base", []string{"internal/xfmt", "internal/xhex", "internal/deflate", "internal/unzip", "jsonv"}, nil},
 	// The model of the schemas: no bytes, no trees.
 	{"schemas", []string{"schemas/jsonc", "schemas", "schemas/sets", "schemas/draft"}, []string{"base"}},
 	// Trees with byte spans and their HTML: no schemas.
@@ -30,7 +30,7 @@ var Table = []Layer{
 	// What the programs are made of, on top of the codec.
 	{"features", []string{"codec/draftcodec", "identify", "capture/tlsdec", "capture", "site", "server", "web"}, []string{"base", "schemas", "tree", "wire", "codec"}},
 	// Helpers of tests and benchmarks.
-	{"testing", []string{"internal/traffic", "internal/drafttest", "internal/testmsg", "internal/benchrecords", "capture/capturetest"}, []string{"base", "schemas", "tree", "wire", "codec", "features"}},
+	{"testing", []string{"internal/traffic", "internal/jartest", "internal/drafttest", "internal/testmsg", "internal/benchrecords", "capture/capturetest"}, []string{"base", "schemas", "tree", "wire", "codec", "features"}},
 	// The programs and what only they use: anything below.
 	{"programs", []string{"cmd/...", "wasm/...", "wasm", "e2e", "scripts/...", "internal/layers"}, []string{"base", "schemas", "tree", "wire", "codec", "features", "testing"}},
 }

@@ -27,10 +27,16 @@ func AddFiles(files map[string][]byte, base string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return addSets(add)
+}
+
+// addSets adds the sets of add (laid out as data) to those there are,
+// renaming those whose name is taken, and returns their names.
+func addSets(add memFS) ([]string, error) {
 	mu.Lock()
 	defer mu.Unlock()
 	merged := memFS{}
-	err = walkFiles(data, "data", func(p string) error {
+	err := walkFiles(data, "data", func(p string) error {
 		b, err := fs.ReadFile(data, p)
 		merged[p] = b
 		return err

@@ -87,18 +87,23 @@ func readSource(name string) (string, error) {
 // release without a version by its name, "trunk" last.
 func releaseLess(a, b Release) bool {
 	ka, kb := versionKey(a), versionKey(b)
-	for i := range min(len(ka), len(kb)) {
-		if ka[i] != kb[i] {
-			return ka[i] < kb[i]
-		}
-	}
-	if len(ka) != len(kb) {
-		return len(ka) < len(kb)
+	if keyLess(ka, kb) || keyLess(kb, ka) {
+		return keyLess(ka, kb)
 	}
 	if (a.Name == "trunk") != (b.Name == "trunk") {
 		return b.Name == "trunk"
 	}
 	return a.Name < b.Name
+}
+
+// keyLess orders two versionKeys.
+func keyLess(ka, kb []int) bool {
+	for i := range min(len(ka), len(kb)) {
+		if ka[i] != kb[i] {
+			return ka[i] < kb[i]
+		}
+	}
+	return len(ka) < len(kb)
 }
 
 // versionKey is a release's version as numbers: 4.5.0-SNAPSHOT is
@@ -337,7 +342,7 @@ func MatchAdvertised(adv []schemas.APIVersions) []Match {
 				continue
 			}
 			vs, got := a.Request.ValidVersions, av.Versions
-			if got.Lo == vs.Lo && (got.Hi == vs.Hi || (got.Hi == vs.Hi-1 && a.Request.LatestVersionUnstable)) {
+			if (got.Lo == vs.Lo || produceFloor(a.Key, got.Lo, vs.Lo)) && (got.Hi == vs.Hi || (got.Hi == vs.Hi-1 && a.Request.LatestVersionUnstable)) {
 				m.Same++
 				continue
 			}
@@ -352,6 +357,15 @@ func MatchAdvertised(adv []schemas.APIVersions) []Match {
 		return out[i].Same > out[j].Same
 	})
 	return out
+}
+
+// produceFloor says whether an advertised lowest version of Produce of 0
+// stands for the schema's 3: from 4.0, which removed Produce v0-2
+// (KIP-896), brokers still advertise them, and reject them, for the sake
+// of librdkafka (KAFKA-18659; ApiKeys.PRODUCE_API_VERSIONS_RESPONSE_MIN_VERSION,
+// as ProduceRequest.json says). A real 4.4.0 broker advertises Produce 0-13.
+func produceFloor(key, advertised, schema int16) bool {
+	return key == 0 && advertised == 0 && schema == 3
 }
 
 // Describe says in one line which releases advertised versions match:

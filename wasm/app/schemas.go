@@ -1,57 +1,76 @@
 package app
 
 import (
-	"bytes"
 	"strings"
 
 	"kwire/codec/draftcodec"
+	"kwire/internal/unzip"
 	"kwire/internal/xfmt"
 	"kwire/schemas"
 	"kwire/schemas/draft"
 	"kwire/schemas/sets"
 )
 
-// Limits of a dropped zip of schemas.
-const (
-	maxZipFiles = 10000
-	maxZipBytes = 64 << 20
-)
-
 // DroppedSchemas reports whether dropped files are schemas to add as a
-// release (a folder, a .zip, or .json files), not bytes to decode.
+// release (a folder, a .zip, Kafka's jars, or .json files), not bytes to
+// decode.
 func DroppedSchemas(files map[string][]byte, dirs bool) bool {
 	if dirs {
 		return true
 	}
-	json := 0
+	json, jars := 0, 0
 	for p, b := range files {
 		switch {
-		case strings.HasSuffix(strings.ToLower(p), ".zip") || bytes.HasPrefix(b, []byte("PK\x03\x04")):
+		case isJar(p):
+			jars++
+		case sets.IsJar(p, b):
 			return len(files) == 1
 		case strings.HasSuffix(strings.ToLower(p), ".json"):
 			json++
 		}
 	}
-	return json > 0 && json == len(files)
+	return (json > 0 && json == len(files)) || (jars > 0 && jars == len(files))
 }
 
+func isJar(name string) bool { return strings.HasSuffix(strings.ToLower(name), ".jar") }
+
 // AddSchemas makes dropped schema files (a folder of releases, one
-// release, a folder of Kafka's message JSON, or a zip of any of these) a
-// release for as long as the page is open, and selects it with the API
+// release, a folder of Kafka's message JSON, or a zip of any of these; or
+// Kafka's jars, kafka-clients-4.4.0.jar with kafka-metadata's and the
+// coordinators' of its version, see sets.AddJars) a release for as long
+// as the page is open, and selects it with the API
 // shown. It says what it read; a file that did not load is listed with
 // the draft reader's diagnostics, at their lines.
 func (s *State) AddSchemas(files map[string][]byte) (string, error) {
-	if len(files) == 1 {
+	// Jars, dropped or in a folder dropped (libs/, a Maven repository's):
+	// the rest beside them (poms, checksums) is left.
+	jars := map[string][]byte{}
+	for p, b := range files {
+		if isJar(p) {
+			jars[p] = b
+		}
+	}
+	if len(jars) == 0 && len(files) == 1 {
 		for p, b := range files {
-			if strings.HasSuffix(strings.ToLower(p), ".zip") || bytes.HasPrefix(b, []byte("PK\x03\x04")) {
-				var err error
-				if files, err = unzip(b); err != nil {
+			if sets.IsJar(p, b) {
+				zipped, err := unzip.Read(b, nil, unzip.Default)
+				if err != nil {
 					return "", xfmt.Errorf("%s: %w", p, err)
+				}
+				files = map[string][]byte{}
+				for _, f := range zipped {
+					files[f.Name] = f.Data
 				}
 			}
 		}
 	}
-	added, err := sets.AddFiles(files, "dropped")
+	var added []string
+	var err error
+	if len(jars) > 0 {
+		added, err = sets.AddJars(jars)
+	} else {
+		added, err = sets.AddFiles(files, "dropped")
+	}
 	if err != nil {
 		return "", err
 	}
@@ -62,7 +81,11 @@ func (s *State) AddSchemas(files map[string][]byte) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		report = append(report, xfmt.Sprintf("release %s added: %d schemas, %d APIs", name, len(set.Messages()), len(set.APIs())))
+		kafka := ""
+		if r := sets.ReleaseOf(name); r.Version != "" {
+			kafka = " (Apache Kafka " + r.Version + ")"
+		}
+		report = append(report, xfmt.Sprintf("release %s added%s: %d schemas, %d APIs", name, kafka, len(set.Messages()), len(set.APIs())))
 		for _, b := range set.Broken() {
 			report = append(report, brokenReport(name, b, files, base)...)
 		}

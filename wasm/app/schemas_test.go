@@ -1,129 +1,23 @@
 package app
 
 import (
-	"archive/zip"
-	"bytes"
-	"io"
 	"io/fs"
-	"path"
 	"strings"
 	"testing"
 
 	"kwire/codec"
+	"kwire/internal/jartest"
 	"kwire/schemas/sets"
 )
 
-// zipOf writes files with archive/zip, deflated or stored by name.
+// zipOf writes files with archive/zip.
 func zipOf(t testing.TB, files map[string][]byte) []byte {
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
+	var names []string
+	var data [][]byte
 	for name, b := range files {
-		method := zip.Deflate
-		if strings.HasSuffix(name, ".txt") {
-			method = zip.Store
-		}
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: method})
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write(b)
+		names, data = append(names, name), append(data, b)
 	}
-	zw.Create("folder/")
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
-// readZip reads a zip with archive/zip.
-func readZip(b []byte) (map[string][]byte, error) {
-	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
-	if err != nil {
-		return nil, err
-	}
-	out := map[string][]byte{}
-	for _, f := range zr.File {
-		if strings.HasSuffix(f.Name, "/") {
-			continue
-		}
-		rc, err := f.Open()
-		if err != nil {
-			return nil, err
-		}
-		data, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			return nil, err
-		}
-		out[path.Clean("/" + f.Name)[1:]] = data // as unzip names them
-	}
-	return out, nil
-}
-
-func sameFiles(a, b map[string][]byte) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || !bytes.Equal(v, w) {
-			return false
-		}
-	}
-	return true
-}
-
-var zipSample = map[string][]byte{
-	"a/message/X.json": []byte(strings.Repeat(`{"name": "x"} `, 300)),
-	"a/SOURCE":         []byte("Apache Kafka 9.9.9\ndate: 2027-01-01\n"),
-	"b.txt":            []byte("stored"),
-	"empty.json":       nil,
-}
-
-// unzip reads what archive/zip writes, as archive/zip reads it.
-func TestUnzip(t *testing.T) {
-	z := zipOf(t, zipSample)
-	got, err := unzip(z)
-	if err != nil || !sameFiles(got, zipSample) {
-		t.Fatalf("%v: %q", err, got)
-	}
-	for _, c := range []struct {
-		b    []byte
-		want string
-	}{
-		{[]byte("PK\x03\x04 not a zip"), "no end of central directory"},
-		{z[:len(z)-30], "no end of central directory"},
-		{append(append([]byte(nil), z[:40]...), z[40+8:]...), ""},
-	} {
-		if _, err := unzip(c.b); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%d bytes: %v, want %q", len(c.b), err, c.want)
-		}
-	}
-}
-
-// FuzzUnzip: unzip never fails otherwise than with an error, stays within
-// its limits, and where archive/zip reads the same bytes both read the
-// same files (archive/zip has rules of its own for odd archives, such as
-// bytes before the first entry, that unzip may read or refuse otherwise).
-func FuzzUnzip(f *testing.F) {
-	f.Add(zipOf(f, zipSample))
-	f.Add(zipOf(f, map[string][]byte{"x.json": []byte("{}")}))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		got, err := unzip(b)
-		if err != nil {
-			return
-		}
-		total := 0
-		for _, v := range got {
-			total += len(v)
-		}
-		if len(got) > maxZipFiles || total > maxZipBytes {
-			t.Fatalf("%d files, %d bytes", len(got), total)
-		}
-		want, werr := readZip(b)
-		if werr == nil && !sameFiles(got, want) {
-			t.Fatalf("unzip %q, archive/zip %q", got, want)
-		}
-	})
+	return jartest.Zip(t, names, data)
 }
 
 // A dropped folder (or zip) of schemas becomes a release for the page:
@@ -168,5 +62,47 @@ func TestAddSchemas(t *testing.T) {
 	// The released ones are still there, and auto still reads with them.
 	if err := s.Select(Auto, "JoinGroup", 9, codec.Request); err != nil || s.Set.Name == "mine" {
 		t.Errorf("auto after a drop: %v %s", err, s.Set.Name)
+	}
+}
+
+// Kafka's jars dropped together are their release: 4.4.0's, from the
+// jars build.sh fetched, beside the built-in 4.4 (read from the same
+// jars at build time) as 4.4-dropped, with the same APIs; a cut jar is
+// refused, naming it, and adds nothing.
+func TestDroppedJars(t *testing.T) {
+	defer sets.Reset()
+	jars := jartest.Jars(t, jartest.Version)
+	if !DroppedSchemas(jars, false) {
+		t.Fatal("DroppedSchemas: jars are not schemas")
+	}
+	s := newState(t)
+	before := sets.Names()
+	cut := map[string][]byte{"kafka-clients-4.4.0.jar": jars["kafka-clients-4.4.0.jar"][:1<<20]}
+	if _, err := s.AddSchemas(cut); err == nil || !strings.Contains(err.Error(), "kafka-clients-4.4.0.jar: ") || len(sets.Names()) != len(before) {
+		t.Errorf("a cut jar: %v; sets %v", err, sets.Names())
+	}
+	// As in a Maven repository's folder dropped: poms and checksums
+	// beside the jars, in folders.
+	folder := map[string][]byte{"kafka-clients/4.4.0/kafka-clients-4.4.0.pom": []byte("<project/>")}
+	for name, b := range jars {
+		folder["m2/"+name] = b
+		folder["m2/"+name+".sha1"] = []byte("0123")
+	}
+	report, err := s.AddSchemas(folder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(report, "release 4.4-dropped added (Apache Kafka 4.4.0): ") || s.Set.Name != "4.4-dropped" || s.API.Name != "JoinGroup" {
+		t.Errorf("%s: %s %s", report, s.Set.Name, s.API.Name)
+	}
+	built, err := sets.Load("4.4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Set.APIs()) != len(built.APIs()) || len(s.Set.Messages()) != len(built.Messages()) || len(s.Set.Messages()) < 270 {
+		t.Errorf("dropped %d APIs %d schemas, built in %d %d", len(s.Set.APIs()), len(s.Set.Messages()), len(built.APIs()), len(built.Messages()))
+	}
+	if err := s.Select("4.4-dropped", "StreamsGroupTopologyDescriptionUpdate", 0, codec.Request); err != nil || s.Err != nil {
+		t.Errorf("an API new in 4.4: %v %v", err, s.Err)
 	}
 }
