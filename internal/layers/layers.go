@@ -20,7 +20,7 @@ type Layer struct {
 var Table = []Layer{
 	{"base", []string{"internal/xfmt", "internal/xhex", "internal/deflate", "jsonv"}, nil},
 	// The model of the schemas: no bytes, no trees.
-	{"schemas", []string{"schemas/jsonc", "schemas", "schemas/sets", "schemas/draft"}, []string{"base"}},
+	{"schemas", []string{"schemas/jsonc", "schemas", "schemas/sets", "schemas/atlas", "schemas/draft"}, []string{"base"}},
 	// Trees with byte spans and their HTML: no schemas.
 	{"tree", []string{"tree", "render"}, []string{"base"}},
 	// The codec's parts that know bytes and trees but no schemas (records
