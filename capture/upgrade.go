@@ -2,6 +2,7 @@ package capture
 
 import (
 	"encoding/binary"
+	"slices"
 	"sort"
 	"unicode/utf8"
 
@@ -118,7 +119,7 @@ func (u *Upgrade) Add(e *Event) {
 		u.clients[k] = c
 		u.order = append(u.order, c)
 	}
-	if len(c.Conns) == 0 || c.Conns[len(c.Conns)-1] != e.Conn.ID {
+	if !slices.Contains(c.Conns, e.Conn.ID) {
 		c.Conns = append(c.Conns, e.Conn.ID)
 	}
 	c.used[[2]int16{key, version}]++
@@ -227,6 +228,12 @@ func (u *Upgrade) Report(target string) (*Report, error) {
 			ref, refused, err := sets.Refuses(target, use.Key, use.Version)
 			if err != nil {
 				return nil, err
+			}
+			// A broker answers an ApiVersions request newer than its own
+			// with its versions, for the client to retry (KIP-511): not
+			// a refusal.
+			if refused && use.Key == keyApiVersions && ref.Instead >= 0 && use.Version > ref.Instead {
+				refused = false
 			}
 			if refused {
 				c.Refused = append(c.Refused, Refusal{ref, use.Count})
