@@ -15,11 +15,15 @@ import (
 )
 
 // checkRelease says whether a release is one kwire knows (--against).
-func checkRelease(name string) error {
+func checkRelease(name string) error { return checkReleaseFlag("against", name) }
+
+// checkReleaseFlag says whether the release a flag names is one kwire
+// knows.
+func checkReleaseFlag(flag, name string) error {
 	if slices.Contains(sets.Names(), name) {
 		return nil
 	}
-	return usageErr("--against %q: no such release; kwire knows %s", name, strings.Join(sets.Names(), ", "))
+	return usageErr("--%s %q: no such release; kwire knows %s", flag, name, strings.Join(sets.Names(), ", "))
 }
 
 // parseAdvertised reads --advertised: host:port[,host:port...].
