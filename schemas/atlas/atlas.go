@@ -192,14 +192,25 @@ type Atlas struct {
 
 // Load builds the atlas of every release kwire knows.
 func Load() (*Atlas, error) {
-	at := &Atlas{Releases: sets.Releases(), Fields: map[string][]Field{}}
-	added := map[string]string{}
-	for _, r := range at.Releases {
+	rs := sets.Releases()
+	ss := make([]*schemas.Set, len(rs))
+	for i, r := range rs {
 		s, err := sets.Load(r.Name)
 		if err != nil {
 			return nil, err
 		}
-		fs := Of(s)
+		ss[i] = s
+	}
+	return Build(rs, ss), nil
+}
+
+// Build builds the atlas of the sets ss, of the releases rs, oldest
+// first.
+func Build(rs []sets.Release, ss []*schemas.Set) *Atlas {
+	at := &Atlas{Releases: rs, Fields: map[string][]Field{}}
+	added := map[string]string{}
+	for i, r := range rs {
+		fs := Of(ss[i])
 		for i := range fs {
 			id := fs[i].ID()
 			if _, ok := added[id]; !ok {
@@ -209,7 +220,7 @@ func Load() (*Atlas, error) {
 		}
 		at.Fields[r.Name] = fs
 	}
-	return at, nil
+	return at
 }
 
 // New lists the fields a release added: those whose Added is it (none for
