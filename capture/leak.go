@@ -2,10 +2,12 @@ package capture
 
 import (
 	"strconv"
+	"strings"
 	"sync"
 
 	"kwire/codec"
 	"kwire/codec/records"
+	"kwire/internal/xfmt"
 	"kwire/schemas"
 	"kwire/schemas/atlas"
 	"kwire/schemas/sets"
@@ -80,10 +82,30 @@ func (a *Audit) Add(e *Event) []Leak {
 	if f == nil || f.API == nil || err != nil && f.Body.List() == nil {
 		return nil
 	}
+	return a.Check(FrameEndpoints(e, f))
+}
+
+// FrameEndpoints is Endpoints of an event's decoded frame, with the
+// event's number, connection, API key and version.
+func FrameEndpoints(e *Event, f *codec.Frame) []Leak {
+	if e.Kind != KindFrame || e.Dir != codec.Response || f == nil || f.API == nil || !Carries(e.Key) {
+		return nil
+	}
 	eps := Endpoints(f)
+	for i := range eps {
+		eps[i].N, eps[i].Key, eps[i].Version = e.N, e.Key, e.Version
+		if e.Conn != nil {
+			eps[i].Conn = e.Conn.ID
+		}
+	}
+	return eps
+}
+
+// Check audits endpoints (FrameEndpoints, in the capture's order) and
+// returns the findings.
+func (a *Audit) Check(eps []Leak) []Leak {
 	var out []Leak
 	for _, ep := range eps {
-		ep.N, ep.Conn, ep.Key, ep.Version = e.N, e.Conn.ID, e.Key, e.Version
 		if len(a.Advertised) > 0 && !a.Advertised[ep.Addr()] {
 			l := ep
 			l.Why = "not advertised"
@@ -109,6 +131,47 @@ func (a *Audit) Add(e *Event) []Leak {
 		}
 	}
 	return out
+}
+
+// SplitHostPort reads "host:port" or "[v6 host]:port" (a port from 1 to
+// 65535), as --advertised and the explorer take them.
+func SplitHostPort(s string) (host string, port int32, ok bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i <= 0 {
+		return "", 0, false
+	}
+	host = s[:i]
+	if strings.HasPrefix(host, "[") && strings.HasSuffix(host, "]") {
+		host = host[1 : len(host)-1]
+	} else if strings.Contains(host, ":") {
+		return "", 0, false
+	}
+	n, err := strconv.ParseUint(s[i+1:], 10, 16)
+	if err != nil || n == 0 || host == "" {
+		return "", 0, false
+	}
+	return host, int32(n), true
+}
+
+// ParseAdvertised reads a list of addresses, "host:port,host:port",
+// into their JoinHostPort forms; the error names the one that is not.
+func ParseAdvertised(s string) ([]string, error) {
+	var out []string
+	for _, a := range strings.Split(s, ",") {
+		a = strings.TrimSpace(a)
+		if a == "" {
+			continue
+		}
+		host, port, ok := SplitHostPort(a)
+		if !ok {
+			return nil, xfmt.Errorf("%q is not HOST:PORT (a port from 1 to 65535)", a)
+		}
+		out = append(out, JoinHostPort(host, port))
+	}
+	if len(out) == 0 {
+		return nil, xfmt.Errorf("no address: give HOST:PORT[,HOST:PORT...]")
+	}
+	return out, nil
 }
 
 // Endpoints lists a decoded frame's endpoints (the atlas's host and port

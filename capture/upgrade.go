@@ -4,10 +4,13 @@ import (
 	"encoding/binary"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"kwire/codec"
 	"kwire/codec/records"
+	"kwire/internal/xfmt"
 	"kwire/schemas"
 	"kwire/schemas/sets"
 )
@@ -277,4 +280,45 @@ func laterUse(used []Use, u Use) bool {
 		}
 	}
 	return false
+}
+
+// Lines is the report as text, a line for the target, one per broker,
+// then per client its APIs and versions, refusals and hints (not
+// escaped: client ids and software names are the capture's).
+func (r *Report) Lines() []string {
+	var out []string
+	out = append(out, "Against "+r.Against.String()+":")
+	for _, b := range r.Brokers {
+		out = append(out, "  broker "+b.Addr+": "+b.Release)
+	}
+	for _, c := range r.Clients {
+		who := strconv.Quote(c.ID)
+		if c.Software != "" {
+			who += " (" + c.Software + " " + c.SoftwareVersion + ")"
+		}
+		conns := "1 connection"
+		if len(c.Conns) != 1 {
+			conns = strconv.Itoa(len(c.Conns)) + " connections"
+		}
+		out = append(out, "  client "+who+", "+conns+":")
+		var used []string
+		for _, u := range c.Used {
+			used = append(used, xfmt.Sprintf("%s v%d ×%d", u.API, u.Version, u.Count))
+		}
+		out = append(out, "    used: "+strings.Join(used, ", "))
+		if len(c.Refused) == 0 {
+			out = append(out, "    "+r.Against.Name+" refuses none of it")
+		}
+		for _, f := range c.Refused {
+			line := xfmt.Sprintf("    refused: %s v%d ×%d: %s", f.API, f.Version, f.Count, f.Why)
+			if f.Instead >= 0 {
+				line += xfmt.Sprintf("; works if the client supports v%d", f.Instead)
+			}
+			out = append(out, line)
+		}
+		for _, h := range c.Hints {
+			out = append(out, xfmt.Sprintf("    hint: %s v%d ×%d: the broker and %s both have up to v%d", h.API, h.Version, h.Count, r.Against.Name, h.Newest))
+		}
+	}
+	return out
 }

@@ -4,9 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"net"
 	"slices"
-	"strconv"
 	"strings"
 
 	"kwire/capture"
@@ -28,15 +26,9 @@ func checkReleaseFlag(flag, name string) error {
 
 // parseAdvertised reads --advertised: host:port[,host:port...].
 func parseAdvertised(s string) ([]string, error) {
-	var out []string
-	for _, a := range strings.Split(s, ",") {
-		a = strings.TrimSpace(a)
-		host, port, err := net.SplitHostPort(a)
-		n, perr := strconv.ParseUint(port, 10, 16)
-		if err != nil || perr != nil || n == 0 || host == "" {
-			return nil, usageErr("--advertised %q: give HOST:PORT[,HOST:PORT...] (%q is not a host and port)", s, a)
-		}
-		out = append(out, capture.JoinHostPort(host, int32(n)))
+	out, err := capture.ParseAdvertised(s)
+	if err != nil {
+		return nil, usageErr("--advertised: %v", err)
 	}
 	return out, nil
 }
@@ -122,36 +114,9 @@ func writeReport(w *bufio.Writer, r *capture.Report, format string) {
 		w.Write(append(out, '\n'))
 		return
 	}
-	p := func(format string, a ...any) { w.WriteString(tree.Escape(fmt.Sprintf(format, a...)) + "\n") }
 	w.WriteString("\n")
-	p("Against %s:", r.Against)
-	for _, b := range r.Brokers {
-		p("  broker %s: %s", b.Addr, b.Release)
-	}
-	for _, c := range r.Clients {
-		who := strconv.Quote(c.ID)
-		if c.Software != "" {
-			who += " (" + c.Software + " " + c.SoftwareVersion + ")"
-		}
-		p("  client %s, %s:", who, plural(len(c.Conns), "connection"))
-		var used []string
-		for _, u := range c.Used {
-			used = append(used, fmt.Sprintf("%s v%d ×%d", u.API, u.Version, u.Count))
-		}
-		p("    used: %s", strings.Join(used, ", "))
-		if len(c.Refused) == 0 {
-			p("    %s refuses none of it", r.Against.Name)
-		}
-		for _, f := range c.Refused {
-			line := fmt.Sprintf("    refused: %s v%d ×%d: %s", f.API, f.Version, f.Count, f.Why)
-			if f.Instead >= 0 {
-				line += fmt.Sprintf("; works if the client supports v%d", f.Instead)
-			}
-			p("%s", line)
-		}
-		for _, h := range c.Hints {
-			p("    hint: %s v%d ×%d: the broker and %s both have up to v%d", h.API, h.Version, h.Count, r.Against.Name, h.Newest)
-		}
+	for _, l := range r.Lines() {
+		w.WriteString(tree.Escape(l) + "\n")
 	}
 }
 
