@@ -41,7 +41,10 @@ type CapRow struct {
 	Req      []byte   // the request frame
 	Resp     []byte   // the response frame
 	SASLMech string   // a SaslAuthenticate's mechanism, named by its connection's SaslHandshake
-	text     string   // what the filter matches, lower case
+	// Leaks are the findings of the address audit in its response
+	// (Capture.SetAdvertised).
+	Leaks []capture.Leak
+	text  string // what the filter matches, lower case
 }
 
 // Capture is a packet capture (or a pasted stream of frames) read into
@@ -65,6 +68,12 @@ type Capture struct {
 	t0    time.Time
 	byReq map[int]int       // request event number → row
 	names *codec.TopicNames // a pasted stream's topic ids (a file's are its reader's)
+
+	up     *capture.Upgrade // the release report's gathering
+	eps    []capture.Leak   // the responses' endpoints, in order
+	byResp map[int]int      // response event number → row, for those with endpoints
+	adv    []string         // the advertised addresses audited
+	leaks  []capture.Leak
 }
 
 // topics names the topic ids that the capture's responses named.
@@ -101,7 +110,8 @@ func IsCapture(b []byte) bool {
 
 // OpenCapture starts reading a pcap or pcapng file; Step reads it.
 func OpenCapture(name string, b []byte) (*Capture, error) {
-	c := &Capture{Name: name, size: len(b), in: &countReader{r: bytes.NewReader(b)}, byReq: map[int]int{}}
+	c := &Capture{Name: name, size: len(b), in: &countReader{r: bytes.NewReader(b)}, byReq: map[int]int{},
+		up: capture.NewUpgrade(), byResp: map[int]int{}}
 	pr, err := capture.NewPacketReader(c.in)
 	if err != nil {
 		return nil, err
@@ -199,11 +209,19 @@ func (c *Capture) event(e *capture.Event) {
 		c.add(row)
 		return
 	}
+	if c.up != nil {
+		c.up.Add(e)
+	}
 	data := bytes.Clone(e.Data)
 	// Without trees: a capture's frames are many, and a tree costs ten
 	// times the values (damage inside records shows when a row is opened).
 	f, err := e.DecodeValues(capLimits)
 	status := frameStatus(e.Incomplete, nil, err)
+	var eps []capture.Leak
+	if c.byResp != nil && err == nil {
+		eps = capture.FrameEndpoints(e, f)
+		c.eps = append(c.eps, eps...)
+	}
 	if e.Dir == codec.Request {
 		row.Key, row.Version, row.Corr = e.Key, e.Version, e.Correlation
 		row.API = capture.APIName(e.Key)
@@ -229,8 +247,14 @@ func (c *Capture) event(e *capture.Event) {
 		if status != "" {
 			row.Status = "response: " + status
 		}
+		if len(eps) > 0 {
+			c.byResp[e.N] = len(c.Rows)
+		}
 		c.add(row)
 		return
+	}
+	if len(eps) > 0 {
+		c.byResp[e.N] = i
 	}
 	r := &c.Rows[i]
 	before := c.matches(r)
@@ -417,6 +441,9 @@ func (c *Capture) RowsHTML(from, to, sel int) string {
 		} else if len(r.Errors) > 0 {
 			cls += " haserr"
 		}
+		if len(r.Leaks) > 0 {
+			cls += " leak"
+		}
 		xfmt.Fprintf(&b, `<div class="%s" data-r="%d"><span class="cn">%d</span><span class="ct">%.6f</span><span class="cc">%s</span><span class="ca">%s</span>`,
 			cls, ri, r.N, r.Time, render.Text(r.Conn), render.Text(r.API))
 		if r.Kind != "" {
@@ -438,6 +465,9 @@ func (c *Capture) RowsHTML(from, to, sel int) string {
 		text := strings.Join(r.Errors, ",")
 		if r.Status != "" {
 			text = strings.TrimPrefix(text+"; "+r.Status, "; ")
+		}
+		for _, l := range r.Leaks {
+			text = strings.TrimPrefix(text+"; leak: "+l.Path+" = "+l.Addr()+" ("+l.Why+")", "; ")
 		}
 		xfmt.Fprintf(&b, `<span class="cl">%s</span><span class="ce">%s</span></div>`, lat, render.Text(text))
 	}
@@ -462,6 +492,7 @@ func (s *State) OpenRow(c *Capture, ri int, resp bool) error {
 		return errors.New("row " + strconv.Itoa(r.N) + " holds no Kafka frame")
 	}
 	s.choice, s.Body, s.guess = Auto, false, false
+	s.leakPaths = nil
 	if !resp {
 		s.Dir = codec.Request
 		return s.load(b, r.SASLMech, c.topics())
@@ -474,6 +505,7 @@ func (s *State) OpenRow(c *Capture, ri int, resp bool) error {
 		}
 	}
 	s.Dir = codec.Response
+	s.leakPaths = r.LeakPaths()
 	return s.load(b, r.SASLMech, c.topics())
 }
 
