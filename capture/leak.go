@@ -24,7 +24,9 @@ type Audit struct {
 	// Advertised are the addresses clients should be told ("host:port");
 	// none: only a node with two endpoints is a finding.
 	Advertised map[string]bool
-	seen       map[int]map[nodeKey]Leak // per connection: where each node was first seen
+	// Checked counts the endpoints checked.
+	Checked int
+	seen    map[int]map[nodeKey]Leak // per connection: where each node was first seen
 }
 
 type nodeKey struct {
@@ -105,6 +107,7 @@ func FrameEndpoints(e *Event, f *codec.Frame) []Leak {
 // returns the findings.
 func (a *Audit) Check(eps []Leak) []Leak {
 	var out []Leak
+	a.Checked += len(eps)
 	for _, ep := range eps {
 		if len(a.Advertised) > 0 && !a.Advertised[ep.Addr()] {
 			l := ep

@@ -148,7 +148,7 @@ func cmdCapture(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		writeReport(run.out, rep, run.format)
 	}
 	if run.audit != nil {
-		writeLeaks(run.out, run.leaks, advertised, run.format)
+		writeLeaks(run.out, run.leaks, run.audit.Checked, advertised, run.format)
 	}
 	run.out.Flush()
 	if rerr != nil {

@@ -136,7 +136,7 @@ type leakJSON struct {
 }
 
 // writeLeaks prints the audit's findings: JSON lines, or a paragraph.
-func writeLeaks(w *bufio.Writer, leaks []capture.Leak, advertised []string, format string) {
+func writeLeaks(w *bufio.Writer, leaks []capture.Leak, checked int, advertised []string, format string) {
 	if format == "json" {
 		for _, l := range leaks {
 			b, _ := json.Marshal(leakJSON{Kind: "leak", N: l.N, ConnID: l.Conn, APIKey: l.Key, APIName: capture.APIName(l.Key), APIVersion: l.Version,
@@ -147,10 +147,10 @@ func writeLeaks(w *bufio.Writer, leaks []capture.Leak, advertised []string, form
 	}
 	w.WriteString("\n")
 	if len(leaks) == 0 {
-		w.WriteString(tree.Escape("No address leaks: every endpoint in the responses is one of "+strings.Join(advertised, ", ")) + "\n")
+		w.WriteString(tree.Escape(fmt.Sprintf("No address leaks: %s in the responses, each one of %s.", plural(checked, "endpoint"), strings.Join(advertised, ", "))) + "\n")
 		return
 	}
-	w.WriteString(tree.Escape(fmt.Sprintf("%s (advertised: %s):", plural(len(leaks), "address leak"), strings.Join(advertised, ", "))) + "\n")
+	w.WriteString(tree.Escape(fmt.Sprintf("%s in %s of the responses (advertised: %s):", plural(len(leaks), "address leak"), plural(checked, "endpoint"), strings.Join(advertised, ", "))) + "\n")
 	for _, l := range leaks {
 		w.WriteString(tree.Escape(fmt.Sprintf("  frame %d %s v%d %s = %s (node %d): %s", l.N, capture.APIName(l.Key), l.Version, l.Path, l.Addr(), l.Node, l.Why)) + "\n")
 	}

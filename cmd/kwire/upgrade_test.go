@@ -128,8 +128,7 @@ func (p *rewriteProxy) rewritePorts(frame []byte, key, version int16) []byte {
 		return frame
 	}
 	j = portJSON.ReplaceAllFunc(j, func(m []byte) []byte {
-		port := string(portJSON.FindSubmatch(m)[1])
-		if to, ok := p.ports[port]; ok {
+		if to, ok := p.ports[string(portJSON.FindSubmatch(m)[1])]; ok {
 			return []byte(`"Port":` + to)
 		}
 		return m
@@ -270,7 +269,7 @@ func TestAdvertisedLeak(t *testing.T) {
 		t.Errorf("stderr: %s", errs)
 	}
 	table, _, code := kwire(t, "", "capture", "--advertised", adv, leaky)
-	if code != 1 || !strings.Contains(table, "address leaks (advertised: ") || !strings.Contains(table, "Coordinators[0].Host") {
+	if code != 1 || !strings.Contains(table, "address leaks in ") || !strings.Contains(table, "endpoints of the responses (advertised: ") || !strings.Contains(table, "Coordinators[0].Host") {
 		t.Errorf("table form, exit %d:\n%s", code, table)
 	}
 
