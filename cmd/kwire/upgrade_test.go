@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"io"
 	"net"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -20,7 +22,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/kversion"
 
-	"kwire/capture"
+	kwcapture "kwire/capture"
 	"kwire/capture/capturetest"
 	"kwire/codec"
 	"kwire/internal/traffic"
@@ -156,10 +158,16 @@ func proxiedCapture(t *testing.T, rewrite map[int16]bool) (string, []string) {
 		t.Fatal(err)
 	}
 	defer cluster.Close()
+	return proxied(t, cluster.ListenAddrs(), rewrite)
+}
+
+// proxied is proxiedCapture of the brokers at brokers.
+func proxied(t *testing.T, brokers []string, rewrite map[int16]bool) (string, []string) {
+	t.Helper()
 	ports := map[string]string{}
 	var proxies []*rewriteProxy
 	var addrs []string
-	for _, a := range cluster.ListenAddrs() {
+	for _, a := range brokers {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
@@ -179,7 +187,7 @@ func proxiedCapture(t *testing.T, rewrite map[int16]bool) (string, []string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs[0]), kgo.Dialer(rec.Dial), kgo.ClientID("proxied"),
-		kgo.DefaultProduceTopic("orders"), kgo.MetadataMinAge(50*time.Millisecond))
+		kgo.DefaultProduceTopic("orders"), kgo.AllowAutoTopicCreation(), kgo.MetadataMinAge(50*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +243,48 @@ func jsonLines(t *testing.T, out, kind string) []map[string]any {
 // (found, with the node that Metadata gave another endpoint); its twin,
 // which rewrites every API whose responses carry an endpoint, leaks none.
 func TestAdvertisedLeak(t *testing.T) {
-	leaky, addrs := proxiedCapture(t, map[int16]bool{3: true})
+	checkLeaks(t, func(rewrite map[int16]bool) (string, []string) { return proxiedCapture(t, rewrite) })
+}
+
+// TestRealKafkaLeak is TestAdvertisedLeak with Apache Kafka (a KRaft
+// broker of scripts/realkafka.sh, 4.4.0 or $KWIRE_KAFKA_VERSION) behind
+// the proxy. It starts a JVM and takes about 30 s: it runs with
+// KWIRE_REALKAFKA=1.
+func TestRealKafkaLeak(t *testing.T) {
+	if os.Getenv("KWIRE_REALKAFKA") == "" {
+		t.Skip("KWIRE_REALKAFKA=1 runs it (scripts/realkafka.sh)")
+	}
+	version := os.Getenv("KWIRE_KAFKA_VERSION")
+	if version == "" {
+		version = "4.4.0"
+	}
+	dir := t.TempDir()
+	start := exec.Command("../../scripts/realkafka.sh", "start", dir, "--version", version, "--timeout", "180")
+	if out, err := start.CombinedOutput(); err != nil {
+		t.Fatalf("realkafka.sh start: %v\n%s", err, out)
+	}
+	defer exec.Command("../../scripts/realkafka.sh", "stop", dir).Run()
+	env, err := os.ReadFile(filepath.Join(dir, "env"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var brokers []string
+	for _, l := range strings.Split(string(env), "\n") {
+		if v, ok := strings.CutPrefix(l, "KAFKA_PLAINTEXT="); ok {
+			brokers = strings.Split(strings.Trim(v, `'"`), ",")
+		}
+	}
+	if len(brokers) == 0 {
+		t.Fatalf("no KAFKA_PLAINTEXT in %s", env)
+	}
+	checkLeaks(t, func(rewrite map[int16]bool) (string, []string) { return proxied(t, brokers, rewrite) })
+}
+
+// checkLeaks runs the audit on a capture made behind a proxy that
+// rewrites Metadata alone, and on its twin that rewrites every API that
+// may carry an endpoint.
+func checkLeaks(t *testing.T, capture func(rewrite map[int16]bool) (string, []string)) {
+	leaky, addrs := capture(map[int16]bool{3: true})
 	adv := strings.Join(addrs, ",")
 	out, errs, code := kwire(t, "", "capture", "--advertised", adv, "--format", "json", leaky)
 	if code != 1 {
@@ -253,6 +302,7 @@ func TestAdvertisedLeak(t *testing.T) {
 			t.Errorf("an advertised port reported: %v", l)
 		}
 	}
+	t.Logf("%d findings behind the leaky proxy, in %v", len(leaks), apis)
 	for _, want := range []string{"FindCoordinator", "DescribeCluster"} {
 		if !apis[want] {
 			t.Errorf("no leak in %s: %s", want, out)
@@ -275,11 +325,11 @@ func TestAdvertisedLeak(t *testing.T) {
 
 	all := map[int16]bool{}
 	for k := int16(0); k < 100; k++ {
-		if capture.Carries(k) {
+		if kwcapture.Carries(k) {
 			all[k] = true
 		}
 	}
-	clean, addrs := proxiedCapture(t, all)
+	clean, addrs := capture(all)
 	out, errs, code = kwire(t, "", "capture", "--advertised", strings.Join(addrs, ","), "--format", "json", clean)
 	if code != 0 || len(jsonLines(t, out, "leak")) != 0 {
 		t.Fatalf("clean twin: exit %d: %s\n%s", code, errs, out)
@@ -390,7 +440,7 @@ func wantRefused(t *testing.T, rec *capturetest.Recorder, target string) map[str
 				continue // KIP-511: answered with the broker's versions, not refused
 			}
 			if a == nil || !a.Request.ValidVersions.Contains(v) {
-				want[capture.APIName(key)+" v"+strconv.Itoa(int(v))] = true
+				want[kwcapture.APIName(key)+" v"+strconv.Itoa(int(v))] = true
 			}
 		}
 	}

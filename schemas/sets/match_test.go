@@ -44,3 +44,21 @@ func TestMatchAdvertised(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchProduceV0: a broker of 4.0 or later advertises Produce from v0
+// (KAFKA-18659); its release still matches.
+func TestMatchProduceV0(t *testing.T) {
+	s, err := Load("4.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	adv := advertised(s)
+	for i := range adv {
+		if adv[i].Key == 0 {
+			adv[i].Versions.Lo = 0
+		}
+	}
+	if ms := MatchAdvertised(adv); len(ms[0].Differ) != 0 || ms[0].Release.Name != "4.0" {
+		t.Errorf("%s", Describe(ms))
+	}
+}

@@ -123,6 +123,9 @@ func Refuses(target string, key, version int16) (r Refusal, refused bool, err er
 		if removed.Name != "" {
 			r.RemovedIn, r.KIP = removed, RemovalKIP(removed.Name, key, false)
 			r.Why = xfmt.Sprintf("%s removed %s v%d%s; %s has v%s", removed.Name, r.API, version, kipNote(r.KIP), target, tv)
+			if producePretends(key, schemas.Versions{Lo: 0, Hi: tv.Hi}, tv) {
+				r.Why += " (its ApiVersions still says v0, for librdkafka, KAFKA-18659, but it answers UNSUPPORTED_VERSION)"
+			}
 		} else {
 			r.Why = xfmt.Sprintf("%s has %s v%s, not v%d", target, r.API, tv, version)
 		}

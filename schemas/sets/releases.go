@@ -337,6 +337,9 @@ func MatchAdvertised(adv []schemas.APIVersions) []Match {
 				continue
 			}
 			vs, got := a.Request.ValidVersions, av.Versions
+			if producePretends(av.Key, got, vs) {
+				got.Lo = vs.Lo
+			}
 			if got.Lo == vs.Lo && (got.Hi == vs.Hi || (got.Hi == vs.Hi-1 && a.Request.LatestVersionUnstable)) {
 				m.Same++
 				continue
@@ -352,6 +355,14 @@ func MatchAdvertised(adv []schemas.APIVersions) []Match {
 		return out[i].Same > out[j].Same
 	})
 	return out
+}
+
+// producePretends says whether advertised Produce versions start at 0
+// where the release's start at 3: brokers of 4.0 and later still
+// advertise Produce v0, for librdkafka's sake, but refuse v0-2
+// (KAFKA-18659).
+func producePretends(key int16, got, vs schemas.Versions) bool {
+	return key == 0 && got.Lo == 0 && vs.Lo == 3
 }
 
 // Describe says in one line which releases advertised versions match:

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# upgrade-real.sh: what `kwire capture --against` says of real clients'
+# captures, made with tcpdump on loopback as users make them
+# (scripts/realkafka.sh's clusters).
+#
+#   scripts/upgrade-real.sh OUTDIR [OLD [NEW [TARGET]]]
+#       On a cluster of release OLD (default 3.9.2, which still serves
+#       the versions 4.0 removed): kafka-python 2.0.2 (PyPI, installed
+#       into ${KWIRE_CACHE:-$HOME/.cache/kwire}/clients/kp202) and OLD's
+#       own tools (kafka-topics, the console producer and consumer);
+#       kafka-python twice: as it probes the broker, and with
+#       api_version=(0, 10, 1), as applications set it.
+#       On a cluster of release NEW (default 4.4.0): NEW's tools, a
+#       current client against an older target.
+#       For each capture W, writes OUTDIR/W.pcap, OUTDIR/W.report
+#       (kwire capture --against TARGET, default 4.0, its report after the
+#       frames) and OUTDIR/W.json (the report's JSON line).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+rk=$here/realkafka.sh
+cache=${KWIRE_CACHE:-$HOME/.cache/kwire}
+[ $# -ge 1 ] || { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit 2; }
+out=$(mkdir -p "$1" && cd "$1" && pwd)
+old=${2:-3.9.2} new=${3:-4.4.0} target=${4:-4.0}
+log() { printf 'upgrade-real: %s\n' "$*" >&2; }
+
+kp=$cache/clients/kp202
+if ! "$kp/bin/python" -c 'import kafka' 2>/dev/null; then
+	log "installing kafka-python 2.0.2 into $kp"
+	mkdir -p "$cache/clients"
+	python3 -m venv "$kp"
+	"$kp/bin/pip" install -q --disable-pip-version-check kafka-python==2.0.2
+fi
+(cd "$root" && go build -o "$out/kwire" ./cmd/kwire)
+
+# run RELEASE W CMD: CMD recorded as W.pcap on a fresh cluster of RELEASE.
+run() {
+	local rel=$1 w=$2 d
+	shift 2
+	d=$(mktemp -d)
+	"$rk" fetch "$rel" >/dev/null
+	"$rk" start "$d" --version "$rel" --timeout 300 >/dev/null
+	log "$w on $rel"
+	if ! "$rk" record "$d" "$out/$w.pcap" -- bash -c "$*" >"$out/$w.log" 2>&1; then
+		cat "$out/$w.log" >&2
+		"$rk" stop "$d"
+		exit 1
+	fi
+	"$rk" stop "$d" >/dev/null 2>&1 || true
+	rm -rf "$d"
+	"$out/kwire" capture --against "$target" "$out/$w.pcap" 2>/dev/null | sed -n '/^Against /,$p' >"$out/$w.report" || true
+	"$out/kwire" capture --against "$target" --format json "$out/$w.pcap" 2>/dev/null | grep '"kind":"report"' >"$out/$w.json" || true
+	sed 's/^/  /' "$out/$w.report" >&2
+}
+
+tools='set -e; tool() { '"$rk"' tool "$KAFKA_DIR" "$@"; }
+	tool kafka-topics --bootstrap-server "$KAFKA_PLAINTEXT" --create --topic orders --partitions 1 --replication-factor 1
+	for i in 1 2 3; do echo "value-$i"; done | tool kafka-console-producer --bootstrap-server "$KAFKA_PLAINTEXT" --topic orders
+	tool kafka-console-consumer --bootstrap-server "$KAFKA_PLAINTEXT" --topic orders --from-beginning --max-messages 3 --timeout-ms 30000 --group tools'
+run "$old" "kafka-python-2.0.2-on-$old" "$kp/bin/python $here/upgrade/oldpython.py \"\$KAFKA_PLAINTEXT\" orders 3"
+run "$old" "kafka-python-2.0.2-api-0.10.1-on-$old" "$kp/bin/python $here/upgrade/oldpython.py \"\$KAFKA_PLAINTEXT\" orders 3 0.10.1"
+run "$old" "tools-$old" "$tools"
+run "$new" "tools-$new" "$tools"
+log "wrote $out"
