@@ -44,28 +44,9 @@ func TestCaptureUpgradeAndLeaks(t *testing.T) {
 		}
 		chunks = append(chunks, capturetest.Chunk{Conn: 0, FromClient: f.dir == codec.Request, Time: at.Add(time.Duration(i) * time.Millisecond), Data: b})
 	}
-	var buf bytes.Buffer
-	if err := capturetest.WritePcap(&buf, capturetest.Packets(chunks, capturetest.Options{}), 1, false, false, 65535); err != nil {
-		t.Fatal(err)
-	}
-	tmp := t.TempDir()
-	srv, err := Site(filepath.Join("..", "dist"), tmp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	if err := os.WriteFile(filepath.Join(tmp, "leaky.pcap"), buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel, err := Browser(context.Background(), 1400, 1000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cancel()
-	ctx, stop := context.WithTimeout(ctx, time.Minute)
-	defer stop()
-	p := &tab{t: t, ctx: ctx, base: srv.URL}
-	p.open("set=trunk&api=JoinGroup&v=9&dir=request")
+	p, _, done := captureTab(t, "leaky.pcap", chunks, time.Minute)
+	defer done()
+	ctx := p.ctx
 	eval[bool](p, `(() => { fetch('leaky.pcap').then(r => r.arrayBuffer()).then(buf => {
 		const dt = new DataTransfer(); dt.items.add(new File([buf], 'leaky.pcap'));
 		document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));
@@ -93,4 +74,33 @@ func TestCaptureUpgradeAndLeaks(t *testing.T) {
 		t.Errorf("marked lines:\n%s", marked)
 	}
 	p.shot("capture-leaks")
+}
+
+// captureTab writes chunks as a pcap named name beside a site served
+// from dist, and opens the explorer on it in a browser for at most
+// timeout; size is the pcap's, done closes both.
+func captureTab(t *testing.T, name string, chunks []capturetest.Chunk, timeout time.Duration) (p *tab, size int, done func()) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := capturetest.WritePcap(&buf, capturetest.Packets(chunks, capturetest.Options{}), 1, false, false, 65535); err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	srv, err := Site(filepath.Join("..", "dist"), tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, name), buf.Bytes(), 0o644); err != nil {
+		srv.Close()
+		t.Fatal(err)
+	}
+	ctx, cancel, err := Browser(context.Background(), 1400, 1000)
+	if err != nil {
+		srv.Close()
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithTimeout(ctx, timeout)
+	p = &tab{t: t, ctx: ctx, base: srv.URL}
+	p.open("set=trunk&api=JoinGroup&v=9&dir=request")
+	return p, buf.Len(), func() { stop(); cancel(); srv.Close() }
 }
