@@ -9,7 +9,11 @@
 #       into ${KWIRE_CACHE:-$HOME/.cache/kwire}/clients/kp202) and OLD's
 #       own tools (kafka-topics, the console producer and consumer);
 #       kafka-python twice: as it probes the broker, and with
-#       api_version=(0, 10, 1), as applications set it.
+#       api_version=(0, 10, 1), as applications set it; librdkafka 2.0.2
+#       (confluent-kafka 2.0.2, the oldest with wheels on PyPI for this
+#       Python; with api.version.request=false and
+#       broker.version.fallback=0.10.0 it still sent ApiVersions v3 and the
+#       same versions, so the script runs it once).
 #       On a cluster of release NEW (default 4.4.0): NEW's tools, a
 #       current client against an older target.
 #       For each capture W, writes OUTDIR/W.pcap, OUTDIR/W.report
@@ -25,13 +29,18 @@ out=$(mkdir -p "$1" && cd "$1" && pwd)
 old=${2:-3.9.2} new=${3:-4.4.0} target=${4:-4.0}
 log() { printf 'upgrade-real: %s\n' "$*" >&2; }
 
-kp=$cache/clients/kp202
-if ! "$kp/bin/python" -c 'import kafka' 2>/dev/null; then
-	log "installing kafka-python 2.0.2 into $kp"
-	mkdir -p "$cache/clients"
-	python3 -m venv "$kp"
-	"$kp/bin/pip" install -q --disable-pip-version-check kafka-python==2.0.2
-fi
+# venv DIR MODULE PACKAGE: a virtualenv in the cache with PACKAGE.
+venv() {
+	if ! "$1/bin/python" -c "import $2" 2>/dev/null; then
+		log "installing $3 into $1"
+		mkdir -p "$cache/clients"
+		python3 -m venv "$1"
+		"$1/bin/pip" install -q --disable-pip-version-check --only-binary :all: "$3"
+	fi
+}
+kp=$cache/clients/kp202 rdk=$cache/clients/rdk202
+venv "$kp" kafka kafka-python==2.0.2
+venv "$rdk" confluent_kafka confluent-kafka==2.0.2
 (cd "$root" && go build -o "$out/kwire" ./cmd/kwire)
 
 # run RELEASE W CMD: CMD recorded as W.pcap on a fresh cluster of RELEASE.
@@ -60,6 +69,7 @@ tools='set -e; tool() { '"$rk"' tool "$KAFKA_DIR" "$@"; }
 	tool kafka-console-consumer --bootstrap-server "$KAFKA_PLAINTEXT" --topic orders --from-beginning --max-messages 3 --timeout-ms 30000 --group tools'
 run "$old" "kafka-python-2.0.2-on-$old" "$kp/bin/python $here/upgrade/oldpython.py \"\$KAFKA_PLAINTEXT\" orders 3"
 run "$old" "kafka-python-2.0.2-api-0.10.1-on-$old" "$kp/bin/python $here/upgrade/oldpython.py \"\$KAFKA_PLAINTEXT\" orders 3 0.10.1"
+run "$old" "librdkafka-2.0.2-on-$old" "$rdk/bin/python $here/upgrade/rdkafka.py \"\$KAFKA_PLAINTEXT\" orders 3"
 run "$old" "tools-$old" "$tools"
 run "$new" "tools-$new" "$tools"
 log "wrote $out"
