@@ -187,7 +187,7 @@ func proxied(t *testing.T, brokers []string, rewrite map[int16]bool) (string, []
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs[0]), kgo.Dialer(rec.Dial), kgo.ClientID("proxied"),
-		kgo.DefaultProduceTopic("orders"), kgo.AllowAutoTopicCreation(), kgo.MetadataMinAge(50*time.Millisecond))
+		kgo.DefaultProduceTopic("orders"), kgo.UnknownTopicRetries(50), kgo.MetadataMinAge(50*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,6 +196,11 @@ func proxied(t *testing.T, brokers []string, rewrite map[int16]bool) (string, []
 	meta := kmsg.NewPtrMetadataRequest()
 	resp, err := meta.RequestWith(ctx, cl)
 	if err != nil {
+		t.Fatal(err)
+	}
+	ct := kmsg.NewPtrCreateTopicsRequest()
+	ct.Topics = []kmsg.CreateTopicsRequestTopic{{Topic: "orders", NumPartitions: 1, ReplicationFactor: 1}}
+	if _, err := ct.RequestWith(ctx, cl); err != nil {
 		t.Fatal(err)
 	}
 	b0 := cl.Broker(int(resp.Brokers[0].NodeID))
@@ -213,13 +218,56 @@ func proxied(t *testing.T, brokers []string, rewrite map[int16]bool) (string, []
 	if err := cl.ProduceSync(ctx, &kgo.Record{Value: []byte("one")}, &kgo.Record{Value: []byte("two")}).FirstErr(); err != nil {
 		t.Fatal(err)
 	}
+	// A Produce v12 to a broker that does not lead the partition: the
+	// answer is NOT_LEADER_OR_FOLLOWER with the leader's endpoint in
+	// NodeEndpoints (KIP-951), from a broker that fills it.
+	tm := kmsg.NewPtrMetadataRequest()
+	tm.Topics = []kmsg.MetadataRequestTopic{{Topic: kmsg.StringPtr("orders")}}
+	mr, err := tm.RequestWith(ctx, cl)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cl.Close()
+	if len(mr.Topics) == 1 && len(mr.Topics[0].Partitions) > 0 {
+		for _, b := range mr.Brokers {
+			if b.NodeID != mr.Topics[0].Partitions[0].Leader {
+				notLeader(t, ctx, rec, net.JoinHostPort(b.Host, strconv.Itoa(int(b.Port))))
+				break
+			}
+		}
+	}
 	for _, p := range proxies {
 		p.ln.Close()
 	}
 	path := filepath.Join(t.TempDir(), "proxied.pcap")
 	writeCapture(t, path, capturetest.Packets(rec.Chunks, capturetest.Options{}))
 	return path, addrs
+}
+
+// notLeader sends a Produce v12 of an empty batch to partition 0 of
+// orders at addr (through the recorder), and reads its response.
+func notLeader(t *testing.T, ctx context.Context, rec *capturetest.Recorder, addr string) {
+	t.Helper()
+	f, err := capturetest.FrameFromJSON("4.0", "Produce", 12, codec.Request, 99, `{"Acks":1,"TimeoutMs":5000,"TopicData":[{"Name":"orders",`+
+		`"PartitionData":[{"Index":0,"Records":[{"baseOffset":0,"partitionLeaderEpoch":0,"magic":2,"compression":"none","timestampType":"CreateTime",`+
+		`"transactional":false,"control":false,"baseTimestamp":0,"producerId":-1,"producerEpoch":-1,"baseSequence":-1,"records":[]}]}]}]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := rec.Dial(ctx, "tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := c.Write(f); err != nil {
+		t.Fatal(err)
+	}
+	var size [4]byte
+	if _, err := io.ReadFull(c, size[:]); err != nil {
+		t.Fatalf("no answer to the Produce: %v", err)
+	}
+	io.CopyN(io.Discard, c, int64(binary.BigEndian.Uint32(size[:])))
 }
 
 // jsonLines are the lines of kwire capture --format json of a kind.
@@ -246,10 +294,11 @@ func TestAdvertisedLeak(t *testing.T) {
 	checkLeaks(t, func(rewrite map[int16]bool) (string, []string) { return proxiedCapture(t, rewrite) })
 }
 
-// TestRealKafkaLeak is TestAdvertisedLeak with Apache Kafka (a KRaft
-// broker of scripts/realkafka.sh, 4.4.0 or $KWIRE_KAFKA_VERSION) behind
-// the proxy. It starts a JVM and takes about 30 s: it runs with
-// KWIRE_REALKAFKA=1.
+// TestRealKafkaLeak is TestAdvertisedLeak with Apache Kafka (three
+// KRaft nodes of scripts/realkafka.sh, 4.4.0 or $KWIRE_KAFKA_VERSION)
+// behind the proxy, which also leaks in Produce's NodeEndpoints (the
+// leader's, in a NOT_LEADER_OR_FOLLOWER answer: KIP-951). It starts three
+// JVMs: it runs with KWIRE_REALKAFKA=1.
 func TestRealKafkaLeak(t *testing.T) {
 	if os.Getenv("KWIRE_REALKAFKA") == "" {
 		t.Skip("KWIRE_REALKAFKA=1 runs it (scripts/realkafka.sh)")
@@ -259,7 +308,7 @@ func TestRealKafkaLeak(t *testing.T) {
 		version = "4.4.0"
 	}
 	dir := t.TempDir()
-	start := exec.Command("../../scripts/realkafka.sh", "start", dir, "--version", version, "--timeout", "180")
+	start := exec.Command("../../scripts/realkafka.sh", "start", dir, "--version", version, "--nodes", "3", "--timeout", "240")
 	if out, err := start.CombinedOutput(); err != nil {
 		t.Fatalf("realkafka.sh start: %v\n%s", err, out)
 	}
@@ -277,13 +326,17 @@ func TestRealKafkaLeak(t *testing.T) {
 	if len(brokers) == 0 {
 		t.Fatalf("no KAFKA_PLAINTEXT in %s", env)
 	}
-	checkLeaks(t, func(rewrite map[int16]bool) (string, []string) { return proxied(t, brokers, rewrite) })
+	apis := checkLeaks(t, func(rewrite map[int16]bool) (string, []string) { return proxied(t, brokers, rewrite) })
+	if !apis["Produce"] {
+		t.Errorf("no leak in Produce's NodeEndpoints: %v", apis)
+	}
 }
 
 // checkLeaks runs the audit on a capture made behind a proxy that
 // rewrites Metadata alone, and on its twin that rewrites every API that
 // may carry an endpoint.
-func checkLeaks(t *testing.T, capture func(rewrite map[int16]bool) (string, []string)) {
+// It returns the APIs whose responses leaked.
+func checkLeaks(t *testing.T, capture func(rewrite map[int16]bool) (string, []string)) map[string]bool {
 	leaky, addrs := capture(map[int16]bool{3: true})
 	adv := strings.Join(addrs, ",")
 	out, errs, code := kwire(t, "", "capture", "--advertised", adv, "--format", "json", leaky)
@@ -334,6 +387,7 @@ func checkLeaks(t *testing.T, capture func(rewrite map[int16]bool) (string, []st
 	if code != 0 || len(jsonLines(t, out, "leak")) != 0 {
 		t.Fatalf("clean twin: exit %d: %s\n%s", code, errs, out)
 	}
+	return apis
 }
 
 // clientCapture records a kgo client, capped at maxVersions (nil: its
