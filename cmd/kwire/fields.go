@@ -31,6 +31,9 @@ type fieldJSON struct {
 	EntityType string `json:"entity_type,omitempty"`
 	About      string `json:"about"`
 	Added      string `json:"added"`
+	// AddedExact is false when Added is the oldest release kwire knows:
+	// the field may be older.
+	AddedExact bool `json:"added_exact"`
 }
 
 func cmdFields(args []string, _ io.Reader, stdout, _ io.Writer) error {
@@ -64,7 +67,8 @@ func cmdFields(args []string, _ io.Reader, stdout, _ io.Writer) error {
 	if *format == "json" {
 		for _, f := range fsOf {
 			j := fieldJSON{APIKey: f.Key, APIName: f.API, Direction: f.Dir.String(), Path: f.Path, Kind: f.Kind.String(), Type: f.Type,
-				Versions: f.Versions.String(), Common: f.Common, EntityType: f.EntityType, About: f.About, Added: f.Added}
+				Versions: f.Versions.String(), Common: f.Common, EntityType: f.EntityType, About: f.About, Added: f.Added,
+				AddedExact: f.Added != at.Releases[0].Name}
 			if f.Tag >= 0 {
 				tag := f.Tag
 				j.Tag = &tag
