@@ -54,8 +54,8 @@ func RemovalKIP(release string, key int16, api bool) string {
 type Refusal struct {
 	Key, Version int16
 	API          string // the API's name in the newest release that has it
-	// Why says it in a sentence: "4.0 removed Produce v0-2 (KIP-896);
-	// it has v3-12".
+	// Why says it in a sentence: "4.0 removed Produce v2 (KIP-896);
+	// 4.0 has v3-12".
 	Why string
 	// RemovedIn is the release that removed the version or the API
 	// (Name "" when none did: the version is newer than the target's, or
@@ -69,7 +69,8 @@ type Refusal struct {
 }
 
 // Refuses says whether release target would refuse version of the API
-// with key as a request, and why; ok is false when it has the version.
+// with key as a request, and why; refused is false when it has the
+// version.
 // The releases before target say which one removed it.
 func Refuses(target string, key, version int16) (r Refusal, refused bool, err error) {
 	ts, err := Load(target)
@@ -100,7 +101,7 @@ func Refuses(target string, key, version int16) (r Refusal, refused bool, err er
 			break
 		}
 	}
-	if api := FindAPIKey(key); api != nil {
+	if _, api, err := NewestWith(key); err == nil {
 		r.API = api.Name
 	} else {
 		r.API = "API key " + strconv.Itoa(int(key))
@@ -158,18 +159,4 @@ func firstWith(key, version int16) string {
 		}
 	}
 	return ""
-}
-
-// FindAPIKey is the API with a key in the newest release that has it (a
-// removed API's too), or nil.
-func FindAPIKey(key int16) *schemas.API {
-	rs := Releases()
-	for i := len(rs) - 1; i >= 0; i-- {
-		if s, err := Load(rs[i].Name); err == nil {
-			if a := s.APIByKey(key); a != nil && !a.Removed() {
-				return a
-			}
-		}
-	}
-	return nil
 }
