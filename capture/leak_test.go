@@ -49,6 +49,11 @@ func TestClientID(t *testing.T) {
 	if got := capture.ClientID(g); got != "app" {
 		t.Errorf("%q", got)
 	}
+	cs := append([]byte{}, g...)
+	cs[5], cs[7] = 7, 0 // ControlledShutdown v0: header v0
+	if got := capture.ClientID(cs); got != "" {
+		t.Errorf("ControlledShutdown v0: %q", got)
+	}
 	for _, cut := range []int{0, 11, 13, 15} {
 		if got := capture.ClientID(g[:cut]); got != "" && cut < 17 {
 			t.Errorf("cut at %d: %q", cut, got)

@@ -180,9 +180,10 @@ func bodyString(f *codec.Frame, name string) string {
 
 // ClientID reads the client id of a request frame's header (size, key,
 // version, correlation id, then the nullable string client id of
-// request header v1 and later); "" when it has none.
+// request header v1 and later); "" when it has none (ControlledShutdown
+// v0's header is v0, without one).
 func ClientID(frame []byte) string {
-	if len(frame) < 14 {
+	if len(frame) < 14 || binary.BigEndian.Uint32(frame[4:]) == 7<<16 {
 		return ""
 	}
 	n := int(int16(binary.BigEndian.Uint16(frame[12:])))
