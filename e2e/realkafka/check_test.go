@@ -33,6 +33,7 @@ type result struct {
 	// by its address, on the client listeners.
 	advertised map[string][]schemas.APIVersions
 	tlsConns   int
+	incomplete int // frames cut at the end of their connection
 }
 
 func (r *result) fact(f string) { r.facts[f]++ }
@@ -81,6 +82,10 @@ func readCapture(t *testing.T, path string, client map[uint16]bool, frames bool)
 		}
 		k := frameKey(src, dst, e.Data)
 		if e.Incomplete != "" {
+			if tail := w.tails[src+">"+dst]; len(tail) > 0 && bytes.Equal(tail, e.Data) {
+				r.incomplete++ // cut in tcpdump's bytes too, at the connection's end
+				return
+			}
 			t.Errorf("%s: event %d (%s %v) incomplete: %s", path, e.N, capture.APIName(e.Key), e.Dir, e.Incomplete)
 			return
 		}

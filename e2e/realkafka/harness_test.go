@@ -52,14 +52,16 @@ type cluster struct {
 
 // startCluster starts Kafka version with nodes nodes (stopped at the end of
 // the test, and by the script's watchdog after timeout seconds whatever
-// happens); record, when not empty, is a pcap of the cluster's whole life.
-func startCluster(t *testing.T, version string, nodes, timeout int, record string) *cluster {
+// happens); record, when not empty, is a pcap of the cluster's whole life;
+// more are realkafka.sh start's other flags.
+func startCluster(t *testing.T, version string, nodes, timeout int, record string, more ...string) *cluster {
 	t.Helper()
 	dir := t.TempDir()
 	args := []string{"start", dir, "--version", version, "--nodes", strconv.Itoa(nodes), "--timeout", strconv.Itoa(timeout)}
 	if record != "" {
 		args = append(args, "--record", record)
 	}
+	args = append(args, more...)
 	c := &cluster{dir: dir}
 	t.Cleanup(func() { c.stop(t) })
 	script(t, "realkafka.sh", args...)
@@ -149,7 +151,10 @@ type wire struct {
 	n      int
 	tls    map[string]bool // connection (client→broker) -> TLS
 	mid    map[string]bool // connections without a SYN in the capture
-	holes  []string
+	// tails: the bytes after a stream's last whole frame (a connection
+	// torn down mid-frame: the process exited, its peer reset).
+	tails map[string][]byte
+	holes []string
 }
 
 func frameKey(src, dst string, b []byte) string { return src + ">" + dst + "|" + string(b) }
@@ -204,7 +209,7 @@ func readWire(t *testing.T, path string) *wire {
 			st.segs = append(st.segs, segment{tcp.Seq, append([]byte(nil), tcp.Payload...)})
 		}
 	}
-	w := &wire{frames: map[string]int{}, tls: map[string]bool{}, mid: map[string]bool{}}
+	w := &wire{frames: map[string]int{}, tls: map[string]bool{}, mid: map[string]bool{}, tails: map[string][]byte{}}
 	for _, k := range order {
 		st := streams[k]
 		var buf []byte
@@ -243,6 +248,9 @@ func readWire(t *testing.T, path string) *wire {
 			w.frames[frameKey(st.src, st.dst, buf[:n])]++
 			w.n++
 			buf = buf[n:]
+		}
+		if len(buf) > 0 {
+			w.tails[conn] = buf
 		}
 	}
 	return w
