@@ -436,9 +436,9 @@ func (f *Frame) decodeBody(b []byte, start int, fl *tree.Flat, root int, o Decod
 		return err
 	}
 	if rest := len(b) - start - used; rest > 0 {
-		// Kafka's broker reads the body and ignores the rest of the frame
-		// (RequestContext.parseRequest checks no remainder): a frame with
-		// bytes after its body is one it answers.
+		// Kafka's broker reads the body and ignores the rest of the
+		// frame: a frame with bytes after its body is one it answers
+		// (Kafka 4.4.0 answered librdkafka's, testdata/real).
 		f.Trailing = append([]byte(nil), b[start+used:]...)
 		fl.Store(root, &tree.Node{Name: "trailing", Type: "bytes", Value: plural(rest, "byte"), Offset: start + used, Size: rest, Section: tree.Error,
 			About: "bytes after the body, inside the frame: Kafka's broker reads the body and ignores them (librdkafka sends 3 after its Metadata v13 request); the JSON form keeps them as trailing_hex"})
