@@ -32,5 +32,5 @@ var Table = []Layer{
 	// Helpers of tests and benchmarks.
 	{"testing", []string{"internal/traffic", "internal/drafttest", "internal/testmsg", "internal/benchrecords", "capture/capturetest"}, []string{"base", "schemas", "tree", "wire", "codec", "features"}},
 	// The programs and what only they use: anything below.
-	{"programs", []string{"cmd/...", "wasm/...", "wasm", "e2e", "scripts/...", "internal/layers"}, []string{"base", "schemas", "tree", "wire", "codec", "features", "testing"}},
+	{"programs", []string{"cmd/...", "wasm/...", "wasm", "e2e", "e2e/realkafka", "scripts/...", "internal/layers"}, []string{"base", "schemas", "tree", "wire", "codec", "features", "testing"}},
 }

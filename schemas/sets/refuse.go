@@ -124,7 +124,7 @@ func Refuses(target string, key, version int16) (r Refusal, refused bool, err er
 		if removed.Name != "" {
 			r.RemovedIn, r.KIP = removed, RemovalKIP(removed.Name, key, false)
 			r.Why = xfmt.Sprintf("%s removed %s v%d%s; %s has v%s", removed.Name, r.API, version, kipNote(r.KIP), target, tv)
-			if producePretends(key, schemas.Versions{Lo: 0, Hi: tv.Hi}, tv) {
+			if key == keyProduce && tv.Lo == produce4Lo { // KAFKA-18659: see producePre4Lo
 				r.Why += " (its ApiVersions still says v0, for librdkafka, KAFKA-18659, but it answers UNSUPPORTED_VERSION)"
 			}
 		} else {
