@@ -1,19 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/binary"
 	"encoding/json"
-	"io"
-	"net"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -24,133 +17,14 @@ import (
 
 	kwcapture "kwire/capture"
 	"kwire/capture/capturetest"
-	"kwire/codec"
 	"kwire/internal/traffic"
 	"kwire/schemas/sets"
 )
 
-// rewriteProxy forwards one port to a broker and rewrites the broker
-// ports in the responses of the APIs in rewrite (through kwire's codec:
-// decoded, edited in their JSON form, encoded again), as a Kafka proxy
-// does, and leaves the others as the broker wrote them.
-type rewriteProxy struct {
-	ln      net.Listener
-	target  string
-	ports   map[string]string // a broker's port → the proxy's port for it
-	rewrite map[int16]bool
-	wg      sync.WaitGroup
-	t       *testing.T
-}
-
-func (p *rewriteProxy) serve() {
-	defer p.wg.Done()
-	for {
-		c, err := p.ln.Accept()
-		if err != nil {
-			return
-		}
-		b, err := net.Dial("tcp", p.target)
-		if err != nil {
-			c.Close()
-			continue
-		}
-		p.wg.Add(2)
-		var mu sync.Mutex
-		pending := map[int32][2]int16{}
-		go func() { // client → broker, noting each request's API and version
-			defer p.wg.Done()
-			defer b.Close()
-			forwardFrames(c, b, func(f []byte) []byte {
-				if len(f) >= 12 {
-					mu.Lock()
-					pending[int32(binary.BigEndian.Uint32(f[8:]))] = [2]int16{int16(binary.BigEndian.Uint16(f[4:])), int16(binary.BigEndian.Uint16(f[6:]))}
-					mu.Unlock()
-				}
-				return f
-			})
-		}()
-		go func() { // broker → client, rewritten
-			defer p.wg.Done()
-			defer c.Close()
-			forwardFrames(b, c, func(f []byte) []byte {
-				if len(f) < 8 {
-					return f
-				}
-				mu.Lock()
-				kv, ok := pending[int32(binary.BigEndian.Uint32(f[4:]))]
-				mu.Unlock()
-				if !ok || !p.rewrite[kv[0]] {
-					return f
-				}
-				return p.rewritePorts(f, kv[0], kv[1])
-			})
-		}()
-	}
-}
-
-// forwardFrames copies size-delimited frames from r to w through edit.
-func forwardFrames(r io.Reader, w io.Writer, edit func([]byte) []byte) {
-	br := bufio.NewReader(r)
-	for {
-		var size [4]byte
-		if _, err := io.ReadFull(br, size[:]); err != nil {
-			return
-		}
-		n := binary.BigEndian.Uint32(size[:])
-		if n > 64<<20 {
-			return
-		}
-		f := make([]byte, 4+n)
-		copy(f, size[:])
-		if _, err := io.ReadFull(br, f[4:]); err != nil {
-			return
-		}
-		if _, err := w.Write(edit(f)); err != nil {
-			return
-		}
-	}
-}
-
-var portJSON = regexp.MustCompile(`"Port":\s*(\d+)`)
-
-func (p *rewriteProxy) rewritePorts(frame []byte, key, version int16) []byte {
-	set, err := sets.ForVersion(key, version, true)
-	if err != nil {
-		p.t.Errorf("proxy: %v", err)
-		return frame
-	}
-	f, _, err := codec.Decode(frame, codec.DecodeOptions{Set: set, API: set.APIByKey(key), Version: version, Dir: codec.Response})
-	if err != nil {
-		p.t.Errorf("proxy: decode %d v%d: %v", key, version, err)
-		return frame
-	}
-	j, err := f.JSON(len(frame))
-	if err != nil {
-		p.t.Errorf("proxy: %v", err)
-		return frame
-	}
-	j = portJSON.ReplaceAllFunc(j, func(m []byte) []byte {
-		if to, ok := p.ports[string(portJSON.FindSubmatch(m)[1])]; ok {
-			return []byte(`"Port":` + to)
-		}
-		return m
-	})
-	if err := f.SetJSON(j); err != nil {
-		p.t.Errorf("proxy: %v", err)
-		return frame
-	}
-	out, err := f.Encode()
-	if err != nil {
-		p.t.Errorf("proxy: %v", err)
-		return frame
-	}
-	return out
-}
-
 // proxiedCapture records a kgo client talking to a two-broker kfake
 // cluster through a proxy per broker that rewrites the responses of the
-// APIs in rewrite, and writes it as a pcap; it returns its path and the
-// proxies' addresses.
+// APIs in rewrite (capturetest.ProxiedTraffic), and writes it as a pcap;
+// it returns its path and the proxies' addresses.
 func proxiedCapture(t *testing.T, rewrite map[int16]bool) (string, []string) {
 	t.Helper()
 	cluster, err := kfake.NewCluster(kfake.NumBrokers(2), kfake.SeedTopics(2, "orders"))
@@ -158,116 +32,15 @@ func proxiedCapture(t *testing.T, rewrite map[int16]bool) (string, []string) {
 		t.Fatal(err)
 	}
 	defer cluster.Close()
-	return proxied(t, cluster.ListenAddrs(), rewrite)
-}
-
-// proxied is proxiedCapture of the brokers at brokers.
-func proxied(t *testing.T, brokers []string, rewrite map[int16]bool) (string, []string) {
-	t.Helper()
-	ports := map[string]string{}
-	var proxies []*rewriteProxy
-	var addrs []string
-	for _, a := range brokers {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, bp, _ := net.SplitHostPort(a)
-		_, pp, _ := net.SplitHostPort(ln.Addr().String())
-		ports[bp] = pp
-		p := &rewriteProxy{ln: ln, target: a, ports: ports, rewrite: rewrite, t: t}
-		proxies = append(proxies, p)
-		addrs = append(addrs, ln.Addr().String())
-	}
-	for _, p := range proxies {
-		p.wg.Add(1)
-		go p.serve()
-	}
-	rec := &capturetest.Recorder{}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(addrs[0]), kgo.Dialer(rec.Dial), kgo.ClientID("proxied"),
-		kgo.DefaultProduceTopic("orders"), kgo.UnknownTopicRetries(50), kgo.MetadataMinAge(50*time.Millisecond))
+	rec, addrs, err := capturetest.ProxiedTraffic(ctx, cluster.ListenAddrs(), rewrite)
 	if err != nil {
 		t.Fatal(err)
-	}
-	// Metadata, then on the same connection FindCoordinator and
-	// DescribeCluster, which name the same nodes.
-	meta := kmsg.NewPtrMetadataRequest()
-	resp, err := meta.RequestWith(ctx, cl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ct := kmsg.NewPtrCreateTopicsRequest()
-	ct.Topics = []kmsg.CreateTopicsRequestTopic{{Topic: "orders", NumPartitions: 1, ReplicationFactor: 1}}
-	if _, err := ct.RequestWith(ctx, cl); err != nil {
-		t.Fatal(err)
-	}
-	b0 := cl.Broker(int(resp.Brokers[0].NodeID))
-	if _, err := b0.Request(ctx, meta); err != nil {
-		t.Fatal(err)
-	}
-	fc := kmsg.NewPtrFindCoordinatorRequest()
-	fc.CoordinatorKey, fc.CoordinatorKeys = "g", []string{"g"}
-	if _, err := b0.Request(ctx, fc); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := b0.Request(ctx, kmsg.NewPtrDescribeClusterRequest()); err != nil {
-		t.Fatal(err)
-	}
-	if err := cl.ProduceSync(ctx, &kgo.Record{Value: []byte("one")}, &kgo.Record{Value: []byte("two")}).FirstErr(); err != nil {
-		t.Fatal(err)
-	}
-	// A Produce v12 to a broker that does not lead the partition: the
-	// answer is NOT_LEADER_OR_FOLLOWER with the leader's endpoint in
-	// NodeEndpoints (KIP-951), from a broker that fills it.
-	tm := kmsg.NewPtrMetadataRequest()
-	tm.Topics = []kmsg.MetadataRequestTopic{{Topic: kmsg.StringPtr("orders")}}
-	mr, err := tm.RequestWith(ctx, cl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl.Close()
-	if len(mr.Topics) == 1 && len(mr.Topics[0].Partitions) > 0 {
-		for _, b := range mr.Brokers {
-			if b.NodeID != mr.Topics[0].Partitions[0].Leader {
-				notLeader(t, ctx, rec, net.JoinHostPort(b.Host, strconv.Itoa(int(b.Port))))
-				break
-			}
-		}
-	}
-	for _, p := range proxies {
-		p.ln.Close()
 	}
 	path := filepath.Join(t.TempDir(), "proxied.pcap")
 	writeCapture(t, path, capturetest.Packets(rec.Chunks, capturetest.Options{}))
 	return path, addrs
-}
-
-// notLeader sends a Produce v12 of an empty batch to partition 0 of
-// orders at addr (through the recorder), and reads its response.
-func notLeader(t *testing.T, ctx context.Context, rec *capturetest.Recorder, addr string) {
-	t.Helper()
-	f, err := capturetest.FrameFromJSON("4.0", "Produce", 12, codec.Request, 99, `{"Acks":1,"TimeoutMs":5000,"TopicData":[{"Name":"orders",`+
-		`"PartitionData":[{"Index":0,"Records":[{"baseOffset":0,"partitionLeaderEpoch":0,"magic":2,"compression":"none","timestampType":"CreateTime",`+
-		`"transactional":false,"control":false,"baseTimestamp":0,"producerId":-1,"producerEpoch":-1,"baseSequence":-1,"records":[]}]}]}]}`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := rec.Dial(ctx, "tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(10 * time.Second))
-	if _, err := c.Write(f); err != nil {
-		t.Fatal(err)
-	}
-	var size [4]byte
-	if _, err := io.ReadFull(c, size[:]); err != nil {
-		t.Fatalf("no answer to the Produce: %v", err)
-	}
-	io.CopyN(io.Discard, c, int64(binary.BigEndian.Uint32(size[:])))
 }
 
 // jsonLines are the lines of kwire capture --format json of a kind.
@@ -287,49 +60,12 @@ func jsonLines(t *testing.T, out, kind string) []map[string]any {
 }
 
 // TestAdvertisedLeak: a proxy that rewrites Metadata but not
-// FindCoordinator and DescribeCluster lets the brokers' own ports through
+// FindCoordinator, DescribeCluster and Produce (NodeEndpoints, in a
+// NOT_LEADER_OR_FOLLOWER answer) lets the brokers' own ports through
 // (found, with the node that Metadata gave another endpoint); its twin,
 // which rewrites every API whose responses carry an endpoint, leaks none.
 func TestAdvertisedLeak(t *testing.T) {
 	checkLeaks(t, func(rewrite map[int16]bool) (string, []string) { return proxiedCapture(t, rewrite) })
-}
-
-// TestRealKafkaLeak is TestAdvertisedLeak with Apache Kafka (three
-// KRaft nodes of scripts/realkafka.sh, 4.4.0 or $KWIRE_KAFKA_VERSION)
-// behind the proxy, which also leaks in Produce's NodeEndpoints (the
-// leader's, in a NOT_LEADER_OR_FOLLOWER answer: KIP-951). It starts three
-// JVMs: it runs with KWIRE_REALKAFKA=1.
-func TestRealKafkaLeak(t *testing.T) {
-	if os.Getenv("KWIRE_REALKAFKA") == "" {
-		t.Skip("KWIRE_REALKAFKA=1 runs it (scripts/realkafka.sh)")
-	}
-	version := os.Getenv("KWIRE_KAFKA_VERSION")
-	if version == "" {
-		version = "4.4.0"
-	}
-	dir := t.TempDir()
-	start := exec.Command("../../scripts/realkafka.sh", "start", dir, "--version", version, "--nodes", "3", "--timeout", "240")
-	if out, err := start.CombinedOutput(); err != nil {
-		t.Fatalf("realkafka.sh start: %v\n%s", err, out)
-	}
-	defer exec.Command("../../scripts/realkafka.sh", "stop", dir).Run()
-	env, err := os.ReadFile(filepath.Join(dir, "env"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var brokers []string
-	for _, l := range strings.Split(string(env), "\n") {
-		if v, ok := strings.CutPrefix(l, "KAFKA_PLAINTEXT="); ok {
-			brokers = strings.Split(strings.Trim(v, `'"`), ",")
-		}
-	}
-	if len(brokers) == 0 {
-		t.Fatalf("no KAFKA_PLAINTEXT in %s", env)
-	}
-	apis := checkLeaks(t, func(rewrite map[int16]bool) (string, []string) { return proxied(t, brokers, rewrite) })
-	if !apis["Produce"] {
-		t.Errorf("no leak in Produce's NodeEndpoints: %v", apis)
-	}
 }
 
 // checkLeaks runs the audit on a capture made behind a proxy that
@@ -356,7 +92,7 @@ func checkLeaks(t *testing.T, capture func(rewrite map[int16]bool) (string, []st
 		}
 	}
 	t.Logf("%d findings behind the leaky proxy, in %v", len(leaks), apis)
-	for _, want := range []string{"FindCoordinator", "DescribeCluster"} {
+	for _, want := range []string{"FindCoordinator", "DescribeCluster", "Produce"} {
 		if !apis[want] {
 			t.Errorf("no leak in %s: %s", want, out)
 		}
