@@ -16,6 +16,7 @@
 #       same versions, so the script runs it once).
 #       On a cluster of release NEW (default 4.4.0): NEW's tools, a
 #       current client against an older target.
+#       One cluster per release; each workload on its own topic.
 #       For each capture W, writes OUTDIR/W.pcap, OUTDIR/W.report
 #       (kwire capture --against TARGET, default 4.0, its report after the
 #       frames) and OUTDIR/W.json (the report's JSON line).
@@ -43,33 +44,44 @@ venv "$kp" kafka kafka-python==2.0.2
 venv "$rdk" confluent_kafka confluent-kafka==2.0.2
 (cd "$root" && go build -o "$out/kwire" ./cmd/kwire)
 
-# run RELEASE W CMD: CMD recorded as W.pcap on a fresh cluster of RELEASE.
-run() {
-	local rel=$1 w=$2 d
-	shift 2
+# cluster RELEASE: a cluster of RELEASE in $d (stopped at exit).
+d=
+stop() { [ -z "$d" ] || { "$rk" stop "$d" >/dev/null 2>&1 || true; rm -rf "$d"; }; d=; }
+trap stop EXIT
+cluster() {
+	stop
 	d=$(mktemp -d)
-	"$rk" fetch "$rel" >/dev/null
-	"$rk" start "$d" --version "$rel" --timeout 300 >/dev/null
-	log "$w on $rel"
+	"$rk" fetch "$1" >/dev/null
+	"$rk" start "$d" --version "$1" --timeout 300 >/dev/null
+}
+
+# run W CMD: CMD recorded as W.pcap on the cluster, and its report.
+run() {
+	local w=$1
+	shift
+	log "$w"
 	if ! "$rk" record "$d" "$out/$w.pcap" -- bash -c "$*" >"$out/$w.log" 2>&1; then
 		cat "$out/$w.log" >&2
-		"$rk" stop "$d"
 		exit 1
 	fi
-	"$rk" stop "$d" >/dev/null 2>&1 || true
-	rm -rf "$d"
 	"$out/kwire" capture --against "$target" "$out/$w.pcap" 2>/dev/null | sed -n '/^Against /,$p' >"$out/$w.report" || true
 	"$out/kwire" capture --against "$target" --format json "$out/$w.pcap" 2>/dev/null | grep '"kind":"report"' >"$out/$w.json" || true
 	sed 's/^/  /' "$out/$w.report" >&2
 }
 
-tools='set -e; tool() { '"$rk"' tool "$KAFKA_DIR" "$@"; }
-	tool kafka-topics --bootstrap-server "$KAFKA_PLAINTEXT" --create --topic orders --partitions 1 --replication-factor 1
-	for i in 1 2 3; do echo "value-$i"; done | tool kafka-console-producer --bootstrap-server "$KAFKA_PLAINTEXT" --topic orders
-	tool kafka-console-consumer --bootstrap-server "$KAFKA_PLAINTEXT" --topic orders --from-beginning --max-messages 3 --timeout-ms 30000 --group tools'
-run "$old" "kafka-python-2.0.2-on-$old" "$kp/bin/python $here/upgrade/oldpython.py \"\$KAFKA_PLAINTEXT\" orders 3"
-run "$old" "kafka-python-2.0.2-api-0.10.1-on-$old" "$kp/bin/python $here/upgrade/oldpython.py \"\$KAFKA_PLAINTEXT\" orders 3 0.10.1"
-run "$old" "librdkafka-2.0.2-on-$old" "$rdk/bin/python $here/upgrade/rdkafka.py \"\$KAFKA_PLAINTEXT\" orders 3"
-run "$old" "tools-$old" "$tools"
-run "$new" "tools-$new" "$tools"
+# tools TOPIC: kafka-topics, the console producer and consumer.
+tools() {
+	printf '%s' 'set -e; tool() { '"$rk"' tool "$KAFKA_DIR" "$@"; }
+	tool kafka-topics --bootstrap-server "$KAFKA_PLAINTEXT" --create --topic '"$1"' --partitions 1 --replication-factor 1
+	for i in 1 2 3; do echo "value-$i"; done | tool kafka-console-producer --bootstrap-server "$KAFKA_PLAINTEXT" --topic '"$1"'
+	tool kafka-console-consumer --bootstrap-server "$KAFKA_PLAINTEXT" --topic '"$1"' --from-beginning --max-messages 3 --timeout-ms 30000 --group '"$1"''
+}
+
+cluster "$old"
+run "kafka-python-2.0.2-on-$old" "$kp/bin/python $here/upgrade/oldpython.py \"\$KAFKA_PLAINTEXT\" kp 3"
+run "kafka-python-2.0.2-api-0.10.1-on-$old" "$kp/bin/python $here/upgrade/oldpython.py \"\$KAFKA_PLAINTEXT\" kp-0.10.1 3 0.10.1"
+run "librdkafka-2.0.2-on-$old" "$rdk/bin/python $here/upgrade/rdkafka.py \"\$KAFKA_PLAINTEXT\" rdk 3"
+run "tools-$old" "$(tools tools)"
+cluster "$new"
+run "tools-$new" "$(tools tools)"
 log "wrote $out"

@@ -25,7 +25,7 @@ for i in range(n):
     p.send(topic, key=b"key-%d" % i, value=b"value-%d" % i)
 p.flush(30)
 p.close()
-c = KafkaConsumer(topic, bootstrap_servers=boot, client_id="kp-consumer", group_id="kp-group",
+c = KafkaConsumer(topic, bootstrap_servers=boot, client_id="kp-consumer", group_id=topic + "-group",
                   auto_offset_reset="earliest", enable_auto_commit=False, consumer_timeout_ms=15000, **opts)
 got = 0
 for _ in c:
