@@ -553,8 +553,11 @@ func PastedStream(text string) *Capture {
 	for _, f := range frames {
 		f = bytes.Clone(f)
 		corr := int32(binary.BigEndian.Uint32(f[4:]))
-		_, root, err := codec.Decode(f, codec.DecodeOptions{Set: auto, Choose: sets.Choice{}, Dir: codec.Request})
-		if err == nil && root != nil {
+		fr, root, err := codec.Decode(f, codec.DecodeOptions{Set: auto, Choose: sets.Choice{}, Dir: codec.Request})
+		// A response may read as some request with bytes left over
+		// (Frame.Trailing): such a reading is not taken as a request, and
+		// the row is identified when opened.
+		if err == nil && root != nil && (fr == nil || len(fr.Trailing) == 0) {
 			row := CapRow{ReqSize: len(f), RespSize: -1, Latency: -1, Req: f,
 				Key: int16(binary.BigEndian.Uint16(f[4:])), Version: int16(binary.BigEndian.Uint16(f[6:])),
 				Corr: int32(binary.BigEndian.Uint32(f[8:]))}
