@@ -4,7 +4,9 @@
 #
 #   ./build.sh            build bin/kwire and the static site in dist/
 #   ./build.sh serve      build, then serve dist/ on a local port (printed)
-#   ./build.sh test       run every test (installs Chromium when missing)
+#   ./build.sh test       run every test (installs Chromium when missing; the
+#                         real-Kafka tests fetch Kafka, Java, Maven, tcpdump and
+#                         the clients into ~/.cache/kwire when missing)
 #
 # The Kafka schema sets are copied at build time from $KWIRE_SCHEMAS, else
 # ../shared/kafka, into schemas/sets/data (git-ignored, never committed);
@@ -176,7 +178,9 @@ test_all() {
 		build
 	fi
 	log "go test"
-	go test -count=1 ./...
+	# e2e/realkafka runs Apache Kafka and real clients (about 5 minutes):
+	# more than go test's default 10 minutes on a slow machine.
+	go test -count=1 -timeout 30m ./...
 	log "go test (js/wasm, in node: the browser build's codecs)"
 	node_ready
 	GOOS=js GOARCH=wasm go test -count=1 -exec "$(go env GOROOT)/lib/wasm/go_js_wasm_exec" -run 'TestZstdBrowser' ./codec/records/

@@ -51,6 +51,7 @@ func FuzzRead(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		up, audit := capture.NewUpgrade(), capture.NewAudit([]string{"broker:9092"})
 		capture.Read(bytes.NewReader(data), capture.Options{}, func(e *capture.Event) {
 			if len(e.Data) > len(data) {
 				t.Fatalf("event %d holds %d bytes, the file %d", e.N, len(e.Data), len(data))
@@ -58,7 +59,16 @@ func FuzzRead(f *testing.F) {
 			if e.Kind == capture.KindFrame {
 				e.Decode(capture.Options{}.Limits)
 			}
+			up.Add(e)
+			for _, l := range audit.Add(e) {
+				if l.N != e.N || l.Why == "" {
+					t.Fatalf("finding %+v of event %d", l, e.N)
+				}
+			}
 		})
+		if _, err := up.Report("4.0"); err != nil {
+			t.Fatal(err)
+		}
 	})
 }
 

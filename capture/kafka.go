@@ -672,8 +672,10 @@ func (f *framer) plausibleAt(b []byte) (ok, wait bool) {
 		return false, true
 	}
 	e := f.event(b[:n], n, "")
-	_, _, err := e.Decode(f.c.r.opts.Limits)
-	return err == nil, false
+	fr, _, err := e.Decode(f.c.r.opts.Limits)
+	// Bytes after the body (Frame.Trailing) are a frame the broker
+	// answers, but not evidence enough of a frame boundary after a gap.
+	return err == nil && len(fr.Trailing) == 0, false
 }
 
 // event describes the frame in b (n bytes on the wire).

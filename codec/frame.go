@@ -1,12 +1,14 @@
 package codec
 
 import (
+	"encoding/hex"
 	"errors"
 	"strconv"
 
 	"kwire/codec/records"
 	"kwire/codec/wire"
 	"kwire/internal/xfmt"
+	"kwire/internal/xhex"
 	"kwire/jsonv"
 	"kwire/schemas"
 	"kwire/tree"
@@ -66,6 +68,12 @@ type Frame struct {
 	// Limits bound what the records fields spend when the frame is
 	// decoded or written as JSON (zero: the defaults).
 	Limits records.Limits
+	// Trailing are bytes after the body inside the frame. Kafka's broker
+	// reads a request's body and ignores what follows it, and librdkafka
+	// (2.16) sends three bytes after its Metadata v13 request for every
+	// topic: the tree shows them, the JSON form keeps them
+	// ("trailing_hex") and Append writes them back.
+	Trailing []byte
 	// topics: DecodeOptions.TopicFormat and TopicNames, for the JSON form.
 	topics topicCtx
 }
@@ -159,6 +167,7 @@ func (f *Frame) Append(dst []byte) ([]byte, error) {
 	if b, err = bp.Append(b, f.Body); err != nil {
 		return dst, err
 	}
+	b = append(b, f.Trailing...)
 	size := len(b) - start - 4
 	if size > 1<<31-1 {
 		return dst, encErr("frame of %d bytes is too large", size)
@@ -427,9 +436,12 @@ func (f *Frame) decodeBody(b []byte, start int, fl *tree.Flat, root int, o Decod
 		return err
 	}
 	if rest := len(b) - start - used; rest > 0 {
-		fl.Store(bn, &tree.Node{Name: "unread", Type: "bytes", Value: plural(rest, "byte"), Offset: start + used, Size: rest, Section: tree.Error,
-			Err: "the body ended before the frame did"})
-		return wire.Errorf(start+used, wire.ErrTrailing, "%s v%d ended after %d bytes; %d bytes of the frame are left", bp.Msg.Name, f.Version, used, rest)
+		// Kafka's broker reads the body and ignores the rest of the
+		// frame: a frame with bytes after its body is one it answers
+		// (Kafka 4.4.0 answered librdkafka's, testdata/real).
+		f.Trailing = append([]byte(nil), b[start+used:]...)
+		fl.Store(root, &tree.Node{Name: "trailing", Type: "bytes", Value: plural(rest, "byte"), Offset: start + used, Size: rest, Section: tree.Error,
+			About: "bytes after the body, inside the frame: Kafka's broker reads the body and ignores them (librdkafka sends 3 after its Metadata v13 request); the JSON form keeps them as trailing_hex"})
 	}
 	return nil
 }
@@ -509,6 +521,11 @@ func (f *Frame) AppendJSONBudget(b []byte, size int, bg *records.Budget) ([]byte
 	}
 	b = append(b, `"body":`...)
 	b = bp.Root.appendJSON(b, f.Body, &jctx{bg: bg, set: f.Set, rootPlan: bp.Root, root: f.Body, topics: f.topics})
+	if len(f.Trailing) > 0 {
+		b = append(b, `,"trailing_hex":"`...)
+		b = hex.AppendEncode(b, f.Trailing)
+		b = append(b, '"')
+	}
 	return xfmt.Appendf(b, `,"size":%d}`, size), nil
 }
 
@@ -539,6 +556,15 @@ func (f *Frame) SetJSON(data []byte) error {
 			if f.Header, err = hp.Root.fromJSON(h, "header", f.Set); err != nil {
 				return placeJSONError(err, data, "")
 			}
+		}
+		f.Trailing = nil
+		if th, ok := obj["trailing_hex"]; ok {
+			s, isStr := th.(string)
+			tb, herr := xhex.DecodeString(s)
+			if !isStr || herr != nil {
+				return placeJSONError(jsonErr("trailing_hex", "want the bytes after the body as a hex string"), data, "")
+			}
+			f.Trailing = tb
 		}
 		raw, base = body, "body"
 	}

@@ -2,10 +2,8 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -48,28 +46,9 @@ func TestBigCapture(t *testing.T) {
 		chunks = append(chunks, capturetest.Chunk{Conn: i % 4, FromClient: true, Time: at.Add(time.Duration(i) * time.Millisecond), Data: r},
 			capturetest.Chunk{Conn: i % 4, Time: at.Add(time.Duration(i)*time.Millisecond + 300*time.Microsecond), Data: resp})
 	}
-	var buf bytes.Buffer
-	if err := capturetest.WritePcap(&buf, capturetest.Packets(chunks, capturetest.Options{}), 1, false, false, 65535); err != nil {
-		t.Fatal(err)
-	}
-	tmp := t.TempDir()
-	srv, err := Site(filepath.Join("..", "dist"), tmp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	if err := os.WriteFile(filepath.Join(tmp, "big.pcap"), buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel, err := Browser(context.Background(), 1400, 1000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cancel()
-	ctx, stop := context.WithTimeout(ctx, 5*time.Minute)
-	defer stop()
-	p := &tab{t: t, ctx: ctx, base: srv.URL}
-	p.open("set=trunk&api=JoinGroup&v=9&dir=request")
+	p, size, done := captureTab(t, "big.pcap", chunks, 5*time.Minute)
+	defer done()
+	ctx := p.ctx
 	eval[bool](p, `(() => { fetch('big.pcap').then(r => r.arrayBuffer()).then(buf => {
 		const dt = new DataTransfer(); dt.items.add(new File([buf], 'big.pcap'));
 		window.capT0 = performance.now(); window.capGap = 0;
@@ -85,7 +64,7 @@ func TestBigCapture(t *testing.T) {
 	gap := eval[float64](p, `window.capGap`)
 	sum := eval[string](p, `document.getElementById('capsum').textContent`)
 	t.Logf("pauses over 100 ms (start+length, ms): %s", eval[string](p, `window.capLong.join(' ')`))
-	t.Logf("%d bytes listed in %.0f ms; the longest the page did not respond: %.0f ms; %s", buf.Len(), total, gap, sum)
+	t.Logf("%d bytes listed in %.0f ms; the longest the page did not respond: %.0f ms; %s", size, total, gap, sum)
 	if strings.Contains(sum, "damaged") {
 		t.Error(sum)
 	}

@@ -9,11 +9,12 @@
 #       Releases Maven serves here: 3.9.0-3.9.2, 4.0.0-4.0.2, ... 4.4.0.
 #
 #   scripts/realkafka.sh start DIR [--version V] [--nodes 1|3] [--timeout SECONDS]
-#                                  [--record OUT.pcap]
+#                                  [--record OUT.pcap] [--config KEY=VALUE]...
 #       Starts a KRaft cluster on 127.0.0.1 (default 4.4.0, 1 node, 600 s).
 #       --record: tcpdump -i lo writes every packet of the cluster's ports
 #       from before the first node starts until stop (or the timeout), so
 #       the controllers' election and the brokers' registration are in it.
+#       --config: a line added to every node's server.properties (repeatable).
 #       Each node is a combined broker and controller with four listeners,
 #       on ports chosen free at start:
 #         PLAINTEXT        (also the inter-broker listener)
@@ -365,13 +366,14 @@ print_logs() {
 }
 
 start() {
-	local d="" v=$default_version n=1 timeout=600 rec=""
+	local d="" v=$default_version n=1 timeout=600 rec="" extra=""
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--version) v=$2; shift 2 ;;
 		--nodes) n=$2; shift 2 ;;
 		--timeout) timeout=$2; shift 2 ;;
 		--record) rec=$2; shift 2 ;;
+		--config) extra="$extra$2"$'\n'; shift 2 ;;
 		-*) usage ;;
 		*) [ -z "$d" ] || usage; d=$1; shift ;;
 		esac
@@ -408,6 +410,7 @@ start() {
 	for i in $(seq 1 "$n"); do
 		mkdir -p "$d/node$i/logs" "$d/node$i/data"
 		node_config "$d" "$i" "$n" "$voters" "${plain[$((i - 1))]}" "${sasl[$((i - 1))]}" "${ssl[$((i - 1))]}" "${ctrl[$((i - 1))]}"
+		printf '%s' "$extra" >>"$d/node$i/server.properties"
 		# shellcheck disable=SC2086
 		java -Xmx256m -XX:TieredStopAtLevel=1 $logopts -cp "$lib/*" kafka.tools.StorageTool format \
 			-t "$cid" -c "$d/node$i/server.properties" --ignore-formatted \
@@ -598,7 +601,7 @@ port_filter() {
 # tcpdump_start OUT FILTER ERRLOG: starts tcpdump on lo in the background,
 # sets tcpdump_pid, and returns once it listens.
 tcpdump_start() {
-	setsid tcpdump -i lo --immediate-mode -U -s 0 -w "$1" "$2" </dev/null >/dev/null 2>"$3" &
+	setsid tcpdump -i lo --immediate-mode -U -s 65600 -B 65536 -w "$1" "$2" </dev/null >/dev/null 2>"$3" &
 	tcpdump_pid=$!
 	local i
 	for i in $(seq 1 100); do
@@ -632,7 +635,7 @@ record() {
 	sleep 0.5
 	kill -INT "$tpid" 2>/dev/null || true
 	wait "$tpid" 2>/dev/null || true
-	grep -E 'packets (captured|dropped by kernel)' "$errlog" | sed 's/^/realkafka: tcpdump: /' >&2 || true
+	grep -E 'packets (captured|received|dropped)' "$errlog" | sed 's/^/realkafka: tcpdump: /' >&2 || true
 	rm -f "$errlog"
 	return "$rc"
 }

@@ -37,8 +37,9 @@ func (b *builder) indexPage() ([]byte, error) {
 	p.head("Kafka APIs")
 	fmt.Fprintf(p, "<h1>Kafka protocol APIs</h1>\n<p class=\"lead\">Every request and response of the %d releases kwire knows "+
 		"(%s to %s), with the smallest legal instance of each at every version: its bytes, object tree and schema, from the "+
-		"newest release that has the version. <a href=\"%s\">The release matrix</a> shows which versions each release has.</p>\n",
-		len(b.sets), esc(b.sets[0].Name), esc(b.newest().Name), p.href(matrixPath))
+		"newest release that has the version. <a href=\"%s\">The release matrix</a> shows which versions each release has; "+
+		"<a href=\"%s\">the address atlas</a> lists the fields that carry broker addresses.</p>\n",
+		len(b.sets), esc(b.sets[0].Name), esc(b.newest().Name), p.href(matrixPath), p.href(addressesPath))
 	p.WriteString("<p class=\"search\" id=\"search\" hidden=\"hidden\"><label for=\"q\">Filter</label> " +
 		"<input type=\"search\" id=\"q\" placeholder=\"name or key\" autocomplete=\"off\"/> <span id=\"count\"></span></p>\n")
 	p.WriteString("<table class=\"apis\" id=\"apis\">\n<thead><tr><th>Key</th><th>API</th><th>Request versions</th>" +

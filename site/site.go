@@ -308,6 +308,7 @@ func (b *builder) jobs() ([]job, error) {
 		job{Root + "/errors.html", func() ([]byte, error) { return b.errorsPage(newest) }},
 		job{Root + "/types.html", func() ([]byte, error) { return b.typesPage(newest) }},
 		job{matrixPath, b.matrixPage},
+		job{addressesPath, b.addressesPage},
 	)
 	for i := range b.sets {
 		jobs = append(jobs, job{releasePath(b.sets[i].Name), func() ([]byte, error) { return b.releasePage(i) }})

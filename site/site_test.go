@@ -207,7 +207,7 @@ func TestBuildSite(t *testing.T) {
 			}
 		}
 	}
-	if want := len(versions) + len(rels) + 4; st.Pages != want {
+	if want := len(versions) + len(rels) + 5; st.Pages != want { // and index, errors, types, the matrix, the address atlas
 		t.Errorf("%d pages, want %d", st.Pages, want)
 	}
 	if len(rels) < 6 || len(versions) < 350 {

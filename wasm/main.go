@@ -65,6 +65,7 @@ type ui struct {
 	keys                 *tlsdec.KeyLog // the key logs dropped: TLS secrets, in memory only
 	capName              string         // the capture open, read again when a key log comes
 	capBytes             []byte
+	leakIDs              []int // the tree's nodes the address audit found in the response open
 }
 
 // capRowHeight is the height of a conversation row in CSS pixels
@@ -340,6 +341,20 @@ func (u *ui) drawTreeAt(top, h float64, force bool) {
 	patch(u.treerows, &u.treeLines, rows)
 	dom.Publish("treeMs", []any{t1 - t0, dom.Now() - t1})
 	u.highlightTree()
+	u.markLeaks()
+}
+
+// markLeaks marks the drawn tree lines of the fields the address audit
+// found (leakIDs).
+func (u *ui) markLeaks() {
+	for _, e := range u.treerows.QueryAll(".tn.leak") {
+		e.Toggle("leak", false)
+	}
+	for _, id := range u.leakIDs {
+		if shown := u.s.Shown(id); shown >= 0 {
+			u.treerows.Query(`.tn[data-n="`+strconv.Itoa(shown)+`"]:not(.fold)`).Toggle("leak", true)
+		}
+	}
 }
 
 // keepInView scrolls e, a list of rows of height rowH, so that the row at
@@ -761,6 +776,10 @@ func (u *ui) onInput(ev dom.Event) {
 		}
 		return
 	}
+	if t.ID() == "capadv" {
+		u.audit()
+		return
+	}
 	key := t.Attr("data-key")
 	if key == "" || t.Attr("type") == "checkbox" || !t.Closest("#form").Valid() {
 		return
@@ -808,6 +827,9 @@ func (u *ui) onChange(ev dom.Event) {
 			return
 		}
 		u.refresh(true)
+		return
+	case "capagainst":
+		u.report()
 		return
 	case "capfile":
 		t.ReadFile(func(name string, b []byte, msg string) {
@@ -1302,6 +1324,8 @@ func (u *ui) readCapture(c *app.Capture) {
 		u.openRow(c.Row(0), false)
 	}
 	if done {
+		u.report()
+		u.audit()
 		dom.Publish("capDone", c.Len())
 		if c.Err != nil {
 			u.status(c.Err.Error(), true)
@@ -1311,12 +1335,54 @@ func (u *ui) readCapture(c *app.Capture) {
 	u.on.Later(func() { u.readCapture(c) })
 }
 
+// report shows the release report against the release picked (none:
+// hidden).
+func (u *ui) report() {
+	pre := dom.ByID("capreport")
+	h := ""
+	if u.cap != nil && u.cap.Done {
+		h = u.cap.ReportHTML(dom.ByID("capagainst").Value())
+	}
+	pre.SetHTML(h)
+	pre.SetProp("hidden", h == "")
+}
+
+// audit audits the capture's responses against the advertised addresses
+// typed, marks the rows (and the open response's fields) that leak.
+func (u *ui) audit() {
+	if u.cap == nil || !u.cap.Done {
+		return
+	}
+	sum, err := u.cap.SetAdvertised(dom.ByID("capadv").Value())
+	if err != nil {
+		sum = err.Error()
+	}
+	dom.ByID("capleaks").SetText(sum)
+	u.drawCapRows(true)
+	if u.capSel >= 0 {
+		u.openRow(u.capSel, u.capResp)
+	}
+}
+
 // showCapture shows the panel with an empty list for c.
 func (u *ui) showCapture(c *app.Capture) {
 	u.cap, u.capSel, u.capOpened = c, -1, false
 	dom.ByID("cappanel").SetProp("hidden", false)
 	dom.ByID("caphead").SetHTML(app.CapHead)
 	dom.ByID("capfilter").SetValue("")
+	var b strings.Builder
+	b.WriteString(`<option value="">report against…</option>`)
+	rs := app.Releases()
+	for i := len(rs) - 1; i >= 0; i-- {
+		option(&b, rs[i].Name, rs[i].Name)
+	}
+	against := dom.ByID("capagainst")
+	v := against.Value()
+	against.SetHTML(b.String())
+	against.SetValue(v)
+	dom.ByID("capreport").SetProp("hidden", true)
+	dom.ByID("capleaks").SetText("")
+	u.leakIDs = nil
 	u.caplist.SetScrollTop(0)
 	u.drawCapture()
 }
@@ -1364,6 +1430,7 @@ func (u *ui) openRow(i int, resp bool) {
 	u.capSel, u.capResp, u.capOpened = i, resp, true
 	err := u.s.OpenRow(u.cap, i, resp)
 	u.selected = -1
+	u.leakIDs = u.s.LeakNodes()
 	u.refresh(true)
 	u.drawCapRows(true)
 	if err != nil {

@@ -1,6 +1,8 @@
 // Package capturetest records the bytes of TCP connections (a dialer for
 // kgo) and writes them as pcap and pcapng files with synthesized link,
-// IP and TCP headers, for the capture tests and the capture benchmark.
+// IP and TCP headers, for the capture tests and the capture benchmark;
+// its proxy rewrites broker addresses in some responses, as Kafka
+// proxies do, for the address audit's tests.
 package capturetest
 
 import (

@@ -65,6 +65,9 @@ type captureRun struct {
 	copies  buffers // copies of frames (Event.Data) in flight
 	bodies  buffers // their JSON
 	ratio   atomic.Uint32
+	upgrade *capture.Upgrade // --against
+	audit   *capture.Audit   // --advertised
+	leaks   []capture.Leak
 }
 
 func cmdCapture(args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -81,6 +84,8 @@ func cmdCapture(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs.IntVar(&run.limits.MaxDecompressed, "max-decompressed", records.DefaultMaxDecompressed, "decompress at most this many bytes of records in each message")
 	fs.IntVar(&run.limits.MaxRecords, "max-records", records.DefaultMaxRecords, "decode at most this many records in each message")
 	keylog := fs.String("keylog", os.Getenv("SSLKEYLOGFILE"), "decrypt TLS connections with the NSS key log `FILE` (SSLKEYLOGFILE's format; default $SSLKEYLOGFILE)")
+	against := fs.String("against", "", "after the frames, a report of what release `R` would refuse of what each client sent (kwire apis lists the releases)")
+	advertisedFlag := fs.String("advertised", "", "audit the responses for broker addresses other than these, the ones clients should be told (`HOST:PORT[,HOST:PORT...]`); exit 1 on any")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -91,6 +96,22 @@ func cmdCapture(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	if err := oneOf("format", run.format, "table", "json"); err != nil {
 		return err
+	}
+	if *against != "" {
+		if err := checkRelease(*against); err != nil {
+			return err
+		}
+		run.upgrade = capture.NewUpgrade()
+	}
+	var advertised []string
+	if *advertisedFlag != "" {
+		if advertised, err = parseAdvertised(*advertisedFlag); err != nil {
+			return err
+		}
+		run.audit = capture.NewAudit(advertised)
+	}
+	if run.frame > 0 && (run.upgrade != nil || run.audit != nil) {
+		return usageErr("--against and --advertised read the whole capture: not with --frame")
 	}
 	switch {
 	case len(pos) != 1:
@@ -125,6 +146,16 @@ func cmdCapture(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if p, ok := in.(*progress); ok {
 		p.clear()
 	}
+	if run.upgrade != nil {
+		rep, err := run.upgrade.Report(*against)
+		if err != nil {
+			return err
+		}
+		writeReport(run.out, rep, run.format)
+	}
+	if run.audit != nil {
+		writeLeaks(run.out, run.leaks, run.audit.Checked, advertised, run.format)
+	}
 	run.out.Flush()
 	if rerr != nil {
 		printLine(stderr, "kwire: %s: %v", pos[0], rerr)
@@ -143,7 +174,10 @@ func cmdCapture(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	r := run.reader
 	printLine(stderr, "kwire: %s: %s (%d not TCP), %s, %s, %s", pos[0], plural(r.Packets, "packet"), r.NotTCP,
 		plural(len(run.conns), "Kafka connection"), plural(run.frames, "frame"), plural(run.failed, "problem"))
-	if run.failed > 0 {
+	if len(run.leaks) > 0 {
+		printLine(stderr, "kwire: %s: %s", pos[0], plural(len(run.leaks), "address leak"))
+	}
+	if run.failed > 0 || len(run.leaks) > 0 {
 		return exitError(1)
 	}
 	return nil
@@ -282,6 +316,12 @@ func (run *captureRun) event(e *capture.Event) {
 	}
 	if e.Kind == capture.KindFrame {
 		run.frames++
+	}
+	if run.upgrade != nil {
+		run.upgrade.Add(e)
+	}
+	if run.audit != nil {
+		run.leaks = append(run.leaks, run.audit.Add(e)...)
 	}
 	j := &job{e: *e, res: make(chan rendered, 1)}
 	j.e.Data = append(run.copies.get(), e.Data...)

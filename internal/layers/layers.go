@@ -20,7 +20,7 @@ type Layer struct {
 var Table = []Layer{
 	{"base", []string{"internal/xfmt", "internal/xhex", "internal/deflate", "internal/unzip", "jsonv"}, nil},
 	// The model of the schemas: no bytes, no trees.
-	{"schemas", []string{"schemas/jsonc", "schemas", "schemas/sets", "schemas/draft"}, []string{"base"}},
+	{"schemas", []string{"schemas/jsonc", "schemas", "schemas/sets", "schemas/atlas", "schemas/draft"}, []string{"base"}},
 	// Trees with byte spans and their HTML: no schemas.
 	{"tree", []string{"tree", "render"}, []string{"base"}},
 	// The codec's parts that know bytes and trees but no schemas (records
@@ -32,5 +32,5 @@ var Table = []Layer{
 	// Helpers of tests and benchmarks.
 	{"testing", []string{"internal/traffic", "internal/jartest", "internal/drafttest", "internal/testmsg", "internal/benchrecords", "capture/capturetest"}, []string{"base", "schemas", "tree", "wire", "codec", "features"}},
 	// The programs and what only they use: anything below.
-	{"programs", []string{"cmd/...", "wasm/...", "wasm", "e2e", "scripts/...", "internal/layers"}, []string{"base", "schemas", "tree", "wire", "codec", "features", "testing"}},
+	{"programs", []string{"cmd/...", "wasm/...", "wasm", "e2e", "e2e/realkafka", "scripts/...", "internal/layers"}, []string{"base", "schemas", "tree", "wire", "codec", "features", "testing"}},
 }

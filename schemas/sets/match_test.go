@@ -37,6 +37,19 @@ func TestMatchAdvertised(t *testing.T) {
 		if !found || !strings.Contains(Describe(ms), r.String()) {
 			t.Errorf("%s: %s", r.Name, Describe(ms))
 		}
+		// Kafka 4.0's brokers and later advertise Produce from 0, which
+		// their schema starts at 3 (KAFKA-18659): still the same release.
+		if p := s.APIByKey(0); p != nil && p.Request.ValidVersions.Lo == 3 {
+			adv[0].Versions.Lo = 0
+			if ms := MatchAdvertised(adv); !strings.Contains(Describe(ms), "match "+r.String()) && !strings.Contains(Describe(ms), ", "+r.String()) {
+				t.Errorf("%s with Produce from 0: %s", r.Name, Describe(ms))
+			}
+			adv[0].Versions.Lo = 1
+			if ms := MatchAdvertised(adv); len(ms[0].Differ) == 0 && ms[0].Release.Name == r.Name {
+				t.Errorf("%s with Produce from 1 matches", r.Name)
+			}
+			adv[0].Versions.Lo = 3
+		}
 		adv[0].Versions.Hi += 7 // Produce, beyond every release
 		ms = MatchAdvertised(adv)
 		if d := Describe(ms); !strings.Contains(d, "closest") || !strings.Contains(d, "Produce") {

@@ -323,10 +323,23 @@ type Match struct {
 	Differ  []string // the others: "Produce: 0-12, 4.3 has 3-13"
 }
 
+// Produce's versions 0-2 were removed in Kafka 4.0 (its schema starts at
+// 3), but its brokers still advertise Produce from version 0 in their
+// ApiVersions responses, because librdkafka asks for a compressed produce
+// only of a broker that lists v0 (KAFKA-18659,
+// ApiKeys.PRODUCE_API_VERSIONS_RESPONSE_MIN_VERSION); seen from Kafka
+// 4.0.2 and 4.4.0 brokers.
+const (
+	keyProduce    = 0
+	producePre4Lo = 0
+	produce4Lo    = 3
+)
+
 // MatchAdvertised compares the API versions a broker advertised with
 // every release's request versions, closest first: the fewest APIs that
 // differ, then the most alike. A latest version that a release marks
-// unstable may be left out (brokers hide it unless told otherwise).
+// unstable may be left out (brokers hide it unless told otherwise), and
+// Produce from 0 matches a release whose Produce starts at 3 (KAFKA-18659).
 func MatchAdvertised(adv []schemas.APIVersions) []Match {
 	var out []Match
 	for _, r := range Releases() {
@@ -342,7 +355,10 @@ func MatchAdvertised(adv []schemas.APIVersions) []Match {
 				continue
 			}
 			vs, got := a.Request.ValidVersions, av.Versions
-			if (got.Lo == vs.Lo || produceFloor(a.Key, got.Lo, vs.Lo)) && (got.Hi == vs.Hi || (got.Hi == vs.Hi-1 && a.Request.LatestVersionUnstable)) {
+			if got.Lo == producePre4Lo && av.Key == keyProduce && vs.Lo == produce4Lo {
+				got.Lo = vs.Lo // KAFKA-18659: see producePre4Lo
+			}
+			if got.Lo == vs.Lo && (got.Hi == vs.Hi || (got.Hi == vs.Hi-1 && a.Request.LatestVersionUnstable)) {
 				m.Same++
 				continue
 			}
@@ -357,15 +373,6 @@ func MatchAdvertised(adv []schemas.APIVersions) []Match {
 		return out[i].Same > out[j].Same
 	})
 	return out
-}
-
-// produceFloor says whether an advertised lowest version of Produce of 0
-// stands for the schema's 3: from 4.0, which removed Produce v0-2
-// (KIP-896), brokers still advertise them, and reject them, for the sake
-// of librdkafka (KAFKA-18659; ApiKeys.PRODUCE_API_VERSIONS_RESPONSE_MIN_VERSION,
-// as ProduceRequest.json says). A real 4.4.0 broker advertises Produce 0-13.
-func produceFloor(key, advertised, schema int16) bool {
-	return key == 0 && advertised == 0 && schema == 3
 }
 
 // Describe says in one line which releases advertised versions match:

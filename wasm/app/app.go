@@ -30,6 +30,8 @@ const FoldChildren = 32
 
 // State is the explorer's state.
 type State struct {
+	// leakPaths are the tree paths the address audit marks (MarkLeaks).
+	leakPaths []string
 	// Set is the release the frame is read with: the one chosen, or with
 	// the choice Auto the newest release that has the version.
 	Set     *schemas.Set

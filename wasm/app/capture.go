@@ -43,7 +43,10 @@ type CapRow struct {
 	Req      []byte   // the request frame
 	Resp     []byte   // the response frame
 	SASLMech string   // a SaslAuthenticate's mechanism, named by its connection's SaslHandshake
-	text     string   // what the filter matches, lower case
+	// Leaks are the findings of the address audit in its response
+	// (Capture.SetAdvertised).
+	Leaks []capture.Leak
+	text  string // what the filter matches, lower case
 }
 
 // Capture is a packet capture (or a pasted stream of frames) read into
@@ -67,6 +70,12 @@ type Capture struct {
 	t0    time.Time
 	byReq map[int]int       // request event number → row
 	names *codec.TopicNames // a pasted stream's topic ids (a file's are its reader's)
+
+	up     *capture.Upgrade // the release report's gathering
+	eps    []capture.Leak   // the responses' endpoints, in order
+	byResp map[int]int      // response event number → row, for those with endpoints
+	adv    []string         // the advertised addresses audited
+	leaks  []capture.Leak
 }
 
 // topics names the topic ids that the capture's responses named.
@@ -130,7 +139,8 @@ func IsKeyLog(b []byte) bool {
 // decrypted with keys (nil: none but those the file embeds); Step reads
 // it.
 func OpenCapture(name string, b []byte, keys *tlsdec.KeyLog) (*Capture, error) {
-	c := &Capture{Name: name, size: len(b), in: &countReader{r: bytes.NewReader(b)}, byReq: map[int]int{}}
+	c := &Capture{Name: name, size: len(b), in: &countReader{r: bytes.NewReader(b)}, byReq: map[int]int{},
+		up: capture.NewUpgrade(), byResp: map[int]int{}}
 	pr, err := capture.NewPacketReader(c.in)
 	if err != nil {
 		return nil, err
@@ -236,11 +246,19 @@ func (c *Capture) event(e *capture.Event) {
 		c.add(row)
 		return
 	}
+	if c.up != nil {
+		c.up.Add(e)
+	}
 	data := bytes.Clone(e.Data)
 	// Without trees: a capture's frames are many, and a tree costs ten
 	// times the values (damage inside records shows when a row is opened).
 	f, err := e.DecodeValues(capLimits)
 	status := frameStatus(e.Incomplete, nil, err)
+	var eps []capture.Leak
+	if c.byResp != nil && err == nil {
+		eps = capture.FrameEndpoints(e, f)
+		c.eps = append(c.eps, eps...)
+	}
 	if e.Dir == codec.Request {
 		row.Key, row.Version, row.Corr = e.Key, e.Version, e.Correlation
 		row.API = capture.APIName(e.Key)
@@ -266,8 +284,14 @@ func (c *Capture) event(e *capture.Event) {
 		if status != "" {
 			row.Status = "response: " + status
 		}
+		if len(eps) > 0 {
+			c.byResp[e.N] = len(c.Rows)
+		}
 		c.add(row)
 		return
+	}
+	if len(eps) > 0 {
+		c.byResp[e.N] = i
 	}
 	r := &c.Rows[i]
 	before := c.matches(r)
@@ -454,6 +478,9 @@ func (c *Capture) RowsHTML(from, to, sel int) string {
 		} else if len(r.Errors) > 0 {
 			cls += " haserr"
 		}
+		if len(r.Leaks) > 0 {
+			cls += " leak"
+		}
 		xfmt.Fprintf(&b, `<div class="%s" data-r="%d"><span class="cn">%d</span><span class="ct">%.6f</span><span class="cc">%s</span><span class="ca">%s</span>`,
 			cls, ri, r.N, r.Time, render.Text(r.Conn), render.Text(r.API))
 		if r.Kind != "" {
@@ -475,6 +502,9 @@ func (c *Capture) RowsHTML(from, to, sel int) string {
 		text := strings.Join(r.Errors, ",")
 		if r.Status != "" {
 			text = strings.TrimPrefix(text+"; "+r.Status, "; ")
+		}
+		for _, l := range r.Leaks {
+			text = strings.TrimPrefix(text+"; leak: "+l.Path+" = "+l.Addr()+" ("+l.Why+")", "; ")
 		}
 		xfmt.Fprintf(&b, `<span class="cl">%s</span><span class="ce">%s</span></div>`, lat, render.Text(text))
 	}
@@ -499,6 +529,7 @@ func (s *State) OpenRow(c *Capture, ri int, resp bool) error {
 		return errors.New("row " + strconv.Itoa(r.N) + " holds no Kafka frame")
 	}
 	s.choice, s.Body, s.guess = Auto, false, false
+	s.leakPaths = nil
 	if !resp {
 		s.Dir = codec.Request
 		return s.load(b, r.SASLMech, c.topics())
@@ -511,6 +542,7 @@ func (s *State) OpenRow(c *Capture, ri int, resp bool) error {
 		}
 	}
 	s.Dir = codec.Response
+	s.leakPaths = r.LeakPaths()
 	return s.load(b, r.SASLMech, c.topics())
 }
 
@@ -558,8 +590,11 @@ func PastedStream(text string) *Capture {
 	for _, f := range frames {
 		f = bytes.Clone(f)
 		corr := int32(binary.BigEndian.Uint32(f[4:]))
-		_, root, err := codec.Decode(f, codec.DecodeOptions{Set: auto, Choose: sets.Choice{}, Dir: codec.Request})
-		if err == nil && root != nil {
+		fr, root, err := codec.Decode(f, codec.DecodeOptions{Set: auto, Choose: sets.Choice{}, Dir: codec.Request})
+		// A response may read as some request with bytes left over
+		// (Frame.Trailing): such a reading is not taken as a request, and
+		// the row is identified when opened.
+		if err == nil && root != nil && (fr == nil || len(fr.Trailing) == 0) {
 			row := CapRow{ReqSize: len(f), RespSize: -1, Latency: -1, Req: f,
 				Key: int16(binary.BigEndian.Uint16(f[4:])), Version: int16(binary.BigEndian.Uint16(f[6:])),
 				Corr: int32(binary.BigEndian.Uint32(f[8:]))}
