@@ -185,8 +185,10 @@ func merge(cs []Candidate) []Candidate {
 }
 
 // order sorts exact candidates: by correlation id, then the preferred
-// choice, then request frames (whose header names their API and version),
-// then by score.
+// choice, then by score, whatever the direction: a request frame's header
+// names its API and version, but a response's correlation id may read as
+// one (14 as Produce v14), so a request reading never outranks a response
+// reading with a better score.
 func (r *ranker) order(cs []Candidate, o Options) {
 	if len(r.b) >= 8 && o.Requests != nil {
 		if s, ok := o.Requests[int32(binary.BigEndian.Uint32(r.b[4:]))]; ok {
@@ -202,10 +204,8 @@ func (r *ranker) order(cs []Candidate, o Options) {
 			return 0
 		case o.Prefer != nil && *o.Prefer == Choice{c.API.Key, c.Version, c.Dir, c.Framing}:
 			return 1
-		case c.Dir == codec.Request && c.Framing == Frame:
-			return 2 // its header names it
 		}
-		return 3
+		return 2
 	}
 	sort.SliceStable(cs, func(i, j int) bool {
 		a, b := cs[i], cs[j]
@@ -220,12 +220,15 @@ func (r *ranker) order(cs []Candidate, o Options) {
 }
 
 // less orders candidates of equal merit so that the ranking is the same
-// every time: frames before bodies, responses before requests, then by
-// key and newest version.
+// every time: frames before bodies, a request frame (whose header names
+// its API and version) before a response frame, a response body before a
+// request body, then by key and newest version.
 func less(a, b Candidate) bool {
 	switch {
 	case a.Framing != b.Framing:
 		return a.Framing < b.Framing
+	case a.Dir != b.Dir && a.Framing == Frame:
+		return a.Dir == codec.Request
 	case a.Dir != b.Dir:
 		return a.Dir > b.Dir
 	case a.API.Key != b.API.Key:
@@ -323,6 +326,10 @@ func (r *ranker) try(i int, fr Framing, all bool) (Candidate, bool) {
 	case start+res.n != len(r.b):
 		off := start + res.n
 		return fail(off, wire.Errorf(off, wire.ErrTrailing, "%d bytes after the end of the body", len(r.b)-off), pen)
+	case fr == Frame && int64(int32(binary.BigEndian.Uint32(r.b))) != int64(len(r.b)-4):
+		// Read to the end, but the frame's size says more bytes follow.
+		return fail(len(r.b), wire.Errorf(len(r.b), wire.ErrShort, "the frame says %d bytes follow but only %d do",
+			int32(binary.BigEndian.Uint32(r.b)), len(r.b)-4), pen)
 	}
 	cand.Score, cand.sum, cand.FailedAt = math.Exp(-pen/4), sum, -1
 	return cand, true
@@ -349,6 +356,10 @@ func overrun(err error) bool {
 	return false
 }
 
+// penLargeCorrelation is the penalty of a response's correlation id above
+// 65535.
+const penLargeCorrelation = 1
+
 // penUnread is the penalty of each byte a failed candidate did not read.
 const penUnread = 0.05
 
@@ -358,8 +369,16 @@ func (r *ranker) score(e *entry, fr Framing, hv, v codec.Value) (float64, uint64
 	s := scorer{set: e.set, api: e.api.Name, dir: e.dir, words: e.words, pen: e.prior}
 	if fr == Frame {
 		s.structV(e.header.Root, hv)
-		if e.dir == codec.Response && len(r.b) >= 8 && int32(binary.BigEndian.Uint32(r.b[4:])) < 0 {
-			s.pen++ // clients count correlation ids up from 0
+		if e.dir == codec.Response && len(r.b) >= 8 {
+			switch corr := int32(binary.BigEndian.Uint32(r.b[4:])); {
+			case corr < 0:
+				s.pen++ // clients count correlation ids up from 0
+			case corr > 0xffff:
+				// The 65,537th request of a connection; a request frame's
+				// API key (1 and up) and version read as a correlation id
+				// are one.
+				s.pen += penLargeCorrelation
+			}
 		}
 	} else if len(r.b) >= 4 && int64(int32(binary.BigEndian.Uint32(r.b))) == int64(len(r.b)-4) {
 		s.pen += 3 // it starts with the size a frame of it would have

@@ -216,6 +216,11 @@ func (s *scorer) integer(k schemas.Kind, name string, n int64) {
 		if n < 1 || n > 65535 {
 			s.pen += penPort
 		}
+	case name == "Timestamp" && s.api == "ListOffsets" && n < 0 && n >= -6:
+		// The special timestamps a ListOffsets request asks for: latest
+		// (-1), earliest (-2), max timestamp (-3, KIP-734), earliest
+		// local and latest tiered (-4, -5, KIP-1005), earliest pending
+		// upload (-6, KIP-1023).
 	case isTime(name):
 		if n != -1 && n != 0 && (n < minTimeMs || n > maxTimeMs) {
 			s.pen += penTime

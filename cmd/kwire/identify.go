@@ -110,10 +110,12 @@ func candidateLine(c identify.Candidate) string {
 // identified is decode without --api: the candidates for the bytes, as
 // identify ranks them, of the direction and framing the flags allow.
 func identified(data []byte, t *target) []identify.Candidate {
-	keep := func(d codec.Direction, fr identify.Framing) bool {
-		return !(t.response && d != codec.Response || t.request && d != codec.Request || t.body && fr != identify.Body)
-	}
-	return identify.Rank(data, identify.Options{Max: shown, Keep: keep})
+	return identify.Rank(data, identify.Options{Max: shown, Keep: t.keep})
+}
+
+// keep says whether the flags allow a direction and framing.
+func (t *target) keep(d codec.Direction, fr identify.Framing) bool {
+	return !(t.response && d != codec.Response || t.request && d != codec.Request || t.body && fr != identify.Body)
 }
 
 // decodeIdentified decodes data as the best candidate (with the limits,

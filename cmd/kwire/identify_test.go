@@ -65,3 +65,39 @@ func TestDecodeIdentified(t *testing.T) {
 		t.Errorf("decode a request (exit %d): %s", code, errs)
 	}
 }
+
+// TestDecodeNotRequest: decode without flags reads a response whose
+// correlation id reads as a request header (Produce v300, v14, v7, v1) as
+// the response, and exits 0, while a request frame stays a request.
+func TestDecodeNotRequest(t *testing.T) {
+	heartbeat := func(corr string) string { return "0000000c" + corr + "0000000000000000" } // v4: throttle, error, tags
+	for _, c := range []struct {
+		name, hex, first, stderr string
+	}{
+		{"Heartbeat v4, correlation id 300", heartbeat("0000012c"), "HeartbeatResponse message v4", "not a request"},
+		{"Heartbeat v4, correlation id 14", heartbeat("0000000e"), "HeartbeatResponse message v4", "not a request"},
+		{"Heartbeat v4, correlation id 7", heartbeat("00000007"), "HeartbeatResponse message v4", "not a request"},
+		{"Heartbeat v4, correlation id 65535", heartbeat("0000ffff"), "HeartbeatResponse message v4", "not a request"},
+		// Read whole as a Produce v1 request of no topics too, scored lower.
+		{"SaslAuthenticate v1 to PLAIN, correlation id 1", "00000014000000010000ffff000000000000000000000000", "SaslAuthenticateResponse message v1", "read as a request too"},
+		{"ListGroups v0, one group, correlation id 0", "0000001d00000000000000000001000762696c6c696e670008636f6e73756d6572", "ListGroupsResponse message v0", "not a request"},
+		{"ListGroups v1, one group, correlation id 5", "000000210000000500000000000000000001000762696c6c696e670008636f6e73756d6572", "ListGroupsResponse message v", "not a request"},
+		{"a JoinGroup v9 request", joinGroupReq, "JoinGroupRequest message v9", ""},
+	} {
+		out, errs, code := kwire(t, "", "decode", c.hex)
+		if code != 0 || !strings.HasPrefix(out, c.first) || c.stderr == "" && errs != "" || !strings.Contains(errs, c.stderr) {
+			t.Errorf("%s (exit %d):\n%s\n%s", c.name, code, out, errs)
+		}
+	}
+	// ListGroups v0 and v1 responses are listed by identify.
+	for _, c := range []struct{ hex, want string }{
+		{"0000001d00000000000000000001000762696c6c696e670008636f6e73756d6572", " 16 ListGroups v0 response "},
+		{"000000210000000500000000000000000001000762696c6c696e670008636f6e73756d6572", " v1"},
+	} {
+		out, _, code := kwire(t, "", "identify", c.hex)
+		lines := strings.Split(out, "\n")
+		if code != 0 || len(lines) < 2 || !strings.Contains(lines[1], "ListGroups") || !strings.Contains(lines[1], c.want) {
+			t.Errorf("identify %s (exit %d):\n%s", c.hex, code, out)
+		}
+	}
+}

@@ -421,9 +421,9 @@ func (s *State) Paste(text string) error {
 // Load decodes raw bytes (a dropped file, or pasted text once parsed).
 // With response selected, bytes that do not decode as the response but
 // do as a request (which names its API) are taken as that request. Bytes
-// that decode as neither are identified (unless they are a damaged request,
-// identify.NotRequest): the candidates that decode them are offered, and
-// the best is shown.
+// that decode as neither, and a request frame that another reading
+// decodes whole and better (identify.Instead), are identified: the
+// candidates that decode them are offered, and the best is shown.
 func (s *State) Load(b []byte) error {
 	if s.pasted == nil {
 		s.pasted = codec.NewTopicNames()
@@ -446,8 +446,11 @@ func (s *State) load(b []byte, saslMech string, names *codec.TopicNames) error {
 			s.show(b, true)
 		}
 	}
-	if s.Err != nil && (s.Dir == codec.Response || s.Body || identify.NotRequest(b, s.Err)) {
-		s.identify(b)
+	switch {
+	case s.Dir == codec.Request && !s.Body:
+		s.identify(b, true) // unless the request reads best (identify.Instead)
+	case s.Err != nil:
+		s.identify(b, false)
 	}
 	s.remember(b)
 	return s.Err

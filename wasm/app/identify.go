@@ -16,14 +16,27 @@ const maxChips = 5
 // identify ranks bytes that the current choice did not decode and shows
 // the best candidate; the current choice is tried first (it would come
 // first if it decoded them), and a response whose correlation id a
-// pasted request had is read as that request's response.
-func (s *State) identify(b []byte) {
-	prefer := identify.Choice{Key: s.API.Key, Version: s.Version, Dir: s.Dir, Framing: identify.Frame}
-	if s.Body {
-		prefer.Framing = identify.Body
+// pasted request had is read as that request's response. asRequest: the
+// bytes were read as the request their header names, which stays unless
+// identify.Instead says otherwise.
+func (s *State) identify(b []byte, asRequest bool) {
+	o := identify.Options{Requests: s.seen, Max: maxChips}
+	ranked, ok := []identify.Candidate(nil), true
+	if asRequest {
+		ranked, ok = identify.Instead(b, s.Err, o)
+	} else {
+		prefer := identify.Choice{Key: s.API.Key, Version: s.Version, Dir: s.Dir, Framing: identify.Frame}
+		if s.Body {
+			prefer.Framing = identify.Body
+		}
+		o.Prefer = &prefer
+		ranked = identify.Rank(b, o)
+	}
+	if !ok {
+		return
 	}
 	var cs []identify.Candidate
-	for _, c := range identify.Rank(b, identify.Options{Requests: s.seen, Prefer: &prefer, Max: maxChips}) {
+	for _, c := range ranked {
 		if c.Exact() {
 			cs = append(cs, c)
 		}
