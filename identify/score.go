@@ -53,6 +53,8 @@ const (
 	penUnknownEnum  = 2   // an enum's UNKNOWN, or a value out of its range
 	penBumped       = 0.3 // a producer id handed out with its epoch bumped
 	penNoTimeout    = 0.5 // a request that gives the broker no time (clients send 30 or 60 s)
+	penNoMechanism  = 1   // a SaslHandshake response that lists no mechanism
+	penNoProtocol   = 0.5 // a SyncGroup response without its protocol's type or name
 )
 
 // maxVersion is more than any version of an API, a record or a feature
@@ -75,6 +77,20 @@ func (s *scorer) message(sp *codec.StructPlan, v codec.Value, dir codec.Directio
 	failed := false
 	for _, fp := range sp.Wire {
 		failed = failed || fp.Field.Name == "ErrorCode" && fp.Index < len(list) && list[fp.Index].Int() != 0
+	}
+	for _, fp := range sp.Wire {
+		if fp.Index >= len(list) || dir != codec.Response {
+			continue
+		}
+		switch l := list[fp.Index]; {
+		case s.api == "SaslHandshake" && fp.Field.Name == "Mechanisms" && len(l.List()) == 0:
+			// A broker lists the mechanisms its listener enables, with or
+			// without an error (KIP-43); six zero bytes are a Heartbeat's.
+			s.pen += penNoMechanism
+		case s.api == "SyncGroup" && !failed && (fp.Field.Name == "ProtocolType" || fp.Field.Name == "ProtocolName") && l.IsNull():
+			// A broker names the group's protocol from v5 on (KIP-559).
+			s.pen += penNoProtocol
+		}
 	}
 	for _, fp := range sp.Wire {
 		if fp.Kind == schemas.KindArray && fp.Index < len(list) && (dir == codec.Request || fp.Elem == schemas.KindStruct && !failed) {

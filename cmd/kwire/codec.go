@@ -333,6 +333,9 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if root != nil && f.API != nil && t.schema == "" {
 		root.About = "read with the schemas of " + sets.ReleaseOf(f.Set.Name).String()
+		if cs != nil && len(cs[0].Same) > 0 && root.Detail == "" {
+			root.Detail = "(" + cs[0].SameText() + ")" // shown in full, before the span
+		}
 	}
 	if adv := f.Advertised(); adv != nil {
 		printLine(stderr, "kwire: %s", sets.Describe(sets.MatchAdvertised(adv)))

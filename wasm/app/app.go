@@ -101,8 +101,9 @@ type State struct {
 	secrets bool
 
 	// Candidates are what pasted bytes that the current choice did not
-	// decode may be instead, best first (see identify); Chosen is the one
-	// shown. seen holds the requests pasted before, by correlation id.
+	// decode may be instead, best first (see identify), each answer
+	// followed by the readings of other APIs with the same values
+	// (identify.Candidate.Same); Chosen is the one shown. seen holds the requests pasted before, by correlation id.
 	// matched is the last ApiVersions response's versions ReleaseMatch
 	// matched, matchText what it said.
 	matched   []schemas.APIVersions
@@ -110,7 +111,10 @@ type State struct {
 
 	Candidates []identify.Candidate
 	Chosen     int
-	seen       map[int32]identify.Seen
+	// tieOf is, for each candidate, the index of the candidate whose
+	// values it reads the same (one answer with alternatives), or -1.
+	tieOf []int
+	seen  map[int32]identify.Seen
 }
 
 // New returns the state showing the smallest request of api in set (""
@@ -229,7 +233,7 @@ func (s *State) Select(setName, api string, version int, dir codec.Direction) er
 	}
 	s.Set, s.API, s.Version, s.Dir = set, a, v, dir
 	s.Frame, s.Pasted, s.Dropped, s.Body = f, false, nil, false
-	s.Candidates, s.Chosen = nil, 0
+	s.Candidates, s.Chosen, s.tieOf = nil, 0, nil
 	return s.Encode()
 }
 
@@ -435,7 +439,7 @@ func (s *State) Load(b []byte) error {
 // topic names of their stream.
 func (s *State) load(b []byte, saslMech string, names *codec.TopicNames) error {
 	s.Pasted, s.Dropped, s.guess, s.saslMech, s.topicNames = true, nil, false, saslMech, names
-	s.Candidates, s.Chosen = nil, 0
+	s.Candidates, s.Chosen, s.tieOf = nil, 0, nil
 	s.show(b, true)
 	if s.Err != nil && s.Dir == codec.Response {
 		api, version, body := s.API, s.Version, s.Body
