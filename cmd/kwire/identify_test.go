@@ -101,3 +101,41 @@ func TestDecodeNotRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeTie: a response that other APIs read as the same values is
+// one answer with alternatives: the tree's root, identify's line and the
+// JSON form's identified.same_values say so, versions as ranges.
+func TestDecodeTie(t *testing.T) {
+	hb := "0000000c0000012c0000000000000000" // Heartbeat v4, EndTxn v3-v4, AddOffsetsToTxn v3-v4 ...
+	out, _, code := kwire(t, "", "decode", hb)
+	root := strings.SplitN(out, "\n", 2)[0]
+	if code != 0 || !strings.HasPrefix(root, "HeartbeatResponse message v4 (the same bytes read as EndTxn v3-v4, AddOffsetsToTxn v3-v4") ||
+		!strings.Contains(root, ": only the request can tell)") {
+		t.Errorf("root line (exit %d): %s", code, root)
+	}
+	out, _, _ = kwire(t, "", "identify", hb)
+	if lines := strings.Split(out, "\n"); len(lines) < 2 || !strings.Contains(lines[1], "12 Heartbeat v4 response trunk frame (the same bytes read as EndTxn v3-v4") {
+		t.Errorf("identify:\n%s", out)
+	}
+	out, _, code = kwire(t, "", "decode", "--format", "json", hb)
+	v, err := jsonv.Parse([]byte(out))
+	if code != 0 || err != nil {
+		t.Fatalf("json (exit %d, %v):\n%s", code, err, out)
+	}
+	id, _ := v.(map[string]any)["identified"].(map[string]any)
+	same, _ := id["same_values"].([]any)
+	names := map[string]string{}
+	for _, s := range same {
+		m := s.(map[string]any)
+		names[m["api_name"].(string)] = m["text"].(string)
+	}
+	if len(same) < 3 || names["Heartbeat"] != "HeartbeatResponse v4" || names["EndTxn"] != "EndTxnResponse v3-v4" || !strings.Contains(id["note"].(string), "only the request can tell") {
+		t.Errorf("same_values: %v", id)
+	}
+	// After its request, the correlation id decides: no alternatives.
+	// kgo's Heartbeat v4 request, correlation id 4 (identify/testdata/corpus.txt).
+	req := "00000058000c000400000004000c6b776972652d636f72707573000d636f727075732d67726f7570000000012e6b776972652d636f727075732d37346431336663346439366462663365326565343537366564613534333831370000"
+	out, errs, code := kwire(t, "", "identify", req+"0000000c000000040000000000000000")
+	if parts := strings.Split(out, "# frame 2"); code != 0 || len(parts) != 2 || !strings.Contains(parts[1], " 12 Heartbeat v4 response trunk frame (by correlation id)\n") {
+		t.Errorf("stream (exit %d): %s\n%s", code, errs, out)	}
+}

@@ -11,8 +11,8 @@ import (
 )
 
 // maxChips is how many answers the page offers, and maxSame how many
-// readings with the same values beside each (those identify's SameText
-// names).
+// readings with the same values beside the first (those identify's
+// SameText names).
 const maxChips, maxSame = 5, 4
 
 // identify ranks bytes that the current choice did not decode and shows
@@ -43,6 +43,9 @@ func (s *State) identify(b []byte, asRequest bool) {
 		if c.Exact() {
 			lead := len(cs)
 			cs, tie = append(cs, c), append(tie, -1)
+			if lead > 0 {
+				continue // the alternatives of the answer shown only
+			}
 			for _, o := range c.Same[:min(len(c.Same), maxSame)] {
 				cs, tie = append(cs, o), append(tie, lead)
 			}
