@@ -137,5 +137,6 @@ func TestDecodeTie(t *testing.T) {
 	req := "00000058000c000400000004000c6b776972652d636f72707573000d636f727075732d67726f7570000000012e6b776972652d636f727075732d37346431336663346439366462663365326565343537366564613534333831370000"
 	out, errs, code := kwire(t, "", "identify", req+"0000000c000000040000000000000000")
 	if parts := strings.Split(out, "# frame 2"); code != 0 || len(parts) != 2 || !strings.Contains(parts[1], " 12 Heartbeat v4 response trunk frame (by correlation id)\n") {
-		t.Errorf("stream (exit %d): %s\n%s", code, errs, out)	}
+		t.Errorf("stream (exit %d): %s\n%s", code, errs, out)
+	}
 }
