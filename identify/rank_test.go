@@ -109,6 +109,7 @@ func TestTruncated(t *testing.T) {
 
 func FuzzRank(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 6, 0, 0, 0, 1, 0, 0})
+	f.Add([]byte{0, 0, 0, 12, 0, 0, 1, 44, 0, 0, 0, 0, 0, 0, 0, 0}) // a Heartbeat v4 response, correlation id 300
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if len(b) > 4096 {
 			return
@@ -116,6 +117,19 @@ func FuzzRank(f *testing.F) {
 		cs := Rank(b, Options{Max: 3})
 		if len(cs) == 0 {
 			t.Fatal("no candidate")
+		}
+		for _, c := range cs {
+			for _, o := range c.Same {
+				if o.sum != c.sum || o.Dir != c.Dir || o.Framing != c.Framing || o.API.Key == c.API.Key {
+					t.Fatalf("%s is in the tie of %s", describe(o), describe(c))
+				}
+			}
+		}
+		// Read as a request first, as decode does: what is shown instead
+		// decodes every byte and is no request frame.
+		_, _, err := codec.Decode(b, codec.DecodeOptions{Dir: codec.Request, Choose: sets.Choice{}})
+		if in, ok := Instead(b, err, Options{Max: 3}); ok && (!in[0].Exact() || in[0].Dir == codec.Request && in[0].Framing == Frame) {
+			t.Fatalf("instead of the request: %s", describe(in[0]))
 		}
 	})
 }
