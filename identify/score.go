@@ -224,6 +224,12 @@ func (s *scorer) integer(k schemas.Kind, name string, n int64) {
 		if s.dir == codec.Request && n == 0 {
 			s.pen += penNoTimeout
 		}
+	case name == "SessionLifetimeMs":
+		// 0 without re-authentication, else what is left of
+		// connections.max.reauth.ms (KIP-368): minutes to hours.
+		if n < 0 || n > 0 && n < 60000 {
+			s.pen += penLarge
+		}
 	case name == "ThrottleTimeMs":
 		if n != 0 {
 			s.pen += penThrottle
