@@ -53,7 +53,7 @@ const (
 	penUnknownEnum  = 2   // an enum's UNKNOWN, or a value out of its range
 	penBumped       = 0.3 // a producer id handed out with its epoch bumped
 	penNoTimeout    = 0.5 // a request that gives the broker no time (clients send 30 or 60 s)
-	penNoMechanism  = 1   // a SaslHandshake response that lists no mechanism
+	penUnlisted     = 0.5 // a SaslHandshake response that lists no mechanism, an ApiVersions one no API
 	penNoProtocol   = 0.5 // a SyncGroup response without its protocol's type or name
 )
 
@@ -83,10 +83,12 @@ func (s *scorer) message(sp *codec.StructPlan, v codec.Value, dir codec.Directio
 			continue
 		}
 		switch l := list[fp.Index]; {
-		case s.api == "SaslHandshake" && fp.Field.Name == "Mechanisms" && len(l.List()) == 0:
-			// A broker lists the mechanisms its listener enables, with or
-			// without an error (KIP-43); six zero bytes are a Heartbeat's.
-			s.pen += penNoMechanism
+		case s.api == "SaslHandshake" && fp.Field.Name == "Mechanisms" && len(l.List()) == 0,
+			s.api == "ApiVersions" && fp.Field.Name == "ApiKeys" && len(l.List()) == 0:
+			// A broker lists the mechanisms its listener enables (KIP-43)
+			// and the versions it supports (KIP-35, KIP-511), with or
+			// without an error; six zero bytes are a Heartbeat's.
+			s.pen += penUnlisted
 		case s.api == "SyncGroup" && !failed && (fp.Field.Name == "ProtocolType" || fp.Field.Name == "ProtocolName") && l.IsNull():
 			// A broker names the group's protocol from v5 on (KIP-559).
 			s.pen += penNoProtocol
