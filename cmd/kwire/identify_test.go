@@ -100,6 +100,15 @@ func TestDecodeNotRequest(t *testing.T) {
 			t.Errorf("identify %s (exit %d):\n%s", c.hex, code, out)
 		}
 	}
+	// Empty ones (no groups) read as others first, but are listed.
+	for _, c := range []struct{ hex, want string }{
+		{"0000000a00000005000000000000", " 16 ListGroups v0 response "},
+		{"0000000e0000000500000000000000000000", "ListGroups v1-v2"},
+	} {
+		if out, _, code := kwire(t, "", "identify", c.hex); code != 0 || !strings.Contains(out, c.want) {
+			t.Errorf("identify %s (exit %d):\n%s", c.hex, code, out)
+		}
+	}
 }
 
 // TestDecodeTie: a response that other APIs read as the same values is
