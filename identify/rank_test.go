@@ -139,6 +139,8 @@ func FuzzRank(f *testing.F) {
 // not that request, whatever the header looks like.
 func TestInstead(t *testing.T) {
 	join, _ := hex.DecodeString("00000094000b000900000001000c6b776972652d636f72707573000d636f727075732d67726f75700000afc80000ea60010009636f6e73756d65720213636f6f70657261746976652d737469636b791f000300000002000161000162000000040000000000000000ffffffffffff0028626567696e6e696e6720746f206d616e616765207468652067726f7570206c6966656379636c6500")
+	smallest := frameOf(t, 11, 9, codec.Request)
+	smallest[24] = 0
 	damaged := bytes.Clone(join)
 	damaged[110] = 0x7f // a length past the end of the frame, late in it
 	heartbeat := func(corr uint32) []byte {
@@ -164,6 +166,7 @@ func TestInstead(t *testing.T) {
 		{"a JoinGroup v9 request of kgo's", join, -1, 0},
 		{"a damaged request", damaged, -1, 0},
 		{"a request cut short", join[:100], -1, 0},
+		{"the smallest JoinGroup v9 request, MemberId null (a response reads it whole)", smallest, -1, 0},
 	} {
 		_, _, err := codec.Decode(c.b, codec.DecodeOptions{Dir: codec.Request, Choose: sets.Choice{}})
 		cs, ok := Instead(c.b, err, Options{})

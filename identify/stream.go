@@ -60,10 +60,11 @@ const maxRechecked = 64 << 10
 // Instead says what bytes read as the request frame their header names
 // (err: how that reading failed, nil when it decoded every byte) are
 // rather: the ranking of their readings as frames (with o), when its
-// best decodes every byte and is a response; and of a request frame that
+// best decodes every byte and is a response; of a request frame that
 // failed, any reading that decodes every byte (a bare body) when the
 // header names no version a release has or the reading stopped early
-// (notRequest). A response's correlation id reads as a
+// (notRequest); a failed request of another API than Produce (a response
+// with a correlation id above 65535) stays a damaged request otherwise. A response's correlation id reads as a
 // request's API key and version (14 as Produce v14, 300 as Produce v300,
 // 7 as Produce v7), so a response reading that decodes every byte is
 // shown whatever the first bytes look like, and a request reading
@@ -74,9 +75,18 @@ func Instead(b []byte, err error, o Options) ([]Candidate, bool) {
 	if err == nil && len(b) > maxRechecked {
 		return nil, false
 	}
+	// A response's correlation id under 65536 reads as a Produce
+	// request's header (key 0); a damaged request of another API would be
+	// a response with a correlation id of 65536 or more, which few
+	// connections reach.
+	produce := len(b) >= 6 && binary.BigEndian.Uint16(b[4:]) == 0
 	if err != nil {
-		if cs := Rank(b, o); len(cs) > 0 && cs[0].Exact() && (cs[0].Dir == codec.Response && cs[0].Framing == Frame || notRequest(b, err)) {
+		cs := Rank(b, o)
+		if len(cs) > 0 && cs[0].Exact() && (produce && cs[0].Dir == codec.Response && cs[0].Framing == Frame || notRequest(b, err)) {
 			return cs, true
+		}
+		if !produce {
+			return nil, false
 		}
 	}
 	keep := o.Keep
