@@ -2,58 +2,79 @@ package identify
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"kwire/codec"
 	"kwire/schemas/sets"
 )
 
-// accuracy is how often the truth is the first, or among the first three,
-// candidates. Each distinct response counts once; the traffic figures
-// (w...) count it as many times as the recording saw it.
+// accuracy is how often the truth is found, over the responses of a
+// corpus: each distinct response once (n), and as often as the recording
+// saw it (traffic, w...).
 type accuracy struct {
-	n, top1, top3    int
-	strict           int // first, with the truth's own version
-	same             int // not first, but read the same values as the first: only priors tell them apart
-	wn, wtop1, wtop3 int
-	wrong            []string
+	n, strict, same, top3, tie, tieN int
+	refused, asRequest, exactN       int
+	wn, wstrict, wsame, wtop3        int
+	wrong                            []string
+}
+
+// pc is k of n in percent.
+func pc(k, n int) float64 {
+	if n == 0 {
+		return 100
+	}
+	return 100 * float64(k) / float64(n)
 }
 
 func (a accuracy) String() string {
-	pc := func(k, n int) float64 { return 100 * float64(k) / float64(n) }
-	return fmt.Sprintf("top-1 %.1f%% (%d/%d), top-3 %.1f%% (%d/%d); first with the version itself, not one that reads the same: %.1f%%; "+
-		"not first but the same values as the first: %d; as often as the recording saw them: top-1 %.1f%%, top-3 %.1f%% of %d",
-		pc(a.top1, a.n), a.top1, a.n, pc(a.top3, a.n), a.top3, a.n, pc(a.strict, a.n), a.same, pc(a.wtop1, a.wn), pc(a.wtop3, a.wn), a.wn)
+	return fmt.Sprintf("strict top-1 %.1f%%, top-1 up to the same values %.1f%%, top-3 %.1f%%, truth in the tie set %.1f%% (of %d whose truth reads as the first), "+
+		"refused %d, read as a request %d (of %d that a response reads whole), of %d distinct; as often as recorded: %.1f%%, %.1f%%, %.1f%% of %d",
+		pc(a.strict, a.n), pc(a.same, a.n), pc(a.top3, a.n), pc(a.tie, a.tieN), a.tieN, a.refused, a.asRequest, a.exactN, a.n,
+		pc(a.wstrict, a.wn), pc(a.wsame, a.wn), pc(a.wtop3, a.wn), a.wn)
 }
 
-func (a *accuracy) add(cs []Candidate, key, version int16, fr Framing, label string, seen int) {
+// truthIs says whether a candidate is the truth's reading itself (or a
+// version that reads the same bytes).
+func truthIs(c Candidate, key, version int16, fr Framing) bool {
+	return c.Exact() && c.Has(key, version) && c.Dir == codec.Response && c.Framing == fr
+}
+
+// add counts the ranking cs (Options.Max 3: what kwire identify's first
+// three lines say) of one response.
+func (a *accuracy) add(cs []Candidate, all []Candidate, key, version int16, fr Framing, label string, seen int) {
 	a.n++
 	a.wn += seen
-	truth := slices.IndexFunc(cs, func(c Candidate) bool {
-		return c.Exact() && c.Has(key, version) && c.Dir == codec.Response && c.Framing == fr
-	})
-	if truth > 0 && cs[truth].sum == cs[0].sum {
-		a.same++
-		label += " (the same values)"
+	inTie := func(c Candidate) bool {
+		return truthIs(c, key, version, fr) || slices.ContainsFunc(c.Same, func(o Candidate) bool { return truthIs(o, key, version, fr) })
+	}
+	if len(cs) > 0 && cs[0].API.Key == key && cs[0].Version == version && truthIs(cs[0], key, version, fr) {
+		a.strict++
+		a.wstrict += seen
+	}
+	// The tie set: when the truth's own reading gives the values of the
+	// first, is it named among the first's readings with the same values?
+	if t := slices.IndexFunc(all, inTie); t >= 0 && len(cs) > 0 && all[t].sum == cs[0].sum && all[t].Dir == cs[0].Dir && all[t].Framing == cs[0].Framing {
+		a.tieN++
+		if inTie(cs[0]) {
+			a.tie++
+		}
 	}
 	for i, c := range cs {
 		if i == 3 {
 			break
 		}
-		if c.Exact() && c.Has(key, version) && c.Dir == codec.Response && c.Framing == fr {
+		if inTie(c) {
 			if i == 0 {
-				a.top1++
-				a.wtop1 += seen
-				if c.Version == version {
-					a.strict++
-				}
+				a.same++
+				a.wsame += seen
+			} else {
+				a.wrong = append(a.wrong, fmt.Sprintf("%s: ranked %d, after %s", label, i+1, describe(cs[0])))
 			}
 			a.top3++
 			a.wtop3 += seen
-			if i > 0 {
-				a.wrong = append(a.wrong, fmt.Sprintf("%s: ranked %d, after %s", label, i+1, describe(cs[0])))
-			}
 			return
 		}
 	}
@@ -64,20 +85,40 @@ func (a *accuracy) add(cs []Candidate, key, version int16, fr Framing, label str
 	a.wrong = append(a.wrong, fmt.Sprintf("%s: not in the first 3 (first %s)", label, first))
 }
 
-func describe(c Candidate) string {
-	return fmt.Sprintf("%s v%d%s %s %s %.2f", c.API.Name, c.Version, also(c.Also), c.Dir, c.Framing, c.Score)
+// decoded counts what kwire decode without flags does with a response
+// frame (identify.Instead after the request reading): refused when
+// nothing is shown though a response reading decodes every byte, or read
+// as a request.
+func (a *accuracy) decoded(b []byte, all []Candidate, label string) {
+	if !slices.ContainsFunc(all, func(c Candidate) bool { return c.Exact() && c.Dir == codec.Response && c.Framing == Frame }) {
+		return
+	}
+	a.exactN++
+	_, _, err := codec.Decode(b, codec.DecodeOptions{Dir: codec.Request, Choose: sets.Choice{}})
+	if _, ok := Instead(b, err, Options{Max: 5}); !ok {
+		if err != nil {
+			a.refused++
+			a.wrong = append(a.wrong, label+": refused ("+err.Error()+")")
+		} else {
+			a.asRequest++
+			a.wrong = append(a.wrong, label+": read as a request")
+		}
+	}
 }
 
-func also(vs []int16) string {
-	if len(vs) == 0 {
-		return ""
+func describe(c Candidate) string {
+	s := fmt.Sprintf("%s %s %s %s %.2f", c.API.Name, c.Versions(), c.Dir, c.Framing, c.Score)
+	if len(c.Same) > 0 {
+		s += " (" + c.SameText() + ")"
 	}
-	return fmt.Sprint(vs)
+	return s
 }
 
 // measure ranks every response of a corpus as a whole frame and as a
-// bare body, without the requests' help, and as a frame after its request.
-func measure(t testing.TB, file string) (frames, bodies, streams accuracy) {
+// bare body, without the requests' help, and as a frame after its
+// request; requests counts the requests that decode without flags does
+// not show as requests.
+func measure(t testing.TB, file string) (frames, bodies, streams accuracy, requests int) {
 	for _, p := range readCorpus(t, file) {
 		set, err := sets.ForVersion(p.key, p.version, true)
 		if err != nil {
@@ -85,8 +126,11 @@ func measure(t testing.TB, file string) (frames, bodies, streams accuracy) {
 		}
 		api := set.APIByKey(p.key)
 		label := fmt.Sprintf("%s v%d", api.Name, p.version)
-		frames.add(Rank(p.resp, Options{}), p.key, p.version, Frame, label+" frame", p.seen)
-		streams.add(RankStream([][]byte{p.req, p.resp}, Options{})[1], p.key, p.version, Frame, label+" after its request", p.seen)
+		all := Rank(p.resp, Options{})
+		frames.add(first(all, 3), all, p.key, p.version, Frame, label+" frame", p.seen)
+		frames.decoded(p.resp, all, label+" frame")
+		s := RankStream([][]byte{p.req, p.resp}, Options{Max: 3})[1]
+		streams.add(s, s, p.key, p.version, Frame, label+" after its request", p.seen)
 		hp, err := codec.PlanFor(set.ResponseHeader, codec.HeaderVersion(api, p.version, codec.Response))
 		if err != nil {
 			t.Fatal(err)
@@ -95,51 +139,109 @@ func measure(t testing.TB, file string) (frames, bodies, streams accuracy) {
 		if err != nil {
 			t.Fatalf("%s: header: %v", label, err)
 		}
-		bodies.add(Rank(p.resp[4+n:], Options{}), p.key, p.version, Body, label+" body", p.seen)
+		body := p.resp[4+n:]
+		all = Rank(body, Options{})
+		bodies.add(first(all, 3), all, p.key, p.version, Body, label+" body", p.seen)
+		_, _, err = codec.Decode(p.req, codec.DecodeOptions{Dir: codec.Request, Choose: sets.Choice{}})
+		cs, ok := Instead(p.req, err, Options{Max: 5})
+		switch {
+		case err == nil && ok:
+			requests++
+			t.Logf("%s: %s request read as %s", file, label, describe(cs[0]))
+		case err != nil:
+			// The codec's to answer for: librdkafka 2.16's Metadata v13
+			// requests have 3 bytes after the body.
+			t.Logf("%s: %s request does not decode: %v", file, label, err)
+		}
 	}
-	return frames, bodies, streams
+	return frames, bodies, streams, requests
 }
 
-// The floors TestAccuracy holds each corpus to, in percent (just under
-// what the ranking reaches), and the targets of issue 12 (top-1 95%,
-// top-3 99%), which neither corpus reaches: almost every response ranked
-// wrong reads the same values as the first candidate, another API's
-// response (AddPartitionsToTxn, TxnOffsetCommit and AlterReplicaLogDirs
-// as OffsetCommit; EndTxn, AddOffsetsToTxn and PushTelemetry as
-// Heartbeat; small empty admin responses as each other), which only how
-// often each is sent tells apart (recurrence), and only a request seen
-// before decides (RankStream).
-var floors = map[string]struct{ top1, top3 float64 }{
-	corpusFile:  {90.0, 97.5},
-	heldoutFile: {88.5, 97.5},
+// first is cs cut to n, as Options.Max cuts it.
+func first(cs []Candidate, n int) []Candidate { return cs[:min(n, len(cs))] }
+
+// The labelled corpora: kgo's against kfake (corpusFile studied,
+// heldoutFile held out), and real clients' against a real Apache Kafka
+// 4.4 broker and a real cluster's own traffic (testdata/real/, recorded
+// by scripts/realtraffic.sh). heldoutReal, KafkaJS's, is measured but
+// never studied: no prior or score was shaped by what it shows.
+const heldoutReal = "testdata/real/kafkajs.txt"
+
+// corpora lists the corpus files, the real ones in their folder's order.
+func corpora(t testing.TB) []string {
+	real, err := filepath.Glob("testdata/real/*.txt")
+	if err != nil || len(real) == 0 {
+		t.Fatalf("no real-traffic corpus in testdata/real (%v)", err)
+	}
+	return append([]string{corpusFile, heldoutFile}, real...)
 }
 
-const targetTop1, targetTop3 = 95.0, 99.0
+// floor is what TestAccuracy holds a corpus's frames to, in percent:
+// top-1 up to the same values, top-3 and the truth in the tie set;
+// weighted: the first two of every response as often as recorded (what a
+// user pasting frames sees), else of each distinct response once.
+type floor struct {
+	same, top3, tie float64
+	weighted        bool
+}
 
-// TestAccuracy holds the ranking of the responses of both corpora (the
-// one studied and the held-out one), as whole frames and as bare bodies,
-// to the floors, and says whether it meets the targets.
+// floorOf: a real client's corpus is held to top-1 up to the same values
+// 97%, top-3 99.5%, the truth in the tie set always (issue 22), of every
+// response as recorded; the real cluster's own traffic (brokers and
+// controllers: registrations, raft, which read as client APIs' responses
+// with other values, and which a capture tells by correlation id) to just
+// under what it reaches; kgo's against kfake, each distinct response once
+// (kfake's SaslHandshake lists no mechanism: its six zero bytes, which
+// that recording saw on every connection, read as a Heartbeat's), to
+// just under what the ranking reaches.
+func floorOf(file string) floor {
+	switch file {
+	case corpusFile:
+		return floor{98.0, 99.5, 100, false}
+	case heldoutFile:
+		return floor{98.5, 99.0, 100, false}
+	case "testdata/real/cluster.txt":
+		return floor{96.0, 98.5, 100, true}
+	}
+	return floor{97, 99.5, 100, true}
+}
+
+// TestAccuracy holds the ranking of the responses of every corpus, as
+// whole frames, to its floors: strict top-1 (the API and version
+// themselves), top-1 up to the readings with the same values, top-3, the
+// truth in the tie set; no response that a response reading decodes
+// whole is refused or read as a request by decode, no request read as
+// anything else; and a response after its request is always first. Bare
+// bodies are measured and logged.
 func TestAccuracy(t *testing.T) {
-	for _, file := range []string{corpusFile, heldoutFile} {
-		frames, bodies, streams := measure(t, file)
-		t.Logf("%s frames: %v", file, frames)
-		t.Logf("%s bodies: %v", file, bodies)
-		t.Logf("%s frames after their request: %v", file, streams)
-		if streams.top1 != streams.n {
+	for _, file := range corpora(t) {
+		frames, bodies, streams, requests := measure(t, file)
+		name := strings.TrimPrefix(file, "testdata/")
+		if file == heldoutReal || file == heldoutFile {
+			name += " (held out)"
+		}
+		t.Logf("%s frames: %v", name, frames)
+		t.Logf("%s bodies: %v", name, bodies)
+		if streams.same != streams.n {
 			t.Errorf("%s: a response after its request is not always first: %v %v", file, streams, streams.wrong)
 		}
-		floor := floors[file]
-		for _, a := range []accuracy{frames, bodies} {
-			for _, w := range a.wrong {
-				t.Logf("%s: %s", file, w)
-			}
-			top1, top3 := 100*float64(a.top1)/float64(a.n), 100*float64(a.top3)/float64(a.n)
-			if top1 < floor.top1 || top3 < floor.top3 {
-				t.Errorf("%s: below the floors (top-1 %.1f%%, top-3 %.1f%%): %v", file, floor.top1, floor.top3, a)
-			}
-			if top1 < targetTop1 || top3 < targetTop3 {
-				t.Logf("%s: below the targets (top-1 %.0f%%, top-3 %.0f%%): %v", file, targetTop1, targetTop3, a)
-			}
+		if requests > 0 {
+			t.Errorf("%s: %d requests not read as requests", file, requests)
+		}
+		for _, w := range frames.wrong {
+			t.Logf("%s: %s", name, w)
+		}
+		f := floorOf(file)
+		same, top3, of := frames.same, frames.top3, frames.n
+		if f.weighted {
+			same, top3, of = frames.wsame, frames.wtop3, frames.wn
+		}
+		if pc(same, of) < f.same || pc(top3, of) < f.top3 || pc(frames.tie, frames.tieN) < f.tie {
+			t.Errorf("%s: below the floors (top-1 up to the same values %.1f%%, top-3 %.1f%%, truth in the tie set %.0f%%; weighted %v): %v",
+				file, f.same, f.top3, f.tie, f.weighted, frames)
+		}
+		if frames.refused+frames.asRequest > 0 {
+			t.Errorf("%s: %d responses refused, %d read as requests, that a response reading decodes whole", file, frames.refused, frames.asRequest)
 		}
 	}
 }

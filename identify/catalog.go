@@ -1,6 +1,7 @@
 package identify
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -121,56 +122,38 @@ func build() catalog {
 	return c
 }
 
-// recurrence is the prior penalty of the APIs that clients send, by how
-// often a client sends them. The bytes of some responses are the same for
-// several APIs (a Heartbeat's, an EndTxn's and a PushTelemetry's: a
-// throttle time and an error code; an OffsetCommit's and an
-// AddPartitionsToTxn's: topics of partitions with an error code), and
-// then only how often each is sent tells them apart. The classes follow
-// what clients do, written down once:
-//   - 0, all the time, by every producer or consumer: produces and
-//     fetches, a group member's heartbeats (every few seconds), its
-//     offset commits (every 5 s by default) and metadata refreshes;
-//   - 0.1, once a producer: every producer asks for its id, since
-//     producers are idempotent by default (Kafka 3.0, franz-go);
-//   - 0.15, once a transaction, by transactional producers only (every
-//     100 ms to 30 s in Kafka Streams): it adds partitions and ends;
-//   - 0.18, once a transaction that also commits what it consumed
-//     (consume-transform-produce), which not all do;
-//   - 0.2, once a connection (versions, SASL), rebalance (join, sync,
-//     leave, offsets fetched), producer (its id), leader change or
-//     telemetry interval (minutes);
-//
-// other APIs are admin calls (adminRead, adminWrite) or sent between
-// brokers and controllers (penInternal).
-var recurrence = []recurs{
-	{0, "Produce Fetch Heartbeat OffsetCommit Metadata ConsumerGroupHeartbeat ShareGroupHeartbeat StreamsGroupHeartbeat ShareFetch ShareAcknowledge"},
-	{0.1, "InitProducerId"},
-	{0.15, "AddPartitionsToTxn EndTxn"},
-	{0.18, "AddOffsetsToTxn TxnOffsetCommit"},
-	{0.2, "ApiVersions SaslHandshake SaslAuthenticate FindCoordinator JoinGroup SyncGroup LeaveGroup OffsetFetch ListOffsets " +
-		"OffsetForLeaderEpoch GetTelemetrySubscriptions PushTelemetry"},
+// versionShare is one API version's share of the responses of real
+// traffic (sent.go).
+type versionShare struct {
+	key, version int16
+	share        float64
 }
 
-// recurs is a class of recurrence: its penalty and its APIs, separated
-// by spaces.
-type recurs struct {
-	pen  float64
-	apis string
-}
-
-// The priors of the other APIs and of versions.
+// The priors: how often clients send an API and a version, counted in
+// the labelled corpora (sent.go: real clients against a real broker,
+// a real cluster, kgo against kfake), which alone decides between APIs
+// whose responses read the same values (a Heartbeat's, an EndTxn's and a
+// LeaveGroup's: a throttle time and an error code; an OffsetCommit's and
+// an AddPartitionsToTxn's: topics of partitions with an error code). The
+// penalty of an API is wAPI times the log of how many times less often
+// it is sent than the most sent (Fetch); of a version, wVersion times the
+// log of how many times less often than its API's most sent version.
 const (
-	// An admin call that reads (Describe..., List...): tools that watch
-	// a cluster poll them.
-	adminRead = 0.3
-	// An admin call that changes something: a person or an operator does.
-	adminWrite = 0.4
-	// An API that clients do not send: between brokers and controllers.
-	penInternal = 1
-	// A version older than the newest of every known release: only
-	// brokers older than those release answer with it.
-	penOldVersion = 0.25
+	wAPI     = 0.12
+	wVersion = 0.05
+)
+
+// The priors of what no corpus holds, as a share of the responses: a
+// fraction of the rarest API seen. An admin call that reads
+// (Describe..., List...), which tools that watch a cluster poll; one that
+// changes something, which a person or an operator does; an API that
+// clients do not send, between brokers and controllers.
+const (
+	unseenRead, unseenWrite, unseenInternal = 0.5, 0.25, 0.02
+	// A version no corpus holds: older than the newest of every known
+	// release (only brokers older than those releases answer with it),
+	// or not.
+	penOldVersion, penUnseenVersion = 0.25, 0.1
 	// An API that the oldest known release does not have, or not as
 	// stable: fewer brokers answer it, fewer clients send it.
 	penNewAPI = 0.1
@@ -179,27 +162,48 @@ const (
 	penGone, penUnstable = 1, 1
 )
 
+// shares is traffic by API: each API's share, its versions' shares, the
+// most sent API's and the rarest's.
+type shares struct {
+	api          map[int16]float64
+	version      map[Seen]float64
+	top          map[int16]float64 // an API's most sent version's share
+	most, rarest float64
+}
+
+var trafficShares = sync.OnceValue(func() shares {
+	s := shares{api: map[int16]float64{}, version: map[Seen]float64{}, top: map[int16]float64{}, rarest: 1}
+	for _, t := range sent {
+		s.api[t.key] += t.share
+		s.version[Seen{t.key, t.version}] = t.share
+		s.top[t.key] = max(s.top[t.key], t.share)
+	}
+	for _, x := range s.api {
+		s.most, s.rarest = max(s.most, x), min(s.rarest, x)
+	}
+	return s
+})
+
 // prior is the penalty of a candidate before its bytes are read: how
-// often clients send its API (recurrence, admin calls, internal APIs),
-// less likely for APIs the newest release removed or the oldest does not
-// have, unstable versions and versions that no known release uses as its
-// newest.
+// often clients send its API and version in the traffic counted
+// (sent.go), or for an API none sent, whether it is an admin call or
+// internal; less likely for APIs the newest release removed or the oldest
+// does not have, unstable versions and unseen versions that no known
+// release uses as its newest.
 func prior(e entry, newest *schemas.Set, rs []*schemas.Set) float64 {
-	p := -1.0
-	for _, r := range recurrence {
-		if strings.Contains(" "+r.apis+" ", " "+e.api.Name+" ") {
-			p = r.pen
+	t := trafficShares()
+	share, seen := t.api[e.api.Key]
+	if !seen {
+		switch {
+		case !slices.Contains(e.api.Request.Listeners, "broker") && !slices.Contains(e.api.Request.Listeners, "zkBroker"):
+			share = unseenInternal * t.rarest
+		case strings.HasPrefix(e.api.Name, "Describe") || strings.HasPrefix(e.api.Name, "List"):
+			share = unseenRead * t.rarest
+		default:
+			share = unseenWrite * t.rarest
 		}
 	}
-	switch {
-	case p >= 0:
-	case !slices.Contains(e.api.Request.Listeners, "broker") && !slices.Contains(e.api.Request.Listeners, "zkBroker"):
-		p = penInternal
-	case strings.HasPrefix(e.api.Name, "Describe") || strings.HasPrefix(e.api.Name, "List"):
-		p = adminRead
-	default:
-		p = adminWrite
-	}
+	p := wAPI * math.Log(t.most/share)
 	if newest != nil {
 		if na := newest.APIByKey(e.api.Key); na == nil || na.Removed() {
 			p += penGone
@@ -208,12 +212,18 @@ func prior(e entry, newest *schemas.Set, rs []*schemas.Set) float64 {
 	if sets.Unstable(e.api, e.version) {
 		p += penUnstable
 	}
-	old := true
-	for _, s := range rs {
-		old = old && newestStable(s, e.api.Key) != e.version
-	}
-	if old {
-		p += penOldVersion
+	if vs, ok := t.version[Seen{e.api.Key, e.version}]; ok {
+		p += wVersion * math.Log(t.top[e.api.Key]/vs)
+	} else {
+		old := true
+		for _, s := range rs {
+			old = old && newestStable(s, e.api.Key) != e.version
+		}
+		if old {
+			p += penOldVersion
+		} else {
+			p += penUnseenVersion
+		}
 	}
 	if newestStable(rs[len(rs)-1], e.api.Key) < 0 {
 		p += penNewAPI

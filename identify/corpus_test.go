@@ -567,7 +567,7 @@ type corpusPair struct {
 	seen         int // how many times the recording saw the response
 }
 
-// readCorpus reads a corpus file (corpusFile, heldoutFile), its
+// readCorpus reads a corpus file (corpusFile, heldoutFile, testdata/real/), its
 // responses by API key, in the order of the file for each key.
 func readCorpus(t testing.TB, file string) []corpusPair {
 	b, err := os.ReadFile(file)
@@ -577,6 +577,9 @@ func readCorpus(t testing.TB, file string) []corpusPair {
 	var out []corpusPair
 	var req []byte
 	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue // a comment: the traffic of the recording (scripts/realcorpus)
+		}
 		f := strings.Fields(line)
 		if len(f) != 4 && (f[0] != "response" || len(f) != 5) {
 			t.Fatalf("%s:%d: want 4 fields (5 for a response)", file, i+1)

@@ -57,6 +57,12 @@ type Candidate struct {
 	// Also lists the other versions of the API that read the bytes the
 	// same way, newest first: the bytes cannot tell them from Version.
 	Also []int16
+	// Same lists the readings of other APIs (in the same direction and
+	// framing) that read the bytes as the same values, most likely first:
+	// one answer with alternatives, which only the request (its
+	// correlation id) tells apart. Only how often clients send each
+	// (catalog.go's priors) put this one first.
+	Same []Candidate
 
 	sum       uint64  // what was read, see scorer
 	closeness float64 // of a failed candidate: how plausible what it read was, less what it did not
@@ -66,6 +72,66 @@ type Candidate struct {
 // the bytes as that version does.
 func (c Candidate) Has(key, version int16) bool {
 	return c.API.Key == key && (c.Version == version || slices.Contains(c.Also, version))
+}
+
+// InTie says whether the candidate, or one of the readings with the same
+// values (Same), is the API key and version.
+func (c Candidate) InTie(key, version int16) bool {
+	return c.Has(key, version) || slices.ContainsFunc(c.Same, func(o Candidate) bool { return o.Has(key, version) })
+}
+
+// Versions is the candidate's version and those that read the same bytes
+// (Also), as ranges: "v4", "v3-v4", "v0-v2, v4".
+func (c Candidate) Versions() string {
+	vs := append([]int16{c.Version}, c.Also...)
+	slices.Sort(vs)
+	var b strings.Builder
+	for i := 0; i < len(vs); {
+		j := i
+		for j+1 < len(vs) && vs[j+1] == vs[j]+1 {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("v" + strconv.Itoa(int(vs[i])))
+		if j > i {
+			b.WriteString("-v" + strconv.Itoa(int(vs[j])))
+		}
+		i = j + 1
+	}
+	return b.String()
+}
+
+// SameText says which other APIs read the bytes as the same values:
+// "the same bytes read as EndTxn v3-v4 and AddOffsetsToTxn v3-v4: only
+// the request can tell", the first four by name and how many others;
+// "" when none does.
+func (c Candidate) SameText() string {
+	if len(c.Same) == 0 {
+		return ""
+	}
+	const named = 4 // then "and N others"
+	var b strings.Builder
+	b.WriteString("the same bytes read as ")
+	for i, o := range c.Same[:min(named, len(c.Same))] {
+		switch {
+		case i == 0:
+		case i == len(c.Same)-1:
+			b.WriteString(" and ")
+		default:
+			b.WriteString(", ")
+		}
+		b.WriteString(o.API.Name + " " + o.Versions())
+	}
+	if n := len(c.Same) - named; n > 0 {
+		b.WriteString(" and " + strconv.Itoa(n) + " other")
+		if n > 1 {
+			b.WriteString("s")
+		}
+	}
+	b.WriteString(": only the request can tell")
+	return b.String()
 }
 
 // Exact says whether the candidate decodes every byte.
@@ -165,7 +231,10 @@ func Rank(b []byte, o Options) []Candidate {
 // merge folds each candidate into an earlier one of the same API,
 // direction and framing that read the same values from the bytes, into
 // its Also: the bytes cannot tell those versions apart, whatever their
-// priors, and the first (the most likely) stands for them all.
+// priors, and the first (the most likely) stands for them all. Then it
+// folds each of another API that reads the same values into the Same of
+// the earlier one: one answer with alternatives. A response named by its
+// request's correlation id stands alone.
 func merge(cs []Candidate) []Candidate {
 	var out []Candidate
 	for _, c := range cs {
@@ -181,12 +250,25 @@ func merge(cs []Candidate) []Candidate {
 			out[i].Also = append(out[i].Also, c.Version)
 		}
 	}
-	return out
+	var tied []Candidate
+	for _, c := range out {
+		i := slices.IndexFunc(tied, func(k Candidate) bool {
+			return k.Dir == c.Dir && k.Framing == c.Framing && k.sum == c.sum && !k.ByCorrelation && !c.ByCorrelation
+		})
+		if i < 0 {
+			tied = append(tied, c)
+			continue
+		}
+		tied[i].Same = append(tied[i].Same, c)
+	}
+	return tied
 }
 
 // order sorts exact candidates: by correlation id, then the preferred
-// choice, then request frames (whose header names their API and version),
-// then by score.
+// choice, then by score, whatever the direction: a request frame's header
+// names its API and version, but a response's correlation id may read as
+// one (14 as Produce v14), so a request reading never outranks a response
+// reading with a better score.
 func (r *ranker) order(cs []Candidate, o Options) {
 	if len(r.b) >= 8 && o.Requests != nil {
 		if s, ok := o.Requests[int32(binary.BigEndian.Uint32(r.b[4:]))]; ok {
@@ -202,10 +284,8 @@ func (r *ranker) order(cs []Candidate, o Options) {
 			return 0
 		case o.Prefer != nil && *o.Prefer == Choice{c.API.Key, c.Version, c.Dir, c.Framing}:
 			return 1
-		case c.Dir == codec.Request && c.Framing == Frame:
-			return 2 // its header names it
 		}
-		return 3
+		return 2
 	}
 	sort.SliceStable(cs, func(i, j int) bool {
 		a, b := cs[i], cs[j]
@@ -220,12 +300,15 @@ func (r *ranker) order(cs []Candidate, o Options) {
 }
 
 // less orders candidates of equal merit so that the ranking is the same
-// every time: frames before bodies, responses before requests, then by
-// key and newest version.
+// every time: frames before bodies, a request frame (whose header names
+// its API and version) before a response frame, a response body before a
+// request body, then by key and newest version.
 func less(a, b Candidate) bool {
 	switch {
 	case a.Framing != b.Framing:
 		return a.Framing < b.Framing
+	case a.Dir != b.Dir && a.Framing == Frame:
+		return a.Dir == codec.Request
 	case a.Dir != b.Dir:
 		return a.Dir > b.Dir
 	case a.API.Key != b.API.Key:
@@ -286,8 +369,11 @@ func (r *ranker) try(i int, fr Framing, all bool) (Candidate, bool) {
 		if len(r.b) < 4 {
 			return fail(0, wire.Errorf(0, wire.ErrShort, "a frame starts with an int32 size; only %d bytes", len(r.b)), e.prior)
 		}
-		if e.dir == codec.Request && !all && (len(r.b) < 8 || int16(binary.BigEndian.Uint16(r.b[4:])) != e.api.Key || int16(binary.BigEndian.Uint16(r.b[6:])) != e.version) {
-			return cand, false
+		if e.dir == codec.Request && (len(r.b) < 8 || int16(binary.BigEndian.Uint16(r.b[4:])) != e.api.Key || int16(binary.BigEndian.Uint16(r.b[6:])) != e.version) {
+			if !all {
+				return cand, false
+			}
+			return fail(4, wire.Errorf(4, wire.ErrValue, "the request header names another API or version"), e.prior)
 		}
 		if size := int64(int32(binary.BigEndian.Uint32(r.b))); size >= 0 && size < int64(end-4) {
 			end = 4 + int(size)
@@ -323,6 +409,12 @@ func (r *ranker) try(i int, fr Framing, all bool) (Candidate, bool) {
 	case start+res.n != len(r.b):
 		off := start + res.n
 		return fail(off, wire.Errorf(off, wire.ErrTrailing, "%d bytes after the end of the body", len(r.b)-off), pen)
+	case fr == Frame && int32(binary.BigEndian.Uint32(r.b)) < 0:
+		return fail(0, wire.Errorf(0, wire.ErrLength, "a frame's size is never negative (%d)", int32(binary.BigEndian.Uint32(r.b))), pen)
+	case fr == Frame && int64(int32(binary.BigEndian.Uint32(r.b))) != int64(len(r.b)-4):
+		// Read to the end, but the frame's size says more bytes follow.
+		return fail(len(r.b), wire.Errorf(len(r.b), wire.ErrShort, "the frame says %d bytes follow but only %d do",
+			int32(binary.BigEndian.Uint32(r.b)), len(r.b)-4), pen)
 	}
 	cand.Score, cand.sum, cand.FailedAt = math.Exp(-pen/4), sum, -1
 	return cand, true
@@ -349,6 +441,10 @@ func overrun(err error) bool {
 	return false
 }
 
+// penLargeCorrelation is the penalty of a response's correlation id above
+// 65535.
+const penLargeCorrelation = 2
+
 // penUnread is the penalty of each byte a failed candidate did not read.
 const penUnread = 0.05
 
@@ -358,8 +454,16 @@ func (r *ranker) score(e *entry, fr Framing, hv, v codec.Value) (float64, uint64
 	s := scorer{set: e.set, api: e.api.Name, dir: e.dir, words: e.words, pen: e.prior}
 	if fr == Frame {
 		s.structV(e.header.Root, hv)
-		if e.dir == codec.Response && len(r.b) >= 8 && int32(binary.BigEndian.Uint32(r.b[4:])) < 0 {
-			s.pen++ // clients count correlation ids up from 0
+		if e.dir == codec.Response && len(r.b) >= 8 {
+			switch corr := int32(binary.BigEndian.Uint32(r.b[4:])); {
+			case corr < 0:
+				s.pen++ // clients count correlation ids up from 0
+			case corr > 0xffff:
+				// The 65,537th request of a connection; a request frame's
+				// API key (1 and up) and version read as a correlation id
+				// are one.
+				s.pen += penLargeCorrelation
+			}
 		}
 	} else if len(r.b) >= 4 && int64(int32(binary.BigEndian.Uint32(r.b))) == int64(len(r.b)-4) {
 		s.pen += 3 // it starts with the size a frame of it would have

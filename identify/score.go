@@ -53,6 +53,8 @@ const (
 	penUnknownEnum  = 2   // an enum's UNKNOWN, or a value out of its range
 	penBumped       = 0.3 // a producer id handed out with its epoch bumped
 	penNoTimeout    = 0.5 // a request that gives the broker no time (clients send 30 or 60 s)
+	penUnlisted     = 0.5 // a SaslHandshake response that lists no mechanism, an ApiVersions one no API
+	penNoProtocol   = 0.5 // a SyncGroup response without its protocol's type or name
 )
 
 // maxVersion is more than any version of an API, a record or a feature
@@ -75,6 +77,22 @@ func (s *scorer) message(sp *codec.StructPlan, v codec.Value, dir codec.Directio
 	failed := false
 	for _, fp := range sp.Wire {
 		failed = failed || fp.Field.Name == "ErrorCode" && fp.Index < len(list) && list[fp.Index].Int() != 0
+	}
+	for _, fp := range sp.Wire {
+		if fp.Index >= len(list) || dir != codec.Response {
+			continue
+		}
+		switch l := list[fp.Index]; {
+		case s.api == "SaslHandshake" && fp.Field.Name == "Mechanisms" && len(l.List()) == 0,
+			s.api == "ApiVersions" && fp.Field.Name == "ApiKeys" && len(l.List()) == 0:
+			// A broker lists the mechanisms its listener enables (KIP-43)
+			// and the versions it supports (KIP-35, KIP-511), with or
+			// without an error; six zero bytes are a Heartbeat's.
+			s.pen += penUnlisted
+		case s.api == "SyncGroup" && !failed && (fp.Field.Name == "ProtocolType" || fp.Field.Name == "ProtocolName") && l.IsNull():
+			// A broker names the group's protocol from v5 on (KIP-559).
+			s.pen += penNoProtocol
+		}
 	}
 	for _, fp := range sp.Wire {
 		if fp.Kind == schemas.KindArray && fp.Index < len(list) && (dir == codec.Request || fp.Elem == schemas.KindStruct && !failed) {
@@ -208,6 +226,12 @@ func (s *scorer) integer(k schemas.Kind, name string, n int64) {
 		if s.dir == codec.Request && n == 0 {
 			s.pen += penNoTimeout
 		}
+	case name == "SessionLifetimeMs":
+		// 0 without re-authentication, else what is left of
+		// connections.max.reauth.ms (KIP-368): minutes to hours.
+		if n < 0 || n > 0 && n < 60000 {
+			s.pen += penLarge
+		}
 	case name == "ThrottleTimeMs":
 		if n != 0 {
 			s.pen += penThrottle
@@ -216,6 +240,11 @@ func (s *scorer) integer(k schemas.Kind, name string, n int64) {
 		if n < 1 || n > 65535 {
 			s.pen += penPort
 		}
+	case name == "Timestamp" && s.api == "ListOffsets" && n < 0 && n >= -6:
+		// The special timestamps a ListOffsets request asks for: latest
+		// (-1), earliest (-2), max timestamp (-3, KIP-734), earliest
+		// local and latest tiered (-4, -5, KIP-1005), earliest pending
+		// upload (-6, KIP-1023).
 	case isTime(name):
 		if n != -1 && n != 0 && (n < minTimeMs || n > maxTimeMs) {
 			s.pen += penTime

@@ -411,7 +411,8 @@ func (u *ui) flushQuery() {
 }
 
 // drawChips shows what identified pasted bytes may be, one chip a
-// candidate, the one shown pressed.
+// candidate, the one shown pressed; the readings of other APIs with the
+// same values follow their answer's chip, dashed ("= EndTxnResponse v3-v4").
 func (u *ui) drawChips() {
 	s := u.s
 	chips := dom.ByID("chips")
@@ -422,6 +423,12 @@ func (u *ui) drawChips() {
 	var b strings.Builder
 	b.WriteString(render.EscapeHTML(s.CandidatesText()) + ":")
 	for i := range s.Candidates {
+		if lead := s.SameAs(i); lead >= 0 {
+			// The same values as its answer's chip: drawn beside it, dashed.
+			xfmt.Fprintf(&b, ` <button type="button" class="same" data-act="choose" data-i="%d" aria-pressed="%t" title="%s">= %s</button>`,
+				i, i == s.Chosen, render.EscapeHTML("the same values as "+s.ChipLabel(lead)+": only the request can tell"), render.EscapeHTML(s.ChipLabel(i)))
+			continue
+		}
 		xfmt.Fprintf(&b, ` <button type="button" data-act="choose" data-i="%d" aria-pressed="%t">%s</button>`,
 			i, i == s.Chosen, render.EscapeHTML(s.ChipLabel(i)))
 	}

@@ -21,6 +21,7 @@ import (
 	"kwire/codec"
 	"kwire/codec/records"
 	"kwire/codec/wire"
+	"kwire/identify"
 	"kwire/schemas/sets"
 	"kwire/tree"
 )
@@ -332,6 +333,7 @@ func (run *captureRun) event(e *capture.Event) {
 // render decodes an event and formats its line.
 func (run *captureRun) render(e *capture.Event) rendered {
 	var root *tree.Node
+	var ranked *identify.Candidate // a response without its request, identified by the ranking
 	status, failed := "ok", false
 	switch e.Kind {
 	case capture.KindNote:
@@ -345,6 +347,9 @@ func (run *captureRun) render(e *capture.Event) rendered {
 		if s := frameStatus(e, root, err); s != "" {
 			status, failed = s, true
 		}
+		if c, ok := rankUnpaired(e); ok {
+			ranked, status = &c, rankedStatus(status, c)
+		}
 	case capture.KindSkipped:
 		status, failed = e.Note, !(e.Conn.MidStream && e.Offset == 0)
 	case capture.KindTLS:
@@ -353,7 +358,7 @@ func (run *captureRun) render(e *capture.Event) rendered {
 		status = e.Note
 	}
 	if run.format == "json" {
-		return rendered{out: run.jsonLine(e, status, capture.ErrorCodes(root), false), failed: failed}
+		return rendered{out: run.jsonLine(e, status, capture.ErrorCodes(root), false, ranked), failed: failed}
 	}
 	api, ver, corr, latency := "-", "-", "-", ""
 	switch e.Kind {
@@ -361,6 +366,9 @@ func (run *captureRun) render(e *capture.Event) rendered {
 		api, ver, corr = capture.APIName(e.Key), strconv.Itoa(int(e.Version)), strconv.Itoa(int(e.Correlation))
 		if e.Dir == codec.Response && e.Request == nil {
 			api, ver = "?", "?"
+			if ranked != nil { // marked: not named by a request
+				api, ver = ranked.API.Name+"?", strings.ReplaceAll(ranked.Versions(), "v", "")+"?"
+			}
 		}
 		if e.Dir == codec.Request && len(e.Data) < 12 {
 			api, ver, corr = "?", "?", "?"
@@ -419,6 +427,9 @@ type captureLine struct {
 	Packet        int      `json:"packet"`
 	Status        string   `json:"status"`
 	TLS           *tlsLine `json:"tls,omitempty"`
+	// Ranked: a response whose request the capture lacks, its API and
+	// version the ranking's best (identify), not a request's.
+	Ranked bool `json:"ranked,omitempty"`
 }
 
 // tlsLine is the TLS status of a connection's events.
@@ -459,7 +470,11 @@ func (run *captureRun) renderBody(e *capture.Event) rendered {
 	if !failed {
 		status = "ok"
 	}
-	return rendered{out: run.jsonLine(e, status, codes, body != nil), body: body, failed: failed}
+	var ranked *identify.Candidate
+	if c, ok := rankUnpaired(e); ok {
+		ranked, status = &c, rankedStatus(status, c)
+	}
+	return rendered{out: run.jsonLine(e, status, codes, body != nil, ranked), body: body, failed: failed}
 }
 
 // jsonSize is what the JSON of a frame of size bytes is likely to take,
@@ -526,12 +541,15 @@ func jsonErrorCodes(f *codec.Frame, j []byte) []string {
 
 // jsonLine is the JSON line of an event; with a body, only its start: the
 // body follows, then "}\n".
-func (run *captureRun) jsonLine(e *capture.Event, status string, codes []string, body bool) []byte {
+func (run *captureRun) jsonLine(e *capture.Event, status string, codes []string, body bool, ranked *identify.Candidate) []byte {
 	l := captureLine{N: e.N, Kind: kindNames[e.Kind], Time: e.Time.UTC().Format(time.RFC3339Nano), Conn: e.Conn.String(), ConnID: e.Conn.ID,
 		Dir: e.Dir.String(), Size: e.Size, Packet: e.Packet, Status: status, ErrorCodes: codes}
 	if e.Kind == capture.KindFrame && (e.Dir == codec.Request && len(e.Data) >= 12 || e.Request != nil) {
 		key, v := e.Key, e.Version
 		l.APIKey, l.APIVersion, l.APIName = &key, &v, capture.APIName(key)
+	} else if ranked != nil {
+		key, v := ranked.API.Key, ranked.Version
+		l.APIKey, l.APIVersion, l.APIName, l.Ranked = &key, &v, ranked.API.Name, true
 	}
 	if e.Kind == capture.KindFrame {
 		c := e.Correlation
@@ -618,4 +636,29 @@ func (p *progress) clear() {
 	if p.shown {
 		fmt.Fprint(p.w, "\r\x1b[K")
 	}
+}
+
+// rankedStatus is a frame's status with the reading the ranking chose:
+// "...; ranked as Heartbeat v4 (the same bytes read as ...)".
+func rankedStatus(status string, c identify.Candidate) string {
+	status += "; ranked as " + c.API.Name + " " + c.Versions()
+	if same := c.SameText(); same != "" {
+		status += " (" + same + ")"
+	}
+	return status
+}
+
+// rankUnpaired identifies a whole response frame whose request the
+// capture lacks by identify's ranking of its readings as a response
+// frame: the best, when it decodes every byte.
+func rankUnpaired(e *capture.Event) (identify.Candidate, bool) {
+	if e.Kind != capture.KindFrame || e.Dir != codec.Response || e.Request != nil || e.Incomplete != "" {
+		return identify.Candidate{}, false
+	}
+	keep := func(d codec.Direction, fr identify.Framing) bool { return d == codec.Response && fr == identify.Frame }
+	cs := identify.Rank(e.Data, identify.Options{Max: 1, Keep: keep})
+	if len(cs) == 0 || !cs[0].Exact() {
+		return identify.Candidate{}, false
+	}
+	return cs[0], true
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -388,5 +389,30 @@ func TestCaptureRevealSecrets(t *testing.T) {
 	out, errs, code = kwire(t, "", "capture", "--frame", "3", "--reveal-secrets", path)
 	if code != 0 || !strings.Contains(out, `password secret, revealed = "`+pw+`"`) {
 		t.Errorf("revealed: exit %d %s\n%s", code, errs, out)
+	}
+}
+
+// TestCaptureUnpaired: a response whose request the capture lacks is
+// identified by the ranking, and marked as such: "?" after its API and
+// version in the table, "ranked" in the JSON form.
+func TestCaptureUnpaired(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "unpaired.pcap")
+	chunks := append(sampleChunks(t), chunk(0, false, 30, encodeFrame(t, "JoinGroup", 9, codec.Response, 9,
+		`{"ErrorCode":79,"GenerationId":-1,"ProtocolName":null,"MemberId":"kwire-corpus-a126616b046bf0e8fce5c5e41315c1fd"}`)))
+	writeCapture(t, path, capturetest.Packets(chunks, capturetest.Options{}))
+	out, _, _ := kwire(t, "", "capture", path)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if last := lines[len(lines)-1]; !strings.Contains(last, " JoinGroup? ") || !strings.Contains(last, " 9? ") || !strings.Contains(last, "no request with correlation id 9") ||
+		!strings.Contains(last, "ranked as JoinGroup v9") {
+		t.Errorf("unpaired response: %s", last)
+	}
+	out, _, _ = kwire(t, "", "capture", "--format", "json", path)
+	lines = strings.Split(strings.TrimSpace(out), "\n")
+	var l struct {
+		APIName string `json:"api_name"`
+		Ranked  bool   `json:"ranked"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &l); err != nil || l.APIName != "JoinGroup" || !l.Ranked {
+		t.Errorf("unpaired response as JSON (%v): %s", err, lines[len(lines)-1])
 	}
 }

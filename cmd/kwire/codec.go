@@ -319,9 +319,15 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			opts.Choose = sets.Choice{}
 		}
 		f, root, derr = codec.Decode(data, opts)
-		if ident && derr != nil && identify.NotRequest(data, derr) {
-			if c := identified(data, &t); len(c) > 0 && c[0].Exact() {
-				printLine(stderr, "kwire: not a request: %v", derr)
+		if ident && api == nil {
+			// The header named the request: unless a response (or a
+			// body) reads the bytes whole and better (identify.Instead).
+			if c, ok := identify.Instead(data, derr, identify.Options{Max: shown, Keep: t.keep}); ok {
+				if derr != nil {
+					printLine(stderr, "kwire: not a request: %v", derr)
+				} else {
+					printLine(stderr, "kwire: read as a request too, less plausibly: %s v%d", f.Dir.Schema(f.API).Name, f.Version)
+				}
 				cs = c
 			}
 		}
@@ -331,6 +337,9 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if root != nil && f.API != nil && t.schema == "" {
 		root.About = "read with the schemas of " + sets.ReleaseOf(f.Set.Name).String()
+		if cs != nil && len(cs[0].Same) > 0 && root.Detail == "" {
+			root.Detail = "(" + cs[0].SameText() + ")" // shown in full, before the span
+		}
 	}
 	if adv := f.Advertised(); adv != nil {
 		printLine(stderr, "kwire: %s", sets.Describe(sets.MatchAdvertised(adv)))

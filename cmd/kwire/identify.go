@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -90,6 +91,9 @@ func candidateLine(c identify.Candidate) string {
 		}
 		notes = append(notes, "same bytes as "+strings.Join(vs, " "))
 	}
+	if len(c.Same) > 0 {
+		notes = append(notes, c.SameText())
+	}
 	if !c.Exact() {
 		why := c.Err.Error()
 		var de *wire.DecodeError
@@ -110,10 +114,12 @@ func candidateLine(c identify.Candidate) string {
 // identified is decode without --api: the candidates for the bytes, as
 // identify ranks them, of the direction and framing the flags allow.
 func identified(data []byte, t *target) []identify.Candidate {
-	keep := func(d codec.Direction, fr identify.Framing) bool {
-		return !(t.response && d != codec.Response || t.request && d != codec.Request || t.body && fr != identify.Body)
-	}
-	return identify.Rank(data, identify.Options{Max: shown, Keep: keep})
+	return identify.Rank(data, identify.Options{Max: shown, Keep: t.keep})
+}
+
+// keep says whether the flags allow a direction and framing.
+func (t *target) keep(d codec.Direction, fr identify.Framing) bool {
+	return !(t.response && d != codec.Response || t.request && d != codec.Request || t.body && fr != identify.Body)
 }
 
 // decodeIdentified decodes data as the best candidate (with the limits,
@@ -148,5 +154,32 @@ func identifiedJSON(j []byte, cs []identify.Candidate) []byte {
 		j = records.AppendJSONString(j, []byte(c.Set.Name))
 		j = fmt.Appendf(j, ", \"score\": %.2f}", c.Score)
 	}
-	return append(j, "\n    ],\n    \"chosen\": 0\n  }\n}\n"...)
+	j = append(j, "\n    ],\n    \"chosen\": 0"...)
+	if len(cs) > 0 && len(cs[0].Same) > 0 {
+		// The APIs and versions that read these bytes as the same
+		// values: only the request can tell them apart.
+		j = append(j, ",\n    \"same_values\": ["...)
+		for i, c := range append([]identify.Candidate{cs[0]}, cs[0].Same...) {
+			if i > 0 {
+				j = append(j, ',')
+			}
+			j = fmt.Appendf(j, "\n      {\"api_key\": %d, \"api_name\": ", c.API.Key)
+			j = records.AppendJSONString(j, []byte(c.API.Name))
+			vs := append([]int16{c.Version}, c.Also...)
+			slices.Sort(vs)
+			j = append(j, ", \"versions\": ["...)
+			for k, v := range vs {
+				if k > 0 {
+					j = append(j, ", "...)
+				}
+				j = strconv.AppendInt(j, int64(v), 10)
+			}
+			j = append(j, "], \"text\": "...)
+			j = records.AppendJSONString(j, []byte(c.Dir.Schema(c.API).Name+" "+c.Versions()))
+			j = append(j, '}')
+		}
+		j = append(j, "\n    ],\n    \"note\": "...)
+		j = records.AppendJSONString(j, []byte(cs[0].SameText()))
+	}
+	return append(j, "\n  }\n}\n"...)
 }

@@ -65,3 +65,87 @@ func TestDecodeIdentified(t *testing.T) {
 		t.Errorf("decode a request (exit %d): %s", code, errs)
 	}
 }
+
+// TestDecodeNotRequest: decode without flags reads a response whose
+// correlation id reads as a request header (Produce v300, v14, v7, v1) as
+// the response, and exits 0, while a request frame stays a request.
+func TestDecodeNotRequest(t *testing.T) {
+	heartbeat := func(corr string) string { return "0000000c" + corr + "0000000000000000" } // v4: throttle, error, tags
+	for _, c := range []struct {
+		name, hex, first, stderr string
+	}{
+		{"Heartbeat v4, correlation id 300", heartbeat("0000012c"), "HeartbeatResponse message v4", "not a request"},
+		{"Heartbeat v4, correlation id 14", heartbeat("0000000e"), "HeartbeatResponse message v4", "not a request"},
+		{"Heartbeat v4, correlation id 7", heartbeat("00000007"), "HeartbeatResponse message v4", "not a request"},
+		{"Heartbeat v4, correlation id 65535", heartbeat("0000ffff"), "HeartbeatResponse message v4", "not a request"},
+		// Read whole as a Produce v1 request of no topics too, scored lower.
+		{"SaslAuthenticate v1 to PLAIN, correlation id 1", "00000014000000010000ffff000000000000000000000000", "SaslAuthenticateResponse message v1", "read as a request too"},
+		{"ListGroups v0, one group, correlation id 0", "0000001d00000000000000000001000762696c6c696e670008636f6e73756d6572", "ListGroupsResponse message v0", "not a request"},
+		{"ListGroups v1, one group, correlation id 5", "000000210000000500000000000000000001000762696c6c696e670008636f6e73756d6572", "ListGroupsResponse message v", "not a request"},
+		{"a JoinGroup v9 request", joinGroupReq, "JoinGroupRequest message v9", ""},
+	} {
+		out, errs, code := kwire(t, "", "decode", c.hex)
+		if code != 0 || !strings.HasPrefix(out, c.first) || c.stderr == "" && errs != "" || !strings.Contains(errs, c.stderr) {
+			t.Errorf("%s (exit %d):\n%s\n%s", c.name, code, out, errs)
+		}
+	}
+	// ListGroups v0 and v1 responses are listed by identify.
+	for _, c := range []struct{ hex, want string }{
+		{"0000001d00000000000000000001000762696c6c696e670008636f6e73756d6572", " 16 ListGroups v0 response "},
+		{"000000210000000500000000000000000001000762696c6c696e670008636f6e73756d6572", " v1"},
+	} {
+		out, _, code := kwire(t, "", "identify", c.hex)
+		lines := strings.Split(out, "\n")
+		if code != 0 || len(lines) < 2 || !strings.Contains(lines[1], "ListGroups") || !strings.Contains(lines[1], c.want) {
+			t.Errorf("identify %s (exit %d):\n%s", c.hex, code, out)
+		}
+	}
+	// Empty ones (no groups) read as others first, but are listed.
+	for _, c := range []struct{ hex, want string }{
+		{"0000000a00000005000000000000", " 16 ListGroups v0 response "},
+		{"0000000e0000000500000000000000000000", "ListGroups v1-v2"},
+	} {
+		if out, _, code := kwire(t, "", "identify", c.hex); code != 0 || !strings.Contains(out, c.want) {
+			t.Errorf("identify %s (exit %d):\n%s", c.hex, code, out)
+		}
+	}
+}
+
+// TestDecodeTie: a response that other APIs read as the same values is
+// one answer with alternatives: the tree's root, identify's line and the
+// JSON form's identified.same_values say so, versions as ranges.
+func TestDecodeTie(t *testing.T) {
+	hb := "0000000c0000012c0000000000000000" // Heartbeat v4, EndTxn v3-v4, AddOffsetsToTxn v3-v4 ...
+	out, _, code := kwire(t, "", "decode", hb)
+	root := strings.SplitN(out, "\n", 2)[0]
+	if code != 0 || !strings.HasPrefix(root, "HeartbeatResponse message v4 (the same bytes read as EndTxn v3-v4, AddOffsetsToTxn v3-v4") ||
+		!strings.Contains(root, ": only the request can tell)") {
+		t.Errorf("root line (exit %d): %s", code, root)
+	}
+	out, _, _ = kwire(t, "", "identify", hb)
+	if lines := strings.Split(out, "\n"); len(lines) < 2 || !strings.Contains(lines[1], "12 Heartbeat v4 response trunk frame (the same bytes read as EndTxn v3-v4") {
+		t.Errorf("identify:\n%s", out)
+	}
+	out, _, code = kwire(t, "", "decode", "--format", "json", hb)
+	v, err := jsonv.Parse([]byte(out))
+	if code != 0 || err != nil {
+		t.Fatalf("json (exit %d, %v):\n%s", code, err, out)
+	}
+	id, _ := v.(map[string]any)["identified"].(map[string]any)
+	same, _ := id["same_values"].([]any)
+	names := map[string]string{}
+	for _, s := range same {
+		m := s.(map[string]any)
+		names[m["api_name"].(string)] = m["text"].(string)
+	}
+	if len(same) < 3 || names["Heartbeat"] != "HeartbeatResponse v4" || names["EndTxn"] != "EndTxnResponse v3-v4" || !strings.Contains(id["note"].(string), "only the request can tell") {
+		t.Errorf("same_values: %v", id)
+	}
+	// After its request, the correlation id decides: no alternatives.
+	// kgo's Heartbeat v4 request, correlation id 4 (identify/testdata/corpus.txt).
+	req := "00000058000c000400000004000c6b776972652d636f72707573000d636f727075732d67726f7570000000012e6b776972652d636f727075732d37346431336663346439366462663365326565343537366564613534333831370000"
+	out, errs, code := kwire(t, "", "identify", req+"0000000c000000040000000000000000")
+	if parts := strings.Split(out, "# frame 2"); code != 0 || len(parts) != 2 || !strings.Contains(parts[1], " 12 Heartbeat v4 response trunk frame (by correlation id)\n") {
+		t.Errorf("stream (exit %d): %s\n%s", code, errs, out)
+	}
+}

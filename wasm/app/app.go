@@ -103,8 +103,9 @@ type State struct {
 	secrets bool
 
 	// Candidates are what pasted bytes that the current choice did not
-	// decode may be instead, best first (see identify); Chosen is the one
-	// shown. seen holds the requests pasted before, by correlation id.
+	// decode may be instead, best first (see identify), each answer
+	// followed by the readings of other APIs with the same values
+	// (identify.Candidate.Same); Chosen is the one shown. seen holds the requests pasted before, by correlation id.
 	// matched is the last ApiVersions response's versions ReleaseMatch
 	// matched, matchText what it said.
 	matched   []schemas.APIVersions
@@ -112,7 +113,10 @@ type State struct {
 
 	Candidates []identify.Candidate
 	Chosen     int
-	seen       map[int32]identify.Seen
+	// tieOf is, for each candidate, the index of the candidate whose
+	// values it reads the same (one answer with alternatives), or -1.
+	tieOf []int
+	seen  map[int32]identify.Seen
 }
 
 // New returns the state showing the smallest request of api in set (""
@@ -231,7 +235,7 @@ func (s *State) Select(setName, api string, version int, dir codec.Direction) er
 	}
 	s.Set, s.API, s.Version, s.Dir = set, a, v, dir
 	s.Frame, s.Pasted, s.Dropped, s.Body = f, false, nil, false
-	s.Candidates, s.Chosen = nil, 0
+	s.Candidates, s.Chosen, s.tieOf = nil, 0, nil
 	return s.Encode()
 }
 
@@ -423,9 +427,9 @@ func (s *State) Paste(text string) error {
 // Load decodes raw bytes (a dropped file, or pasted text once parsed).
 // With response selected, bytes that do not decode as the response but
 // do as a request (which names its API) are taken as that request. Bytes
-// that decode as neither are identified (unless they are a damaged request,
-// identify.NotRequest): the candidates that decode them are offered, and
-// the best is shown.
+// that decode as neither, and a request frame that another reading
+// decodes whole and better (identify.Instead), are identified: the
+// candidates that decode them are offered, and the best is shown.
 func (s *State) Load(b []byte) error {
 	if s.pasted == nil {
 		s.pasted = codec.NewTopicNames()
@@ -437,7 +441,7 @@ func (s *State) Load(b []byte) error {
 // topic names of their stream.
 func (s *State) load(b []byte, saslMech string, names *codec.TopicNames) error {
 	s.Pasted, s.Dropped, s.guess, s.saslMech, s.topicNames = true, nil, false, saslMech, names
-	s.Candidates, s.Chosen = nil, 0
+	s.Candidates, s.Chosen, s.tieOf = nil, 0, nil
 	s.show(b, true)
 	if s.Err != nil && s.Dir == codec.Response {
 		api, version, body := s.API, s.Version, s.Body
@@ -448,8 +452,11 @@ func (s *State) load(b []byte, saslMech string, names *codec.TopicNames) error {
 			s.show(b, true)
 		}
 	}
-	if s.Err != nil && (s.Dir == codec.Response || s.Body || identify.NotRequest(b, s.Err)) {
-		s.identify(b)
+	switch {
+	case s.Dir == codec.Request && !s.Body:
+		s.identify(b, true) // unless the request reads best (identify.Instead)
+	case s.Err != nil:
+		s.identify(b, false)
 	}
 	s.remember(b)
 	return s.Err

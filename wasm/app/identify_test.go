@@ -109,3 +109,40 @@ func TestIdentifyBody(t *testing.T) {
 		t.Errorf("after Select: %v, body %v", err, s.Body)
 	}
 }
+
+// TestIdentifyTie: readings of other APIs with the same values are one
+// answer with alternatives: the text above the chips names them, their
+// chips follow the answer's and read the bytes as their API.
+func TestIdentifyTie(t *testing.T) {
+	s := newState(t)
+	if err := s.Paste(heartbeatResp); err != nil {
+		t.Fatal(err)
+	}
+	txt := s.CandidatesText()
+	if !strings.HasPrefix(txt, "Identified as HeartbeatResponse v4; the same bytes read as ") || !strings.Contains(txt, "EndTxn v") ||
+		!strings.Contains(txt, ": only the request can tell") {
+		t.Errorf("CandidatesText: %q", txt)
+	}
+	if s.SameAs(0) != -1 || s.SameAs(1) != 0 || s.Candidates[1].API.Name == "Heartbeat" {
+		t.Fatalf("the second chip is not an alternative of the first: %s, SameAs %d", s.ChipLabel(1), s.SameAs(1))
+	}
+	for i := range s.Candidates {
+		if s.SameAs(i) == 0 && !strings.Contains(txt, s.Candidates[i].API.Name+" "+s.Candidates[i].Versions()) {
+			t.Errorf("%s is not named in %q", s.ChipLabel(i), txt)
+		}
+	}
+	if err := s.Choose(1); err != nil || s.API.Key != s.Candidates[1].API.Key {
+		t.Errorf("Choose(1): %v, %s", err, s.API.Name)
+	}
+	// After its request, the correlation id decides: no alternatives.
+	s = newState(t)
+	if err := s.Paste(heartbeatReq); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Paste(heartbeatResp); err != nil {
+		t.Fatal(err)
+	}
+	if !s.Candidates[0].ByCorrelation || len(s.Candidates[0].Same) != 0 || strings.Contains(s.CandidatesText(), "the same bytes") {
+		t.Errorf("after its request: %q", s.CandidatesText())
+	}
+}
