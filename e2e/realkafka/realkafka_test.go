@@ -26,7 +26,7 @@ var expected = map[string]expect{
 		"DescribeQuorum", "DescribeLogDirs", "DescribeCluster", "ListConfigResources"}},
 	"java-console": {apis: []string{"Produce", "Fetch", "JoinGroup", "SyncGroup", "ConsumerGroupHeartbeat",
 		"ConsumerGroupDescribe", "DescribeGroups", "ListGroups", "OffsetCommit", "OffsetFetch", "ListOffsets",
-		"InitProducerId", "GetTelemetrySubscriptions", "PushTelemetry"},
+		"InitProducerId", "GetTelemetrySubscriptions", "PushTelemetry", "BrokerHeartbeat"},
 		facts: []string{"nested ConsumerProtocolSubscription", "nested ConsumerProtocolAssignment", "otlp MetricsData", "otlp metric"}},
 	"java-sasl": {apis: []string{"SaslHandshake", "SaslAuthenticate", "Produce", "Fetch"},
 		facts: []string{"sasl PLAIN authzid NUL user NUL password", "secret", "password masked",
