@@ -253,7 +253,7 @@ w_kafkajs() {
 }
 
 w_franz_go() {
-	"$OUT/.kgo" "$KAFKA_PLAINTEXT" "$KAFKA_SASL" kw-franz-go "$N" kw-franz-go "$KAFKA_USER" "$KAFKA_PASSWORD"
+	"$clients/kgo" "$KAFKA_PLAINTEXT" "$KAFKA_SASL" kw-franz-go "$N" kw-franz-go "$KAFKA_USER" "$KAFKA_PASSWORD"
 	printf 'kw-franz-go\tfranz-go\t%d\n' "$N" >>"$OUT/$W.records"
 }
 
@@ -290,7 +290,7 @@ run() {
 		case $w in
 		librdkafka | kafka-python) python_ready ;;
 		kafkajs) node_ready ;;
-		franz-go) [ -x "$out/.kgo" ] || (cd "$root" && go build -o "$out/.kgo" ./scripts/realclients/kgo) ;;
+		franz-go) mkdir -p "$clients" && (cd "$root" && go build -o "$clients/kgo" ./scripts/realclients/kgo) ;;
 		esac
 	done
 	# The Java clients push telemetry (KIP-714) when a subscription names
