@@ -405,7 +405,15 @@ start() {
 		voters="$voters${voters:+,}$((i + 1))@127.0.0.1:${ctrl[$i]}"
 	done
 	local cid
-	cid=$(python3 -c 'import base64,uuid;print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("="))')
+	# Kafka's cluster ids are base64url uuids; one that starts with "-"
+	# would read as an option of kafka-storage.
+	cid=$(python3 -c '
+import base64, uuid
+while True:
+    c = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+    if not c.startswith("-"):
+        print(c)
+        break')
 	local logopts
 	logopts=$(jvm_log_opts "$d" tools)
 	local fpids=()
