@@ -261,7 +261,7 @@ w_franz_go() {
 about() {
 	case $1 in
 	java-*) echo "client: Apache Kafka's Java tools and clients $KAFKA_VERSION" ;;
-	librdkafka) "$clients/py/bin/python" -c 'import confluent_kafka as c; print("client: confluent-kafka", c.version()[0], "(librdkafka", c.libversion()[0] + ")")' ;;
+	librdkafka) "$clients/py/bin/python" -c 'import confluent_kafka as c; print("client: confluent-kafka", c.__version__, "(librdkafka", c.libversion()[0] + ")")' ;;
 	kafka-python) "$clients/py/bin/python" -c 'import kafka; print("client: kafka-python", kafka.__version__)' ;;
 	kafkajs) node -e 'console.log("client: kafkajs " + require(process.argv[1] + "/kafkajs/package.json").version)' "$clients/node/node_modules" ;;
 	franz-go) echo "client: franz-go $(cd "$root" && go list -m -f '{{.Version}}' github.com/twmb/franz-go)" ;;
