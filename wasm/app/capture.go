@@ -544,7 +544,7 @@ func PastedStream(text string) *Capture {
 		r.RespSize, r.Resp = len(f), f
 		if set, err := sets.ForVersion(r.Key, r.Version, true); err == nil {
 			if a := set.APIByKey(r.Key); a != nil {
-				fr, root, err := codec.Decode(f, codec.DecodeOptions{Set: set, API: a, Version: r.Version, Dir: codec.Response, TopicNames: c.names})
+				fr, root, err := codec.Decode(f, codec.DecodeOptions{Set: set, API: a, Version: r.Version, Dir: codec.Response, TopicNames: c.names, Trailing: true})
 				r.Errors = capture.ErrorCodes(root)
 				if err == nil && capture.NamesTopics(r.Key) {
 					if _, bp, err := fr.Plans(); err == nil {
