@@ -464,7 +464,7 @@ func (s *State) OpenRow(c *Capture, ri int, resp bool) error {
 	s.choice, s.Body, s.guess = Auto, false, false
 	if !resp {
 		s.Dir = codec.Request
-		return s.load(b, r.SASLMech, c.topics())
+		return s.load(b, r.SASLMech, c.topics(), true)
 	}
 	if r.API != "?" && r.Key >= 0 {
 		if set, err := sets.ForVersion(r.Key, r.Version, true); err == nil {
@@ -474,7 +474,7 @@ func (s *State) OpenRow(c *Capture, ri int, resp bool) error {
 		}
 	}
 	s.Dir = codec.Response
-	return s.load(b, r.SASLMech, c.topics())
+	return s.load(b, r.SASLMech, c.topics(), true)
 }
 
 // SplitFrames splits bytes into size-prefixed frames when there are two
