@@ -41,6 +41,7 @@ func (e *Event) decode(o codec.DecodeOptions) (*codec.Frame, *tree.Node, error) 
 		return nil, nil, xfmt.Errorf("event %d is not a Kafka frame", e.N)
 	}
 	o.SASLMechanism, o.TopicNames, o.TopicFormat = e.SASLMechanism, e.TopicNames, e.TopicFormat
+	o.Trailing = true // the connection says the direction: read as Kafka's broker reads it
 	if e.Dir == codec.Request {
 		set, err := sets.Load(sets.Auto)
 		if err != nil {

@@ -3,6 +3,7 @@ package capture_test
 import (
 	"bytes"
 	"encoding/hex"
+	"os"
 	"testing"
 	"time"
 
@@ -49,6 +50,12 @@ func fuzzSeeds(t testing.TB) [][]byte {
 func FuzzRead(f *testing.F) {
 	for _, s := range fuzzSeeds(f) {
 		f.Add(s)
+	}
+	// A real capture that starts mid-connection (TestRealMidStreamController).
+	if b, err := os.ReadFile("testdata/real-midstream-controller.pcap"); err == nil {
+		f.Add(b)
+	} else {
+		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		up, audit := capture.NewUpgrade(), capture.NewAudit([]string{"broker:9092"})

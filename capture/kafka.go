@@ -124,6 +124,7 @@ type Conn struct {
 	sawSYN    bool
 	known     bool         // Kafka for sure (port or detection)
 	ignored   bool         // not Kafka
+	probing   int          // mid-connection on an unknown port: payloads looked at for a whole request
 	tlsc      *tlsdec.Conn // a TLS connection's decryption
 	tlsDir    codec.Direction
 	tlsSt     *tlsdec.Status // the last said, never changed (events of the connection point to it)
@@ -286,6 +287,9 @@ func (r *Reader) Packet(p Packet) {
 	if c.ignored {
 		return
 	}
+	if c.probing > 0 && !c.probe(seg) {
+		return
+	}
 	dir := codec.Request
 	if seg.Src != c.Client {
 		dir = codec.Response
@@ -335,13 +339,52 @@ func (r *Reader) newConn(seg Segment) *Conn {
 	c.sawSYN, c.MidStream = syn, !syn
 	c.known = r.ports[c.Broker.Port()]
 	if !c.known && !c.sawSYN {
-		c.ignored = true // mid-connection on a port that is not Kafka's: --port says it is
+		// Mid-connection on a port that is not Kafka's (--port says it
+		// is): Kafka when a segment is one whole request (probe).
+		c.probing = 1
 	}
 	for d := range c.fr {
 		c.fr[d] = &framer{c: c, dir: codec.Direction(d), synced: c.sawSYN}
 		c.tcp[d].out = c.fr[d]
 	}
 	return c
+}
+
+// maxProbes is how many segments with a payload of a connection met
+// mid-stream on an unknown port are looked at for a whole request.
+const maxProbes = 16
+
+// probe looks at a segment of a connection met mid-stream on a port that is
+// not Kafka's: the connection is Kafka from this segment on when it is one
+// whole request, its size field the segment's length, of a known API and
+// version, decoding to its last byte (a broker's connections to its
+// controllers, open before the capture started: their BrokerHeartbeat and
+// raft Fetch requests are a segment each). Its sender is the client. The
+// segments before it are not read.
+func (c *Conn) probe(seg Segment) bool {
+	if len(seg.Payload) == 0 || seg.Missing > 0 {
+		return false
+	}
+	if c.r.wholeRequest(seg.Payload) {
+		c.probing, c.known = 0, true
+		c.Client, c.Broker = seg.Src, seg.Dst
+		return true
+	}
+	if c.probing++; c.probing > maxProbes {
+		c.probing, c.ignored = 0, true
+	}
+	return false
+}
+
+// wholeRequest says whether b is exactly one request frame that decodes
+// to its last byte.
+func (r *Reader) wholeRequest(b []byte) bool {
+	if len(b) < 14 || int64(binary.BigEndian.Uint32(b)) != int64(len(b)-4) || !r.plausibleRequest(b, len(b)) {
+		return false
+	}
+	e := Event{Kind: KindFrame, Dir: codec.Request, Data: b, Size: len(b)}
+	f, err := e.DecodeValues(r.opts.Limits)
+	return err == nil && len(f.Trailing) == 0
 }
 
 // Close ends every open connection (at the end of the capture).
@@ -358,7 +401,7 @@ func (r *Reader) Close(t time.Time) {
 
 func (r *Reader) closeConn(k connKey, c *Conn, t time.Time) {
 	delete(r.conns, k)
-	if c.ignored {
+	if c.ignored || c.probing > 0 {
 		return
 	}
 	for d := range c.tcp {

@@ -202,6 +202,12 @@ type DecodeOptions struct {
 	Dir     Direction
 	// BodyOnly: the buffer holds a body, without size or header.
 	BodyOnly bool
+	// Trailing accepts bytes after the body inside the frame as Kafka's
+	// broker does (Frame.Trailing; otherwise they are an error): for
+	// frames whose direction is known, a capture's. Where the direction
+	// is a guess (pasted bytes), a frame that decodes only with bytes
+	// left over is no evidence of a request.
+	Trailing bool
 	// Sample labels the tree of a sample instance (see TreeOptions).
 	Sample bool
 	// Choose, when set, picks the set a request frame is decoded with
@@ -436,6 +442,11 @@ func (f *Frame) decodeBody(b []byte, start int, fl *tree.Flat, root int, o Decod
 		return err
 	}
 	if rest := len(b) - start - used; rest > 0 {
+		if !o.Trailing {
+			fl.Store(bn, &tree.Node{Name: "unread", Type: "bytes", Value: plural(rest, "byte"), Offset: start + used, Size: rest, Section: tree.Error,
+				Err: "the body ended before the frame did"})
+			return wire.Errorf(start+used, wire.ErrTrailing, "%s v%d ended after %d bytes; %d bytes of the frame are left", bp.Msg.Name, f.Version, used, rest)
+		}
 		// Kafka's broker reads the body and ignores the rest of the
 		// frame: a frame with bytes after its body is one it answers
 		// (Kafka 4.4.0 answered librdkafka's, testdata/real).

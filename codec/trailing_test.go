@@ -22,7 +22,11 @@ func TestTrailingRealLibrdkafka(t *testing.T) {
 		t.Fatal(err)
 	}
 	set := loadSet(t, "trunk")
-	f, root, err := Decode(b, DecodeOptions{Set: set, Dir: Request})
+	// Where the direction is a guess, they are an error.
+	if _, _, err := Decode(b, DecodeOptions{Set: set, Dir: Request}); err == nil || !strings.Contains(err.Error(), "3 bytes of the frame are left") {
+		t.Errorf("decoded without Trailing: %v", err)
+	}
+	f, root, err := Decode(b, DecodeOptions{Set: set, Dir: Request, Trailing: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +46,7 @@ func TestTrailingRealLibrdkafka(t *testing.T) {
 	if !bytes.Contains(j, []byte(`"trailing_hex":"010000"`)) {
 		t.Errorf("JSON lacks trailing_hex: %s", j)
 	}
-	g, _, _ := Decode(b, DecodeOptions{Set: set, Dir: Request})
+	g, _, _ := Decode(b, DecodeOptions{Set: set, Dir: Request, Trailing: true})
 	g.Trailing = nil
 	if err := g.SetJSON(j); err != nil {
 		t.Fatal(err)

@@ -253,7 +253,7 @@ w_kafkajs() {
 }
 
 w_franz_go() {
-	"$OUT/.kgo" "$KAFKA_PLAINTEXT" "$KAFKA_SASL" kw-franz-go "$N" kw-franz-go "$KAFKA_USER" "$KAFKA_PASSWORD"
+	"$clients/kgo" "$KAFKA_PLAINTEXT" "$KAFKA_SASL" kw-franz-go "$N" kw-franz-go "$KAFKA_USER" "$KAFKA_PASSWORD"
 	printf 'kw-franz-go\tfranz-go\t%d\n' "$N" >>"$OUT/$W.records"
 }
 
@@ -261,7 +261,7 @@ w_franz_go() {
 about() {
 	case $1 in
 	java-*) echo "client: Apache Kafka's Java tools and clients $KAFKA_VERSION" ;;
-	librdkafka) "$clients/py/bin/python" -c 'import confluent_kafka as c; print("client: confluent-kafka", c.version()[0], "(librdkafka", c.libversion()[0] + ")")' ;;
+	librdkafka) "$clients/py/bin/python" -c 'import confluent_kafka as c; print("client: confluent-kafka", c.__version__, "(librdkafka", c.libversion()[0] + ")")' ;;
 	kafka-python) "$clients/py/bin/python" -c 'import kafka; print("client: kafka-python", kafka.__version__)' ;;
 	kafkajs) node -e 'console.log("client: kafkajs " + require(process.argv[1] + "/kafkajs/package.json").version)' "$clients/node/node_modules" ;;
 	franz-go) echo "client: franz-go $(cd "$root" && go list -m -f '{{.Version}}' github.com/twmb/franz-go)" ;;
@@ -290,7 +290,7 @@ run() {
 		case $w in
 		librdkafka | kafka-python) python_ready ;;
 		kafkajs) node_ready ;;
-		franz-go) [ -x "$out/.kgo" ] || (cd "$root" && go build -o "$out/.kgo" ./scripts/realclients/kgo) ;;
+		franz-go) mkdir -p "$clients" && (cd "$root" && go build -o "$clients/kgo" ./scripts/realclients/kgo) ;;
 		esac
 	done
 	# The Java clients push telemetry (KIP-714) when a subscription names

@@ -26,7 +26,7 @@ var expected = map[string]expect{
 		"DescribeQuorum", "DescribeLogDirs", "DescribeCluster", "ListConfigResources"}},
 	"java-console": {apis: []string{"Produce", "Fetch", "JoinGroup", "SyncGroup", "ConsumerGroupHeartbeat",
 		"ConsumerGroupDescribe", "DescribeGroups", "ListGroups", "OffsetCommit", "OffsetFetch", "ListOffsets",
-		"InitProducerId", "GetTelemetrySubscriptions", "PushTelemetry"},
+		"InitProducerId", "GetTelemetrySubscriptions", "PushTelemetry", "BrokerHeartbeat"},
 		facts: []string{"nested ConsumerProtocolSubscription", "nested ConsumerProtocolAssignment", "otlp MetricsData", "otlp metric"}},
 	"java-sasl": {apis: []string{"SaslHandshake", "SaslAuthenticate", "Produce", "Fetch"},
 		facts: []string{"sasl PLAIN authzid NUL user NUL password", "secret", "password masked",
@@ -108,15 +108,23 @@ func workloadsFor(t *testing.T, c *cluster) []string {
 
 func splitFields(s string) []string { return strings.Fields(s) }
 
-// TestOlderReleases runs the Java clients and kafka-python against one node
-// of Kafka 4.0.2 and of 3.9.2 (the protocol versions that 4.0 removed).
+// TestOlderReleases runs the Java console clients and librdkafka against one
+// node of Kafka 4.0.2, and them and kafka-python against 3.9.2 (which has
+// the protocol versions that 4.0 removed).
 func TestOlderReleases(t *testing.T) {
 	short(t)
-	for _, v := range []string{"4.0.2", "3.9.2"} {
+	for _, c := range []struct {
+		version   string
+		workloads []string
+	}{
+		{"4.0.2", []string{"java-console", "librdkafka"}},
+		{"3.9.2", []string{"java-console", "kafka-python", "librdkafka"}},
+	} {
+		v := c.version
 		t.Run(v, func(t *testing.T) {
 			start := time.Now()
-			c := startCluster(t, v, 1, 300, "")
-			runWorkloads(t, c, keepDir(t, v), false, "java-console", "java-sasl", "kafka-python", "librdkafka")
+			cl := startCluster(t, v, 1, 300, "")
+			runWorkloads(t, cl, keepDir(t, v), false, c.workloads...)
 			t.Logf("Kafka %s: %.0f s", v, time.Since(start).Seconds())
 		})
 	}

@@ -14,7 +14,7 @@ from confluent_kafka.admin import AdminClient, NewTopic
 
 boot, sasl_boot, topic, n, group, protocol, user, password = sys.argv[1:9]
 n = int(n)
-print("confluent-kafka", confluent_kafka.version()[0], "librdkafka", confluent_kafka.libversion()[0])
+print("confluent-kafka", confluent_kafka.__version__, "librdkafka", confluent_kafka.libversion()[0])
 
 admin = AdminClient({"bootstrap.servers": boot})
 for f in admin.create_topics([NewTopic(topic, 2, 1)]).values():

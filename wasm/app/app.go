@@ -80,6 +80,10 @@ type State struct {
 	// with: the one its connection's SaslHandshake named, for a row of a
 	// capture; "" (recognised from the bytes) for pasted bytes.
 	saslMech string
+	// trailing: the bytes are a capture's row, whose connection says their
+	// direction, so bytes after the body are read as Kafka's broker reads
+	// them (codec.DecodeOptions.Trailing); pasted bytes keep them an error.
+	trailing bool
 	// topicNames names the topic ids of the records shown (an internal
 	// topic's records given by id are decoded by its format): those of a
 	// capture's responses for its rows, those of the responses pasted
@@ -293,6 +297,7 @@ func (s *State) show(b []byte, adopt bool) {
 		opts.Choose = sets.Choice{}
 	}
 	opts.Guess, opts.SASLMechanism, opts.TopicNames, opts.TopicFormat = s.guess, s.saslMech, s.topicNames, s.topicFormat
+	opts.Trailing = s.trailing
 	var f *codec.Frame
 	flat, err := s.Flat, s.shownErr
 	// The tree shown stands for the same bytes read the same way (an
@@ -434,13 +439,13 @@ func (s *State) Load(b []byte) error {
 	if s.pasted == nil {
 		s.pasted = codec.NewTopicNames()
 	}
-	return s.load(b, "", s.pasted)
+	return s.load(b, "", s.pasted, false)
 }
 
 // load is Load with the SASL mechanism of the bytes' connection and the
-// topic names of their stream.
-func (s *State) load(b []byte, saslMech string, names *codec.TopicNames) error {
-	s.Pasted, s.Dropped, s.guess, s.saslMech, s.topicNames = true, nil, false, saslMech, names
+// topic names of their stream; row: the bytes are a capture's row.
+func (s *State) load(b []byte, saslMech string, names *codec.TopicNames, row bool) error {
+	s.Pasted, s.Dropped, s.guess, s.saslMech, s.topicNames, s.trailing = true, nil, false, saslMech, names, row
 	s.Candidates, s.Chosen, s.tieOf = nil, 0, nil
 	s.show(b, true)
 	if s.Err != nil && s.Dir == codec.Response {

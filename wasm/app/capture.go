@@ -532,7 +532,7 @@ func (s *State) OpenRow(c *Capture, ri int, resp bool) error {
 	s.leakPaths = nil
 	if !resp {
 		s.Dir = codec.Request
-		return s.load(b, r.SASLMech, c.topics())
+		return s.load(b, r.SASLMech, c.topics(), true)
 	}
 	if r.API != "?" && r.Key >= 0 {
 		if set, err := sets.ForVersion(r.Key, r.Version, true); err == nil {
@@ -543,7 +543,7 @@ func (s *State) OpenRow(c *Capture, ri int, resp bool) error {
 	}
 	s.Dir = codec.Response
 	s.leakPaths = r.LeakPaths()
-	return s.load(b, r.SASLMech, c.topics())
+	return s.load(b, r.SASLMech, c.topics(), true)
 }
 
 // SplitFrames splits bytes into size-prefixed frames when there are two
@@ -616,7 +616,7 @@ func PastedStream(text string) *Capture {
 		r.RespSize, r.Resp = len(f), f
 		if set, err := sets.ForVersion(r.Key, r.Version, true); err == nil {
 			if a := set.APIByKey(r.Key); a != nil {
-				fr, root, err := codec.Decode(f, codec.DecodeOptions{Set: set, API: a, Version: r.Version, Dir: codec.Response, TopicNames: c.names})
+				fr, root, err := codec.Decode(f, codec.DecodeOptions{Set: set, API: a, Version: r.Version, Dir: codec.Response, TopicNames: c.names, Trailing: true})
 				r.Errors = capture.ErrorCodes(root)
 				if err == nil && capture.NamesTopics(r.Key) {
 					if _, bp, err := fr.Plans(); err == nil {

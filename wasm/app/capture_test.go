@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/hex"
 	"kwire/capture"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"kwire/capture/capturetest"
 	"kwire/codec"
+	"kwire/tree"
 )
 
 // frameOf encodes a frame of api at version with fields set (form keys).
@@ -362,5 +364,54 @@ func TestValueErrorCodes(t *testing.T) {
 		if tree != c.want || values != c.want {
 			t.Errorf("%s: tree %q, values %q, want %q", c.api, tree, values, c.want)
 		}
+	}
+}
+
+// TestCaptureRowTrailing: librdkafka's Metadata v13 request with three
+// bytes after its body (codec/testdata/real) is a row that decodes in a
+// capture, and opens without an error; pasted alone, with no connection to
+// say it is a request, it is not read so.
+func TestCaptureRowTrailing(t *testing.T) {
+	h, err := os.ReadFile("../../codec/testdata/real/librdkafka-metadata-v13-trailing.hex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := hex.DecodeString(strings.TrimSpace(string(h)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Unix(1700000000, 0)
+	chunks := []capturetest.Chunk{
+		{Conn: 0, FromClient: true, Time: at, Data: req},
+		{Conn: 0, FromClient: false, Time: at.Add(time.Millisecond), Data: frameOf(t, "Metadata", 13, codec.Response, map[string]string{"h:CorrelationId": "5"})},
+	}
+	var b bytes.Buffer
+	if err := capturetest.WritePcap(&b, capturetest.Packets(chunks, capturetest.Options{}), 1, false, false, 65535); err != nil {
+		t.Fatal(err)
+	}
+	c := readCapture(t, b.Bytes())
+	if len(c.Rows) != 1 || c.Rows[0].API != "Metadata" || c.Rows[0].Status != "" || c.Rows[0].Resp == nil {
+		t.Fatalf("rows: %+v", c.Rows)
+	}
+	s := newState(t)
+	if err := s.OpenRow(c, 0, false); err != nil {
+		t.Fatalf("the row: %v", err)
+	}
+	trailing := func() bool {
+		found := false
+		s.Root().Walk(func(n *tree.Node, _ int) bool {
+			found = found || n.Name == "trailing" && n.Size == 3
+			return true
+		})
+		return found
+	}
+	if !trailing() {
+		t.Error("no trailing node")
+	}
+	// Pasted, the bytes are a damaged request or identified as
+	// something else, not that request read as the broker reads it.
+	s.Load(req)
+	if trailing() {
+		t.Errorf("pasted alone: read with bytes after the body (%s v%d, %v)", s.API.Name, s.Version, s.Err)
 	}
 }
