@@ -177,10 +177,19 @@ test_all() {
 		chromium_ready
 		build
 	fi
+	# capture/tlsdec's tests run OpenSSL's s_server and s_client.
+	debian_ready openssl openssl "for the TLS decryption tests"
 	log "go test"
 	# e2e/realkafka runs Apache Kafka and real clients (about 5 minutes):
 	# more than go test's default 10 minutes on a slow machine.
 	go test -count=1 -timeout 30m ./...
+	# Real TLS stacks on both ends: franz-go, kafka-python (OpenSSL) and
+	# KafkaJS (Node) against Apache Kafka's SSL listener, each writing its
+	# key log, recorded with tcpdump and decrypted by kwire capture.
+	log "TLS clients against Apache Kafka (scripts/tlsclients.sh)"
+	tls_out=$(mktemp -d)
+	scripts/tlsclients.sh "$tls_out"
+	rm -rf "$tls_out"
 	log "go test (js/wasm, in node: the browser build's codecs)"
 	node_ready
 	GOOS=js GOARCH=wasm go test -count=1 -exec "$(go env GOROOT)/lib/wasm/go_js_wasm_exec" -run 'TestZstdBrowser' ./codec/records/
