@@ -1,7 +1,9 @@
 package tlscrypto
 
 import (
+	"encoding/binary"
 	"errors"
+	"math/bits"
 	"sync"
 )
 
@@ -11,11 +13,18 @@ const BlockSize = 16
 // AES is an expanded AES key (FIPS 197): 128, 192 or 256 bits.
 type AES struct {
 	w  []uint32 // the key schedule, 4*(nr+1) words (section 5.2)
+	dw []uint32 // the equivalent inverse cipher's (section 5.3.5)
 	nr int      // rounds: 10, 12 or 14
 }
 
+// The S-boxes and, for a round in four lookups a column, te[0][x] =
+// MixColumns' column (2s, s, s, 3s) of s = sbox[x] and td[0][x] =
+// InvMixColumns' (14i, 9i, 13i, 11i) of i = invSbox[x], te[k] and td[k]
+// rotated right by 8k bits (the Rijndael proposal's section 5.2.1).
+// Computed at the first key, 8 KB that the binary does not hold.
 var (
 	sbox, invSbox [256]byte
+	te, td        [4][256]uint32
 	sboxOnce      sync.Once
 )
 
@@ -41,6 +50,15 @@ func makeSbox() {
 	sbox[0] = 0x63
 	for i := range sbox {
 		invSbox[sbox[i]] = byte(i)
+	}
+	for x := range 256 {
+		s, i := sbox[x], invSbox[x]
+		e := uint32(xtime(s))<<24 | uint32(s)<<16 | uint32(s)<<8 | uint32(xtime(s)^s)
+		d := uint32(gmul(i, 14))<<24 | uint32(gmul(i, 9))<<16 | uint32(gmul(i, 13))<<8 | uint32(gmul(i, 11))
+		for k := range 4 {
+			te[k][x] = bits.RotateLeft32(e, -8*k)
+			td[k][x] = bits.RotateLeft32(d, -8*k)
+		}
 	}
 }
 
@@ -95,6 +113,18 @@ func NewAES(key []byte) (*AES, error) {
 		}
 		a.w[i] = a.w[i-nk] ^ t
 	}
+	// The inverse cipher's round keys: in reverse order, InvMixColumns
+	// applied to those of rounds 1 to nr-1 (section 5.3.5).
+	a.dw = make([]uint32, len(a.w))
+	for r := 0; r <= a.nr; r++ {
+		for c := range 4 {
+			w := a.w[4*(a.nr-r)+c]
+			if r > 0 && r < a.nr {
+				w = td[0][sbox[w>>24]] ^ td[1][sbox[w>>16&0xff]] ^ td[2][sbox[w>>8&0xff]] ^ td[3][sbox[w&0xff]]
+			}
+			a.dw[4*r+c] = w
+		}
+	}
 	return a, nil
 }
 
@@ -102,77 +132,56 @@ func subWord(t uint32) uint32 {
 	return uint32(sbox[t>>24])<<24 | uint32(sbox[t>>16&0xff])<<16 | uint32(sbox[t>>8&0xff])<<8 | uint32(sbox[t&0xff])
 }
 
-// addRoundKey XORs round r's four words into the state, column by
-// column (section 5.1.4); the state is the block's bytes in order,
-// s[row+4*column].
-func (a *AES) addRoundKey(s *[16]byte, r int) {
-	for c := range 4 {
-		w := a.w[4*r+c]
-		s[4*c] ^= byte(w >> 24)
-		s[4*c+1] ^= byte(w >> 16)
-		s[4*c+2] ^= byte(w >> 8)
-		s[4*c+3] ^= byte(w)
-	}
-}
-
 // Encrypt encrypts the block src into dst (the cipher, section 5.1);
-// they may overlap entirely.
+// they may overlap entirely. The state is four big-endian column words;
+// a round is SubBytes, ShiftRows and MixColumns by te's lookups, then
+// AddRoundKey; the last has no MixColumns.
 func (a *AES) Encrypt(dst, src []byte) {
-	var s [16]byte
-	copy(s[:], src[:BlockSize])
-	a.addRoundKey(&s, 0)
-	for r := 1; r <= a.nr; r++ {
-		var t [16]byte
-		// SubBytes and ShiftRows: row i moves left by i columns.
-		for c := range 4 {
-			for i := range 4 {
-				t[i+4*c] = sbox[s[i+4*((c+i)%4)]]
-			}
-		}
-		if r < a.nr {
-			// MixColumns (section 5.1.3).
-			for c := range 4 {
-				a0, a1, a2, a3 := t[4*c], t[4*c+1], t[4*c+2], t[4*c+3]
-				t[4*c] = xtime(a0) ^ xtime(a1) ^ a1 ^ a2 ^ a3
-				t[4*c+1] = a0 ^ xtime(a1) ^ xtime(a2) ^ a2 ^ a3
-				t[4*c+2] = a0 ^ a1 ^ xtime(a2) ^ xtime(a3) ^ a3
-				t[4*c+3] = xtime(a0) ^ a0 ^ a1 ^ a2 ^ xtime(a3)
-			}
-		}
-		s = t
-		a.addRoundKey(&s, r)
+	w := a.w
+	s0 := binary.BigEndian.Uint32(src[0:]) ^ w[0]
+	s1 := binary.BigEndian.Uint32(src[4:]) ^ w[1]
+	s2 := binary.BigEndian.Uint32(src[8:]) ^ w[2]
+	s3 := binary.BigEndian.Uint32(src[12:]) ^ w[3]
+	for r := 1; r < a.nr; r++ {
+		k := w[4*r : 4*r+4]
+		s0, s1, s2, s3 = te[0][s0>>24]^te[1][s1>>16&0xff]^te[2][s2>>8&0xff]^te[3][s3&0xff]^k[0],
+			te[0][s1>>24]^te[1][s2>>16&0xff]^te[2][s3>>8&0xff]^te[3][s0&0xff]^k[1],
+			te[0][s2>>24]^te[1][s3>>16&0xff]^te[2][s0>>8&0xff]^te[3][s1&0xff]^k[2],
+			te[0][s3>>24]^te[1][s0>>16&0xff]^te[2][s1>>8&0xff]^te[3][s2&0xff]^k[3]
 	}
-	copy(dst[:BlockSize], s[:])
+	k := w[4*a.nr : 4*a.nr+4]
+	binary.BigEndian.PutUint32(dst[0:], lastRound(&sbox, s0, s1, s2, s3)^k[0])
+	binary.BigEndian.PutUint32(dst[4:], lastRound(&sbox, s1, s2, s3, s0)^k[1])
+	binary.BigEndian.PutUint32(dst[8:], lastRound(&sbox, s2, s3, s0, s1)^k[2])
+	binary.BigEndian.PutUint32(dst[12:], lastRound(&sbox, s3, s0, s1, s2)^k[3])
 }
 
-// Decrypt decrypts the block src into dst (the inverse cipher, section
-// 5.3); they may overlap entirely.
+// lastRound is one column of a last round: a byte of each of the four
+// columns given, through box.
+func lastRound(box *[256]byte, a, b, c, d uint32) uint32 {
+	return uint32(box[a>>24])<<24 | uint32(box[b>>16&0xff])<<16 | uint32(box[c>>8&0xff])<<8 | uint32(box[d&0xff])
+}
+
+// Decrypt decrypts the block src into dst (the equivalent inverse
+// cipher, section 5.3.5); they may overlap entirely.
 func (a *AES) Decrypt(dst, src []byte) {
-	var s [16]byte
-	copy(s[:], src[:BlockSize])
-	a.addRoundKey(&s, a.nr)
-	for r := a.nr - 1; r >= 0; r-- {
-		var t [16]byte
-		// InvShiftRows (row i moves right by i columns) and InvSubBytes.
-		for c := range 4 {
-			for i := range 4 {
-				t[i+4*((c+i)%4)] = invSbox[s[i+4*c]]
-			}
-		}
-		a.addRoundKey(&t, r)
-		if r > 0 {
-			// InvMixColumns (section 5.3.3).
-			for c := range 4 {
-				a0, a1, a2, a3 := t[4*c], t[4*c+1], t[4*c+2], t[4*c+3]
-				t[4*c] = gmul(a0, 14) ^ gmul(a1, 11) ^ gmul(a2, 13) ^ gmul(a3, 9)
-				t[4*c+1] = gmul(a0, 9) ^ gmul(a1, 14) ^ gmul(a2, 11) ^ gmul(a3, 13)
-				t[4*c+2] = gmul(a0, 13) ^ gmul(a1, 9) ^ gmul(a2, 14) ^ gmul(a3, 11)
-				t[4*c+3] = gmul(a0, 11) ^ gmul(a1, 13) ^ gmul(a2, 9) ^ gmul(a3, 14)
-			}
-		}
-		s = t
+	w := a.dw
+	s0 := binary.BigEndian.Uint32(src[0:]) ^ w[0]
+	s1 := binary.BigEndian.Uint32(src[4:]) ^ w[1]
+	s2 := binary.BigEndian.Uint32(src[8:]) ^ w[2]
+	s3 := binary.BigEndian.Uint32(src[12:]) ^ w[3]
+	for r := 1; r < a.nr; r++ {
+		k := w[4*r : 4*r+4]
+		s0, s1, s2, s3 = td[0][s0>>24]^td[1][s3>>16&0xff]^td[2][s2>>8&0xff]^td[3][s1&0xff]^k[0],
+			td[0][s1>>24]^td[1][s0>>16&0xff]^td[2][s3>>8&0xff]^td[3][s2&0xff]^k[1],
+			td[0][s2>>24]^td[1][s1>>16&0xff]^td[2][s0>>8&0xff]^td[3][s3&0xff]^k[2],
+			td[0][s3>>24]^td[1][s2>>16&0xff]^td[2][s1>>8&0xff]^td[3][s0&0xff]^k[3]
 	}
-	copy(dst[:BlockSize], s[:])
+	k := w[4*a.nr : 4*a.nr+4]
+	binary.BigEndian.PutUint32(dst[0:], lastRound(&invSbox, s0, s3, s2, s1)^k[0])
+	binary.BigEndian.PutUint32(dst[4:], lastRound(&invSbox, s1, s0, s3, s2)^k[1])
+	binary.BigEndian.PutUint32(dst[8:], lastRound(&invSbox, s2, s1, s0, s3)^k[2])
+	binary.BigEndian.PutUint32(dst[12:], lastRound(&invSbox, s3, s2, s1, s0)^k[3])
 }
 
 // CBCDecrypt decrypts b in place in CBC mode (NIST SP 800-38A section

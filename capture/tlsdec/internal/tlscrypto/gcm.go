@@ -8,9 +8,27 @@ import (
 // GCM is AES in Galois/Counter Mode (NIST SP 800-38D) with 12-byte
 // nonces and 16-byte tags, as TLS uses it.
 type GCM struct {
-	b      *AES
-	h0, h1 uint64 // the hash subkey H = E(K, 0^128), high half first
+	b *AES
+	// t[n] is H = E(K, 0^128) times the 4-bit polynomial n (its bit 8
+	// the coefficient of x^0, bit 1 of x^3), as high and low halves:
+	// bit 0 of a block (SP 800-38D section 6.3) is the high half's top
+	// bit, and a product by x a shift right.
+	t [16][2]uint64
 }
+
+// reduce4[r] reduces the four bits r that a shift right by 4 drops
+// (x^128 = x^7 + x^2 + x + 1, R = 11100001 || 0^120): the low bit of r
+// stood for x^127, now x^131 = R x^3.
+var reduce4 = func() (t [16]uint64) {
+	for r := range t {
+		for p := range 4 {
+			if r>>p&1 != 0 {
+				t[r] ^= 0xe1 << 56 >> (3 - p)
+			}
+		}
+	}
+	return t
+}()
 
 // GCMTagSize is the size of a GCM tag.
 const GCMTagSize = 16
@@ -23,7 +41,23 @@ func NewGCM(key []byte) (*GCM, error) {
 	}
 	var h [16]byte
 	b.Encrypt(h[:], h[:])
-	return &GCM{b: b, h0: binary.BigEndian.Uint64(h[:8]), h1: binary.BigEndian.Uint64(h[8:])}, nil
+	g := &GCM{b: b}
+	x := [2]uint64{binary.BigEndian.Uint64(h[:8]), binary.BigEndian.Uint64(h[8:])}
+	for bit := 8; bit > 0; bit >>= 1 { // H, H x, H x^2, H x^3
+		for n := range g.t {
+			if n&bit != 0 {
+				g.t[n][0] ^= x[0]
+				g.t[n][1] ^= x[1]
+			}
+		}
+		lsb := x[1] & 1
+		x[1] = x[1]>>1 | x[0]<<63
+		x[0] >>= 1
+		if lsb != 0 {
+			x[0] ^= 0xe1 << 56
+		}
+	}
+	return g, nil
 }
 
 // Overhead is the tag's size.
@@ -32,29 +66,23 @@ func (g *GCM) Overhead() int { return GCMTagSize }
 // NonceSize is the nonce's size.
 func (g *GCM) NonceSize() int { return 12 }
 
-// mul sets (x0, x1) to its product with H in GF(2^128) (SP 800-38D
-// section 6.3, algorithm 1: bits are numbered from the left, and the
-// reduction is R = 11100001 || 0^120).
+// mul is (x0, x1) times H in GF(2^128) (SP 800-38D section 6.3), a
+// nibble at a time by Horner's rule from the last (the highest powers):
+// z = z x^4 + t[nibble].
 func (g *GCM) mul(x0, x1 uint64) (uint64, uint64) {
 	var z0, z1 uint64
-	v0, v1 := g.h0, g.h1
-	for i := range 128 {
-		var bit uint64
-		if i < 64 {
-			bit = x0 >> (63 - i) & 1
+	for i := 31; i >= 0; i-- {
+		var n uint64
+		if i < 16 {
+			n = x0 >> (60 - 4*i) & 0xf
 		} else {
-			bit = x1 >> (127 - i) & 1
+			n = x1 >> (60 - 4*(i-16)) & 0xf
 		}
-		if bit != 0 {
-			z0 ^= v0
-			z1 ^= v1
-		}
-		lsb := v1 & 1
-		v1 = v1>>1 | v0<<63
-		v0 >>= 1
-		if lsb != 0 {
-			v0 ^= 0xe1 << 56
-		}
+		r := z1 & 0xf
+		z1 = z1>>4 | z0<<60
+		z0 = z0>>4 ^ reduce4[r]
+		z0 ^= g.t[n][0]
+		z1 ^= g.t[n][1]
 	}
 	return z0, z1
 }
