@@ -1366,7 +1366,10 @@ func (u *ui) audit() {
 	}
 	dom.ByID("capleaks").SetText(sum)
 	u.drawCapRows(true)
-	if u.capSel >= 0 {
+	// The open row again, its leaked fields marked; a row without a
+	// frame (a TLS connection's status) is not opened again, which would
+	// put its error over the status (the key log's, say).
+	if u.capSel >= 0 && (u.cap.Rows[u.capSel].Req != nil || u.cap.Rows[u.capSel].Resp != nil) {
 		u.openRow(u.capSel, u.capResp)
 	}
 }

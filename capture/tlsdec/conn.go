@@ -2,9 +2,6 @@ package tlsdec
 
 import (
 	"bytes"
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/hmac"
 	"encoding/binary"
 	"hash"
 
@@ -121,15 +118,15 @@ type direction struct {
 	buf     []byte // record bytes not yet whole
 	off     int64  // stream offset of buf[0]
 	hs      []byte // handshake bytes not yet a whole message
-	aead    cipher.AEAD
+	aead    aead
 	iv      []byte
 	seq     uint64
-	secret  []byte      // TLS 1.3: the current traffic secret
-	next    cipher.AEAD // TLS 1.2: the keys after ChangeCipherSpec
+	secret  []byte // TLS 1.3: the current traffic secret
+	next    aead   // TLS 1.2: the keys after ChangeCipherSpec
 	nextIV  []byte
-	block   cipher.Block // a CBC suite's cipher and HMAC (aead nil)
+	block   cbcCipher // a CBC suite's cipher and HMAC (aead nil)
 	mac     hash.Hash
-	nextBlk cipher.Block
+	nextBlk cbcCipher
 	nextMAC hash.Hash
 	macBuf  []byte
 	enc     bool // TLS 1.2: after ChangeCipherSpec
@@ -362,7 +359,7 @@ func (c *Conn) open(d *direction, h, body []byte) ([]byte, byte, bool) {
 // checks its padding and HMAC. d.aad holds the sequence number, type and
 // version.
 func (c *Conn) openCBC(d *direction, body []byte) ([]byte, bool) {
-	const bs = aes.BlockSize
+	const bs = 16 // AES's block
 	m := d.mac.Size()
 	mac := func(n int, data ...[]byte) []byte {
 		binary.BigEndian.PutUint16(d.aad[11:], uint16(n))
@@ -379,11 +376,11 @@ func (c *Conn) openCBC(d *direction, body []byte) ([]byte, bool) {
 			return nil, false
 		}
 		n := len(body) - m
-		if !hmac.Equal(mac(n, body[:n]), body[n:]) {
+		if !impl.macEqual(mac(n, body[:n]), body[n:]) {
 			return nil, false
 		}
 		ct := body[bs:n]
-		cipher.NewCBCDecrypter(d.block, body[:bs]).CryptBlocks(ct, ct)
+		d.block.decryptCBC(body[:bs], ct)
 		pad := int(ct[len(ct)-1])
 		if pad+1 > len(ct) || !padded(ct, pad) {
 			return nil, false
@@ -394,13 +391,13 @@ func (c *Conn) openCBC(d *direction, body []byte) ([]byte, bool) {
 		return nil, false
 	}
 	ct := body[bs:]
-	cipher.NewCBCDecrypter(d.block, body[:bs]).CryptBlocks(ct, ct)
+	d.block.decryptCBC(body[:bs], ct)
 	pad := int(ct[len(ct)-1])
 	if pad+1+m > len(ct) || !padded(ct, pad) {
 		return nil, false
 	}
 	p := ct[:len(ct)-1-pad-m]
-	if !hmac.Equal(mac(len(p), p), ct[len(p):len(p)+m]) {
+	if !impl.macEqual(mac(len(p), p), ct[len(p):len(p)+m]) {
 		return nil, false
 	}
 	return p, true
@@ -616,8 +613,8 @@ func (c *Conn) serverHello(h hello) {
 			return
 		}
 		for _, s := range [][]byte{sec[labelClientHS], sec[labelServerHS], sec[labelClientApp], sec[labelServerApp]} {
-			if len(s) != c.s.hash().Size() {
-				c.fail(-1, xfmt.Sprintf("the key log's secrets for client random %x are of %d bytes, not the %d of %s", c.clientRandom[:], len(s), c.s.hash().Size(), c.st.Suite))
+			if len(s) != c.s.hash.size() {
+				c.fail(-1, xfmt.Sprintf("the key log's secrets for client random %x are of %d bytes, not the %d of %s", c.clientRandom[:], len(s), c.s.hash.size(), c.st.Suite))
 				return
 			}
 		}
@@ -659,8 +656,8 @@ func (c *Conn) serverHello(h hello) {
 	switch {
 	case c.s.chacha:
 		ivLen = 12
-	case c.s.mac != nil:
-		ivLen, macLen = 16, c.s.mac().Size()
+	case c.s.mac != noHash:
+		ivLen, macLen = 16, c.s.mac.size()
 	}
 	kb := prf12(c.s.hash, c.master, "key expansion", seed, 2*macLen+2*c.s.keyLen+2*ivLen)
 	take := func(n int) []byte {
@@ -671,9 +668,9 @@ func (c *Conn) serverHello(h hello) {
 	cm, sm := take(macLen), take(macLen)
 	ck, sk := take(c.s.keyLen), take(c.s.keyLen)
 	civ, siv := take(ivLen), take(ivLen)
-	if c.s.mac != nil {
-		c.d[Client].nextBlk, c.d[Client].nextMAC = c.s.block(ck), hmac.New(c.s.mac, cm)
-		c.d[Server].nextBlk, c.d[Server].nextMAC = c.s.block(sk), hmac.New(c.s.mac, sm)
+	if c.s.mac != noHash {
+		c.d[Client].nextBlk, c.d[Client].nextMAC = c.s.block(ck), impl.newHMAC(c.s.mac, cm)
+		c.d[Server].nextBlk, c.d[Server].nextMAC = c.s.block(sk), impl.newHMAC(c.s.mac, sm)
 	} else {
 		c.d[Client].next, c.d[Client].nextIV = c.s.aead(ck), civ
 		c.d[Server].next, c.d[Server].nextIV = c.s.aead(sk), siv

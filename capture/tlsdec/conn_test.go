@@ -15,13 +15,27 @@ import (
 	"kwire/capture/capturetest"
 )
 
-// crypto/tls has no setting for the TLS 1.3 suite: its preference list
-// is linknamed for such uses (defaults.go), and the tests set it to one.
+// crypto/tls has no setting for the TLS 1.3 suite: its preference lists
+// (with AES hardware, and without, as in js/wasm) are linknamed for such
+// uses (defaults.go), and the tests set them to one.
 //
 //go:linkname defaultCipherSuitesTLS13 crypto/tls.defaultCipherSuitesTLS13
 var defaultCipherSuitesTLS13 []uint16
 
+//go:linkname defaultCipherSuitesTLS13NoAES crypto/tls.defaultCipherSuitesTLS13NoAES
+var defaultCipherSuitesTLS13NoAES []uint16
+
 var tls13Mu sync.Mutex
+
+// with13 runs f with suite as crypto/tls's only TLS 1.3 suite.
+func with13(suite uint16, f func()) {
+	tls13Mu.Lock()
+	defer tls13Mu.Unlock()
+	old, oldNoAES := defaultCipherSuitesTLS13, defaultCipherSuitesTLS13NoAES
+	defer func() { defaultCipherSuitesTLS13, defaultCipherSuitesTLS13NoAES = old, oldNoAES }()
+	defaultCipherSuitesTLS13, defaultCipherSuitesTLS13NoAES = []uint16{suite}, []uint16{suite}
+	f()
+}
 
 // chunk is one write of one side, in the order they happened.
 type chunk struct {
@@ -188,12 +202,7 @@ func TestDecryptGo(t *testing.T) {
 			ccfg.MinVersion, ccfg.MaxVersion = tc.version, tc.version
 			var s session
 			if tc.version == tls.VersionTLS13 {
-				tls13Mu.Lock()
-				old := defaultCipherSuitesTLS13
-				defaultCipherSuitesTLS13 = []uint16{tc.suite}
-				s = run(t, ccfg, scfg, msgs())
-				defaultCipherSuitesTLS13 = old
-				tls13Mu.Unlock()
+				with13(tc.suite, func() { s = run(t, ccfg, scfg, msgs()) })
 			} else {
 				ccfg.CipherSuites, scfg.CipherSuites = []uint16{tc.suite}, []uint16{tc.suite}
 				s = run(t, ccfg, scfg, msgs())
@@ -241,7 +250,8 @@ func TestHelloRetry(t *testing.T) {
 	ccfg, scfg := configs(t, &kl)
 	ccfg.CurvePreferences = []tls.CurveID{tls.X25519, tls.CurveP256}
 	scfg.CurvePreferences = []tls.CurveID{tls.CurveP256}
-	s := run(t, ccfg, scfg, msgs())
+	var s session
+	with13(tls.TLS_AES_128_GCM_SHA256, func() { s = run(t, ccfg, scfg, msgs()) })
 	keys, _ := ParseKeyLog(kl.Bytes())
 	c, got, sts := decrypt(s, keys, nil)
 	if !c.hrr {

@@ -1,15 +1,6 @@
 package tlsdec
 
 import (
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/sha1"
-	"crypto/sha256"
-	"crypto/sha512"
-	"hash"
-
-	"golang.org/x/crypto/chacha20poly1305"
-
 	"kwire/internal/xfmt"
 )
 
@@ -20,13 +11,11 @@ type suite struct {
 	tls13  bool
 	keyLen int
 	chacha bool // ChaCha20-Poly1305; else AES-GCM
-	hash   func() hash.Hash
+	hash   hashID
 	// mac is the HMAC's hash of a CBC suite (RFC 5246 6.2.3.2, with
-	// AES-CBC), nil for an AEAD suite.
-	mac func() hash.Hash
+	// AES-CBC), noHash for an AEAD suite.
+	mac hashID
 }
-
-func sha384() hash.Hash { return sha512.New384() }
 
 // suites are the AEAD suites of TLS 1.3 (RFC 8446 B.4) and TLS 1.2
 // (RFC 5288, RFC 5289, RFC 7905) and TLS 1.2's AES-CBC suites with HMAC
@@ -34,36 +23,36 @@ func sha384() hash.Hash { return sha512.New384() }
 // for it): the key exchange does not matter with the key log's master
 // secret.
 var suites = []suite{
-	{0x1301, "TLS_AES_128_GCM_SHA256", true, 16, false, sha256.New, nil},
-	{0x1302, "TLS_AES_256_GCM_SHA384", true, 32, false, sha384, nil},
-	{0x1303, "TLS_CHACHA20_POLY1305_SHA256", true, 32, true, sha256.New, nil},
-	{0xc02b, "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", false, 16, false, sha256.New, nil},
-	{0xc02c, "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", false, 32, false, sha384, nil},
-	{0xc02f, "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", false, 16, false, sha256.New, nil},
-	{0xc030, "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384", false, 32, false, sha384, nil},
-	{0xcca8, "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256", false, 32, true, sha256.New, nil},
-	{0xcca9, "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256", false, 32, true, sha256.New, nil},
-	{0xccaa, "TLS_DHE_RSA_WITH_CHACHA20_POLY1305_SHA256", false, 32, true, sha256.New, nil},
-	{0x009c, "TLS_RSA_WITH_AES_128_GCM_SHA256", false, 16, false, sha256.New, nil},
-	{0x009d, "TLS_RSA_WITH_AES_256_GCM_SHA384", false, 32, false, sha384, nil},
-	{0x009e, "TLS_DHE_RSA_WITH_AES_128_GCM_SHA256", false, 16, false, sha256.New, nil},
-	{0x009f, "TLS_DHE_RSA_WITH_AES_256_GCM_SHA384", false, 32, false, sha384, nil},
-	{0xc009, "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA", false, 16, false, sha256.New, sha1.New},
-	{0xc00a, "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA", false, 32, false, sha256.New, sha1.New},
-	{0xc013, "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA", false, 16, false, sha256.New, sha1.New},
-	{0xc014, "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA", false, 32, false, sha256.New, sha1.New},
-	{0xc023, "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256", false, 16, false, sha256.New, sha256.New},
-	{0xc024, "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384", false, 32, false, sha384, sha384},
-	{0xc027, "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256", false, 16, false, sha256.New, sha256.New},
-	{0xc028, "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384", false, 32, false, sha384, sha384},
-	{0x002f, "TLS_RSA_WITH_AES_128_CBC_SHA", false, 16, false, sha256.New, sha1.New},
-	{0x0035, "TLS_RSA_WITH_AES_256_CBC_SHA", false, 32, false, sha256.New, sha1.New},
-	{0x003c, "TLS_RSA_WITH_AES_128_CBC_SHA256", false, 16, false, sha256.New, sha256.New},
-	{0x003d, "TLS_RSA_WITH_AES_256_CBC_SHA256", false, 32, false, sha256.New, sha256.New},
-	{0x0033, "TLS_DHE_RSA_WITH_AES_128_CBC_SHA", false, 16, false, sha256.New, sha1.New},
-	{0x0039, "TLS_DHE_RSA_WITH_AES_256_CBC_SHA", false, 32, false, sha256.New, sha1.New},
-	{0x0067, "TLS_DHE_RSA_WITH_AES_128_CBC_SHA256", false, 16, false, sha256.New, sha256.New},
-	{0x006b, "TLS_DHE_RSA_WITH_AES_256_CBC_SHA256", false, 32, false, sha256.New, sha256.New},
+	{0x1301, "TLS_AES_128_GCM_SHA256", true, 16, false, sha256Hash, noHash},
+	{0x1302, "TLS_AES_256_GCM_SHA384", true, 32, false, sha384Hash, noHash},
+	{0x1303, "TLS_CHACHA20_POLY1305_SHA256", true, 32, true, sha256Hash, noHash},
+	{0xc02b, "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", false, 16, false, sha256Hash, noHash},
+	{0xc02c, "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", false, 32, false, sha384Hash, noHash},
+	{0xc02f, "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", false, 16, false, sha256Hash, noHash},
+	{0xc030, "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384", false, 32, false, sha384Hash, noHash},
+	{0xcca8, "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256", false, 32, true, sha256Hash, noHash},
+	{0xcca9, "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256", false, 32, true, sha256Hash, noHash},
+	{0xccaa, "TLS_DHE_RSA_WITH_CHACHA20_POLY1305_SHA256", false, 32, true, sha256Hash, noHash},
+	{0x009c, "TLS_RSA_WITH_AES_128_GCM_SHA256", false, 16, false, sha256Hash, noHash},
+	{0x009d, "TLS_RSA_WITH_AES_256_GCM_SHA384", false, 32, false, sha384Hash, noHash},
+	{0x009e, "TLS_DHE_RSA_WITH_AES_128_GCM_SHA256", false, 16, false, sha256Hash, noHash},
+	{0x009f, "TLS_DHE_RSA_WITH_AES_256_GCM_SHA384", false, 32, false, sha384Hash, noHash},
+	{0xc009, "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA", false, 16, false, sha256Hash, sha1Hash},
+	{0xc00a, "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA", false, 32, false, sha256Hash, sha1Hash},
+	{0xc013, "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA", false, 16, false, sha256Hash, sha1Hash},
+	{0xc014, "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA", false, 32, false, sha256Hash, sha1Hash},
+	{0xc023, "TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA256", false, 16, false, sha256Hash, sha256Hash},
+	{0xc024, "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA384", false, 32, false, sha384Hash, sha384Hash},
+	{0xc027, "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA256", false, 16, false, sha256Hash, sha256Hash},
+	{0xc028, "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA384", false, 32, false, sha384Hash, sha384Hash},
+	{0x002f, "TLS_RSA_WITH_AES_128_CBC_SHA", false, 16, false, sha256Hash, sha1Hash},
+	{0x0035, "TLS_RSA_WITH_AES_256_CBC_SHA", false, 32, false, sha256Hash, sha1Hash},
+	{0x003c, "TLS_RSA_WITH_AES_128_CBC_SHA256", false, 16, false, sha256Hash, sha256Hash},
+	{0x003d, "TLS_RSA_WITH_AES_256_CBC_SHA256", false, 32, false, sha256Hash, sha256Hash},
+	{0x0033, "TLS_DHE_RSA_WITH_AES_128_CBC_SHA", false, 16, false, sha256Hash, sha1Hash},
+	{0x0039, "TLS_DHE_RSA_WITH_AES_256_CBC_SHA", false, 32, false, sha256Hash, sha1Hash},
+	{0x0067, "TLS_DHE_RSA_WITH_AES_128_CBC_SHA256", false, 16, false, sha256Hash, sha256Hash},
+	{0x006b, "TLS_DHE_RSA_WITH_AES_256_CBC_SHA256", false, 32, false, sha256Hash, sha256Hash},
 }
 
 // otherSuites name suites this package does not decrypt, for the status.
@@ -98,29 +87,22 @@ func SuiteName(id uint16) string {
 }
 
 // block is a CBC suite's AES cipher.
-func (s *suite) block(key []byte) cipher.Block {
-	b, err := aes.NewCipher(key)
+func (s *suite) block(key []byte) cbcCipher {
+	b, err := impl.cbc(key)
 	if err != nil {
 		panic("tlsdec: an AES key of the suite's length: " + err.Error())
 	}
 	return b
 }
 
-func (s *suite) aead(key []byte) cipher.AEAD {
+func (s *suite) aead(key []byte) aead {
+	newAEAD, what := impl.gcm, "AES-GCM"
 	if s.chacha {
-		a, err := chacha20poly1305.New(key)
-		if err != nil {
-			panic("tlsdec: a ChaCha20-Poly1305 key of the suite's length: " + err.Error())
-		}
-		return a
+		newAEAD, what = impl.chacha20Poly1305, "ChaCha20-Poly1305"
 	}
-	b, err := aes.NewCipher(key)
+	a, err := newAEAD(key)
 	if err != nil {
-		panic("tlsdec: an AES key of the suite's length: " + err.Error())
-	}
-	a, err := cipher.NewGCM(b)
-	if err != nil {
-		panic("tlsdec: GCM: " + err.Error())
+		panic("tlsdec: a " + what + " key of the suite's length: " + err.Error())
 	}
 	return a
 }
