@@ -55,6 +55,7 @@ const (
 	penNoTimeout    = 0.5 // a request that gives the broker no time (clients send 30 or 60 s)
 	penUnlisted     = 0.5 // a SaslHandshake response that lists no mechanism, an ApiVersions one no API
 	penNoProtocol   = 0.5 // a SyncGroup response without its protocol's type or name
+	penNoAssignment = 0.5 // a SyncGroup response without error or assignment
 )
 
 // maxVersion is more than any version of an API, a record or a feature
@@ -89,9 +90,15 @@ func (s *scorer) message(sp *codec.StructPlan, v codec.Value, dir codec.Directio
 			// and the versions it supports (KIP-35, KIP-511), with or
 			// without an error; six zero bytes are a Heartbeat's.
 			s.pen += penUnlisted
-		case s.api == "SyncGroup" && !failed && (fp.Field.Name == "ProtocolType" || fp.Field.Name == "ProtocolName") && l.IsNull():
-			// A broker names the group's protocol from v5 on (KIP-559).
+		case s.api == "SyncGroup" && !failed && (fp.Field.Name == "ProtocolType" || fp.Field.Name == "ProtocolName") && (l.IsNull() || len(l.Str()) == 0):
+			// A broker names the group's protocol from v5 on (KIP-559):
+			// its type ("consumer", "connect") and the assignor's name.
 			s.pen += penNoProtocol
+		case s.api == "SyncGroup" && !failed && fp.Field.Name == "Assignment" && len(l.Str()) == 0:
+			// The leader's assignor writes an assignment for every member
+			// (ConsumerProtocolAssignment, or Connect's: never empty), and
+			// the broker hands out empty bytes only with an error.
+			s.pen += penNoAssignment
 		}
 	}
 	for _, fp := range sp.Wire {
