@@ -30,7 +30,16 @@ const lineHeight = 20
 // overscan is how many rows are drawn above and below the visible ones.
 const overscan = 16
 
+// UI is the explorer page's controller: wasm/main.go hands it the page's
+// events (Input, Change, Click, Key, Paste, Drop, the Scroll and Hover
+// methods) and it decides what changes and draws it through its dom.Page:
+// the byte view's rows and the tree's lines in view, the pickers, the
+// form, the identify chips, the draft panel, the conversation list.
 type UI struct {
+	// CapStep is how long a capture is read before the page may draw
+	// (tests make it long, for steps that do not depend on the clock).
+	CapStep time.Duration
+
 	s *State
 	p dom.Page
 
@@ -1207,7 +1216,7 @@ func (u *UI) readCapture(c *Capture) {
 	if c != u.cap {
 		return // closed, or another one opened
 	}
-	done := c.Step(capStep)
+	done := c.Step(u.CapStep)
 	u.drawCapture()
 	if !u.capOpened && c.Len() > 0 {
 		u.openRow(c.Row(0), false)
@@ -1336,7 +1345,7 @@ func (u *UI) openRow(i int, resp bool) {
 
 // NewUI returns the controller of the page p showing s.
 func NewUI(s *State, p dom.Page) *UI {
-	u := &UI{s: s, p: p, selected: -1, hovered: -1, capSel: -1}
+	u := &UI{s: s, p: p, selected: -1, hovered: -1, capSel: -1, CapStep: capStep}
 	u.hexview, u.hexspace, u.hexrows = p.ByID("hexview"), p.ByID("hexspace"), p.ByID("hexrows")
 	u.tree, u.form = p.ByID("tree"), p.ByID("form")
 	u.treespace, u.treerows = p.ByID("treespace"), p.ByID("treerows")
