@@ -36,12 +36,11 @@ const overscan = 16
 // the byte view's rows and the tree's lines in view, the pickers, the
 // form, the identify chips, the draft panel, the conversation list.
 type UI struct {
-	// CapStep is how long a capture is read before the page may draw
-	// (tests make it long, for steps that do not depend on the clock).
-	CapStep time.Duration
-
 	s *State
 	p dom.Page
+	// capStep is how long a capture is read before the page may draw
+	// (tests make it long, for steps that do not depend on the clock).
+	capStep time.Duration
 
 	hexview, hexspace, hexrows, tree, form dom.Elem
 	treespace, treerows                    dom.Elem
@@ -81,15 +80,15 @@ const capRowHeight = 22
 // capStep is how long the capture is read before the page may draw.
 const capStep = 40 * time.Millisecond
 
-// urlDelay is how long a new query waits before the address shows it:
+// urlDelay (ms) is how long a new query waits before the address shows it:
 // history.replaceState costs Chromium 1 to 10 ms, too much to pay on
 // every keystroke, so a run of edits writes the address at most once in
 // that time, with the last one's query.
-const urlDelay = 200 * time.Millisecond
+const urlDelay = 200
 
-// draftDelay is how long typing in the schema panel pauses before the
+// draftDelay (ms) is how long typing in the schema panel pauses before the
 // draft is read again.
-const draftDelay = 350 * time.Millisecond
+const draftDelay = 350
 
 // status shows a message in the status line.
 func (u *UI) status(msg string, isErr bool) {
@@ -1216,7 +1215,7 @@ func (u *UI) readCapture(c *Capture) {
 	if c != u.cap {
 		return // closed, or another one opened
 	}
-	done := c.Step(u.CapStep)
+	done := c.Step(u.capStep)
 	u.drawCapture()
 	if !u.capOpened && c.Len() > 0 {
 		u.openRow(c.Row(0), false)
@@ -1345,7 +1344,7 @@ func (u *UI) openRow(i int, resp bool) {
 
 // NewUI returns the controller of the page p showing s.
 func NewUI(s *State, p dom.Page) *UI {
-	u := &UI{s: s, p: p, selected: -1, hovered: -1, capSel: -1, CapStep: capStep}
+	u := &UI{s: s, p: p, selected: -1, hovered: -1, capSel: -1, capStep: capStep}
 	u.hexview, u.hexspace, u.hexrows = p.ByID("hexview"), p.ByID("hexspace"), p.ByID("hexrows")
 	u.tree, u.form = p.ByID("tree"), p.ByID("form")
 	u.treespace, u.treerows = p.ByID("treespace"), p.ByID("treerows")

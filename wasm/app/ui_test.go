@@ -123,7 +123,7 @@ func TestUI(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			p := page(t)
 			u := NewUI(newState(t), p)
-			u.CapStep = time.Hour
+			u.capStep = time.Hour
 			u.Start("")
 			if c.events != nil {
 				p.Transcript() // the start is case "start"'s

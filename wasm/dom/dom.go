@@ -603,8 +603,8 @@ func (Browser) Now() float64 { return Now() }
 // Publish sets kwire.name.
 func (Browser) Publish(name string, value any) { Publish(name, value) }
 
-// After calls f after d.
-func (Browser) After(d time.Duration, f func()) { time.AfterFunc(d, f) }
+// After calls f after ms milliseconds.
+func (Browser) After(ms int, f func()) { time.AfterFunc(time.Duration(ms)*time.Millisecond, f) }
 
 // Frame calls f before the next frame.
 func (b Browser) Frame(f func()) { b.On.Frame(f) }

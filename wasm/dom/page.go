@@ -4,8 +4,6 @@
 
 package dom
 
-import "time"
-
 // Elem is an element of the page (or none: Valid is false).
 type Elem interface {
 	Valid() bool
@@ -61,8 +59,8 @@ type Page interface {
 	Now() float64
 	// Publish sets kwire.name for the tests and benchmarks.
 	Publish(name string, value any)
-	// After calls f after d.
-	After(d time.Duration, f func())
+	// After calls f after ms milliseconds.
+	After(ms int, f func())
 	// Frame calls f before the next frame is drawn.
 	Frame(f func())
 	// Later calls f after the browser has drawn and handled its events.

@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"kwire/wasm/dom"
 )
@@ -127,9 +126,9 @@ func (p *Page) Publish(name string, value any) {
 	p.record("publish %s = %v", name, value)
 }
 
-// After records the delay and queues f for Run.
-func (p *Page) After(d time.Duration, f func()) {
-	p.record("after %v", d)
+// After records the delay (ms) and queues f for Run.
+func (p *Page) After(ms int, f func()) {
+	p.record("after %dms", ms)
 	p.queue = append(p.queue, f)
 }
 

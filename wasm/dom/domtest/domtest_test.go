@@ -2,7 +2,6 @@ package domtest
 
 import (
 	"testing"
-	"time"
 )
 
 func TestQueryAndClosest(t *testing.T) {
@@ -45,7 +44,7 @@ func TestTranscript(t *testing.T) {
 	st.Toggle("bad", true)
 	st.Toggle("bad", true) // no change: not recorded
 	p.ByID("missing").SetText("x")
-	p.After(200*time.Millisecond, func() { st.SetProp("hidden", true) })
+	p.After(200, func() { st.SetProp("hidden", true) })
 	p.Publish("editMs", 3.5)
 	p.Publish("capDone", 2)
 	p.Run(10)
