@@ -198,14 +198,10 @@ func (u *UI) drawTree(force bool) {
 // drawTreeAt draws the tree's lines for a scroll position and view
 // height, then marks the lit and the selected line among them.
 func (u *UI) drawTreeAt(top, h float64, force bool) {
-	if h == 0 {
-		h = 800
-	}
-	from, to := inView(top, h, lineHeight, len(u.lines))
-	if !force && from == u.lineFrom && to == u.lineTo {
+	from, to, ok := place(u.treerows, &u.lineFrom, &u.lineTo, top, h, 800, lineHeight, len(u.lines), force)
+	if !ok {
 		return
 	}
-	u.lineFrom, u.lineTo = from, to
 	t0 := u.p.Now()
 	rows := u.s.TreeRows(u.lines, from, to)
 	t1 := u.p.Now()
@@ -213,7 +209,6 @@ func (u *UI) drawTreeAt(top, h float64, force bool) {
 		u.hlTree.Toggle("hl", false)
 	}
 	u.hlTree = nil
-	u.treerows.SetStyle("transform", "translateY("+strconv.Itoa(from*lineHeight)+"px)")
 	// After an edit, only the lines that changed (lines carry their node's
 	// number: a scroll draws them whole).
 	patch(u.treerows, &u.treeLines, rows)
@@ -246,6 +241,24 @@ func keepInView(e dom.Elem, y, rowH, pad float64) {
 	case y+rowH > top+h:
 		e.SetScrollTop(y + rowH - h + pad)
 	}
+}
+
+// place returns the rows [from, to) of n rows of height rowH to draw in
+// rows for a scroll position and view height h (def before the page is
+// laid out), and whether to draw them: when force or when they differ
+// from those drawn, [*drawnFrom, *drawnTo), which it then sets, and
+// moves rows to the first.
+func place(rows dom.Elem, drawnFrom, drawnTo *int, top, h, def float64, rowH, n int, force bool) (from, to int, ok bool) {
+	if h == 0 {
+		h = def
+	}
+	from, to = inView(top, h, float64(rowH), n)
+	if !force && from == *drawnFrom && to == *drawnTo {
+		return from, to, false
+	}
+	*drawnFrom, *drawnTo = from, to
+	rows.SetStyle("transform", "translateY("+strconv.Itoa(from*rowH)+"px)")
+	return from, to, true
 }
 
 // inView returns the rows [from, to) of n rows of height rowH to draw for
@@ -322,15 +335,10 @@ func (u *UI) drawRows(force bool) {
 // drawRowsAt draws the rows for a scroll position and view height.
 func (u *UI) drawRowsAt(top, h float64, force bool) {
 	s := u.s
-	if h == 0 {
-		h = 600
-	}
-	from, to := inView(top, h, rowHeight, s.Rows())
-	if !force && from == u.rowFrom && to == u.rowTo {
+	from, to, ok := place(u.hexrows, &u.rowFrom, &u.rowTo, top, h, 600, rowHeight, s.Rows(), force)
+	if !ok {
 		return
 	}
-	u.rowFrom, u.rowTo = from, to
-	u.hexrows.SetStyle("transform", "translateY("+strconv.Itoa(from*rowHeight)+"px)")
 	// After an edit, only the rows that changed (rows carry their number:
 	// a scroll draws them whole).
 	for _, e := range u.hexrows.QueryAll(".errat") {
@@ -1309,16 +1317,10 @@ func (u *UI) drawCapRows(force bool) {
 	if c == nil {
 		return
 	}
-	top, h := u.caplist.ScrollTop(), u.caplist.ClientHeight()
-	if h == 0 {
-		h = 400
-	}
-	from, to := inView(top, h, capRowHeight, c.Len())
-	if !force && from == u.capFrom && to == u.capTo {
+	from, to, ok := place(u.caprows, &u.capFrom, &u.capTo, u.caplist.ScrollTop(), u.caplist.ClientHeight(), 400, capRowHeight, c.Len(), force)
+	if !ok {
 		return
 	}
-	u.capFrom, u.capTo = from, to
-	u.caprows.SetStyle("transform", "translateY("+strconv.Itoa(from*capRowHeight)+"px)")
 	u.caprows.SetHTML(c.RowsHTML(from, to, u.capSel))
 }
 
