@@ -198,9 +198,10 @@ test_all() {
 	# against crypto/tls on both ends (OpenSSL cannot run under node).
 	GOOS=js GOARCH=wasm go test -count=1 -exec "$(go env GOROOT)/lib/wasm/go_js_wasm_exec" -skip 'TestOpenSSL' ./capture/tlsdec/ ./capture/tlsdec/internal/tlscrypto/
 	# The browser's own pcap/pcapng reader and addresses, through the
-	# explorer's capture list (with the schemas of dist/, built above).
+	# explorer's capture list (with the schemas of dist/, built above), and
+	# the controller's transcripts (TestUI), the same as natively.
 	if [ -f dist/kafka-schemas.txt ]; then
-		GOOS=js GOARCH=wasm go test -count=1 -exec "$(go env GOROOT)/lib/wasm/go_js_wasm_exec" -run 'TestCapture|TestPasted|TestParseTCP|TestTLSRows' ./wasm/app ./capture
+		GOOS=js GOARCH=wasm go test -count=1 -exec "$(go env GOROOT)/lib/wasm/go_js_wasm_exec" -run 'TestCapture|TestPasted|TestParseTCP|TestTLSRows|TestUI' ./wasm/app ./capture
 	fi
 	log "fuzz (short)"
 	fuzz_short

@@ -8,6 +8,7 @@ package dom
 
 import (
 	"syscall/js"
+	"time"
 
 	"kwire/internal/xfmt"
 	"kwire/tree"
@@ -45,7 +46,7 @@ func (e Element) SetHTML(h string) {
 }
 
 // Child returns the element's i-th child element.
-func (e Element) Child(i int) Element {
+func (e Element) Child(i int) Elem {
 	if !e.Valid() {
 		return e
 	}
@@ -173,7 +174,7 @@ func (e Element) Select() {
 }
 
 // Closest returns the nearest ancestor (or e) matching a selector.
-func (e Element) Closest(sel string) Element {
+func (e Element) Closest(sel string) Elem {
 	if !e.Valid() || e.v.Get("closest").IsUndefined() {
 		return Element{js.Null()}
 	}
@@ -181,7 +182,7 @@ func (e Element) Closest(sel string) Element {
 }
 
 // Query returns the first descendant matching a selector.
-func (e Element) Query(sel string) Element {
+func (e Element) Query(sel string) Elem {
 	if !e.Valid() {
 		return Element{js.Null()}
 	}
@@ -189,12 +190,12 @@ func (e Element) Query(sel string) Element {
 }
 
 // QueryAll returns the descendants matching a selector.
-func (e Element) QueryAll(sel string) []Element {
+func (e Element) QueryAll(sel string) []Elem {
 	if !e.Valid() {
 		return nil
 	}
 	list := e.v.Call("querySelectorAll", sel)
-	out := make([]Element, list.Length())
+	out := make([]Elem, list.Length())
 	for i := range out {
 		out[i] = Element{list.Index(i)}
 	}
@@ -250,7 +251,7 @@ func (e Element) ScrollIntoView() {
 type Event struct{ v js.Value }
 
 // Target is the element the event happened on.
-func (ev Event) Target() Element { return Element{ev.v.Get("target")} }
+func (ev Event) Target() Elem { return Element{ev.v.Get("target")} }
 
 // Type is the event type.
 func (ev Event) Type() string { return ev.v.Get("type").String() }
@@ -585,3 +586,43 @@ func Fetch(url string) ([]byte, error) {
 	release()
 	return r.b, r.err
 }
+
+// Browser is the Page of the document this app runs in; its callbacks
+// are released with its Listeners'.
+type Browser struct{ On *Listeners }
+
+// ByID returns the element with that id.
+func (Browser) ByID(id string) Elem { return ByID(id) }
+
+// Active returns the focused element.
+func (Browser) Active() Elem { return Active() }
+
+// Now is performance.now(), in milliseconds.
+func (Browser) Now() float64 { return Now() }
+
+// Publish sets kwire.name.
+func (Browser) Publish(name string, value any) { Publish(name, value) }
+
+// After calls f after ms milliseconds.
+func (Browser) After(ms int, f func()) { time.AfterFunc(time.Duration(ms)*time.Millisecond, f) }
+
+// Frame calls f before the next frame.
+func (b Browser) Frame(f func()) { b.On.Frame(f) }
+
+// Later calls f after the browser has drawn and handled its events.
+func (b Browser) Later(f func()) { b.On.Later(f) }
+
+// CopyText copies s to the clipboard.
+func (Browser) CopyText(s string) { CopyText(s) }
+
+// Href is the page's address.
+func (Browser) Href() string { return Href() }
+
+// ReplaceQuery writes q into the address.
+func (Browser) ReplaceQuery(q string) { ReplaceQuery(q) }
+
+var (
+	_ Page = Browser{}
+	_ Elem = Element{}
+	_ Ev   = Event{}
+)
