@@ -2,11 +2,13 @@ package capture
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
 	"kwire/codec"
 	"kwire/codec/records"
+	"kwire/codec/wire"
 	"kwire/internal/xfmt"
 	"kwire/schemas"
 	"kwire/schemas/sets"
@@ -73,27 +75,74 @@ func APIName(key int16) string {
 	return "key " + strconv.Itoa(int(key))
 }
 
-// ErrorCodes are the names of the non-zero error codes in a tree, once
-// each, for a frame's row in a capture's list.
-func ErrorCodes(root *tree.Node) []string {
-	if root == nil {
+// ErrorCodes are the names of the non-zero error codes of a frame's body,
+// once each, in order, for a frame's row in a capture's list (the command
+// line's and the explorer's): its int16 fields named *ErrorCode, nested
+// ones included, read from the decoded values (a frame decoded with its
+// tree or without); a code the release does not name is its number.
+func ErrorCodes(f *codec.Frame) []string {
+	if f == nil || f.Set == nil || f.API == nil {
+		return nil
+	}
+	_, bp, err := f.Plans()
+	if err != nil {
 		return nil
 	}
 	var out []string
-	root.Walk(func(n *tree.Node, _ int) bool {
-		if strings.HasSuffix(n.Name, "ErrorCode") && n.Value != "0" && n.Value != "" && n.Err == "" {
-			v := n.Value
-			if i := strings.IndexByte(v, '('); i >= 0 {
-				v = strings.TrimSuffix(v[i+1:], ")")
-			}
-			for _, o := range out {
-				if o == v {
-					return true
+	var walk func(sp *codec.StructPlan, v codec.Value)
+	walk = func(sp *codec.StructPlan, v codec.Value) {
+		if sp == nil || v.IsNull() || len(v.List()) != len(sp.Fields) {
+			return
+		}
+		for i, fp := range sp.Fields {
+			fv := v.List()[i]
+			switch {
+			case !fp.Present:
+			case fp.Kind == schemas.KindInt16 && strings.HasSuffix(fp.Field.Name, "ErrorCode"):
+				code := int16(fv.Int())
+				if code == 0 {
+					continue
+				}
+				name := strconv.Itoa(int(code))
+				if e, ok := f.Set.ErrorCode(code); ok {
+					name = e.Name
+				}
+				if !slices.Contains(out, name) {
+					out = append(out, name)
+				}
+			case fp.Kind == schemas.KindStruct:
+				walk(fp.Struct, fv)
+			case fp.Kind == schemas.KindArray && fp.Elem == schemas.KindStruct && !fv.IsNull():
+				for _, ev := range fv.List() {
+					walk(fp.Struct, ev)
 				}
 			}
-			out = append(out, v)
 		}
-		return true
-	})
+	}
+	walk(bp.Root, f.Body)
 	return out
+}
+
+// FrameStatus is what went wrong with a frame, "" for nothing: the bytes
+// lost before it (incomplete), the decode's error, or else the first
+// error node of its tree, positioned as a wire.DecodeError says it
+// ("decode error at offset 12 (0x000c): Topics[0].Name: what"), for the
+// command line and the explorer alike.
+func FrameStatus(incomplete string, root *tree.Node, err error) string {
+	var parts []string
+	if incomplete != "" {
+		parts = append(parts, "incomplete: "+incomplete)
+	}
+	var de *wire.DecodeError
+	switch {
+	case errors.As(err, &de):
+		parts = append(parts, "decode error at "+err.Error())
+	case err != nil:
+		parts = append(parts, err.Error())
+	case root != nil:
+		if n, off := root.FirstError(); n != nil {
+			parts = append(parts, "decode error at "+wire.NodeError(n, off).Error())
+		}
+	}
+	return strings.Join(parts, "; ")
 }

@@ -2,9 +2,7 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -332,6 +330,7 @@ func (run *captureRun) event(e *capture.Event) {
 
 // render decodes an event and formats its line.
 func (run *captureRun) render(e *capture.Event) rendered {
+	var f *codec.Frame
 	var root *tree.Node
 	var ranked *identify.Candidate // a response without its request, identified by the ranking
 	status, failed := "ok", false
@@ -343,8 +342,8 @@ func (run *captureRun) render(e *capture.Event) rendered {
 			return run.renderBody(e)
 		}
 		var err error
-		_, root, err = e.Decode(run.limits)
-		if s := frameStatus(e, root, err); s != "" {
+		f, root, err = e.Decode(run.limits)
+		if s := capture.FrameStatus(e.Incomplete, root, err); s != "" {
 			status, failed = s, true
 		}
 		if c, ok := rankUnpaired(e); ok {
@@ -358,7 +357,7 @@ func (run *captureRun) render(e *capture.Event) rendered {
 		status = e.Note
 	}
 	if run.format == "json" {
-		return rendered{out: run.jsonLine(e, status, capture.ErrorCodes(root), false, ranked), failed: failed}
+		return rendered{out: run.jsonLine(e, status, capture.ErrorCodes(f), false, ranked), failed: failed}
 	}
 	api, ver, corr, latency := "-", "-", "-", ""
 	switch e.Kind {
@@ -383,30 +382,10 @@ func (run *captureRun) render(e *capture.Event) rendered {
 	if e.Request != nil {
 		latency = fmt.Sprintf("%.3fms", float64(e.Time.Sub(e.Request.Time).Microseconds())/1000)
 	}
-	codes := strings.Join(capture.ErrorCodes(root), ",")
+	codes := strings.Join(capture.ErrorCodes(f), ",")
 	line := fmt.Sprintf("%-5d %-11.6f %-30s %-8s %-26s %-4s %-11s %-8d %-10s %-14s %s",
 		e.N, e.Time.Sub(run.t0).Seconds(), e.Conn, e.Dir, api, ver, corr, e.Size, latency, codes, status)
 	return rendered{out: []byte(tree.Escape(strings.TrimRight(line, " ")) + "\n"), failed: failed}
-}
-
-// frameStatus is what went wrong with a frame ("" for nothing): lost
-// bytes, a decode error, an error node.
-func frameStatus(e *capture.Event, root *tree.Node, err error) string {
-	var parts []string
-	if e.Incomplete != "" {
-		parts = append(parts, "incomplete: "+e.Incomplete)
-	}
-	var de *wire.DecodeError
-	if errors.As(err, &de) {
-		parts = append(parts, "decode error at "+err.Error())
-	} else if err != nil {
-		parts = append(parts, err.Error())
-	} else if root != nil {
-		if n, off := root.FirstError(); n != nil {
-			parts = append(parts, "decode error at "+treeError(n, off))
-		}
-	}
-	return strings.Join(parts, "; ")
 }
 
 // captureLine is the JSON of one event, without its body.
@@ -459,13 +438,12 @@ func (run *captureRun) renderBody(e *capture.Event) rendered {
 			run.learnSize(e.Size, len(j))
 		}
 	}
-	codes := jsonErrorCodes(f, body)
 	var root *tree.Node
 	if err != nil || bg.Unread > 0 {
-		_, root, err = e.Decode(run.limits)
-		codes = capture.ErrorCodes(root)
+		f, root, err = e.Decode(run.limits)
 	}
-	status := frameStatus(e, root, err)
+	codes := capture.ErrorCodes(f)
+	status := capture.FrameStatus(e.Incomplete, root, err)
 	failed := status != ""
 	if !failed {
 		status = "ok"
@@ -507,37 +485,6 @@ const (
 	minLearned   = 64 << 10
 	maxJSONRatio = 8
 )
-
-// jsonErrorCodes are the names of the non-zero error codes in a frame's
-// JSON form (as errorCodes finds them in its tree): the values of the keys
-// that end in ErrorCode (a key inside a JSON string has its quote escaped,
-// so it does not match).
-func jsonErrorCodes(f *codec.Frame, j []byte) []string {
-	var out []string
-	const key = `ErrorCode":`
-	for {
-		i := bytes.Index(j, []byte(key))
-		if i < 0 {
-			return out
-		}
-		j = j[i+len(key):]
-		n := 0
-		for n < len(j) && (j[n] == '-' || j[n] >= '0' && j[n] <= '9') {
-			n++
-		}
-		code, err := strconv.ParseInt(string(j[:n]), 10, 16)
-		if err != nil || code == 0 {
-			continue
-		}
-		name := strconv.Itoa(int(code))
-		if e, ok := f.Set.ErrorCode(int16(code)); ok {
-			name = e.Name
-		}
-		if !slices.Contains(out, name) {
-			out = append(out, name)
-		}
-	}
-}
 
 // jsonLine is the JSON line of an event; with a body, only its start: the
 // body follows, then "}\n".
@@ -591,11 +538,11 @@ func (run *captureRun) printFrame(e *capture.Event) bool {
 		printLine(run.stderr, "kwire: frame %d is incomplete: %s", e.N, e.Incomplete)
 	}
 	if err != nil {
-		printLine(run.stderr, "kwire: %s", frameStatus(&capture.Event{}, nil, err))
+		printLine(run.stderr, "kwire: %s", capture.FrameStatus("", nil, err))
 		return false
 	}
 	if n, off := root.FirstError(); n != nil {
-		printLine(run.stderr, "kwire: decode error at %s", treeError(n, off))
+		printLine(run.stderr, "kwire: decode error at %s", wire.NodeError(n, off))
 		return false
 	}
 	return e.Incomplete == ""

@@ -17,6 +17,7 @@ import (
 	"kwire/codec"
 	"kwire/codec/hexin"
 	"kwire/codec/records"
+	"kwire/codec/wire"
 	"kwire/identify"
 	"kwire/schemas"
 	"kwire/schemas/draft"
@@ -386,7 +387,7 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		// Every byte was read, but a node may hold an error: a checksum
 		// that does not match, a record that does not parse, a limit hit.
 		if e, off := root.FirstError(); e != nil {
-			printLine(stderr, "kwire: decode error at %s", treeError(e, off))
+			printLine(stderr, "kwire: decode error at %s", wire.NodeError(e, off))
 			return exitError(1)
 		}
 	}
@@ -418,24 +419,6 @@ func readBytes(pos []string, file string, stdin io.Reader, emptyOK bool) ([]byte
 		return []byte{}, nil // an empty body (ApiVersions v0-2 and ListGroups v0-2 requests)
 	}
 	return hexin.Parse(string(text))
-}
-
-// treeError describes an error node as a wire.DecodeError does: offset,
-// path, what; a node in decompressed bytes also says where in them.
-func treeError(e *tree.Node, off int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "offset %d (0x%04x): ", off, off)
-	if e.Path != "" {
-		b.WriteString(e.Path + ": ")
-	}
-	if e.Relative {
-		fmt.Fprintf(&b, "at +0x%04x of the decompressed records: ", e.Offset)
-	}
-	if e.Name != "" && e.Name != "error" && e.Name != "more" && !strings.HasPrefix(e.Path, e.Name) {
-		b.WriteString(e.Name + ": ")
-	}
-	b.WriteString(e.Err)
-	return b.String()
 }
 
 // printJSON writes compact JSON indented, a line at the end.

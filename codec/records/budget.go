@@ -3,6 +3,7 @@ package records
 import (
 	"strconv"
 
+	"kwire/codec/wire"
 	"kwire/internal/xfmt"
 )
 
@@ -103,9 +104,9 @@ func (b *Budget) hit(msg string) string {
 // decompressError says that c's output would take the message past its
 // decompression budget.
 func (b *Budget) decompressError(c Codec) error {
-	return xfmt.Errorf("%w: the %s output would take the message past its decompression budget of %s "+
+	return wire.Mark(wire.ErrBudget, xfmt.Errorf("%w: the %s output would take the message past its decompression budget of %s "+
 		"(%s already decompressed in it; kwire decode --max-decompressed raises it)",
-		ErrLimit, c, byteCount(b.l.MaxDecompressed), byteCount(b.decompressed))
+		ErrLimit, c, byteCount(b.l.MaxDecompressed), byteCount(b.decompressed)))
 }
 
 // TakeNodes charges n tree nodes made outside the records fields (the

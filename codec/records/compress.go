@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 
+	"kwire/codec/wire"
 	"kwire/internal/xfmt"
 )
 
@@ -49,6 +50,8 @@ func ParseCodec(s string) (Codec, bool) {
 
 // ErrLimit is wrapped by decompression errors when the output would take
 // the message past its decompression budget (Limits.MaxDecompressed).
+// Those errors are wire.ErrBudget too (errors.Is), and the other failures
+// to decompress wire.ErrDecompress.
 var ErrLimit = errors.New("not decompressed")
 
 // xerialMagic starts a snappy stream framed the way Java's
@@ -94,7 +97,7 @@ func (d *decoder) decompress(c Codec, src []byte, magic int8, dst []byte) (out [
 	case Zstd:
 		out, err = zstdDecode(src, limit, dst)
 	default:
-		return nil, "", xfmt.Errorf("unknown compression codec %d (Kafka defines 0-4)", c)
+		return nil, "", wire.Mark(wire.ErrDecompress, xfmt.Errorf("unknown compression codec %d (Kafka defines 0-4)", c))
 	}
 	if errors.Is(err, ErrLimit) {
 		err = d.bg.decompressError(c)
@@ -102,7 +105,7 @@ func (d *decoder) decompress(c Codec, src []byte, magic int8, dst []byte) (out [
 		return nil, note, err
 	}
 	if err != nil {
-		return nil, note, xfmt.Errorf("%s: %w", c, err)
+		return nil, note, wire.Mark(wire.ErrDecompress, xfmt.Errorf("%s: %w", c, err))
 	}
 	d.bg.decompressed += len(out)
 	return out, note, nil

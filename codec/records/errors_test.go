@@ -3,9 +3,13 @@ package records
 import (
 	"bytes"
 	"encoding/binary"
-	"kwire/jsonv"
+	"errors"
 	"strings"
 	"testing"
+
+	"kwire/codec/wire"
+	"kwire/internal/xfmt"
+	"kwire/jsonv"
 )
 
 func mustEncode(t *testing.T, bs ...Batch) []byte {
@@ -157,5 +161,60 @@ func TestJSONDefaults(t *testing.T) {
 	r := g.Records[1]
 	if r.OffsetDelta != 1 || !bytes.Equal(r.Key, []byte{0, 0xff}) || r.Value != nil || r.Headers[0].Value != nil || string(r.Headers[0].Key) != "h" {
 		t.Errorf("record %+v", r)
+	}
+}
+
+// TestParseErrors checks Parse's errors: a *wire.DecodeError at the failed
+// entry's offset in the records bytes, its text the cause's, and the
+// cause a case of the sentinel that fits.
+func TestParseErrors(t *testing.T) {
+	plain := mustEncode(t, sampleBatch(None))
+	n := len(plain)
+	two := append(bytes.Clone(plain), plain...)
+	gz := mustEncode(t, sampleBatch(Gzip))
+	cases := []struct {
+		name string
+		b    []byte
+		off  int
+		is   error
+		text string
+	}{
+		{"cut second batch", two[:2*n-5], n, wire.ErrShort, "partial batch: "},
+		{"header cut", two[:n+10], n, wire.ErrShort, "too few for a batch header"},
+		{"negative length", func() []byte {
+			b := bytes.Clone(two)
+			binary.BigEndian.PutUint32(b[n+offLength:], 0xffffff00)
+			return b
+		}(), n, wire.ErrLength, "is negative"},
+		{"bytes after the records", func() []byte {
+			b := append(bytes.Clone(plain), 0, 0, 0)
+			binary.BigEndian.PutUint32(b[offLength:], uint32(n+3-12))
+			return recrc(b)
+		}(), 0, wire.ErrTrailing, "3 bytes after the last of the 3 records"},
+		{"corrupt gzip", func() []byte {
+			b := bytes.Clone(gz)
+			b[BatchHeaderSize+3] ^= 0xff
+			return recrc(b)
+		}(), 0, wire.ErrDecompress, "gzip: "},
+	}
+	for _, c := range cases {
+		got, err := Parse(c.b)
+		var de *wire.DecodeError
+		if !errors.As(err, &de) {
+			t.Errorf("%s: %v (%T), want a *wire.DecodeError", c.name, err, err)
+			continue
+		}
+		if de.Offset != c.off || !errors.Is(err, c.is) || !strings.Contains(err.Error(), c.text) ||
+			!strings.HasPrefix(err.Error(), xfmt.Sprintf("offset %d (0x%04x): ", c.off, c.off)) {
+			t.Errorf("%s: offset %d, %q, want offset %d, %v, %q", c.name, de.Offset, err, c.off, c.is, c.text)
+		}
+		if want := c.off / n; len(got) != want {
+			t.Errorf("%s: %d batches before the error, want %d", c.name, len(got), want)
+		}
+	}
+	d := newDecoder(Options{Budget: NewBudget(Limits{MaxRecords: 1})})
+	es := d.parseEntries(plain)
+	if len(es) != 1 || !errors.Is(es[0].err, wire.ErrBudget) || !strings.Contains(es[0].err.Error(), "records is spent") {
+		t.Errorf("over the budget: %+v", es)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 
+	"kwire/codec/wire"
 	"kwire/internal/xfmt"
 )
 
@@ -13,13 +14,16 @@ import (
 // the defaults). Keys, values and headers alias b or the decompressed
 // bytes. It stops at the first entry it cannot read whole (a partial batch
 // at the end, a bad record) and returns the entries before it with an
-// error saying where and what.
+// error saying where and what: a *wire.DecodeError whose offset is the
+// failed entry's, from the first byte of b, and whose cause is marked
+// (errors.Is) with wire's sentinels where one fits: ErrShort (a partial
+// batch), ErrLength, ErrTrailing, ErrDecompress, ErrBudget.
 func Parse(b []byte) ([]Batch, error) {
 	d := newDecoder(Options{})
 	var out []Batch
 	for _, e := range d.parseEntries(b) {
 		if e.err != nil {
-			return out, xfmt.Errorf("records at byte %d: %w", e.pos, e.err)
+			return out, &wire.DecodeError{Offset: e.pos, Err: e.err}
 		}
 		out = append(out, e.batch)
 	}
@@ -64,23 +68,23 @@ func (d *decoder) parseEntry(s []byte, pos int) (parsed, int) {
 	e := parsed{pos: pos, raw: rest}
 	d.jsonHit, d.key = nil, seenKey{}
 	if len(rest) < minEntry {
-		e.err = xfmt.Errorf("partial batch: %d bytes, too few for a batch header", len(rest))
+		e.err = wire.Mark(wire.ErrShort, xfmt.Errorf("partial batch: %d bytes, too few for a batch header", len(rest)))
 		return e, -1
 	}
 	length := int32(binary.BigEndian.Uint32(rest[offLength:]))
 	if length < 0 {
-		e.err = xfmt.Errorf("length %d is negative", length)
+		e.err = wire.Mark(wire.ErrLength, xfmt.Errorf("length %d is negative", length))
 		return e, -1
 	}
 	total := 12 + int(length)
 	if total > len(rest) {
-		e.err = xfmt.Errorf("partial batch: %d of %d bytes", len(rest), total)
+		e.err = wire.Mark(wire.ErrShort, xfmt.Errorf("partial batch: %d of %d bytes", len(rest), total))
 		return e, -1
 	}
 	e.raw = rest[:total]
 	switch magic := int8(rest[offMagic]); {
 	case total < minEntry:
-		e.err = xfmt.Errorf("length %d is too small to hold a magic byte", length)
+		e.err = wire.Mark(wire.ErrLength, xfmt.Errorf("length %d is too small to hold a magic byte", length))
 	case magic == 2:
 		e.batch, e.stream, e.err = d.parseBatch(e.raw)
 		e.shared, e.key, e.json = d.shared, d.key, d.jsonHit
@@ -118,14 +122,14 @@ func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 	}
 	n := min(int(count), len(s)/minRecordSize)
 	if n > d.bg.recordsLeft() {
-		return h, stream, errors.New(d.bg.LeftOut(plural(int(count), "record")))
+		return h, stream, wire.Mark(wire.ErrBudget, errors.New(d.bg.LeftOut(plural(int(count), "record"))))
 	}
 	d.bg.records += n
 	h.Records = d.recordSlice(n)
 	pos := 0
 	for i := 0; i < int(count); i++ {
 		if pos >= len(s) {
-			return h, stream, xfmt.Errorf("recordCount is %d but the records end after %d", count, i)
+			return h, stream, wire.Mark(wire.ErrShort, xfmt.Errorf("recordCount is %d but the records end after %d", count, i))
 		}
 		r, end, err := d.parseRecord(s, pos)
 		if err != nil {
@@ -135,7 +139,7 @@ func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 		pos = end
 	}
 	if pos < len(s) {
-		return h, stream, xfmt.Errorf("%d bytes after the last of the %d records", len(s)-pos, count)
+		return h, stream, wire.Mark(wire.ErrTrailing, xfmt.Errorf("%d bytes after the last of the %d records", len(s)-pos, count))
 	}
 	return h, stream, nil
 }
@@ -152,7 +156,7 @@ func (d *decoder) parseRecord(s []byte, pos int) (Record, int, error) {
 	p := v.hdrAt + v.hdrSize
 	if v.hdrCount > 0 {
 		if int(v.hdrCount) > d.bg.NodesLeft() {
-			return r, 0, errors.New(d.bg.LeftOut(plural(int(v.hdrCount), "header")))
+			return r, 0, wire.Mark(wire.ErrBudget, errors.New(d.bg.LeftOut(plural(int(v.hdrCount), "header"))))
 		}
 		d.bg.TakeNodes(int(v.hdrCount))
 		r.Headers = d.headerSlice(int(v.hdrCount))
@@ -166,7 +170,7 @@ func (d *decoder) parseRecord(s []byte, pos int) (Record, int, error) {
 		p = val.end()
 	}
 	if p < v.end {
-		return r, 0, xfmt.Errorf("%d bytes left in the record after its headers", v.end-p)
+		return r, 0, wire.Mark(wire.ErrTrailing, xfmt.Errorf("%d bytes left in the record after its headers", v.end-p))
 	}
 	return r, v.end, nil
 }
@@ -176,7 +180,7 @@ func (d *decoder) parseRecord(s []byte, pos int) (Record, int, error) {
 func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
 	magic := int8(b[offMagic])
 	if d.bg.recordsLeft() == 0 {
-		return Batch{}, nil, errors.New(d.bg.LeftOut("a message"))
+		return Batch{}, nil, wire.Mark(wire.ErrBudget, errors.New(d.bg.LeftOut("a message")))
 	}
 	d.bg.records++ // a legacy message is a record
 	hsize := legacyHeaderV0
@@ -201,7 +205,7 @@ func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
 		return m, nil, err
 	}
 	if p < len(b) {
-		return m, nil, xfmt.Errorf("%d bytes after the value, inside the message", len(b)-p)
+		return m, nil, wire.Mark(wire.ErrTrailing, xfmt.Errorf("%d bytes after the value, inside the message", len(b)-p))
 	}
 	c := m.Codec()
 	if c == None {

@@ -2,19 +2,29 @@ package wire
 
 import (
 	"errors"
+	"strings"
 
 	"kwire/internal/xfmt"
+	"kwire/tree"
 )
 
 // DecodeError is the one error type of kwire's decoders: where (the byte
-// offset into the original buffer and the field path) and what (the cause,
-// one of this package's sentinels wrapped with detail).
+// offset and the field path) and what (the cause, one of this package's
+// sentinels wrapped with detail, for errors.Is).
+//
+// Offset is relative to the first byte of the buffer given to the decoder
+// that returned it: the frame or body for codec's decoders (so its size
+// prefix is byte 0 of a frame), the records field's bytes for
+// records.Parse. Path is built only on the way out (WithPath), as
+// encoding/json/jsontext builds its pointer.
 type DecodeError struct {
 	Offset int    // byte offset in the buffer given to the decoder
 	Path   string // field path such as "Topics[0].Partitions[2].Index"
 	Err    error
 }
 
+// Error is the one text of a positioned error, on the command line and in
+// the explorer: "offset 12 (0x000c): Topics[0].Name: what".
 func (e *DecodeError) Error() string {
 	if e.Path == "" {
 		return xfmt.Sprintf("offset %d (0x%04x): %v", e.Offset, e.Offset, e.Err)
@@ -27,6 +37,36 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // Errorf builds a DecodeError whose cause wraps sentinel with detail.
 func Errorf(off int, sentinel error, format string, args ...any) *DecodeError {
 	return &DecodeError{Offset: off, Err: xfmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)}
+}
+
+// Mark makes err a case of sentinel for errors.Is (and errors.As still
+// finds what err wraps) without changing its text: the decoders' messages
+// say what happened in their own words, the sentinel says which kind.
+func Mark(sentinel, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &marked{err: err, kind: sentinel}
+}
+
+type marked struct{ err, kind error }
+
+func (m *marked) Error() string   { return m.err.Error() }
+func (m *marked) Unwrap() []error { return []error{m.kind, m.err} }
+
+// NodeError is the DecodeError of a tree's error node at offset off (as
+// tree.Node.FirstError gives them): its path, and its text after where in
+// decompressed bytes it lies (a node with Relative offsets) and its name
+// when the path does not end with it.
+func NodeError(n *tree.Node, off int) *DecodeError {
+	what := n.Err
+	if n.Name != "" && n.Name != "error" && n.Name != "more" && !strings.HasPrefix(n.Path, n.Name) {
+		what = n.Name + ": " + what
+	}
+	if n.Relative {
+		what = xfmt.Sprintf("at +0x%04x of the decompressed records: %s", n.Offset, what)
+	}
+	return &DecodeError{Offset: off, Path: n.Path, Err: errors.New(what)}
 }
 
 // WithPath prefixes the path of a DecodeError with a field name or index;

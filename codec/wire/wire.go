@@ -34,6 +34,13 @@ var (
 	ErrTrailing = errors.New("trailing bytes")
 	// ErrValue means a value cannot be encoded (out of range, wrong shape).
 	ErrValue = errors.New("bad value")
+	// ErrDecompress means compressed bytes (a batch's records, a legacy
+	// message's value, PushTelemetry's metrics) did not decompress.
+	ErrDecompress = errors.New("not decompressed")
+	// ErrBudget means the message's budget (decompressed bytes, records,
+	// tree nodes: records.Limits) is spent, so that what follows is left
+	// out.
+	ErrBudget = errors.New("budget spent")
 )
 
 // ParseError converts a negative count from a Consume function to an error.

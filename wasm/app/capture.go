@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -17,9 +16,7 @@ import (
 	"kwire/codec/records"
 	"kwire/internal/xfmt"
 	"kwire/render"
-	"kwire/schemas"
 	"kwire/schemas/sets"
-	"kwire/tree"
 )
 
 // CapRow is one line of the conversation list: a request and its
@@ -253,7 +250,7 @@ func (c *Capture) event(e *capture.Event) {
 	// Without trees: a capture's frames are many, and a tree costs ten
 	// times the values (damage inside records shows when a row is opened).
 	f, err := e.DecodeValues(capLimits)
-	status := frameStatus(e.Incomplete, nil, err)
+	status := capture.FrameStatus(e.Incomplete, nil, err)
 	var eps []capture.Leak
 	if c.byResp != nil && err == nil {
 		eps = capture.FrameEndpoints(e, f)
@@ -280,7 +277,7 @@ func (c *Capture) event(e *capture.Event) {
 		if e.Request != nil {
 			row.API = capture.APIName(e.Key)
 		}
-		row.RespSize, row.Resp, row.Errors = e.Size, data, valueErrorCodes(f)
+		row.RespSize, row.Resp, row.Errors = e.Size, data, capture.ErrorCodes(f)
 		if status != "" {
 			row.Status = "response: " + status
 		}
@@ -295,7 +292,7 @@ func (c *Capture) event(e *capture.Event) {
 	}
 	r := &c.Rows[i]
 	before := c.matches(r)
-	r.RespSize, r.Resp, r.Errors = e.Size, data, valueErrorCodes(f)
+	r.RespSize, r.Resp, r.Errors = e.Size, data, capture.ErrorCodes(f)
 	r.Latency = e.Time.Sub(e.Request.Time)
 	if status != "" {
 		r.Status = strings.TrimPrefix(r.Status+"; response: "+status, "; ")
@@ -313,68 +310,6 @@ func (c *Capture) add(row CapRow) {
 	if c.matches(&row) {
 		c.view = append(c.view, int32(len(c.Rows)-1))
 	}
-}
-
-// frameStatus is "" for a frame that decoded, else what went wrong.
-func frameStatus(incomplete string, root *tree.Node, err error) string {
-	var parts []string
-	if incomplete != "" {
-		parts = append(parts, "incomplete: "+incomplete)
-	}
-	if err != nil {
-		parts = append(parts, err.Error())
-	} else if root != nil {
-		if n, _ := root.FirstError(); n != nil {
-			parts = append(parts, n.Name+": "+n.Err)
-		}
-	}
-	return strings.Join(parts, "; ")
-}
-
-// valueErrorCodes is errorCodes for a frame decoded without its tree:
-// the names of the non-zero int16 fields named *ErrorCode of its body,
-// once each.
-func valueErrorCodes(f *codec.Frame) []string {
-	if f == nil || f.Set == nil || f.API == nil {
-		return nil
-	}
-	_, bp, err := f.Plans()
-	if err != nil {
-		return nil
-	}
-	var out []string
-	var walk func(sp *codec.StructPlan, v codec.Value)
-	walk = func(sp *codec.StructPlan, v codec.Value) {
-		if sp == nil || v.IsNull() || len(v.List()) != len(sp.Fields) {
-			return
-		}
-		for i, fp := range sp.Fields {
-			fv := v.List()[i]
-			switch {
-			case !fp.Present:
-			case fp.Kind == schemas.KindInt16 && strings.HasSuffix(fp.Field.Name, "ErrorCode"):
-				code := int16(fv.Int())
-				if code == 0 {
-					continue
-				}
-				name := strconv.Itoa(int(code))
-				if e, ok := f.Set.ErrorCode(code); ok {
-					name = e.Name
-				}
-				if !slices.Contains(out, name) {
-					out = append(out, name)
-				}
-			case fp.Kind == schemas.KindStruct:
-				walk(fp.Struct, fv)
-			case fp.Kind == schemas.KindArray && fp.Elem == schemas.KindStruct && !fv.IsNull():
-				for _, ev := range fv.List() {
-					walk(fp.Struct, ev)
-				}
-			}
-		}
-	}
-	walk(bp.Root, f.Body)
-	return out
 }
 
 func rowText(r *CapRow) string {
@@ -599,8 +534,8 @@ func PastedStream(text string) *Capture {
 				Key: int16(binary.BigEndian.Uint16(f[4:])), Version: int16(binary.BigEndian.Uint16(f[6:])),
 				Corr: int32(binary.BigEndian.Uint32(f[8:]))}
 			row.API = capture.APIName(row.Key)
-			if n, _ := root.FirstError(); n != nil {
-				row.Status = "request: " + n.Name + ": " + n.Err
+			if st := capture.FrameStatus("", root, nil); st != "" {
+				row.Status = "request: " + st
 			}
 			pending[row.Corr] = len(c.Rows)
 			c.add(row)
@@ -617,13 +552,13 @@ func PastedStream(text string) *Capture {
 		if set, err := sets.ForVersion(r.Key, r.Version, true); err == nil {
 			if a := set.APIByKey(r.Key); a != nil {
 				fr, root, err := codec.Decode(f, codec.DecodeOptions{Set: set, API: a, Version: r.Version, Dir: codec.Response, TopicNames: c.names, Trailing: true})
-				r.Errors = capture.ErrorCodes(root)
+				r.Errors = capture.ErrorCodes(fr)
 				if err == nil && capture.NamesTopics(r.Key) {
 					if _, bp, err := fr.Plans(); err == nil {
 						c.names.Add(bp, fr.Body)
 					}
 				}
-				if st := frameStatus("", root, err); st != "" {
+				if st := capture.FrameStatus("", root, err); st != "" {
 					r.Status = strings.TrimPrefix(r.Status+"; response: "+st, "; ")
 				}
 			}
