@@ -28,6 +28,16 @@ func (c *textCheck) compare(t *testing.T, what string, fl *tree.Flat, buf []byte
 		return
 	}
 	c.decodes++
+	root := fl.Tree(0, nil)
+	e, off := root.FirstError()
+	switch j, at := fl.FirstError(0); {
+	case e == nil && j >= 0:
+		t.Fatalf("%s: the Flat has an error at span %d, the Node tree none", what, j)
+	case e != nil && j < 0:
+		t.Fatalf("%s: the Node tree has an error (%s), the Flat none", what, e.Err)
+	case e != nil && (at != off || !sameNode(fl.Node(j, nil), e)):
+		t.Fatalf("%s: the Flat's first error is %+v at %d, the Node tree's %+v at %d", what, *fl.Node(j, nil), at, *e, off)
+	}
 	for reveal := range 2 {
 		root := fl.Tree(0, nil)
 		if reveal == 1 {
@@ -51,6 +61,12 @@ func (c *textCheck) compare(t *testing.T, what string, fl *tree.Flat, buf []byte
 		}
 		c.lines += bytes.Count(c.now.Bytes(), []byte{'\n'})
 	}
+}
+
+// sameNode says whether a and b have the same fields, children aside.
+func sameNode(a, b *tree.Node) bool {
+	return a.Name == b.Name && a.Type == b.Type && a.Value == b.Value && a.Detail == b.Detail && a.About == b.About &&
+		a.Offset == b.Offset && a.Size == b.Size && a.Section == b.Section && a.Relative == b.Relative && a.Path == b.Path && a.Err == b.Err
 }
 
 // firstLineDiff shows the first line where a and b differ.
