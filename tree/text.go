@@ -18,7 +18,7 @@ func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 	var (
 		a     Alloc
 		n     Node
-		out   = make([]byte, 0, 64<<10)
+		out   = make([]byte, 0, 8<<10)
 		line  []byte
 		pre   []byte  // the guides of the current depth
 		ends  []int32 // the Next of each open ancestor
@@ -61,7 +61,7 @@ func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 			}
 			ends = append(ends, s.Next)
 		}
-		if len(out) > 60<<10 {
+		if len(out) > 7<<10 {
 			flush()
 		}
 	}
