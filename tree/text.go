@@ -3,6 +3,8 @@ package tree
 import (
 	"io"
 	"strconv"
+	"unicode"
+	"unicode/utf8"
 
 	"kwire/internal/xfmt"
 )
@@ -48,8 +50,12 @@ func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 			out = append(out, pre...)
 			out = append(out, "+-- "...)
 		}
-		line = appendRaw(line[:0], &n)
-		out = appendEscapedLine(out, line)
+		at := len(out)
+		out = appendRaw(out, &n)
+		if needsEscape(out[at:]) { // rare: written again, escaped
+			line = append(line[:0], out[at:]...)
+			out = AppendEscaped(out[:at], string(line), false)
+		}
 		out = append(out, '\n')
 		if s.Next > int32(j+1) { // it has children
 			if j != i {
@@ -105,17 +111,59 @@ func appendRaw(b []byte, n *Node) []byte {
 		b = append(b, n.Err...)
 	} else if n.About != "" {
 		b = append(b, ' ')
-		b = append(b, Shorten(n.About, MaxAbout)...)
+		b = appendShortened(b, n.About, MaxAbout)
 	}
 	return b
 }
 
-// appendEscapedLine appends line with Escape's escapes.
-func appendEscapedLine(dst, line []byte) []byte {
+// needsEscape says whether Escape would change line: it holds a control
+// or a byte past ASCII (of which only some are escaped, as Escape does).
+func needsEscape(line []byte) bool {
 	for _, c := range line {
 		if c < 0x20 || c >= 0x7f {
-			return AppendEscaped(dst, string(line), false)
+			return true
 		}
 	}
-	return append(dst, line...)
+	return false
+}
+
+// appendShortened appends Shorten(s, max) without making strings: the
+// words of s one space apart, cut to max runes and "..." when longer.
+func appendShortened(b []byte, s string, max int) []byte {
+	if len(s) <= max && spaced(s) {
+		return append(b, s...)
+	}
+	at := len(b)
+	word := false // inside a word
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		if unicode.IsSpace(r) {
+			word = false
+		} else {
+			if !word && len(b) > at {
+				b = append(b, ' ')
+			}
+			word = true
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	if utf8.RuneCount(b[at:]) <= max {
+		return b
+	}
+	// Cut after max runes, as string([]rune(s)[:max]) does: a byte that
+	// is not UTF-8 becomes U+FFFD there.
+	end, k := at, 0
+	for ; k < max; k++ {
+		r, size := utf8.DecodeRune(b[end:])
+		if r == utf8.RuneError && size == 1 {
+			r := []rune(string(b[at:]))
+			return append(append(b[:at], string(r[:max])...), "..."...)
+		}
+		end += size
+	}
+	return append(b[:end], "..."...)
 }
