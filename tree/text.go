@@ -135,7 +135,8 @@ func appendShortened(b []byte, s string, max int) []byte {
 	}
 	at := len(b)
 	word := false // inside a word
-	for i := 0; i < len(s); {
+	runes := 0    // written: past max, the rest cannot matter but for "..."
+	for i := 0; i < len(s) && runes <= max; {
 		r, size := rune(s[i]), 1
 		if r >= utf8.RuneSelf {
 			r, size = utf8.DecodeRuneInString(s[i:])
@@ -145,13 +146,15 @@ func appendShortened(b []byte, s string, max int) []byte {
 		} else {
 			if !word && len(b) > at {
 				b = append(b, ' ')
+				runes++
 			}
 			word = true
 			b = append(b, s[i:i+size]...)
+			runes++
 		}
 		i += size
 	}
-	if utf8.RuneCount(b[at:]) <= max {
+	if runes <= max {
 		return b
 	}
 	// Cut after max runes, as string([]rune(s)[:max]) does: a byte that
