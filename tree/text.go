@@ -138,10 +138,12 @@ func appendShortened(b []byte, s string, max int) []byte {
 	runes := 0    // written: past max, the rest cannot matter but for "..."
 	for i := 0; i < len(s) && runes <= max; {
 		r, size := rune(s[i]), 1
+		space := r == ' ' || r >= '\t' && r <= '\r' // unicode.IsSpace's ASCII
 		if r >= utf8.RuneSelf {
 			r, size = utf8.DecodeRuneInString(s[i:])
+			space = unicode.IsSpace(r)
 		}
-		if unicode.IsSpace(r) {
+		if space {
 			word = false
 		} else {
 			if !word && len(b) > at {
