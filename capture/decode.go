@@ -25,6 +25,17 @@ func setFor(key, version int16, dir codec.Direction) (*schemas.Set, error) {
 // API and version (and so its header version). The tree is nil for a
 // response whose request the capture lacks.
 func (e *Event) Decode(limits records.Limits) (*codec.Frame, *tree.Node, error) {
+	f, fl, err := e.decode(codec.DecodeOptions{Limits: limits})
+	if fl == nil {
+		return f, nil, err
+	}
+	return f, fl.Tree(0, nil), err
+}
+
+// DecodeFlat is Decode with the tree as a tree.Flat (codec.DecodeFlat),
+// nil when Decode's is: kwire capture --frame prints it from its spans.
+// The Flat reads e.Data.
+func (e *Event) DecodeFlat(limits records.Limits) (*codec.Frame, *tree.Flat, error) {
 	return e.decode(codec.DecodeOptions{Limits: limits})
 }
 
@@ -38,7 +49,7 @@ func (e *Event) DecodeValues(limits records.Limits) (*codec.Frame, error) {
 	return f, err
 }
 
-func (e *Event) decode(o codec.DecodeOptions) (*codec.Frame, *tree.Node, error) {
+func (e *Event) decode(o codec.DecodeOptions) (*codec.Frame, *tree.Flat, error) {
 	if e.Kind != KindFrame {
 		return nil, nil, xfmt.Errorf("event %d is not a Kafka frame", e.N)
 	}
@@ -50,7 +61,7 @@ func (e *Event) decode(o codec.DecodeOptions) (*codec.Frame, *tree.Node, error) 
 			return nil, nil, err
 		}
 		o.Set, o.Choose, o.Dir = set, sets.Choice{}, codec.Request
-		return codec.Decode(e.Data, o)
+		return codec.DecodeFlat(e.Data, o)
 	}
 	if e.Request == nil {
 		return nil, nil, xfmt.Errorf("no request with correlation id %d in the capture: the response's API is unknown", e.Correlation)
@@ -64,7 +75,7 @@ func (e *Event) decode(o codec.DecodeOptions) (*codec.Frame, *tree.Node, error) 
 		return nil, nil, errors.New("no API with key " + xfmt.Sprint(e.Key))
 	}
 	o.Set, o.API, o.Version, o.Dir = set, api, e.Version, codec.Response
-	return codec.Decode(e.Data, o)
+	return codec.DecodeFlat(e.Data, o)
 }
 
 // APIName is the name of an API key in the newest release that has it.

@@ -106,6 +106,9 @@ type treeDumper struct {
 	nodes int
 	bytes int64
 	buf   []byte
+	// text, when set, makes each case check its decodes' text trees
+	// (TestFlatText) instead of dumping them.
+	text *textCheck
 }
 
 // sanitize makes a case name a file name.
@@ -145,6 +148,11 @@ func (td *treeDumper) add(name string, d []byte) {
 // frameCase decodes frame with o, then its truncations and corruptions,
 // and adds them as the case name, after any sections already in pre.
 func (td *treeDumper) frameCase(name string, frame []byte, o DecodeOptions, pre []byte) {
+	if td.text != nil {
+		td.text.frame(td.t, name, frame, o)
+		td.cases++
+		return
+	}
 	d := append(td.buf[:0], pre...)
 	_, root, err := Decode(frame, o)
 	d = dumpDecode(d, "frame "+strconv.Itoa(len(frame))+" bytes", root, -1, err)
@@ -205,6 +213,18 @@ func TestTreeDump(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	counts := td.run()
+	if err := td.out.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d cases (%v), %d nodes, %.1f MB of dump, in %v", td.cases, counts, td.nodes, float64(td.bytes)/1e6, time.Since(start).Round(time.Millisecond))
+}
+
+// run makes every case of the dump and returns how many each part made.
+func (td *treeDumper) run() map[string]int {
 	counts := map[string]int{}
 	for _, part := range []struct {
 		name string
@@ -219,16 +239,10 @@ func TestTreeDump(t *testing.T) {
 		{"corpus", dumpCorpus},
 	} {
 		before := td.cases
-		part.f(t, td)
+		part.f(td.t, td)
 		counts[part.name] = td.cases - before
 	}
-	if err := td.out.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%d cases (%v), %d nodes, %.1f MB of dump, in %v", td.cases, counts, td.nodes, float64(td.bytes)/1e6, time.Since(start).Round(time.Millisecond))
+	return counts
 }
 
 // dumpVersions: every API version of every release, both directions:
@@ -266,6 +280,11 @@ func dumpVersions(t *testing.T, td *treeDumper) {
 				t.Fatalf("%s: %v", name, err)
 			}
 			_, bp, _ := f.Plans()
+			if td.text != nil {
+				td.text.body(t, name, bp, body, TreeOptions{Set: set})
+				td.frameCase(name, frame, o, nil)
+				continue
+			}
 			root := &tree.Node{}
 			_, n, err := bp.DecodeTree(body, root, TreeOptions{Set: set})
 			pre := dumpDecode(nil, "body "+strconv.Itoa(len(body))+" bytes (Plan.DecodeTree)", root, n, err)

@@ -10,7 +10,7 @@
 #   tree    kwire's decode with the whole object tree as the explorer
 #           holds it (a span per field of every record, about 110,000,
 #           their text written when drawn) / the same kmsg decode;
-#   nodes   kwire's decode with every node of that tree formatted, as
+#   nodes   kwire's decode with every node of that tree written as text, as
 #           kwire decode prints it / the same kmsg decode.
 # Then, per codec, tree and nodes over kwire's own value decode.
 # Fails when kwire's decode takes more than 3x kmsg's CPU time (override

@@ -324,3 +324,29 @@ func (f *Flat) Grow(n int) {
 		f.Spans = s
 	}
 }
+
+// FirstError returns the index of the first error node (Failed) of the
+// subtree of root, in preorder, and where it lies in the original buffer,
+// as Node.FirstError does: its own offset, or for a node in a
+// decompressed stream (InStream), that of the outermost node above it
+// that is not. It returns -1 when no node holds an error.
+func (f *Flat) FirstError(root int) (e, offset int) {
+	for j := root; j < int(f.Spans[root].Next); j++ {
+		if f.Spans[j].Flags&Failed == 0 {
+			continue
+		}
+		off := int(f.Spans[j].Off)
+		for c := j; c != root; {
+			p := int(f.Spans[c].Parent)
+			if p < 0 {
+				break
+			}
+			if f.Spans[c].Flags&InStream != 0 && f.Spans[p].Flags&InStream == 0 {
+				off = int(f.Spans[p].Off)
+			}
+			c = p
+		}
+		return j, off
+	}
+	return -1, 0
+}

@@ -523,15 +523,16 @@ func (run *captureRun) printFrame(e *capture.Event) bool {
 		printLine(run.stderr, "kwire: %d is not a Kafka frame: %s", e.N, e.Note)
 		return false
 	}
-	f, root, err := e.Decode(run.limits)
-	if root != nil {
+	f, fl, err := e.DecodeFlat(run.limits)
+	if fl != nil && fl.Len() > 0 {
+		var top func(*tree.Node)
 		if f.API != nil {
-			root.About = "read with the schemas of " + sets.ReleaseOf(f.Set.Name).String()
+			top = func(root *tree.Node) { root.About = "read with the schemas of " + sets.ReleaseOf(f.Set.Name).String() }
 		}
 		if run.reveal {
-			tree.Reveal(root, e.Data)
+			fl.Reveal(e.Data)
 		}
-		root.WriteText(run.out)
+		fl.WriteText(run.out, 0, top)
 	}
 	run.out.Flush()
 	if e.Incomplete != "" {
@@ -541,9 +542,11 @@ func (run *captureRun) printFrame(e *capture.Event) bool {
 		printLine(run.stderr, "kwire: %s", capture.FrameStatus("", nil, err))
 		return false
 	}
-	if n, off := root.FirstError(); n != nil {
-		printLine(run.stderr, "kwire: decode error at %s", wire.NodeError(n, off))
-		return false
+	if fl != nil && fl.Len() > 0 {
+		if j, off := fl.FirstError(0); j >= 0 {
+			printLine(run.stderr, "kwire: decode error at %s", wire.NodeError(fl.Node(j, nil), off))
+			return false
+		}
 	}
 	return e.Incomplete == ""
 }

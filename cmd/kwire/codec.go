@@ -304,7 +304,7 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	ident := t.api == "" && t.schema == "" && !t.guess
 	var cs []identify.Candidate
 	var f *codec.Frame
-	var root *tree.Node
+	var fl *tree.Flat // the tree, printed from its spans (tree.Flat.WriteText)
 	var derr error
 	if ident && needAPI {
 		if cs = identified(data, &t); len(cs) == 0 {
@@ -319,7 +319,7 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if t.auto() && api == nil {
 			opts.Choose = sets.Choice{}
 		}
-		f, root, derr = codec.Decode(data, opts)
+		f, fl, derr = codec.DecodeFlat(data, opts)
 		if ident && api == nil {
 			// The header named the request: unless a response (or a
 			// body) reads the bytes whole and better (identify.Instead).
@@ -334,12 +334,15 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	if cs != nil {
-		f, root, derr = decodeIdentified(data, cs, codec.DecodeOptions{Limits: limits, SASLMechanism: *saslMech, TopicFormat: tf.f}, stderr)
+		f, fl, derr = decodeIdentified(data, cs, codec.DecodeOptions{Limits: limits, SASLMechanism: *saslMech, TopicFormat: tf.f}, stderr)
 	}
-	if root != nil && f.API != nil && t.schema == "" {
-		root.About = "read with the schemas of " + sets.ReleaseOf(f.Set.Name).String()
-		if cs != nil && len(cs[0].Same) > 0 && root.Detail == "" {
-			root.Detail = "(" + cs[0].SameText() + ")" // shown in full, before the span
+	var top func(*tree.Node) // what the root's line says besides its node
+	if fl != nil && f.API != nil && t.schema == "" {
+		top = func(root *tree.Node) {
+			root.About = "read with the schemas of " + sets.ReleaseOf(f.Set.Name).String()
+			if cs != nil && len(cs[0].Same) > 0 && root.Detail == "" {
+				root.Detail = "(" + cs[0].SameText() + ")" // shown in full, before the span
+			}
 		}
 	}
 	if adv := f.Advertised(); adv != nil {
@@ -351,11 +354,11 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	switch *format {
 	case "tree":
-		if root != nil {
+		if fl != nil && fl.Len() > 0 {
 			if *reveal {
-				tree.Reveal(root, data)
+				fl.Reveal(data)
 			}
-			root.WriteText(stdout)
+			fl.WriteText(stdout, 0, top)
 		}
 	case "json":
 		if f.API != nil {
@@ -383,11 +386,11 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		printLine(stderr, "kwire: decode error at %v", derr)
 		return exitError(1)
 	}
-	if root != nil {
+	if fl != nil && fl.Len() > 0 {
 		// Every byte was read, but a node may hold an error: a checksum
 		// that does not match, a record that does not parse, a limit hit.
-		if e, off := root.FirstError(); e != nil {
-			printLine(stderr, "kwire: decode error at %s", wire.NodeError(e, off))
+		if e, off := fl.FirstError(0); e >= 0 {
+			printLine(stderr, "kwire: decode error at %s", wire.NodeError(fl.Node(e, nil), off))
 			return exitError(1)
 		}
 	}

@@ -124,7 +124,7 @@ func (t *target) keep(d codec.Direction, fr identify.Framing) bool {
 
 // decodeIdentified decodes data as the best candidate (with the limits,
 // SASL mechanism and topic format of o), and lists it and the others on stderr.
-func decodeIdentified(data []byte, cs []identify.Candidate, o codec.DecodeOptions, stderr io.Writer) (*codec.Frame, *tree.Node, error) {
+func decodeIdentified(data []byte, cs []identify.Candidate, o codec.DecodeOptions, stderr io.Writer) (*codec.Frame, *tree.Flat, error) {
 	best := cs[0]
 	if best.Exact() {
 		printLine(stderr, "kwire: identified as %s", candidateLine(best))
@@ -134,7 +134,7 @@ func decodeIdentified(data []byte, cs []identify.Candidate, o codec.DecodeOption
 	for _, c := range cs[1:] {
 		printLine(stderr, "kwire: or %s", candidateLine(c))
 	}
-	return codec.Decode(data, codec.DecodeOptions{Set: best.Set, API: best.API, Version: best.Version, Dir: best.Dir,
+	return codec.DecodeFlat(data, codec.DecodeOptions{Set: best.Set, API: best.API, Version: best.Version, Dir: best.Dir,
 		BodyOnly: best.Framing == identify.Body, Limits: o.Limits, SASLMechanism: o.SASLMechanism, TopicFormat: o.TopicFormat})
 }
 

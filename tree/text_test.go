@@ -1,0 +1,25 @@
+package tree
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestAppendShortened: appendShortened writes what Shorten returns, for
+// short and long texts, runs of spaces and newlines, non-ASCII spaces and
+// letters, and bytes that are not UTF-8, before and after the cut.
+func TestAppendShortened(t *testing.T) {
+	long := strings.Repeat("word ", 30)
+	for _, s := range []string{
+		"", "a", " a ", "The group identifier.", long, strings.TrimSpace(long),
+		"two  spaces\nand\ta newline " + long, "\u00a0nbsp\u2003em space\u0085" + long,
+		"é" + strings.Repeat("ü", 80), "bad \xff byte " + long, long + "\xff late", strings.Repeat("x", 74) + "\xfe\xfd tail",
+		strings.Repeat("x", 76), strings.Repeat("x", 75), strings.Repeat(" ", 100), "\u202e" + long,
+	} {
+		for _, max := range []int{0, 5, MaxAbout} {
+			if got, want := string(appendShortened([]byte("pre"), s, max)), "pre"+Shorten(s, max); got != want {
+				t.Errorf("appendShortened(%q, %d) = %q, want %q", s, max, got, want)
+			}
+		}
+	}
+}
