@@ -70,27 +70,9 @@ has() {
 	esac
 }
 
-python_ready() {
-	if [ -x "$clients/py/bin/python" ] && "$clients/py/bin/python" -c 'import confluent_kafka, kafka' 2>/dev/null; then
-		return 0
-	fi
-	command -v python3 >/dev/null 2>&1 || die "python3 is missing"
-	log "installing confluent-kafka and kafka-python into $clients/py"
-	mkdir -p "$clients"
-	python3 -m venv "$clients/py" || { apt-get install -y -qq python3-venv >/dev/null && python3 -m venv "$clients/py"; }
-	"$clients/py/bin/pip" install -q --disable-pip-version-check confluent-kafka kafka-python
-}
-
-node_ready() {
-	if [ -f "$clients/node/node_modules/kafkajs/package.json" ]; then return 0; fi
-	command -v npm >/dev/null 2>&1 || {
-		export DEBIAN_FRONTEND=noninteractive
-		apt-get install -y -qq nodejs npm >/dev/null
-	}
-	log "installing kafkajs into $clients/node"
-	mkdir -p "$clients/node"
-	(cd "$clients/node" && { [ -f package.json ] || npm init -y >/dev/null; } && npm install --silent --no-audit --no-fund kafkajs)
-}
+# The non-Java clients, installed once by realkafka.sh into $clients.
+python_ready() { "$rk" clients >/dev/null; }
+node_ready() { "$rk" clients >/dev/null; }
 
 # streams_ready: WordCount compiled against the cluster's release.
 streams_ready() {

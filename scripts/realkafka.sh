@@ -45,6 +45,12 @@
 #   scripts/realkafka.sh stop DIR
 #       Stops the cluster started in DIR (TERM, then KILL after 20 s).
 #
+#   scripts/realkafka.sh clients
+#       Installs the non-Java clients once, and prints their folder,
+#       ${KWIRE_CACHE:-$HOME/.cache/kwire}/clients: py/ a virtualenv with
+#       confluent-kafka and kafka-python (PyPI), node/node_modules with
+#       KafkaJS (npm).
+#
 #   scripts/realkafka.sh tool DIR NAME [ARGS...]
 #       Runs one of Kafka's command-line tools from the cluster's jars:
 #       NAME is a script name of Kafka's bin/ (kafka-topics,
@@ -668,7 +674,28 @@ record() {
 	return "$rc"
 }
 
+# clients: confluent-kafka and kafka-python in a virtualenv, KafkaJS in a
+# node_modules, in the cache; prints the folder.
+clients() {
+	local c=$cache/clients
+	if ! { [ -x "$c/py/bin/python" ] && "$c/py/bin/python" -c 'import confluent_kafka, kafka' 2>/dev/null; }; then
+		command -v python3 >/dev/null 2>&1 || die "python3 is missing"
+		log "installing confluent-kafka and kafka-python into $c/py"
+		mkdir -p "$c"
+		python3 -m venv "$c/py" || { apt_install python3-venv && python3 -m venv "$c/py"; }
+		"$c/py/bin/pip" install -q --disable-pip-version-check confluent-kafka kafka-python >&2
+	fi
+	if [ ! -f "$c/node/node_modules/kafkajs/package.json" ]; then
+		command -v npm >/dev/null 2>&1 || apt_install nodejs npm
+		log "installing kafkajs into $c/node"
+		mkdir -p "$c/node"
+		(cd "$c/node" && { [ -f package.json ] || npm init -y >/dev/null; } && npm install --silent --no-audit --no-fund kafkajs >&2)
+	fi
+	echo "$c"
+}
+
 case ${1:-} in
+clients) [ $# = 1 ] || usage; clients ;;
 fetch) [ $# = 2 ] || usage; fetch "$2" ;;
 start) shift; start "$@" ;;
 stop) [ $# = 2 ] || usage; [ -d "$2" ] || die "$2: no such folder"; stop_dir "$(cd "$2" && pwd)" ;;

@@ -21,7 +21,7 @@
 # and the cluster: three KRaft nodes recorded from before the first starts
 # (controllers' votes and fetches, registrations, broker heartbeats,
 # replication), with a producer of Kafka's on a topic of three replicas.
-# Python and npm packages go in ${KWIRE_CACHE:-~/.cache/kwire}/realtraffic;
+# Python and npm packages are realkafka.sh clients' (in the cache); the rest goes in ${KWIRE_CACHE:-~/.cache/kwire}/realtraffic;
 # the captures stay there too (pcap/), only the corpora are written into
 # the repository. Bounded: every workload stops by count and time, and the
 # brokers stop themselves after 20 minutes whatever happens.
@@ -43,14 +43,7 @@ log() { printf 'realtraffic: %s\n' "$*" >&2; }
 
 # The clients, installed once into the cache.
 need_clients() {
-	if [ ! -x "$cache/venv/bin/python" ]; then
-		python3 -m venv "$cache/venv"
-	fi
-	"$cache/venv/bin/python" -c 'import confluent_kafka, kafka' 2>/dev/null ||
-		"$cache/venv/bin/pip" install -q confluent-kafka kafka-python
-	if [ ! -d "$cache/node_modules/kafkajs" ]; then
-		(cd "$cache" && npm install --silent --no-save --prefix "$cache" kafkajs@2)
-	fi
+	clients=$(scripts/realkafka.sh clients)
 	if ! command -v kcat >/dev/null; then
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q kcat >/dev/null
 	fi
@@ -61,9 +54,9 @@ need_clients() {
 workload() {
 	local rk="$repo/scripts/realkafka.sh"
 	case $1 in
-	confluent) "$cache/venv/bin/python" scripts/realtraffic/confluent.py ;;
-	kafkapython) "$cache/venv/bin/python" scripts/realtraffic/kafkapython.py ;;
-	kafkajs) NODE_PATH=$cache/node_modules node scripts/realtraffic/kafkajs.js ;;
+	confluent) "$clients/py/bin/python" scripts/realtraffic/confluent.py ;;
+	kafkapython) "$clients/py/bin/python" scripts/realtraffic/kafkapython.py ;;
+	kafkajs) NODE_PATH=$clients/node/node_modules node scripts/realtraffic/kafkajs.js ;;
 	kgo) "$cache/kgoload" -stay "${STAY}s" ;;
 	kcat)
 		local b=$KAFKA_PLAINTEXT
@@ -135,7 +128,7 @@ if [ -n "$clients" ]; then
 	filter="tcp and ($(for p in $KAFKA_CLIENT_PORTS; do printf 'port %s or ' "$p"; done | sed 's/ or $//'))"
 	for c in $clients; do
 		log "$c"
-		scripts/realkafka.sh record "$dir/one" "$cache/pcap/$c.pcap" --filter "$filter" -- bash -c "$(declare -f workload); repo=$repo cache=$cache; workload $c"
+		scripts/realkafka.sh record "$dir/one" "$cache/pcap/$c.pcap" --filter "$filter" -- bash -c "$(declare -f workload); repo=$repo cache=$cache clients=$clients; workload $c"
 		echo "$KAFKA_PORTS" >"$cache/pcap/$c.ports"
 		convert "$c"
 	done

@@ -36,17 +36,7 @@ version=${2:-4.4.0}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-if ! "$clients/py/bin/python" -c 'import kafka' 2>/dev/null; then
-	log "installing kafka-python into $clients/py"
-	mkdir -p "$clients"
-	python3 -m venv "$clients/py"
-	"$clients/py/bin/pip" install -q --disable-pip-version-check kafka-python
-fi
-if [ ! -f "$clients/node/node_modules/kafkajs/package.json" ]; then
-	log "installing kafkajs into $clients/node"
-	mkdir -p "$clients/node"
-	(cd "$clients/node" && { [ -f package.json ] || npm init -y >/dev/null; } && npm install --silent --no-audit --no-fund kafkajs)
-fi
+"$rk" clients >/dev/null
 command -v editcap >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wireshark-common >/dev/null
 (cd "$root" && go build -o "$out/.kgo" ./scripts/tlsclients/kgo && go build -o "$out/.kwire" ./cmd/kwire)
 
