@@ -2,7 +2,10 @@ package capture_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -97,3 +100,55 @@ func TestMidStreamNotKafka(t *testing.T) {
 
 // maxProbesForTest is more segments than capture looks at.
 const maxProbesForTest = 20
+
+// TestPortReused: Linux reuses a client port to the same broker once the
+// old connection is gone, so one four-tuple carries two connections, each
+// with its own SYN and sequence numbers (seen on a three-node KRaft
+// cluster on loopback). Each connection's frames are read and paired on
+// their own, also when the first one's end is not in the capture.
+func TestPortReused(t *testing.T) {
+	tm := time.Unix(1700000000, 0)
+	req := []byte{0, 0, 0, 10, 0, 18, 0, 0, 0, 0, 0, 0, 0xff, 0xff} // ApiVersions v0, correlation 0, no client id
+	resp := []byte{0, 0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}       // no error, no APIs
+	conn := func(at time.Duration, cut bool) []capturetest.Packet {
+		chunks := []capturetest.Chunk{
+			{Conn: 0, FromClient: true, Time: tm.Add(at), Data: req},
+			{Conn: 0, Time: tm.Add(at + time.Millisecond), Data: resp},
+		}
+		if cut { // the client died while sending a request
+			chunks = append(chunks, capturetest.Chunk{Conn: 0, FromClient: true, Time: tm.Add(at + 2*time.Millisecond), Data: req[:9]})
+		}
+		return capturetest.Packets(chunks, capturetest.Options{})
+	}
+	first := conn(0, true)
+	first = first[:len(first)-1] // the broker's FIN is not in the capture
+	pkts := append(first, conn(time.Second, false)...)
+	var b bytes.Buffer
+	if err := capturetest.WritePcap(&b, pkts, int(layers.LinkTypeEthernet), false, false, 65535); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	_, err := capture.Read(&b, capture.Options{}, func(e *capture.Event) {
+		s := fmt.Sprintf("%d %v %d", e.Kind, e.Dir, e.Correlation)
+		if e.Request != nil {
+			s += fmt.Sprintf(" paired %d", e.Request.Correlation)
+		}
+		if e.Note != "" || e.Incomplete != "" {
+			s += " " + e.Note + e.Incomplete
+		}
+		got = append(got, s)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		fmt.Sprintf("%d request 0", capture.KindFrame),
+		fmt.Sprintf("%d response 0 paired 0", capture.KindFrame),
+		fmt.Sprintf("%d request 0 the stream ends after 9 of its 14 bytes", capture.KindFrame),
+		fmt.Sprintf("%d request 0", capture.KindFrame),
+		fmt.Sprintf("%d response 0 paired 0", capture.KindFrame),
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

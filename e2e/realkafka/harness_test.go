@@ -184,8 +184,9 @@ func readWire(t *testing.T, path string) *wire {
 	if err != nil {
 		t.Fatal(err)
 	}
-	streams := map[string]*stream{}
+	streams := map[string]*stream{} // the latest connection of each four-tuple
 	var order []string
+	var all []*stream // every connection, in order
 	src := gopacket.NewPacketSource(r, r.LinkType())
 	src.NoCopy = false
 	for p := range src.Packets() {
@@ -197,10 +198,17 @@ func readWire(t *testing.T, path string) *wire {
 		s, d := fmt.Sprintf("%s:%d", ip4.SrcIP, tcp.SrcPort), fmt.Sprintf("%s:%d", ip4.DstIP, tcp.DstPort)
 		k := s + ">" + d
 		st := streams[k]
+		if st != nil && tcp.SYN && st.syn && tcp.Seq+1 != st.isn {
+			// The same four-tuple again with a new initial sequence
+			// number: a new connection (Linux reuses a source port to
+			// the same broker once the old connection is gone).
+			st = nil
+		}
 		if st == nil {
 			st = &stream{src: s, dst: d, isn: tcp.Seq}
 			streams[k] = st
-			order = append(order, k)
+			order = append(order, k+"#"+strconv.Itoa(len(order)))
+			all = append(all, st)
 		}
 		if tcp.SYN {
 			st.syn, st.isn = true, tcp.Seq+1
@@ -210,8 +218,8 @@ func readWire(t *testing.T, path string) *wire {
 		}
 	}
 	w := &wire{frames: map[string]int{}, tls: map[string]bool{}, mid: map[string]bool{}, tails: map[string][]byte{}}
-	for _, k := range order {
-		st := streams[k]
+	for i, st := range all {
+		k := order[i]
 		var buf []byte
 		next := st.isn
 		sort.SliceStable(st.segs, func(i, j int) bool { return int32(st.segs[i].seq-st.segs[j].seq) < 0 })
