@@ -4,6 +4,53 @@
 // framing of each byte stream, with requests and responses paired by
 // correlation id (kafka.go). It streams: memory is bounded by the open
 // connections' buffers and the largest frame, not by the file.
+//
+// Reads Kafka conversations from packet captures, streaming: PacketReader
+// reads pcap and pcapng natively with gopacket's pcapgo (pcapgo.go; each
+// pcapng block checked whole, lengths and options, before pcapgo sees it, so
+// that no length in the file is allocated or read past), and in the browser
+// with a small reader of its own on the same checked blocks (lite.go, tested
+// against pcapgo on every capture shape and cut at every length; pcapgo's
+// gopacket layers would add 600 KB gzip to the app), as AddrPort is netip's
+// natively and a small type in the browser (liteaddr.go, netip would add 30
+// KB); LinkType numbers link types as pcap does; ParseTCP reads the link
+// (Ethernet and VLAN tags, SLL, SLL2, loopback, raw IP), IPv4 or IPv6 and
+// TCP headers at fixed offsets; a half reassembles one direction of a
+// connection (out of order, retransmitted, overlapping, lost: acknowledged
+// by the other side, too far ahead, or at the end); a framer splits its
+// bytes into frames and resynchronises after a gap or a capture that starts
+// mid-connection; Reader keeps the connections (Kafka by port, by a first
+// request header, or, met mid-stream on another port, from a segment that is
+// one whole request: Conn.probe), pairs responses with requests by
+// correlation id, hands a TLS connection's bytes to capture/tlsdec and
+// frames the plaintext it gives back (a TLS connection is known by a record
+// header at its start or, held from its middle, by two in a row in its first
+// bytes, tlsChain; one on a port that is not Kafka's says its status once
+// its plaintext is Kafka, Conn.tlsHeld) (with Options.KeyLog and the key
+// logs of pcapng Decryption Secrets Blocks, which ngGuard collects and
+// PacketReader.Secrets hands on; each status said is a KindTLS event, and
+// every event of the connection points to the last, Event.TLS), follows
+// SaslHandshake (v0: the raw tokens that follow; every version: the
+// mechanism, Event.SASLMechanism, that its connection's SaslAuthenticate
+// frames are read with), and calls back with each Event; Event.Decode
+// decodes a frame with codec (a response with its request's API and version;
+// FrameStatus says what went wrong, ErrorCodes names the non-zero error
+// codes read from the decoded values, for the command line's lines and the
+// explorer's rows alike), Event.DecodeValues its values alone, its records
+// fields in place (codec.DecodeOptions.InPlace), with the topic ids that the
+// capture's Metadata, CreateTopics and DescribeTopicPartitions responses
+// named (Event.TopicNames: those named before the event, in a map that never
+// changes, as a response that names new ids gives the events after it a
+// copy, so that workers decode beside the reading). Memory: the open
+// connections' buffers, the largest frame, and one spare buffer of a large
+// frame that the reader hands to the next. upgrade.go: Upgrade gathers in
+// order what each client (client id, ApiVersions v3+'s software) sent and
+// each broker's ApiVersions ranges, decoding only ApiVersions frames; Report
+// against a release (sets.Refuses, hints), Report.Lines its text. leak.go:
+// Endpoints walks a decoded response for the atlas's host and port fields
+// side by side that a node id names (its struct's or its parent's),
+// Audit.Check finds those not advertised and a node with two endpoints on
+// one connection.
 package capture
 
 import (

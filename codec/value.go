@@ -1,6 +1,105 @@
 // Package codec encodes and decodes every Kafka message of a schema set, at
 // every version, from a plan compiled once per (schema, version): a value
 // to bytes, and bytes to a value and to an object tree (package tree).
+//
+// PlanFor(message, version) compiles a schema for one version once (which
+// fields are on the wire, in what encoding, tagged fields by tag) and keeps
+// it in the message (schemas.Message.Plans), so that plans go with their
+// message (a draft read again on each keystroke, a release reset) instead of
+// piling up in a global map. A plan encodes a Value, decodes bytes to a
+// Value alone (fast path: each struct's steps, StructPlan.steps, which the
+// encoder's loop reads too, read ints, uuids, strings, bytes, structs and
+// arrays of structs and of int32 inline and hand anything else, a short
+// input, a null, a tagged field, to the general code, field, which reads it
+// again from the same offset and fails with the same error;
+// DecodeOptions.InPlace leaves records fields in the frame's bytes) or with
+// its tree. The tree is built by the same walk (structValue's loop and
+// field, given the span to add under): one tree.Span per node, 32 bytes
+// without pointers, in a tree.Flat (spans.go): a span names its field by its
+// number in the plan (FieldPlan.id, Plan.fields) and its kind (field, tagged
+// field, element, array length, tagged-field count, presence byte, unknown
+// tag), and its text (name, type, value read again from the bytes, detail,
+// description, path) is written when it is drawn by the decode's planDesc,
+// which keeps only what the bytes cannot say (error texts, the notes of
+// nested formats); Plan.DecodeFlat and DecodeFlat (a frame: its framing,
+// header and body nodes stored) give the Flat, Plan.DecodeTree and Decode
+// the tree.Node tree made of it (Flat.Tree), for the docs and the tests (the
+// command line prints the Flat itself, tree.Flat.WriteText; TestFlatText
+// checks its text against the Node tree's on every input of TestTreeDump); a
+// Flat's first spans are as many as the plan's last tree decode made
+// (Plan.spans), in proportion.
+//
+// TestTreeDump (-treedump FILE) hashes every field of every node of 12,576
+// inputs' trees (every API version of every release, smallest and random, as
+// frames and bodies, cut and corrupted; records of each codec and legacy;
+// nested formats, internal topics, SASL, OTLP; identify's corpora): the
+// trees of the Flat were checked identical, case by case, to those the
+// decoder built as Nodes before. It builds the smallest legal instance, and
+// reads and writes the JSON form (Frame.AppendJSONBudget with a budget the
+// caller reads afterwards).
+//
+// Frame adds the size prefix and the request/response header, chosen as
+// Kafka chooses it; bytes after a body inside its frame, which Kafka's
+// broker ignores (librdkafka sends them), are with DecodeOptions.Trailing
+// (set by capture, whose connection says the direction, and by the explorer
+// for a capture's row) Frame.Trailing: a trailing node, "trailing_hex" in
+// the JSON form, written back by Append; without it an error, as a guessed
+// direction needs it.
+//
+// nested.go: bytes fields that carry another format (marked on their
+// FieldPlan by message and field name: JoinGroup's metadata, SyncGroup's
+// assignments, Envelope's principal and request) are decoded as children of
+// the field's node with offsets in the outer frame (a version-prefixed
+// struct of the frame's release read by DecodeTree with a Base, or the
+// carried request by Decode), whether they are is decided from the message's
+// own ProtocolType as decoded so far (the decoder keeps the root value) or,
+// without one, from the bytes; the JSON form writes them as an object only
+// when it encodes back to the same bytes, and reads either form; NestedValue
+// (nestedit.go) gives the explorer's form the value of a version-prefixed
+// one under the same condition, and Nested.Bytes writes it back after an
+// edit of one of its fields (wasm/app's keys go through it:
+// b:Protocols[0].Metadata.ConsumerProtocolSubscription.Topics[0], the tree's
+// path). Failures are error nodes inside the field; the outer decode goes
+// on. SaslAuthenticate's AuthBytes are one of these fields, decoded by
+// codec/sasl; PushTelemetry's Metrics another: decompressed by the request's
+// CompressionType with records.Decompress (records' codecs, charged to the
+// message's records.Budget) into a decompressed node whose children are
+// Relative, then read by codec/otlp (the JSON form keeps them hex).
+//
+// topics.go: the records of Kafka's internal topics (__consumer_offsets,
+// __transaction_state, __share_group_state, __cluster_metadata), whose
+// format (TopicFormat) the decoder and the JSON writer know from the topic's
+// name or id as read so far in the message (FieldPlan.Topic marks Produce's,
+// Fetch's, FetchSnapshot's and ShareFetch's topic fields; TopicNames, the
+// ids that earlier Metadata, CreateTopics and DescribeTopicPartitions
+// responses named, filled by capture and the explorer) or from the user's
+// choice (DecodeOptions.TopicFormat), or, for a topic given by an id no
+// response named, guessed record by record from a key and value that use
+// every byte as exactly one coordinator's (guessCoordinator, asked first as
+// records.Options.RecordFilter, so that an ordinary topic's records stay
+// spans); topics_decode.go decodes their keys and values through
+// records.Options.Record (coordinator keys by record type = the key schema's
+// apiKey, or its version in 3.9; values and metadata records by version;
+// tables per set and format built once from the set's schemas) into nodes
+// under the key and value with offsets in the outer frame, failures as error
+// nodes inside, charged to the message's budget, and writes and reads them
+// in the JSON form as objects that name their schema (records.RecordJSON),
+// only when they encode back to the same bytes. The explorer decodes and
+// edits them as the command line does (about 19 KB gzip of the app).
+//
+// patch.go: Patch brings the Flat of a message up to date after an edit of
+// one field by reading that field alone with the decoder's own primitive
+// (the bytes that differ, found by comparing old and new from both ends,
+// must lie in one primitive field's or element's span of the body's
+// describer: not the header, an array's length, a tagged field, records, a
+// nested format, nor a field that steers how others are read: a topic's name
+// or id, ProtocolType, CompressionType); as a span's text is read from the
+// bytes when drawn, nothing else changes when the length did not; when it
+// did, the spans after it move and those around it grow; the describers then
+// read the new bytes (those of nested formats, which keep a copy, move with
+// their spans). TestPatch (random messages of every API version of the six
+// releases, as frames and bodies) and TestPatchCorpus (identify's real
+// frames) compare every patched tree with a decode of the whole message.
 package codec
 
 import (

@@ -3,6 +3,49 @@
 // bare body) whose layout decodes the bytes exactly, by how plausible the
 // values read are, and names the closest candidates, with the offset where
 // each failed, when none does.
+//
+// Says what bytes are when nothing says it (a response, a body from a log):
+// a catalog of every distinct layout of every API version and direction
+// across the releases (a layout that several releases share is listed once,
+// with the newest), tried on the bytes as a whole frame and as a bare body
+// with codec.Plan.Decode (the fast path), pruned by the size field, the
+// request header's key and version, each version's smallest body, and
+// layouts already seen to fail; the readings that use every byte are scored
+// by the plausibility of their values (error codes the release knows and
+// that fit the API, readable strings, timestamps, ports, counts, epochs, API
+// keys and version ranges, ACL and config enums, uuids, unknown tags) and by
+// a prior (catalog.go): how often clients send the API and version, its
+// share of the responses of the labelled corpora averaged over them
+// (sent.go, written by TestSent -sent from real clients' corpora, a real
+// cluster's and kgo's against kfake, never the held-out ones), for an API no
+// corpus holds whether it is an admin read, an admin write or internal;
+// versions no corpus holds that no known release has as its newest, APIs the
+// oldest does not have. The prior alone decides between APIs whose responses
+// read the same values (a Heartbeat's and an EndTxn's, an OffsetCommit's and
+// an AddPartitionsToTxn's): those are one answer with alternatives
+// (Candidate.Same, SameText: "the same bytes read as EndTxn v3-v4 ...: only
+// the request can tell"), as the versions of an API that read the same
+// values are one candidate (Also, Versions: "v3-v4"), the most likely first.
+// Bytes nothing decodes get the closest candidates, each with where it
+// stopped. RankStream gives a response the API and version of the request
+// with its correlation id; Instead is the one rule, for the command line and
+// the explorer, for when bytes read as the request frame their header names
+// are shown as another reading: a response frame that decodes every byte and
+// scores better (a response's correlation id reads as a request's key and
+// version: 7 as Produce v7, 300 as Produce v300), or a bare body when the
+// request stops early; the ranking orders request and response readings by
+// score alone. testdata/corpus.txt is its labelled corpus and
+// testdata/heldout.txt a held-out one recorded with other names, releases,
+// brokers and SASL mechanism (kgo clients against kfake, TestRecordCorpus
+// -corpus); testdata/real/ one per real client against Apache Kafka 4.4
+// (confluent-kafka, kafka-python, KafkaJS held out, kcat, Kafka's Java
+// tools, kgo) and a real cluster's own traffic, recorded by
+// scripts/realtraffic.sh (workloads in scripts/realtraffic/, captures turned
+// into pairs by scripts/realcorpus with capture), with each API version's
+// count of responses (# traffic lines); TestAccuracy holds each to floors
+// and scripts/identify-accuracy.sh prints them per corpus (strict top-1,
+// top-1 up to the same values, top-3, the truth in the tie set, refused,
+// read as a request).
 package identify
 
 import (

@@ -5,6 +5,19 @@
 // not UTF-8, escapes of lone UTF-16 surrogates, a key given twice in one
 // object; RFC 8259 sections 8.1 and 4). Errors (Error) carry the byte
 // offset, line and column.
+//
+// Reads JSON text into plain values (refusing what encoding/json would
+// change silently: bytes that are not UTF-8, lone surrogates, a key twice)
+// with byte offsets in errors, and re-indents JSON kwire wrote; checked
+// against encoding/json and fuzzed. Error is the one error of the JSON form
+// (codec.JSONError and records.JSONError are it): the path of the value at
+// fault (Topics[0].Name, the key itself for an unknown one) and what, placed
+// afterwards (Error.Place: its span, line and column) by Find, which walks
+// the text to the value a path names, so that reading keeps no positions and
+// costs nothing until an error; kwire encode --json prints it as
+// FILE:LINE:COL: path: what, the explorer selects its span
+// (app.JSONErrorSpan). The JSON form's reader; no encoding/json in the
+// browser.
 package jsonv
 
 import (

@@ -1,6 +1,21 @@
 // Package schemas reads Apache Kafka's message JSON definitions into a
 // model, validates them as Kafka's generator does, and keeps a registry of
 // the messages of one schema set.
+//
+// Reads one schema file (JSON with comments, via schemas/jsonc) into a
+// Message: fields, versions, tags, defaults, structs, comments, each with
+// its file position; validates it as Kafka's generator does; Set is the
+// registry of one schema set (APIs by key and name, the headers, error
+// codes), read whole (LoadSet) or opened (OpenSet, lazy.go): a set with an
+// index (kwire-index.tsv: each schema file's path, name, type and API key,
+// written by WriteIndex at build time into the browser's bundle, never kept
+// with Kafka's files) has its headers, SOURCE and errors.tsv read at once
+// and each other file when its message or API is asked for (Message,
+// APIByKey, LookupAPI, under the set's lock), whose errors are reported then
+// (LookupAPI returns them with file:line:col); Messages(), APIs() and
+// Broken() read every file, APIIndex lists the APIs' keys and names without
+// reading any; a set without an index is read whole; Direction (request or
+// response, codec.Direction is this type).
 package schemas
 
 import (

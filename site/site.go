@@ -11,6 +11,15 @@
 // apis/release/4.1.html, apis/errors.html, apis/types.html. The explorer's
 // files go to the top. Links are relative, so the site works under any path
 // and from file://.
+//
+// Renders the docs site across the releases: an index of every API of every
+// release, a page per API version that any release has (facts, bytes, tree,
+// schema with its comments, version history; rendered from the newest
+// release that has the version, stable first, with the releases that have it
+// and the differences of its schema between them), a matrix of APIs against
+// releases, a page per release (what changed since the one before), errors,
+// types and framing (from the newest release), the address atlas
+// (addresses.go, linked from the index; the nav of the API pages unchanged).
 package site
 
 import (

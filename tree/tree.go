@@ -2,6 +2,17 @@
 // its half-open byte span in the original buffer, its type, its displayed
 // value, the section of the frame it belongs to and the schema's
 // description. Codecs build trees; renderers draw them.
+//
+// The object tree: nodes with half-open byte spans into the original buffer,
+// section, type, value, description; the seed-format text rendering
+// (Node.WriteText, and Flat.WriteText, the same text written from the spans
+// a row at a time into one buffer, without a Node per row: kwire decode,
+// capture --frame; stored spans print their stored nodes' text); Flat, the
+// tree as pointer-free spans in preorder whose text a Describer writes when
+// asked (Store/FlatOf keep Node trees as stored spans; Flat.Reveal,
+// Flat.HasSecret and Flat.FirstError as for Node trees);
+// Escape/AppendEscaped, the one escaping of text shown on a terminal or a
+// page (controls, bidi characters, bytes that are not UTF-8).
 package tree
 
 import (

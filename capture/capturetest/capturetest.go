@@ -3,6 +3,15 @@
 // IP and TCP headers, for the capture tests and the capture benchmark;
 // its proxy rewrites broker addresses in some responses, as Kafka
 // proxies do, for the address audit's tests.
+//
+// For tests and benchmarks: writers of pcap (pcapgo; big-endian, nanoseconds
+// and SLL2 by hand) and pcapng (pcapgo, several interfaces) with synthesized
+// link, IP and TCP headers; TLSTraffic: kgo against kfake behind crypto/tls,
+// recorded on the wire and in plaintext (TLSDialer), with kgo's key log;
+// proxy.go: a proxy per broker that rewrites the broker ports of some APIs'
+// responses through the codec (decode, JSON, encode), and ProxiedTraffic, a
+// kgo client's traffic through it (the leak audit's tests, with kfake and
+// Apache Kafka).
 package capturetest
 
 import (

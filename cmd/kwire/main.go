@@ -1,5 +1,15 @@
 // Command kwire encodes and decodes Kafka protocol messages on the command
 // line, lints draft schemas and serves the kwire site.
+//
+// The command line: apis, encode, decode, identify, capture, fields, schema,
+// site, serve; one file per group of subcommands. upgrade.go: capture
+// --against and --advertised (fed by the reader's callback, in order;
+// printed after the frames); fields.go: fields --addresses. capture.go: the
+// reader hands copies of frames to a worker per processor, which decode and
+// render them (with --body, the values alone, written as JSON into a buffer
+// sized from the largest JSON-to-frame ratio seen), and a writer prints them
+// in order; the copies and the JSON buffers come from free lists of a few
+// per worker.
 package main
 
 import (

@@ -2,6 +2,24 @@
 // codec calls it for the field, as it decodes other nested formats). It is
 // a package of its own so that the browser build compiles it without
 // inlining (scripts/build-wasm.sh): it is no hot path.
+//
+// SaslAuthenticate's AuthBytes (request and response) as tree nodes under
+// the field, with offsets in the outer frame and paths under AuthBytes.SASL
+// (so that NestedOwner maps them to the field), called by codec/nested.go.
+// The mechanism is the one given (DecodeOptions.SASLMechanism: a capture's
+// SaslHandshake, kwire decode --sasl-mechanism, a capture row opened in the
+// explorer) or recognised from the bytes alone, as a single pasted frame has
+// no handshake beside it: PLAIN, SCRAM's four messages (RFC 5802's
+// attributes by name), OAUTHBEARER (RFC 7628's key=value pairs, a JWT's
+// header and claims read with jsonv; the server's JSON error); bytes of no
+// mechanism (GSSAPI, ...) are a note, never an error. Secrets (PLAIN's
+// password, a JWT's signature, an opaque token) are nodes of type
+// tree.Secret, whose value says only their length and whose bytes render
+// masks in the text column; tree.Reveal (the user's choice:
+// --reveal-secrets, the explorer's button) turns them into tree.Revealed
+// nodes showing the bytes escaped, which render leaves unmasked; the JSON
+// form keeps the bytes as hex. A package of its own so that the browser
+// build compiles it without inlining.
 package sasl
 
 import (

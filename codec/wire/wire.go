@@ -6,6 +6,16 @@
 //
 // Reference: https://kafka.apache.org/protocol#protocol_types and KIP-482
 // (compact strings, arrays and bytes, tagged fields).
+//
+// The protocol's primitives as Append*/Consume* functions over byte slices
+// (fixed-width ints, varints, compact and classic lengths), and DecodeError,
+// the one decode error type: byte offset (from the first byte of the buffer
+// its decoder was given), field path (built on the way out, WithPath),
+// cause, a case of one of the sentinels (ErrShort, ErrOverflow, ErrLength,
+// ErrNull, ErrTrailing, ErrValue, ErrDecompress, ErrBudget) for errors.Is,
+// wrapped (Errorf) or marked without a change of text (Mark); its Error is
+// the one text of a positioned error, which NodeError gives a tree's error
+// node too (kwire decode, capture.FrameStatus). records.Parse returns it.
 package wire
 
 import (

@@ -5,6 +5,38 @@
 // build.sh copies them into sets/data (git-ignored) from $KWIRE_SCHEMAS,
 // or ../shared/kafka; a checkout that has not run build.sh has none, and
 // Load says how to provide them.
+//
+// The releases: the schema sets embedded at build time (every folder of
+// $KWIRE_SCHEMAS or ../shared/kafka: today 3.9, 4.0, 4.1, 4.2, 4.3, trunk;
+// and 4.4, read from Kafka 4.4.0's jars fetched from Maven Central into
+// ${KWIRE_CACHE:-~/.cache/kwire}/m2 by scripts/jarset), copied by build.sh
+// into schemas/sets/data (git-ignored), or read at run time (Use for
+// --schemas SRC: folders, Kafka's jars, a Maven repository's folder, a
+// folder of jars; jar.go: which jar is which by its Maven name or its
+// contents, kafka-clients' common/message to message/, kafka-metadata's
+// common/metadata to metadata/, the coordinators' common/message to
+// coordinator/, one release per Kafka version named 4.4 for 4.4.0, its
+// SOURCE written from kafka/kafka-version.properties, its errors.tsv read
+// from kafka-clients' Errors.class without running it (errorsclass.go: the
+// class file's constant pool and the static initializer's bytecode, JVMS 4
+// and 6.5, walked for each new Errors(name, ordinal, code, message, …);
+// native only, 10 KB gzip kept out of the browser, where dropped jars take
+// the nearest release's table, the built-in 4.4's for 4.4.0), else the
+// nearest release's own; AddJars for jars dropped on the explorer; Provide
+// for the browser's bundle, ProvideFiles); Bundle writes each set's index
+// (schemas.WriteIndex) into the bundle, so that a release read from it is
+// opened (schemas.OpenSet): the explorer's first view parses the two headers
+// and its API's request and response of the newest release, not its 280
+// files. Releases are ordered by the Kafka version of their SOURCE;
+// ForVersion picks the newest release that has an API version (stable first)
+// for the auto choice, with a VersionError naming the newest when none has
+// it; Removal says which release removed an API; MatchAdvertised names the
+// releases an ApiVersions response matches (Produce advertised from 0
+// matches a release whose Produce starts at 3: Kafka 4.0+ brokers do that
+// for librdkafka, KAFKA-18659). Refuses (refuse.go) says why a release would
+// refuse an API version (the release that removed it, from the sets; the
+// KIP, from a small table written by hand; the nearest version it has). A
+// build without sets says how to provide them.
 package sets
 
 import (

@@ -3,6 +3,96 @@
 // its bytes and object tree, edits by field path, version switching, pasted
 // input, JSON editing and the URL state. It builds and is tested on the
 // host; package main in wasm/ binds it to the page.
+//
+// The explorer is compiled with GOOS=js GOARCH=wasm. In this package:
+// upgrade.go: the capture's release report and address audit, from the
+// values the list decodes anyway, the leaked fields' nodes for the tree;
+// capture.go: the conversation list of a capture file, read in steps by
+// Capture.Step with capture.Reader, or of pasted hex that holds several
+// frames, PastedStream; its filter, its rows as HTML by range,
+// State.OpenRow; the topic ids a capture's responses, or the responses
+// pasted one by one before, named, codec.TopicNames, that the records of
+// internal topics given by id are read with; IsKeyLog: a dropped key log,
+// which UI keeps in memory only and reads the open capture again with);
+// wasm/app's UI (ui.go) is the page's controller: it takes the page's events
+// (input, change, click, key, paste, drop, scroll, hover) and draws through
+// dom.Page (wasm/dom/page.go: dom.Browser in the browser; on the host
+// wasm/dom/domtest's recorder, whose transcripts of each case TestUI
+// compares with wasm/app/testdata/ui, -update); wasm/dom is the only package
+// that imports syscall/js (Listeners.Later yields to the browser between
+// steps); wasm/main.go only loads the schemas, builds the state and the UI
+// and wires the events to it (about 100 lines; the interface calls cost 9.6
+// KB gzip): the byte view and the tree are each a spacer as tall as all
+// their rows or lines (20 px each, kwire.css) with the rows or lines in view
+// drawn, redrawn on scroll, and after an edit only those that changed are
+// written (app.Lines keeps the last HTML drawn and says which lines differ);
+// the state keeps the tree shown as a tree.Flat (State.Flat, decoded by
+// codec.DecodeFlat; State.Root makes it nodes, for tests), which the layout
+// indexes and formats only where drawn; an edit of one field patches the
+// Flat in place (codec.Patch) and keeps the layout, or moves the bytes'
+// owners after the field (render.Layout.Resized) when its length changed,
+// rather than decoding and laying out the message again (an edit of a 4 MB
+// Fetch response: 43 ms natively before, 1.3 ms after, most of it encoding
+// the message); the keys walk the tree's lines (State.TreeLineOf), drawn or
+// not; the address is written at most once in 200 ms (history.replaceState
+// cost Chromium 1 to 10 ms an edit); the whole tree's HTML is
+// kwire.treeHTML() for the browser tests. At start (main) it takes the
+// schema bundle app.js fetched and read while kwire.wasm compiled (its bytes
+// when read by then, without waiting for the event loop), opens the newest
+// release (schemas.OpenSet from the bundle's index: the two headers parsed,
+// the other 278 files when asked for), builds the state (app.New, which
+// parses JoinGroup's request and response, then the address's query) and
+// draws; in Chromium on two shared cores that is about 110 to 120 ms before
+// main (fetching and compiling kwire.wasm) and about 65 ms in it, of which
+// about 30 ms fetch the bundle, read it and open the set (parsing the newest
+// release whole took about 65 ms there, 5 ms natively: each file costs the
+// browser about ten times what it costs natively, and the first one several
+// milliseconds more, code running for the first time) and 15 to 20 ms are
+// app.New (scripts/browser-bench.sh -startup, medians of 15 runs of 9 beside
+// the release read whole, on a busy machine: Go main 162 → 102 ms, the set
+// 134 → 45 ms, navigation 373 → 300 ms). Split again with scripts/startprobe
+// (medians of 40 alternated navigations, Chromium 156, two busy cores): the
+// document at about 20 ms, app.js at 45 to 60, kwire.wasm asked for at 55 to
+// 60 (80 before app.js ran first), its body from the worker's cache in 50 to
+// 80 ms, compiled 25 ms after its last byte, instantiated in 2.5 ms, Go's
+// run to main 25 to 30 ms (package inits 10 to 13 ms of it: tree,
+// codec/records and hash/crc32's tables about 2.5 ms each), main to the
+// first render about 100 ms. Most of the Go time is V8 compiling code on its
+// first call: about 1,030 functions (1.2 MB of code) are compiled lazily, on
+// the main thread, before the first render, and TurboFan compiles some 34
+// hot ones again in the background (schemas' and jsonc's parsers, xfmt's
+// printer, maps, malloc). scripts/build-wasm.sh is the one place its build
+// flags are written: kwire's packages are compiled without inlining but for
+// the hot paths (codec but codec/sasl, codec/otlp, codec/draftcodec and
+// codec/hexin, tree, schemas/jsonc), 43 KB gzip less with the browser
+// benchmark unchanged; after the link scripts/wasmdata merges the linker's
+// 59,000 data segments into 4 (the same memory at start; 99 KB gzip less).
+// No fmt in the binary (52 KB gzip): kwire's packages format with
+// internal/xfmt, gzip batches and the draft links are compressed by
+// internal/deflate, hex is read by internal/xhex; sorts are sort.Slice, not
+// slices (one pdqsort for all types, 22 KB). 1,589,761 → 1,418,260 bytes
+// gzip, then 1,468,135 with the internal topics' and OTLP decoders in the
+// browser, the form's nested fields, the tree drawn where seen and the
+// decoders' and encoder's fast paths; 1,439,751 without the html package
+// (its init keeps its 2,231 entities: render.EscapeHTML stands in for
+// html.EscapeString, 22.8 KB), compress/gzip's Reader (records.gzipMembers,
+// 2.3 KB) and fs.WalkDir (sets.walkFiles, 3.3 KB); 1,453,821 with edits
+// patched, the schema set read file by file and the decoders' and encoder's
+// speed-ups, 1,449,346 with jsonv and codec/hexin compiled without inlining
+// (4.5 KB; their speed natively unchanged), 1,448,670 with the layout's
+// owners as runs and render compiled without inlining (4.5 KB; the Fetch
+// load and the byte view's scroll in Chromium unchanged); 1,461,994 with
+// Kafka's jars read in the browser (internal/unzip, 6 KB, for the app's own
+// zip reader of 2 KB, and sets' jar.go, 7 KB; not the reader of
+// Errors.class, 10 KB); 1,578,121 with TLS decryption (capture/tlsdec and
+// the standard crypto, 116 KB); 1,552,814 with its own ciphers and hashes in
+// the browser (capture/tlsdec/internal/tlscrypto, 67 KB less;
+// internal/godebug and runtime.initMetrics stay: time imports godebug).
+// 1,474,224 with the capture's release report and address audit
+// (schemas/atlas, sets.Refuses, capture's report and audit, the explorer's
+// picker and marks). scripts/wasm-top.sh prints where the bytes are; go
+// build -ldflags=-dumpdep (with build-wasm.sh's flags) says why a function
+// is linked.
 package app
 
 import (
