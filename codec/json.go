@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"kwire/codec/records"
+	"kwire/codec/wire"
 	"kwire/internal/xfmt"
 	"kwire/internal/xhex"
 	"kwire/jsonv"
@@ -207,7 +208,15 @@ func placeJSONError(err error, data []byte, base string) error {
 //
 //go:noinline
 func jsonErr(path, format string, args ...any) error {
-	return &JSONError{Path: path, Msg: xfmt.Sprintf(format, args...)}
+	// The cause, for errors.Is: a value that does not encode (wire.ErrValue),
+	// and the error that said why, if one did.
+	e := &JSONError{Path: path, Msg: xfmt.Sprintf(format, args...), Err: wire.ErrValue}
+	for _, a := range args {
+		if err, ok := a.(error); ok {
+			e.Err = xfmt.Errorf("%w: %w", wire.ErrValue, err)
+		}
+	}
+	return e
 }
 
 // jsonErrAt is jsonErr at the path of inner: an error of a records field

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"kwire/codec/wire"
 	"kwire/jsonv"
 )
 
@@ -141,6 +142,10 @@ func TestJSONErrorPlaces(t *testing.T) {
 		}
 		if !textLike(err.Error(), c.text) {
 			t.Errorf("%s:\n got %s\nwant %s", c.in, err, c.text)
+		}
+		// A value the codec cannot encode says so to errors.Is.
+		if !strings.Contains(je.Path, "Records") && !errors.Is(err, wire.ErrValue) {
+			t.Errorf("%s: %v is not a wire.ErrValue", c.in, err)
 		}
 	}
 	// Plan.ParseJSON places its errors too.

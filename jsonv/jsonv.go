@@ -469,6 +469,10 @@ type Error struct {
 	// known), not about its value.
 	Key bool
 	Msg string
+	// Err is the cause, when another error is (a value that does not
+	// encode: a wire error, a bad hex string), for errors.Is and As; Msg
+	// holds its text.
+	Err error
 	// Offset and End are the span of the value (or key) in the text, once
 	// placed; a syntax error has End == Offset.
 	Offset, End int
@@ -490,6 +494,9 @@ func (e *Error) Error() string {
 	}
 	return s + ": " + e.Msg
 }
+
+// Unwrap returns the cause, if any.
+func (e *Error) Unwrap() error { return e.Err }
 
 // What is the error without its place: "path: what", or "what" alone.
 func (e *Error) What() string {
