@@ -87,8 +87,10 @@ type jarRead struct {
 // its name (kafka-clients-4.4.0.jar) or, renamed, by what it holds.
 func readJar(file string, b []byte) (*jarRead, error) {
 	want := func(name string) bool {
+		// A name that is no valid path (bytes that are not UTF-8: zip
+		// allows CP437 names) is no schema file of Kafka's.
 		return name == versionFile || name == errorsClass ||
-			(path.Ext(name) == ".json" && (path.Dir(name) == "common/message" || path.Dir(name) == "common/metadata"))
+			(path.Ext(name) == ".json" && (path.Dir(name) == "common/message" || path.Dir(name) == "common/metadata") && fs.ValidPath(name))
 	}
 	entries, err := unzip.Read(b, want, unzip.Default)
 	if err != nil {
