@@ -13,8 +13,8 @@ import (
 	"strings"
 
 	"kwire/codec"
-	"kwire/codec/hexin"
 	"kwire/codec/wire"
+	"kwire/hexin"
 	"kwire/identify"
 	"kwire/internal/xfmt"
 	"kwire/render"
