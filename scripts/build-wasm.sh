@@ -5,7 +5,7 @@
 # wire, tree, schemas/jsonc): about 43 KB of
 # gzip less, with the browser benchmark unchanged (scripts/browser-bench.sh).
 # codec/sasl (SaslAuthenticate's bytes), codec/otlp (PushTelemetry's metrics)
-# codec/draftcodec (a draft's encode check and sizes, 166 bytes gzip),
+# draftcodec (a draft's encode check and sizes, 166 bytes gzip),
 # and jsonv (the JSON form read and
 # indented; 4.5 KB gzip less, with Parse and Indent of a 1 MB Fetch
 # response's JSON form as fast natively with -l as without) and render
@@ -43,7 +43,7 @@ fi
 GOOS=js GOARCH=wasm go build -trimpath \
 	-gcflags='kwire/...=-l' -gcflags='kwire/codec/...=' -gcflags='kwire/tree=' \
 	-gcflags='kwire/render=' -gcflags='kwire/schemas/jsonc=' \
-	-gcflags='kwire/codec/sasl=-l' -gcflags='kwire/codec/otlp=-l' -gcflags='kwire/codec/draftcodec=-l' \
+	-gcflags='kwire/codec/sasl=-l' -gcflags='kwire/codec/otlp=-l' \
 	-gcflags='kwire/render=-l' -gcflags='kwire/tree=-l' -gcflags='kwire/codec/records=-l' \
 	-ldflags="$strip" -o "$1" ./wasm
 # The linker writes tens of thousands of data segments (one after every run

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"kwire/codec/draftcodec"
+	"kwire/draftcodec"
 	"kwire/internal/textesc"
 	"kwire/schemas"
 	"kwire/schemas/draft"

@@ -1,5 +1,5 @@
 // Package drafttest holds what the tests of schemas/draft and
-// codec/draftcodec share: the seed drafts (the project's documents, read
+// draftcodec share: the seed drafts (the project's documents, read
 // where they are, never copied into the repository), the release they are
 // pinned to, and golden files.
 package drafttest

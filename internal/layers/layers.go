@@ -28,7 +28,7 @@ var Table = []Layer{
 	{"wire", []string{"codec/wire", "codec/records", "codec/sasl", "codec/otlp"}, []string{"base", "tree"}},
 	{"codec", []string{"codec"}, []string{"base", "schemas", "tree", "wire"}},
 	// What the programs are made of, on top of the codec.
-	{"features", []string{"hexin", "codec/draftcodec", "identify", "capture/tlsdec", "capture", "site", "server", "web"}, []string{"base", "schemas", "tree", "wire", "codec"}},
+	{"features", []string{"hexin", "draftcodec", "identify", "capture/tlsdec", "capture", "site", "server", "web"}, []string{"base", "schemas", "tree", "wire", "codec"}},
 	// Helpers of tests and benchmarks.
 	{"testing", []string{"internal/traffic", "internal/jartest", "internal/drafttest", "internal/testmsg", "internal/benchrecords", "capture/capturetest"}, []string{"base", "schemas", "tree", "wire", "codec", "features"}},
 	// The programs and what only they use: anything below.
