@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"kwire/codec"
-	"kwire/internal/drafttest"
 	"kwire/schemas"
+	"kwire/schemas/draft/drafttest"
 )
 
 const head = drafttest.Head

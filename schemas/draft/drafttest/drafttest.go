@@ -34,7 +34,7 @@ const Head = `{ "apiKey": 1000, "type": "request", "name": "FooRequest", "validV
 // seedDir is ../shared/seeds beside the repository.
 func seedDir() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "seeds")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "shared", "seeds")
 }
 
 // ReadSeed reads a seed draft.
