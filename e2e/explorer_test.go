@@ -25,9 +25,9 @@ import (
 
 	"kwire/capture/capturetest"
 	"kwire/codec"
-	"kwire/internal/jartest"
 	"kwire/internal/testmsg"
 	"kwire/schemas/sets"
+	"kwire/schemas/sets/setstest"
 	"kwire/wasm/app"
 )
 
@@ -713,7 +713,7 @@ func TestExplorer(t *testing.T) {
 		// Kafka 4.4.0's jars, as build.sh fetched them from Maven
 		// Central, dropped together: their release.
 		var names []string
-		for name, b := range jartest.Jars(t, jartest.Version) {
+		for name, b := range setstest.Jars(t, setstest.Version) {
 			if err := os.WriteFile(filepath.Join(tmp, name), b, 0o644); err != nil {
 				t.Fatal(err)
 			}
