@@ -25,7 +25,7 @@ import (
 
 	"kwire/capture/capturetest"
 	"kwire/codec"
-	"kwire/internal/testmsg"
+	"kwire/codec/codectest"
 	"kwire/schemas/sets"
 	"kwire/schemas/sets/setstest"
 	"kwire/wasm/app"
@@ -835,7 +835,7 @@ func TestExplorer(t *testing.T) {
 
 	t.Run("decoded Fetch with records", func(t *testing.T) {
 		p.t = t
-		b, err := testmsg.FetchResponse(64 << 10)
+		b, err := codectest.FetchResponse(64 << 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -896,7 +896,7 @@ func TestExplorer(t *testing.T) {
 
 	t.Run("tree drawn in view", func(t *testing.T) {
 		p.t = t
-		b, err := testmsg.FetchResponse(1 << 20)
+		b, err := codectest.FetchResponse(1 << 20)
 		if err != nil {
 			t.Fatal(err)
 		}
