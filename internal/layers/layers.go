@@ -30,7 +30,7 @@ var Table = []Layer{
 	// What the programs are made of, on top of the codec.
 	{"features", []string{"hexin", "draftcodec", "identify", "capture/tlsdec", "capture", "site", "server", "web"}, []string{"base", "schemas", "tree", "wire", "codec"}},
 	// Helpers of tests and benchmarks.
-	{"testing", []string{"internal/traffic", "internal/benchrecords", "capture/capturetest", "codec/codectest", "schemas/draft/drafttest", "schemas/sets/setstest"}, []string{"base", "schemas", "tree", "wire", "codec", "features"}},
+	{"testing", []string{"internal/traffic", "capture/capturetest", "codec/codectest", "codec/records/recordstest", "schemas/draft/drafttest", "schemas/sets/setstest"}, []string{"base", "schemas", "tree", "wire", "codec", "features"}},
 	// The programs and what only they use: anything below.
 	{"programs", []string{"cmd/...", "wasm/...", "wasm", "e2e", "e2e/realkafka", "scripts/...", "internal/layers"}, []string{"base", "schemas", "tree", "wire", "codec", "features", "testing"}},
 }
