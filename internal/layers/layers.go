@@ -29,8 +29,10 @@ var Table = []Layer{
 	{"codec", []string{"codec"}, []string{"base", "schemas", "tree", "wire"}},
 	// What the programs are made of, on top of the codec.
 	{"features", []string{"hexin", "draftcodec", "identify", "capture/tlsdec", "capture", "site", "server", "web"}, []string{"base", "schemas", "tree", "wire", "codec"}},
-	// Helpers of tests and benchmarks.
-	{"testing", []string{"internal/traffic", "capture/capturetest", "codec/codectest", "codec/records/recordstest", "schemas/draft/drafttest", "schemas/sets/setstest"}, []string{"base", "schemas", "tree", "wire", "codec", "features"}},
+	// Helpers of tests and benchmarks, each a …test package beside the
+	// package it helps (as net/http/httptest is): above everything but the
+	// programs, so that no package below imports one.
+	{"testing", []string{"schemas/draft/drafttest", "schemas/sets/setstest", "codec/wire/wiretest", "codec/records/recordstest", "codec/codectest", "capture/capturetest"}, []string{"base", "schemas", "tree", "wire", "codec", "features"}},
 	// The programs and what only they use: anything below.
 	{"programs", []string{"cmd/...", "wasm/...", "wasm", "e2e", "e2e/realkafka", "scripts/...", "internal/layers"}, []string{"base", "schemas", "tree", "wire", "codec", "features", "testing"}},
 }
