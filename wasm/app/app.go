@@ -335,15 +335,6 @@ func (s *State) show(b []byte, adopt bool) {
 	}
 }
 
-// Root returns the tree shown as nodes, every one formatted (for tests
-// and the whole tree's text); nil before anything is shown.
-func (s *State) Root() *tree.Node {
-	if s.Flat == nil || s.Flat.Len() == 0 {
-		return nil
-	}
-	return s.Flat.Tree(0, nil)
-}
-
 // patch brings the tree shown up to date with b, the bytes shown after an
 // edit of one field, by decoding that field alone (codec.Patch, which
 // changes s.Flat in place), as an edit in a 4 MB Fetch response should
