@@ -7,6 +7,7 @@ import (
 
 	"kwire/codec/records"
 	"kwire/codec/wire"
+	"kwire/internal/textesc"
 	"kwire/internal/xfmt"
 	"kwire/schemas"
 	"kwire/tree"
@@ -1189,7 +1190,7 @@ func (d *decoder) display(k schemas.Kind, v Value) string {
 	case schemas.KindUUID:
 		return d.a.String(appendUUID(d.a.Text(36), v.str()))
 	case schemas.KindString:
-		return d.a.String(tree.AppendEscaped(d.a.Text(len(v.str())+2), v.str(), true))
+		return d.a.String(textesc.AppendEscaped(d.a.Text(len(v.str())+2), v.str(), true))
 	case schemas.KindBytes, schemas.KindRecords:
 		return d.a.String(appendPreview(d.a.Text(60), v.str()))
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"kwire/codec"
-	"kwire/codec/hexin"
+	"kwire/hexin"
 	"kwire/schemas/sets"
 )
 

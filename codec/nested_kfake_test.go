@@ -14,7 +14,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/kversion"
 
-	"kwire/internal/traffic"
+	"kwire/codec/wire/wiretest"
 	"kwire/schemas/sets"
 	"kwire/tree"
 )
@@ -38,7 +38,7 @@ func TestKfakeConsumerGroup(t *testing.T) {
 	defer cluster.Close()
 	versions := kversion.V4_1_0()
 	versions.SetMaxKeyVersion(68, -1) // no KIP-848 consumer group heartbeat: JoinGroup and SyncGroup
-	capt := &traffic.Recorder{}
+	capt := &wiretest.Recorder{}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var clients []*kgo.Client
@@ -116,14 +116,14 @@ func TestKfakeConsumerGroup(t *testing.T) {
 				t.Errorf("JoinGroup metadata left as hex:\n%s", j)
 			}
 		}
-		for _, b := range traffic.Frames(sent[i]) {
+		for _, b := range wiretest.Frames(sent[i]) {
 			key, version := int16(binary.BigEndian.Uint16(b[4:])), int16(binary.BigEndian.Uint16(b[6:]))
 			byCorr[int32(binary.BigEndian.Uint32(b[8:]))] = [2]int16{key, version}
 			if key == 11 || key == 14 {
 				check(b, Request, key, version)
 			}
 		}
-		for _, b := range traffic.Frames(recv[i]) {
+		for _, b := range wiretest.Frames(recv[i]) {
 			kv, ok := byCorr[int32(binary.BigEndian.Uint32(b[4:]))]
 			if ok && (kv[0] == 11 || kv[0] == 14) {
 				check(b, Response, kv[0], kv[1])

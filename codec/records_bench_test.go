@@ -11,21 +11,21 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"kwire/codec/records"
-	"kwire/internal/benchrecords"
+	"kwire/codec/records/recordstest"
 	"kwire/schemas"
 	"kwire/schemas/sets"
 	"kwire/tree"
 )
 
-// Fetch responses for the records benchmark: benchrecords.Field, 10,000
+// Fetch responses for the records benchmark: recordstest.Field, 10,000
 // records of about 100 bytes in batches of 100, about 1 MB before
 // compression, one response per codec.
 const (
-	benchRecords   = benchrecords.Records
+	benchRecords   = recordstest.Records
 	benchFetchVers = 16
 )
 
-func benchBatches(c records.Codec) []byte { return benchrecords.Field(c) }
+func benchBatches(c records.Codec) []byte { return recordstest.Field(c) }
 
 // benchFetch returns a Fetch v16 response frame holding the batches.
 func benchFetch(recs []byte) []byte {

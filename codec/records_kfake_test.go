@@ -5,7 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"kwire/internal/traffic"
+	"kwire/codec/wire/wiretest"
 	"regexp"
 	"strconv"
 	"strings"
@@ -113,7 +113,7 @@ func kfakeRecords(t *testing.T, set *schemas.Set, versions *kversion.Versions) {
 	defer cluster.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	capt := &traffic.Recorder{}
+	capt := &wiretest.Recorder{}
 	client := func(opts ...kgo.Opt) *kgo.Client {
 		base := []kgo.Opt{kgo.SeedBrokers(cluster.ListenAddrs()...), kgo.Dialer(capt.Dial), kgo.MaxVersions(versions)}
 		cl, err := kgo.NewClient(append(base, opts...)...)
@@ -198,7 +198,7 @@ func kfakeRecords(t *testing.T, set *schemas.Set, versions *kversion.Versions) {
 	nFrames, nFetch, exact, compressed, recompressed := 0, 0, 0, 0, 0
 	sent, recv := capt.Streams()
 	for i := range sent {
-		reqs, resps := traffic.Frames(sent[i]), traffic.Frames(recv[i])
+		reqs, resps := wiretest.Frames(sent[i]), wiretest.Frames(recv[i])
 		type reqInfo struct{ key, version int16 }
 		byCorr := map[int32]reqInfo{}
 		for _, b := range reqs {

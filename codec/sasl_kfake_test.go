@@ -16,7 +16,7 @@ import (
 	"github.com/twmb/franz-go/pkg/sasl/scram"
 
 	saslnodes "kwire/codec/sasl"
-	"kwire/internal/traffic"
+	"kwire/codec/wire/wiretest"
 	"kwire/tree"
 )
 
@@ -42,7 +42,7 @@ func TestKfakeSASL(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer cluster.Close()
-			capt := &traffic.Recorder{}
+			capt := &wiretest.Recorder{}
 			cl, err := kgo.NewClient(kgo.SeedBrokers(cluster.ListenAddrs()...), kgo.Dialer(capt.Dial), kgo.SASL(c.mech))
 			if err != nil {
 				t.Fatal(err)
@@ -58,13 +58,13 @@ func TestKfakeSASL(t *testing.T) {
 			for i := range sent {
 				corr := map[int32]int16{}
 				var frames [][]byte
-				for _, b := range traffic.Frames(sent[i]) {
+				for _, b := range wiretest.Frames(sent[i]) {
 					if binary.BigEndian.Uint16(b[4:]) == 36 {
 						corr[int32(binary.BigEndian.Uint32(b[8:]))] = int16(binary.BigEndian.Uint16(b[6:]))
 						frames = append(frames, b)
 					}
 				}
-				resps := traffic.Frames(recv[i])
+				resps := wiretest.Frames(recv[i])
 				for fi := range frames {
 					// Each request, then its response.
 					for _, b := range resps {

@@ -12,7 +12,7 @@ import (
 
 	"kwire/capture/capturetest"
 	"kwire/codec"
-	"kwire/internal/testmsg"
+	"kwire/codec/codectest"
 	"kwire/wasm/app"
 )
 
@@ -25,7 +25,7 @@ func TestBigCapture(t *testing.T) {
 	if os.Getenv("KWIRE_BIGCAPTURE") == "" {
 		t.Skip("KWIRE_BIGCAPTURE=1 runs it")
 	}
-	fetch, err := testmsg.FetchResponse(64 << 10)
+	fetch, err := codectest.FetchResponse(64 << 10)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,7 @@
 // chromium, through chromedp): the tests in explorer_test.go and the
 // benchmark program in scripts/browserbench share its helpers, which
 // assemble the site from dist/ and web/, serve it with package server and
-// start the browser. Large messages come from package internal/testmsg.
+// start the browser. Large messages come from package codec/codectest.
 package e2e
 
 import (

@@ -25,9 +25,9 @@ import (
 
 	"kwire/capture/capturetest"
 	"kwire/codec"
-	"kwire/internal/jartest"
-	"kwire/internal/testmsg"
+	"kwire/codec/codectest"
 	"kwire/schemas/sets"
+	"kwire/schemas/sets/setstest"
 	"kwire/wasm/app"
 )
 
@@ -713,7 +713,7 @@ func TestExplorer(t *testing.T) {
 		// Kafka 4.4.0's jars, as build.sh fetched them from Maven
 		// Central, dropped together: their release.
 		var names []string
-		for name, b := range jartest.Jars(t, jartest.Version) {
+		for name, b := range setstest.Jars(t, setstest.Version) {
 			if err := os.WriteFile(filepath.Join(tmp, name), b, 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -835,7 +835,7 @@ func TestExplorer(t *testing.T) {
 
 	t.Run("decoded Fetch with records", func(t *testing.T) {
 		p.t = t
-		b, err := testmsg.FetchResponse(64 << 10)
+		b, err := codectest.FetchResponse(64 << 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -896,7 +896,7 @@ func TestExplorer(t *testing.T) {
 
 	t.Run("tree drawn in view", func(t *testing.T) {
 		p.t = t
-		b, err := testmsg.FetchResponse(1 << 20)
+		b, err := codectest.FetchResponse(1 << 20)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"kwire/internal/testmsg"
+	"kwire/codec/codectest"
 )
 
 // BenchmarkRank ranks a small response frame (a JoinGroup response of the
@@ -18,7 +18,7 @@ func BenchmarkRank(b *testing.B) {
 			break
 		}
 	}
-	big, err := testmsg.FetchResponse(64 << 10)
+	big, err := codectest.FetchResponse(64 << 10)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
-	"kwire/internal/traffic"
+	"kwire/codec/wire/wiretest"
 	"os"
 	"sort"
 	"strconv"
@@ -95,7 +95,7 @@ func TestRecordCorpus(t *testing.T) {
 			capt := record(t, sc, v)
 			client, broker := capt.Streams()
 			for i := range client {
-				reqs, resps := traffic.Frames(client[i]), traffic.Frames(broker[i])
+				reqs, resps := wiretest.Frames(client[i]), wiretest.Frames(broker[i])
 				byCorr := map[uint32][]byte{}
 				for _, b := range reqs {
 					if len(b) >= 12 {
@@ -136,7 +136,7 @@ func TestRecordCorpus(t *testing.T) {
 
 // record runs the clients against a fresh kfake cluster with versions at
 // most v.
-func record(t *testing.T, sc scenario, v *kversion.Versions) *traffic.Recorder {
+func record(t *testing.T, sc scenario, v *kversion.Versions) *wiretest.Recorder {
 	copts := []kfake.Opt{kfake.NumBrokers(sc.brokers), kfake.SeedTopics(sc.parts, sc.topics[0], sc.topics[1])}
 	if sc.sasl != "" {
 		copts = append(copts, kfake.EnableSASL(), kfake.Superuser(sc.sasl, "svc", "secret"))
@@ -148,7 +148,7 @@ func record(t *testing.T, sc scenario, v *kversion.Versions) *traffic.Recorder {
 	defer cluster.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	capt := &traffic.Recorder{}
+	capt := &wiretest.Recorder{}
 	client := func(opts ...kgo.Opt) *kgo.Client {
 		cl, err := kgo.NewClient(kgoOpts(cluster, capt, sc, v, opts...)...)
 		if err != nil {
@@ -258,7 +258,7 @@ func record(t *testing.T, sc scenario, v *kversion.Versions) *traffic.Recorder {
 }
 
 // kgoOpts are the options of every client of a recording.
-func kgoOpts(cluster *kfake.Cluster, capt *traffic.Recorder, sc scenario, v *kversion.Versions, opts ...kgo.Opt) []kgo.Opt {
+func kgoOpts(cluster *kfake.Cluster, capt *wiretest.Recorder, sc scenario, v *kversion.Versions, opts ...kgo.Opt) []kgo.Opt {
 	base := []kgo.Opt{kgo.SeedBrokers(cluster.ListenAddrs()...), kgo.Dialer(capt.Dial), kgo.MaxVersions(v), kgo.ClientID(sc.clientID)}
 	switch sc.sasl {
 	case "PLAIN":

@@ -27,6 +27,7 @@ import (
 	"strconv"
 	"strings"
 
+	"kwire/internal/textesc"
 	"kwire/internal/xfmt"
 	"kwire/tree"
 )
@@ -470,12 +471,12 @@ func Hex(b *strings.Builder, buf []byte, l *Layout) {
 func Tree(b *strings.Builder, l *Layout) { TreeView(b, l, nil) }
 
 // Text is s as HTML text or attribute value: every rune that would not
-// show as itself is escaped visibly first (tree.Escape: a bidi override in
+// show as itself is escaped visibly first (textesc.Escape: a bidi override in
 // a draft's field name would otherwise reverse the text after it, a
 // control would vanish), then HTML-escaped. Every text from input that
 // kwire puts in a page goes through it; only values the page reads back
 // (data-key, the value of an input) are HTML-escaped alone.
-func Text(s string) string { return EscapeHTML(tree.Escape(s)) }
+func Text(s string) string { return EscapeHTML(textesc.Escape(s)) }
 
 // EscapeHTML is html.EscapeString (the same five escapes, by the same
 // replacer): the html package's init keeps its table of 2,231 entities

@@ -5,8 +5,8 @@
 # wire, tree, schemas/jsonc): about 43 KB of
 # gzip less, with the browser benchmark unchanged (scripts/browser-bench.sh).
 # codec/sasl (SaslAuthenticate's bytes), codec/otlp (PushTelemetry's metrics)
-# codec/draftcodec (a draft's encode check and sizes, 166 bytes gzip),
-# codec/hexin (pasted text to bytes) and jsonv (the JSON form read and
+# draftcodec (a draft's encode check and sizes, 166 bytes gzip),
+# and jsonv (the JSON form read and
 # indented; 4.5 KB gzip less, with Parse and Indent of a 1 MB Fetch
 # response's JSON form as fast natively with -l as without) and render
 # (4.5 KB; in Chromium the 4 MB Fetch response's load, 247-249 ms, and a
@@ -22,7 +22,7 @@
 # session's features; 1,439,751 without fs.WalkDir, compress/gzip's Reader
 # and the html package, whose init keeps its entity table; 1,453,821 with
 # edits patched, the lazy schema set and the decoders' and encoder's
-# speed-ups; 1,449,339 with jsonv and codec/hexin not inlined; 1,448,670
+# speed-ups; 1,449,339 with jsonv and hexin (then codec/hexin) not inlined; 1,448,670
 # with the layout's owners as runs and render not inlined; 1,461,994 with
 # Kafka's jars read in the browser: internal/unzip, 6 KB, for the app's
 # own 2 KB zip reader, and sets' jar.go, 7 KB; sets' reader of
@@ -43,8 +43,8 @@ fi
 GOOS=js GOARCH=wasm go build -trimpath \
 	-gcflags='kwire/...=-l' -gcflags='kwire/codec/...=' -gcflags='kwire/tree=' \
 	-gcflags='kwire/render=' -gcflags='kwire/schemas/jsonc=' \
-	-gcflags='kwire/codec/sasl=-l' -gcflags='kwire/codec/otlp=-l' -gcflags='kwire/codec/draftcodec=-l' \
-	-gcflags='kwire/codec/hexin=-l' -gcflags='kwire/render=-l' -gcflags='kwire/tree=-l' -gcflags='kwire/codec/records=-l' \
+	-gcflags='kwire/codec/sasl=-l' -gcflags='kwire/codec/otlp=-l' \
+	-gcflags='kwire/render=-l' -gcflags='kwire/tree=-l' -gcflags='kwire/codec/records=-l' \
 	-ldflags="$strip" -o "$1" ./wasm
 # The linker writes tens of thousands of data segments (one after every run
 # of zeros longer than a segment header), whose headers gzip badly:

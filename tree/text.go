@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"kwire/internal/textesc"
 	"kwire/internal/xfmt"
 )
 
@@ -54,7 +55,7 @@ func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 		out = appendRaw(out, &n)
 		if needsEscape(out[at:]) { // rare: written again, escaped
 			line = append(line[:0], out[at:]...)
-			out = AppendEscaped(out[:at], string(line), false)
+			out = textesc.AppendEscaped(out[:at], string(line), false)
 		}
 		out = append(out, '\n')
 		if s.Next > int32(j+1) { // it has children

@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 
+	"kwire/internal/textesc"
 	"kwire/internal/xfmt"
 )
 
@@ -99,7 +100,7 @@ func Reveal(root *Node, buf []byte) bool {
 // reveal makes n, a Secret, show its bytes b: escaped and quoted, as a
 // Revealed node.
 func (n *Node) reveal(b []byte) {
-	n.Value = string(AppendEscaped(nil, string(b), true))
+	n.Value = string(textesc.AppendEscaped(nil, string(b), true))
 	n.Type = Revealed
 }
 
@@ -199,7 +200,7 @@ func (n *Node) FirstError() (e *Node, offset int) {
 const MaxAbout = 75
 
 // Line is the node's one-line text: `GroupId string = "" (compact,
-// len+1=1) [0x000f, 1B] The group identifier.`, escaped (Escape): names
+// len+1=1) [0x000f, 1B] The group identifier.`, escaped (textesc.Escape): names
 // and descriptions may come from a draft schema.
 func (n *Node) Line() string {
 	var b strings.Builder
@@ -223,7 +224,7 @@ func (n *Node) Line() string {
 	} else if n.About != "" {
 		b.WriteString(" " + Shorten(n.About, MaxAbout))
 	}
-	return Escape(b.String())
+	return textesc.Escape(b.String())
 }
 
 // Shorten cuts s to max characters followed by "...".

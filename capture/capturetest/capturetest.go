@@ -17,7 +17,7 @@ package capturetest
 import (
 	"encoding/binary"
 	"io"
-	"kwire/internal/traffic"
+	"kwire/codec/wire/wiretest"
 	"net/netip"
 	"time"
 
@@ -26,11 +26,11 @@ import (
 	"github.com/google/gopacket/pcapgo"
 )
 
-// Chunk and Recorder are internal/traffic's: the recorded bytes of a
+// Chunk and Recorder are codec/wire/wiretest's: the recorded bytes of a
 // connection, and the kgo dialer that records them.
 type (
-	Chunk    = traffic.Chunk
-	Recorder = traffic.Recorder
+	Chunk    = wiretest.Chunk
+	Recorder = wiretest.Recorder
 )
 
 // LinkTypeSLL2 is Linux cooked capture v2, which gopacket's LinkType (a

@@ -20,6 +20,7 @@ import (
 	"kwire/codec/records"
 	"kwire/codec/wire"
 	"kwire/identify"
+	"kwire/internal/textesc"
 	"kwire/schemas/sets"
 	"kwire/tree"
 )
@@ -385,7 +386,7 @@ func (run *captureRun) render(e *capture.Event) rendered {
 	codes := strings.Join(capture.ErrorCodes(f), ",")
 	line := fmt.Sprintf("%-5d %-11.6f %-30s %-8s %-26s %-4s %-11s %-8d %-10s %-14s %s",
 		e.N, e.Time.Sub(run.t0).Seconds(), e.Conn, e.Dir, api, ver, corr, e.Size, latency, codes, status)
-	return rendered{out: []byte(tree.Escape(strings.TrimRight(line, " ")) + "\n"), failed: failed}
+	return rendered{out: []byte(textesc.Escape(strings.TrimRight(line, " ")) + "\n"), failed: failed}
 }
 
 // captureLine is the JSON of one event, without its body.

@@ -15,9 +15,9 @@ import (
 	"text/tabwriter"
 
 	"kwire/codec"
-	"kwire/codec/hexin"
 	"kwire/codec/records"
 	"kwire/codec/wire"
+	"kwire/hexin"
 	"kwire/identify"
 	"kwire/schemas"
 	"kwire/schemas/draft"

@@ -8,9 +8,9 @@ import (
 	"io"
 	"strconv"
 
+	"kwire/internal/textesc"
 	"kwire/schemas/atlas"
 	"kwire/schemas/sets"
-	"kwire/tree"
 )
 
 func init() {
@@ -92,7 +92,7 @@ func cmdFields(args []string, _ io.Reader, stdout, _ io.Writer) error {
 		if f.Common != "" {
 			path += " (" + f.Common + ")"
 		}
-		fmt.Fprintf(w, "%-5d %-28s %-8s %-8s %-9s %-5s %-6s %s\n", f.Key, f.API, f.Dir, f.Kind, f.Versions, tag, added, tree.Escape(path))
+		fmt.Fprintf(w, "%-5d %-28s %-8s %-8s %-9s %-5s %-6s %s\n", f.Key, f.API, f.Dir, f.Kind, f.Versions, tag, added, textesc.Escape(path))
 	}
 	fmt.Fprintf(w, "%s in %s\n", plural(len(fsOf), "address field"), sets.ReleaseOf(*set))
 	return nil

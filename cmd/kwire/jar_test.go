@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"kwire/internal/jartest"
 	"kwire/schemas/sets"
+	"kwire/schemas/sets/setstest"
 )
 
 // --schemas takes Kafka's jars: a Maven repository's folder, or the jars
@@ -20,12 +20,12 @@ import (
 func TestSchemasJars(t *testing.T) {
 	defer sets.Reset()
 	var jars []string
-	for _, a := range jartest.Artifacts {
-		jars = append(jars, jartest.Path(a, jartest.Version))
+	for _, a := range setstest.Artifacts {
+		jars = append(jars, setstest.Path(a, setstest.Version))
 	}
-	jartest.Jars(t, jartest.Version) // fails with what to run when they are missing
+	setstest.Jars(t, setstest.Version) // fails with what to run when they are missing
 	for _, args := range [][]string{
-		{"--schemas", jartest.Repo()},
+		{"--schemas", setstest.Repo()},
 		{"--schemas=" + strings.Join(jars[:3], ","), "--schemas", jars[3], "--schemas", strings.Join(jars[4:], ",")},
 	} {
 		out, errs, code := kwire(t, "", append(args, "apis")...)
@@ -52,7 +52,7 @@ func TestSchemasJars(t *testing.T) {
 	if code != 0 {
 		t.Fatal(errs)
 	}
-	for _, args := range [][]string{nil, {"--schemas", jartest.Repo()}} {
+	for _, args := range [][]string{nil, {"--schemas", setstest.Repo()}} {
 		_, errs, code = kwire(t, strings.TrimSpace(frame), append(args, "decode", "--response", "--api", "ApiVersions", "--version", "3")...)
 		if code != 0 || !strings.Contains(errs, "the advertised versions match 4.4 (4.4.0, 2026-10-06)") {
 			t.Errorf("%v: exit %d %s", args, code, errs)

@@ -21,7 +21,7 @@ import (
 	"sort"
 	"strings"
 
-	"kwire/tree"
+	"kwire/internal/textesc"
 )
 
 // command is one subcommand.
@@ -92,11 +92,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 1
 }
 
-// printLine prints one line: formatted, then escaped by tree.Escape, so
+// printLine prints one line: formatted, then escaped by textesc.Escape, so
 // that no text read from input (a draft's names, a file name, a quoted
 // token) reaches the terminal as control or bidi characters.
 func printLine(w io.Writer, format string, a ...any) {
-	fmt.Fprintln(w, tree.Escape(fmt.Sprintf(format, a...)))
+	fmt.Fprintln(w, textesc.Escape(fmt.Sprintf(format, a...)))
 }
 
 func usage(w io.Writer) {

@@ -9,11 +9,11 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"kwire/codec/draftcodec"
+	"kwire/draftcodec"
+	"kwire/internal/textesc"
 	"kwire/schemas"
 	"kwire/schemas/draft"
 	"kwire/schemas/sets"
-	"kwire/tree"
 )
 
 func init() {
@@ -126,7 +126,7 @@ func writeDiff(w io.Writer, d *draft.Draft, setName string, df *draftcodec.Diff)
 		if r.Kind == draft.Added || r.Kind == draft.Removed {
 			detail = r.Kind.String()
 		}
-		fmt.Fprintf(tw, "%s \t%s\t%s\t%s\n", marks[r.Kind], tree.Escape(cell(r.Draft, r.Depth)), tree.Escape(cell(r.Released, r.Depth)), tree.Escape(detail))
+		fmt.Fprintf(tw, "%s \t%s\t%s\t%s\n", marks[r.Kind], textesc.Escape(cell(r.Draft, r.Depth)), textesc.Escape(cell(r.Released, r.Depth)), textesc.Escape(detail))
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "%d added, %d removed, %d retyped, %d with other versions, %d with another default\n",

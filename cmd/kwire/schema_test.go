@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"kwire/internal/textesc"
 	"kwire/schemas/sets"
-	"kwire/tree"
 )
 
 // The seeds are the project's documents, read where they are.
@@ -209,7 +209,7 @@ func TestHostileDraftEscaped(t *testing.T) {
 			t.Errorf("%q: no output (exit %d)", c.args[:2], code)
 		}
 		for _, r := range out + errs {
-			if r != '\n' && tree.Hidden(r) {
+			if r != '\n' && textesc.Hidden(r) {
 				t.Errorf("%q: raw %U in the output:\n%s\n%s", c.args[:2], r, out, errs)
 				break
 			}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"kwire/capture/capturetest"
-	"kwire/internal/traffic"
+	"kwire/codec/wire/wiretest"
 )
 
 // TestCaptureKeyLog: kwire capture decrypts kgo's TLS connections to
@@ -29,7 +29,7 @@ func TestCaptureKeyLog(t *testing.T) {
 	frames := 0
 	client, broker := plain.Streams()
 	for i := range client {
-		frames += len(traffic.Frames(client[i])) + len(traffic.Frames(broker[i]))
+		frames += len(wiretest.Frames(client[i])) + len(wiretest.Frames(broker[i]))
 	}
 
 	out, errs, code := kwire(t, "", "capture", "--keylog", keylog, path)

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"kwire/capture"
+	"kwire/internal/textesc"
 	"kwire/schemas/sets"
-	"kwire/tree"
 )
 
 // checkRelease says whether a release is one kwire knows (--against).
@@ -116,7 +116,7 @@ func writeReport(w *bufio.Writer, r *capture.Report, format string) {
 	}
 	w.WriteString("\n")
 	for _, l := range r.Lines() {
-		w.WriteString(tree.Escape(l) + "\n")
+		w.WriteString(textesc.Escape(l) + "\n")
 	}
 }
 
@@ -147,11 +147,11 @@ func writeLeaks(w *bufio.Writer, leaks []capture.Leak, checked int, advertised [
 	}
 	w.WriteString("\n")
 	if len(leaks) == 0 {
-		w.WriteString(tree.Escape(fmt.Sprintf("No address leaks: %s in the responses, each one of %s.", plural(checked, "endpoint"), strings.Join(advertised, ", "))) + "\n")
+		w.WriteString(textesc.Escape(fmt.Sprintf("No address leaks: %s in the responses, each one of %s.", plural(checked, "endpoint"), strings.Join(advertised, ", "))) + "\n")
 		return
 	}
-	w.WriteString(tree.Escape(fmt.Sprintf("%s in %s of the responses (advertised: %s):", plural(len(leaks), "address leak"), plural(checked, "endpoint"), strings.Join(advertised, ", "))) + "\n")
+	w.WriteString(textesc.Escape(fmt.Sprintf("%s in %s of the responses (advertised: %s):", plural(len(leaks), "address leak"), plural(checked, "endpoint"), strings.Join(advertised, ", "))) + "\n")
 	for _, l := range leaks {
-		w.WriteString(tree.Escape(fmt.Sprintf("  frame %d %s v%d %s = %s (node %d): %s", l.N, capture.APIName(l.Key), l.Version, l.Path, l.Addr(), l.Node, l.Why)) + "\n")
+		w.WriteString(textesc.Escape(fmt.Sprintf("  frame %d %s v%d %s = %s (node %d): %s", l.N, capture.APIName(l.Key), l.Version, l.Path, l.Addr(), l.Node, l.Why)) + "\n")
 	}
 }

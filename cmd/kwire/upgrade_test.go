@@ -17,7 +17,7 @@ import (
 
 	kwcapture "kwire/capture"
 	"kwire/capture/capturetest"
-	"kwire/internal/traffic"
+	"kwire/codec/wire/wiretest"
 	"kwire/schemas/sets"
 )
 
@@ -223,7 +223,7 @@ func wantRefused(t *testing.T, rec *capturetest.Recorder, target string) map[str
 	client, _ := rec.Streams()
 	want := map[string]bool{}
 	for _, stream := range client {
-		for _, f := range traffic.Frames(stream) {
+		for _, f := range wiretest.Frames(stream) {
 			key, v := int16(binary.BigEndian.Uint16(f[4:])), int16(binary.BigEndian.Uint16(f[6:]))
 			a := s.APIByKey(key)
 			if key == 18 && a.Request.ValidVersions.Hi < v {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"kwire/internal/textesc"
 	"kwire/tree"
 )
 
@@ -92,7 +93,7 @@ func (a alloc) preview(b []byte, null bool) string {
 	}
 	t := a.Text(len(shown)*10 + 40)
 	if text {
-		t = tree.AppendEscaped(t, string(shown), true)
+		t = textesc.AppendEscaped(t, string(shown), true)
 	} else {
 		t = append(t, "0x"...)
 		t = appendHex(t, shown)

@@ -9,10 +9,10 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"kwire/internal/textesc"
 	"kwire/internal/xfmt"
 	"kwire/internal/xhex"
 	"kwire/jsonv"
-	"kwire/tree"
 )
 
 // The JSON form of a records field is a list with one object per batch
@@ -350,7 +350,7 @@ func appendBytesJSON(dst []byte, name string, b []byte) []byte {
 }
 
 // AppendJSONString appends s as a JSON string. Runes that would not show
-// as themselves (tree.Hidden: controls, bidi overrides and the like) are
+// as themselves (textesc.Hidden: controls, bidi overrides and the like) are
 // written as \u escapes, so that the JSON form is safe to print and reads
 // back the same; a byte that is not UTF-8 is written as \ufffd, as
 // encoding/json writes it.
@@ -386,7 +386,7 @@ func AppendJSONString(dst []byte, s []byte) []byte {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			dst = append(dst, `\ufffd`...)
-		case tree.Hidden(r):
+		case textesc.Hidden(r):
 			if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
 				dst = appendU4(appendU4(dst, r1), r2)
 			} else {

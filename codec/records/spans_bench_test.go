@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"kwire/codec/records"
-	"kwire/internal/benchrecords"
+	"kwire/codec/records/recordstest"
 	"kwire/tree"
 )
 
@@ -33,7 +33,7 @@ func spansDecode(b []byte) int {
 	return f.Len()
 }
 
-// BenchmarkSpans compares, on benchrecords.Field (10,000 records in
+// BenchmarkSpans compares, on recordstest.Field (10,000 records in
 // batches of 100) in each codec, the tree's spans (Spans into a fresh
 // Flat, then Done) with the value decode of the same bytes (Parse, every
 // record read): codec/parse and codec/spans alone, and codec/ratio, the
@@ -42,8 +42,8 @@ func spansDecode(b []byte) int {
 // for at most 2).
 func BenchmarkSpans(b *testing.B) {
 	for _, c := range benchCodecs {
-		field := benchrecords.Field(c)
-		if n, err := valueDecode(field); err != nil || n != benchrecords.Records {
+		field := recordstest.Field(c)
+		if n, err := valueDecode(field); err != nil || n != recordstest.Records {
 			b.Fatalf("%s: %d records, %v", c, n, err)
 		}
 		b.Run(c.String()+"/parse", func(b *testing.B) {
@@ -81,7 +81,7 @@ func BenchmarkSpans(b *testing.B) {
 // of the tree, with its key, value and header, and nothing failed.
 func TestSpansBench(t *testing.T) {
 	for _, c := range benchCodecs {
-		field := benchrecords.Field(c)
+		field := recordstest.Field(c)
 		f := &tree.Flat{}
 		records.Spans(f, -1, field, 0, records.Options{})
 		f.Done()
@@ -94,8 +94,8 @@ func TestSpansBench(t *testing.T) {
 				recs++ // length, attributes, two deltas, key, value, headers
 			}
 		}
-		if recs != benchrecords.Records || failed != 0 {
-			t.Errorf("%s: %d records of 7 fields, %d failed spans; want %d and 0", c, recs, failed, benchrecords.Records)
+		if recs != recordstest.Records || failed != 0 {
+			t.Errorf("%s: %d records of 7 fields, %d failed spans; want %d and 0", c, recs, failed, recordstest.Records)
 		}
 	}
 }

@@ -31,6 +31,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"kwire/internal/textesc"
 	"kwire/jsonv"
 	"kwire/tree"
 )
@@ -62,7 +63,7 @@ func masked(n int) string {
 }
 
 // saslQuote shows a value of the bytes as an escaped, quoted string.
-func saslQuote(b []byte) string { return string(tree.AppendEscaped(nil, string(b), true)) }
+func saslQuote(b []byte) string { return string(textesc.AppendEscaped(nil, string(b), true)) }
 
 // saslName is a key from the bytes as a node's name and path segment:
 // escaped, and quoted when it is empty or starts as an index does.
@@ -70,7 +71,7 @@ func saslName(k string) string {
 	if k == "" || k[0] == '[' {
 		return saslQuote([]byte(k))
 	}
-	return string(tree.AppendEscaped(nil, k, false))
+	return string(textesc.AppendEscaped(nil, k, false))
 }
 
 // saslAttr is an attribute of a SCRAM message or a key of OAUTHBEARER's:

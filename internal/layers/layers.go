@@ -18,19 +18,21 @@ type Layer struct {
 
 // Table is the layering, lowest first.
 var Table = []Layer{
-	{"base", []string{"internal/xfmt", "internal/xhex", "internal/deflate", "internal/unzip", "jsonv", "capture/tlsdec/internal/tlscrypto"}, nil},
+	{"base", []string{"internal/xfmt", "internal/xhex", "internal/textesc", "internal/deflate", "internal/unzip", "jsonv", "capture/tlsdec/internal/tlscrypto"}, nil},
 	// The model of the schemas: no bytes, no trees.
 	{"schemas", []string{"schemas/jsonc", "schemas", "schemas/sets", "schemas/atlas", "schemas/draft"}, []string{"base"}},
 	// Trees with byte spans and their HTML: no schemas.
 	{"tree", []string{"tree", "render"}, []string{"base"}},
 	// The codec's parts that know bytes and trees but no schemas (records
 	// reach the schema set only through the hooks codec fills).
-	{"wire", []string{"codec/wire", "codec/hexin", "codec/records", "codec/sasl", "codec/otlp"}, []string{"base", "tree"}},
+	{"wire", []string{"codec/wire", "codec/records", "codec/sasl", "codec/otlp"}, []string{"base", "tree"}},
 	{"codec", []string{"codec"}, []string{"base", "schemas", "tree", "wire"}},
 	// What the programs are made of, on top of the codec.
-	{"features", []string{"codec/draftcodec", "identify", "capture/tlsdec", "capture", "site", "server", "web"}, []string{"base", "schemas", "tree", "wire", "codec"}},
-	// Helpers of tests and benchmarks.
-	{"testing", []string{"internal/traffic", "internal/jartest", "internal/drafttest", "internal/testmsg", "internal/benchrecords", "capture/capturetest"}, []string{"base", "schemas", "tree", "wire", "codec", "features"}},
+	{"features", []string{"hexin", "draftcodec", "identify", "capture/tlsdec", "capture", "site", "server", "web"}, []string{"base", "schemas", "tree", "wire", "codec"}},
+	// Helpers of tests and benchmarks, each a …test package beside the
+	// package it helps (as net/http/httptest is): above everything but the
+	// programs, so that no package below imports one.
+	{"testing", []string{"schemas/draft/drafttest", "schemas/sets/setstest", "codec/wire/wiretest", "codec/records/recordstest", "codec/codectest", "capture/capturetest"}, []string{"base", "schemas", "tree", "wire", "codec", "features"}},
 	// The programs and what only they use: anything below.
 	{"programs", []string{"cmd/...", "wasm/...", "wasm", "e2e", "e2e/realkafka", "scripts/...", "internal/layers"}, []string{"base", "schemas", "tree", "wire", "codec", "features", "testing"}},
 }

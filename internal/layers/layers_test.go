@@ -3,6 +3,8 @@ package layers
 import (
 	"os"
 	"os/exec"
+	"path"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -127,15 +129,58 @@ func TestAllowed(t *testing.T) {
 		{"codec/records", "schemas", false},
 		{"codec/records", "codec/wire", true},
 		{"codec", "schemas/sets", true},
-		{"codec/draftcodec", "schemas/draft", true},
+		{"draftcodec", "schemas/draft", true},
 		{"tree", "render", true}, // one layer (go refuses cycles)
 		{"render", "codec", false},
-		{"identify", "internal/testmsg", false},
-		{"wasm/app", "codec/draftcodec", true},
+		{"identify", "codec/codectest", false}, // a test helper is above what it helps
+		{"wasm/app", "draftcodec", true},
 		{"scripts/wasmtop", "jsonv", true},
+		{"tree", "internal/textesc", true},
+		{"internal/textesc", "tree", false}, // the escaper is below the trees
+		{"hexin", "tree", true},
+		{"codec", "hexin", false}, // pasted text is read above the codec
+		{"codec", "draftcodec", false},
+		{"codec/codectest", "codec", true},
+		{"codec", "codec/codectest", false}, // a helper of tests is above all but the programs
+		{"codec/records", "codec/records/recordstest", false},
+		{"capture/capturetest", "codec/wire/wiretest", true},
+		{"schemas/draft/drafttest", "schemas/sets", true},
+		{"wasm/app", "schemas/sets/setstest", true},
 	} {
 		if got := allowed(layerOf(c.from), layerOf(c.to)); got != c.ok {
 			t.Errorf("%s imports %s: allowed %v, want %v", c.from, c.to, got, c.ok)
+		}
+	}
+}
+
+// The folders show the layers: internal/ holds the base (and this
+// table), codec/ the wire and the codec, schemas/ the schemas, and a
+// …test package, a helper of tests beside what it helps (as
+// net/http/httptest is), is in the testing layer, or among the programs
+// when it helps one.
+func TestFolders(t *testing.T) {
+	for pkg := range imports(t, "linux", "amd64") {
+		i := layerOf(pkg)
+		if i < 0 {
+			continue // TestLayers reports it
+		}
+		var want []string
+		switch {
+		case strings.HasSuffix(path.Base(pkg), "test"):
+			want = []string{"testing", "programs"}
+		case pkg == "internal/layers":
+			want = []string{"programs"}
+		case strings.HasPrefix(pkg, "internal/"):
+			want = []string{"base"}
+		case pkg == "codec" || strings.HasPrefix(pkg, "codec/"):
+			want = []string{"wire", "codec"}
+		case pkg == "schemas" || strings.HasPrefix(pkg, "schemas/"):
+			want = []string{"schemas"}
+		default:
+			continue
+		}
+		if !slices.Contains(want, Table[i].Name) {
+			t.Errorf("%s is in layer %s: its folder holds %s", pkg, Table[i].Name, strings.Join(want, " or "))
 		}
 	}
 }

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"kwire/internal/jartest"
+	"kwire/schemas/sets/setstest"
 )
 
-func zipOf(t testing.TB, names []string, data [][]byte) []byte { return jartest.Zip(t, names, data) }
+func zipOf(t testing.TB, names []string, data [][]byte) []byte { return setstest.Zip(t, names, data) }
 
 // readZip reads a zip with archive/zip, its files in order.
 func readZip(b []byte) ([]File, error) {

@@ -39,7 +39,7 @@ type Row struct {
 }
 
 // Diff compares one draft schema with the released schema of the same
-// name: every field side by side. (codec/draftcodec's Compare adds the
+// name: every field side by side. (draftcodec's Compare adds the
 // sizes of their smallest instances.)
 type Diff struct {
 	Name            string // the message name, as written in the draft

@@ -76,7 +76,7 @@ type Options struct {
 	// Check, when set, is called for each request and response of the
 	// draft's set, at its latest version; an error it returns is reported
 	// as a diagnostic: "NAME vN does not encode: ERROR".
-	// codec/draftcodec's Load sets it to the codec's encode check (this
+	// draftcodec's Load sets it to the codec's encode check (this
 	// package does not import the codec).
 	Check func(set *schemas.Set, api *schemas.API, dir schemas.Direction, m *schemas.Message, version int16) error
 }

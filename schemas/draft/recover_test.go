@@ -8,14 +8,14 @@ import (
 	"testing"
 
 	"kwire/codec"
-	"kwire/internal/drafttest"
 	"kwire/schemas"
+	"kwire/schemas/draft/drafttest"
 )
 
 const head = drafttest.Head
 
 // encodeFoo encodes the smallest frame of the draft's FooRequest at its
-// latest version: what codec/draftcodec's NewFrame does (this package is
+// latest version: what draftcodec's NewFrame does (this package is
 // below the codec; its tests use it).
 func encodeFoo(d *Draft) error {
 	a, err := d.LookupAPI("Foo")

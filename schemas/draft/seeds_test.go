@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"kwire/internal/drafttest"
 	"kwire/schemas"
+	"kwire/schemas/draft/drafttest"
 )
 
 // The seeds, the release they are pinned to, golden files: drafttest's.

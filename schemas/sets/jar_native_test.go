@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"kwire/internal/jartest"
 	"kwire/internal/unzip"
+	"kwire/schemas/sets/setstest"
 )
 
 // The built-in 4.4 is what Use reads from the jars build.sh fetched: the
@@ -36,17 +36,17 @@ func TestJarsAsBuiltIn(t *testing.T) {
 	if len(want) < 270 {
 		t.Fatalf("the built-in 4.4 has %d files", len(want))
 	}
-	jars := jartest.Jars(t, jartest.Version)
+	jars := setstest.Jars(t, setstest.Version)
 	libs := t.TempDir() // a Kafka distribution's libs/, with other jars
 	for name, b := range jars {
 		os.WriteFile(filepath.Join(libs, name), b, 0o644)
 	}
 	os.WriteFile(filepath.Join(libs, "scala-library-2.13.16.jar"), []byte("not read"), 0o644)
 	var named []string
-	for _, a := range jartest.Artifacts {
-		named = append(named, jartest.Path(a, jartest.Version))
+	for _, a := range setstest.Artifacts {
+		named = append(named, setstest.Path(a, setstest.Version))
 	}
-	repo := jartest.Repo()
+	repo := setstest.Repo()
 	m2 := filepath.Dir(filepath.Dir(filepath.Dir(repo))) // …/m2, as ~/.m2/repository
 	for _, srcs := range [][]string{{repo}, {m2}, {libs}, named} {
 		if err := Use(srcs); err != nil {
@@ -107,7 +107,7 @@ func TestUseRefused(t *testing.T) {
 	before := Names()
 	dir := t.TempDir()
 	cut := filepath.Join(dir, "kafka-clients-4.4.0.jar")
-	b, _ := os.ReadFile(jartest.Path("kafka-clients", jartest.Version))
+	b, _ := os.ReadFile(setstest.Path("kafka-clients", setstest.Version))
 	os.WriteFile(cut, b[:len(b)/2], 0o644)
 	text := filepath.Join(dir, "notes.txt")
 	os.WriteFile(text, []byte("hello"), 0o644)
@@ -119,7 +119,7 @@ func TestUseRefused(t *testing.T) {
 		{bomb, `bomb.jar: entry "common/message/RequestHeader.json" (at byte`},
 		{filepath.Join(dir, "missing.jar"), "no such file"},
 	} {
-		err := Use([]string{jartest.Path("kafka-metadata", jartest.Version), c.src})
+		err := Use([]string{setstest.Path("kafka-metadata", setstest.Version), c.src})
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Join(Names(), " ") != strings.Join(before, " ") {
 			t.Errorf("%s: %v, want %q; sets %v", c.src, err, c.want, Names())
 		}
@@ -134,7 +134,7 @@ func TestUseRefused(t *testing.T) {
 // Errors.java): 4.3's codes, FENCED_STATE_EPOCH's message rewritten, and
 // codes 134 to 136, which 4.3 lacks. Every cut of the class is refused.
 func TestErrorTable(t *testing.T) {
-	entries, err := unzip.Read(jartest.Jars(t, jartest.Version)["kafka-clients-4.4.0.jar"], func(n string) bool { return n == errorsClass }, unzip.Default)
+	entries, err := unzip.Read(setstest.Jars(t, setstest.Version)["kafka-clients-4.4.0.jar"], func(n string) bool { return n == errorsClass }, unzip.Default)
 	if err != nil || len(entries) != 1 {
 		t.Fatal(err)
 	}

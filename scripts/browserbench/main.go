@@ -27,8 +27,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"kwire/codec"
+	"kwire/codec/codectest"
 	"kwire/e2e"
-	"kwire/internal/testmsg"
 	"kwire/schemas/sets"
 	"kwire/wasm/app"
 )
@@ -89,7 +89,7 @@ func run(dist string, n, size int, startupOnly bool) error {
 		return chromedp.Run(ctx, chromedp.Evaluate[float64](js, chromedp.EvalAwaitPromise))
 	}
 
-	fetch, err := testmsg.FetchResponse(size)
+	fetch, err := codectest.FetchResponse(size)
 	if err != nil {
 		return err
 	}

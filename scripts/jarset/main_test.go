@@ -7,19 +7,19 @@ import (
 	"strings"
 	"testing"
 
-	"kwire/internal/jartest"
 	"kwire/schemas/sets"
+	"kwire/schemas/sets/setstest"
 )
 
 // write makes out/4.4 from 4.4.0's jars, the files the built-in 4.4 has
 // (build.sh made it so), replacing what was there and leaving no
 // temporary folder; a source that cannot be read writes nothing.
 func TestWrite(t *testing.T) {
-	jartest.Jars(t, jartest.Version)
+	setstest.Jars(t, setstest.Version)
 	out := t.TempDir()
 	os.MkdirAll(filepath.Join(out, "4.4", "message"), 0o755)
 	os.WriteFile(filepath.Join(out, "4.4", "message", "Old.json"), []byte("{}"), 0o644)
-	names, err := write(out, []string{jartest.Repo()})
+	names, err := write(out, []string{setstest.Repo()})
 	if err != nil || strings.Join(names, " ") != "4.4" {
 		t.Fatalf("%v %v", names, err)
 	}

@@ -103,8 +103,8 @@ import (
 	"strings"
 
 	"kwire/codec"
-	"kwire/codec/hexin"
 	"kwire/codec/wire"
+	"kwire/hexin"
 	"kwire/identify"
 	"kwire/internal/xfmt"
 	"kwire/render"
@@ -423,15 +423,6 @@ func (s *State) show(b []byte, adopt bool) {
 	default:
 		s.Frame = nil
 	}
-}
-
-// Root returns the tree shown as nodes, every one formatted (for tests
-// and the whole tree's text); nil before anything is shown.
-func (s *State) Root() *tree.Node {
-	if s.Flat == nil || s.Flat.Len() == 0 {
-		return nil
-	}
-	return s.Flat.Tree(0, nil)
 }
 
 // patch brings the tree shown up to date with b, the bytes shown after an

@@ -9,7 +9,7 @@ import (
 
 	"kwire/capture/capturetest"
 	"kwire/codec"
-	"kwire/internal/testmsg"
+	"kwire/codec/codectest"
 	"kwire/render"
 )
 
@@ -18,7 +18,7 @@ import (
 // and the first rows drawn, from the smallest response selected), one
 // edit of it, and the form and the layout alone.
 func BenchmarkFetch(b *testing.B) {
-	fetch, err := testmsg.FetchResponse(4 << 20)
+	fetch, err := codectest.FetchResponse(4 << 20)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func BenchmarkFetch(b *testing.B) {
 // 1,000 Fetch requests, each answered with a Fetch response of 64 KB of
 // records (about 66 MB of capture), in the 40 ms steps of the page.
 func BenchmarkCapture(b *testing.B) {
-	fetch, err := testmsg.FetchResponse(64 << 10)
+	fetch, err := codectest.FetchResponse(64 << 10)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"kwire/codec"
-	"kwire/codec/draftcodec"
+	"kwire/draftcodec"
 	"kwire/internal/deflate"
 	"kwire/internal/xfmt"
 	"kwire/render"

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"kwire/codec"
-	"kwire/tree"
+	"kwire/internal/textesc"
 )
 
 // cssUnquote reads back the CSS string that AttrSelector writes: a
@@ -93,7 +93,7 @@ func TestHostileDraftShownEscaped(t *testing.T) {
 	} {
 		text := tags.ReplaceAllString(h, "")
 		for _, r := range text {
-			if r != '\n' && r != '\t' && tree.Hidden(r) {
+			if r != '\n' && r != '\t' && textesc.Hidden(r) {
 				t.Errorf("%s: raw %U in the text:\n%s", name, r, text)
 				break
 			}

@@ -3,7 +3,7 @@ package app
 import (
 	"strings"
 
-	"kwire/codec/draftcodec"
+	"kwire/draftcodec"
 	"kwire/internal/unzip"
 	"kwire/internal/xfmt"
 	"kwire/schemas"

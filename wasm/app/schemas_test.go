@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"kwire/codec"
-	"kwire/internal/jartest"
 	"kwire/schemas/sets"
+	"kwire/schemas/sets/setstest"
 )
 
 // zipOf writes files with archive/zip.
@@ -17,7 +17,7 @@ func zipOf(t testing.TB, files map[string][]byte) []byte {
 	for name, b := range files {
 		names, data = append(names, name), append(data, b)
 	}
-	return jartest.Zip(t, names, data)
+	return setstest.Zip(t, names, data)
 }
 
 // A dropped folder (or zip) of schemas becomes a release for the page:
@@ -71,7 +71,7 @@ func TestAddSchemas(t *testing.T) {
 // refused, naming it, and adds nothing.
 func TestDroppedJars(t *testing.T) {
 	defer sets.Reset()
-	jars := jartest.Jars(t, jartest.Version)
+	jars := setstest.Jars(t, setstest.Version)
 	if !DroppedSchemas(jars, false) {
 		t.Fatal("DroppedSchemas: jars are not schemas")
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"kwire/codec"
-	"kwire/internal/testmsg"
+	"kwire/codec/codectest"
 	"kwire/render"
 	"kwire/tree"
 )
@@ -98,7 +98,7 @@ func TestShowSameBytesSample(t *testing.T) {
 // a decode of the bytes gives.
 func TestEditPatched(t *testing.T) {
 	s := newState(t)
-	fetch, err := testmsg.FetchResponse(256 << 10)
+	fetch, err := codectest.FetchResponse(256 << 10)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,8 @@ import (
 	"syscall/js"
 	"time"
 
+	"kwire/internal/textesc"
 	"kwire/internal/xfmt"
-	"kwire/tree"
 )
 
 var (
@@ -62,11 +62,11 @@ func (e Element) SetOuterHTML(h string) {
 }
 
 // SetText replaces the element's contents with text, escaped visibly by
-// tree.Escape (the text may quote a draft's names: a bidi override or a
+// textesc.Escape (the text may quote a draft's names: a bidi override or a
 // control must show as an escape, not act).
 func (e Element) SetText(s string) {
 	if e.Valid() {
-		e.v.Set("textContent", tree.Escape(s))
+		e.v.Set("textContent", textesc.Escape(s))
 	}
 }
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"kwire/codec"
-	"kwire/internal/drafttest"
 	"kwire/schemas/draft"
+	"kwire/schemas/draft/drafttest"
 )
 
 // The seeds, the release they are pinned to, golden files: drafttest's.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"kwire/internal/textesc"
 	"kwire/internal/xfmt"
 	"kwire/internal/xhex"
 	"kwire/tree"
@@ -78,7 +79,7 @@ const maxExcerpt = 40
 
 // excerpt quotes at most maxExcerpt characters of s, escaped.
 func excerpt(s string) string {
-	return string(tree.AppendEscaped(nil, tree.Shorten(s, maxExcerpt), true))
+	return string(textesc.AppendEscaped(nil, tree.Shorten(s, maxExcerpt), true))
 }
 
 func parseHex(text string) ([]byte, *HexError) {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"kwire/codec"
-	"kwire/codec/draftcodec"
+	"kwire/draftcodec"
 	"kwire/schemas/draft"
 	"kwire/schemas/sets"
 )

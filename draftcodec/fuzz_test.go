@@ -7,8 +7,8 @@ import (
 	"github.com/tailscale/hujson"
 
 	"kwire/codec"
-	"kwire/internal/drafttest"
 	"kwire/schemas/draft"
+	"kwire/schemas/draft/drafttest"
 )
 
 // FuzzLoad: the reader never panics or hangs on any paste; every

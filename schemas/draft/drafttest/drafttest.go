@@ -1,5 +1,5 @@
 // Package drafttest holds what the tests of schemas/draft and
-// codec/draftcodec share: the seed drafts (the project's documents, read
+// draftcodec share: the seed drafts (the project's documents, read
 // where they are, never copied into the repository), the release they are
 // pinned to, and golden files.
 package drafttest
@@ -34,7 +34,7 @@ const Head = `{ "apiKey": 1000, "type": "request", "name": "FooRequest", "validV
 // seedDir is ../shared/seeds beside the repository.
 func seedDir() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "seeds")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "shared", "seeds")
 }
 
 // ReadSeed reads a seed draft.

@@ -1,8 +1,8 @@
-// Package testmsg builds large messages for tests and benchmarks: the
+// Package codectest builds large messages for tests and benchmarks: the
 // browser tests (e2e), the benchmarks of the explorer's work (wasm/app,
 // scripts/browserbench) and of identify. It has no browser dependency, so
 // the explorer's tests can use it when built for js/wasm too.
-package testmsg
+package codectest
 
 import (
 	"encoding/binary"

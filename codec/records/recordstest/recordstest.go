@@ -1,7 +1,7 @@
-// Package benchrecords builds the records field of the records
+// Package recordstest builds the records field of the records
 // benchmarks, shared by codec (BenchmarkFetchRecords, a Fetch response
 // around it) and codec/records (BenchmarkSpans).
-package benchrecords
+package recordstest
 
 import (
 	"math/rand/v2"

@@ -1,7 +1,7 @@
-// Package jartest gives tests Apache Kafka's jars as build.sh's schemas
+// Package setstest gives tests Apache Kafka's jars as build.sh's schemas
 // step fetched them from Maven Central: a Maven repository in
 // ${KWIRE_CACHE:-~/.cache/kwire}/m2, outside the clone.
-package jartest
+package setstest
 
 import (
 	"archive/zip"

@@ -1,4 +1,4 @@
-package tree
+package textesc
 
 import (
 	"strconv"
@@ -50,19 +50,6 @@ func TestAppendEscapedQuote(t *testing.T) {
 		if err != nil || back != s {
 			t.Errorf("%q: Unquote(%s) = %q, %v", s, q, back, err)
 		}
-	}
-}
-
-func TestLineEscapes(t *testing.T) {
-	n := &Node{Name: "A\u202eB", Type: "int8", Value: "1", About: "x\x1b]0;pwned\x07y", Err: ""}
-	line := n.Line()
-	for _, r := range line {
-		if unsafeRune(r) {
-			t.Fatalf("raw %U in %q", r, line)
-		}
-	}
-	if !strings.Contains(line, `A\u202eB`) || !strings.Contains(line, `x\x1b]0;pwned\x07y`) {
-		t.Errorf("Line = %q", line)
 	}
 }
 

@@ -1,9 +1,9 @@
-// Package traffic records what Kafka clients send and receive, for tests
+// Package wiretest records what Kafka clients send and receive, for tests
 // that use real clients (franz-go's kgo against kfake) as a source of
 // frames: a dialer that keeps each connection's reads and writes in the
 // order they happened, and the split of a byte stream into size-delimited
 // frames.
-package traffic
+package wiretest
 
 import (
 	"context"

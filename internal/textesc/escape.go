@@ -1,4 +1,6 @@
-package tree
+// Package textesc writes text that comes from input so that it shows as
+// itself on a terminal or a page (Escape, AppendEscaped).
+package textesc
 
 import (
 	"unicode"
