@@ -27,7 +27,7 @@
 // drawn, redrawn on scroll, and after an edit only those that changed are
 // written (app.Lines keeps the last HTML drawn and says which lines differ);
 // the state keeps the tree shown as a tree.Flat (State.Flat, decoded by
-// codec.DecodeFlat; State.Root makes it nodes, for tests), which the layout
+// codec.DecodeFlat; its tests make it nodes, export_test.go), which the layout
 // indexes and formats only where drawn; an edit of one field patches the
 // Flat in place (codec.Patch) and keeps the layout, or moves the bytes'
 // owners after the field (render.Layout.Resized) when its length changed,
@@ -63,8 +63,8 @@
 // hot ones again in the background (schemas' and jsonc's parsers, xfmt's
 // printer, maps, malloc). scripts/build-wasm.sh is the one place its build
 // flags are written: kwire's packages are compiled without inlining but for
-// the hot paths (codec but codec/sasl, codec/otlp, codec/draftcodec and
-// codec/hexin, tree, schemas/jsonc), 43 KB gzip less with the browser
+// the hot paths (codec but codec/sasl and codec/otlp, tree,
+// schemas/jsonc), 43 KB gzip less with the browser
 // benchmark unchanged; after the link scripts/wasmdata merges the linker's
 // 59,000 data segments into 4 (the same memory at start; 99 KB gzip less).
 // No fmt in the binary (52 KB gzip): kwire's packages format with
@@ -78,7 +78,7 @@
 // html.EscapeString, 22.8 KB), compress/gzip's Reader (records.gzipMembers,
 // 2.3 KB) and fs.WalkDir (sets.walkFiles, 3.3 KB); 1,453,821 with edits
 // patched, the schema set read file by file and the decoders' and encoder's
-// speed-ups, 1,449,346 with jsonv and codec/hexin compiled without inlining
+// speed-ups, 1,449,346 with jsonv and hexin compiled without inlining
 // (4.5 KB; their speed natively unchanged), 1,448,670 with the layout's
 // owners as runs and render compiled without inlining (4.5 KB; the Fetch
 // load and the byte view's scroll in Chromium unchanged); 1,461,994 with
