@@ -2,6 +2,7 @@ package records
 
 import (
 	"encoding/binary"
+	"errors"
 
 	"kwire/codec/wire"
 	"kwire/internal/xfmt"
@@ -154,7 +155,7 @@ type recordView struct {
 	hdrAt, hdrSize int
 	hdrCount       int32
 	stage          int
-	err            string
+	err            error
 	errAt          int
 }
 
@@ -174,11 +175,12 @@ func (f field) data(s []byte) []byte {
 
 func (f field) end() int { return f.at + f.size + max(int(f.n), 0) }
 
-func varintError(n int) string {
+// varintError says why the varint of what could not be read.
+func varintError(what string, n int) error {
 	if n == 0 || wire.ParseError(n) == wire.ErrShort {
-		return "the record ends inside a varint"
+		return wire.Mark(wire.ErrShort, errors.New(what+": the record ends inside a varint"))
 	}
-	return "varint longer than its type allows"
+	return wire.Mark(wire.ErrOverflow, errors.New(what+": varint longer than its type allows"))
 }
 
 // scanRecord reads the record that starts at s[pos:] (headers are read by
@@ -187,13 +189,13 @@ func scanRecord(s []byte, pos int) (v recordView) {
 	v.start = pos
 	ln, n := varint(s[pos:])
 	if n <= 0 {
-		v.err, v.errAt = "record length: "+varintError(n), pos
+		v.err, v.errAt = varintError("record length", n), pos
 		return v
 	}
 	v.lenSize, v.length = n, ln
 	body := pos + n
 	if ln < 0 || int(ln) > len(s)-body {
-		v.err, v.errAt = xfmt.Sprintf("record length %d does not fit the %d bytes left", ln, len(s)-body), pos
+		v.err, v.errAt = wire.Mark(wire.ErrLength, xfmt.Errorf("record length %d does not fit the %d bytes left", ln, len(s)-body)), pos
 		return v
 	}
 	v.end = body + int(ln)
@@ -201,46 +203,46 @@ func scanRecord(s []byte, pos int) (v recordView) {
 	rec := s[:v.end]
 	p := body
 	if p >= v.end {
-		v.err, v.errAt = "the record ends before its attributes", p
+		v.err, v.errAt = errNoAttributes, p
 		return v
 	}
 	v.attrs = int8(rec[p])
 	p++
 	v.stage = stAttributes
 	if v.tsDelta, n = varlong(rec[p:]); n <= 0 {
-		v.err, v.errAt = "timestampDelta: "+varintError(n), p
+		v.err, v.errAt = varintError("timestampDelta", n), p
 		return v
 	}
 	v.tsAt, v.tsSize = p, n
 	p += n
 	v.stage = stTimestamp
 	if v.offDelta, n = varint(rec[p:]); n <= 0 {
-		v.err, v.errAt = "offsetDelta: "+varintError(n), p
+		v.err, v.errAt = varintError("offsetDelta", n), p
 		return v
 	}
 	v.offAt, v.offSize = p, n
 	p += n
 	v.stage = stOffset
-	var msg string
-	if v.key, msg = scanField(rec, p, "key"); msg != "" {
-		v.err, v.errAt = msg, p
+	var err error
+	if v.key, err = scanField(rec, p, "key"); err != nil {
+		v.err, v.errAt = err, p
 		return v
 	}
 	p = v.key.end()
 	v.stage = stKey
-	if v.value, msg = scanField(rec, p, "value"); msg != "" {
-		v.err, v.errAt = msg, p
+	if v.value, err = scanField(rec, p, "value"); err != nil {
+		v.err, v.errAt = err, p
 		return v
 	}
 	p = v.value.end()
 	v.stage = stValue
 	if v.hdrCount, n = varint(rec[p:]); n <= 0 {
-		v.err, v.errAt = "header count: "+varintError(n), p
+		v.err, v.errAt = varintError("header count", n), p
 		return v
 	}
 	v.hdrAt, v.hdrSize = p, n
 	if v.hdrCount < 0 || int(v.hdrCount) > (v.end-p-n)/2 {
-		v.err, v.errAt = xfmt.Sprintf("%d headers cannot fit in the %d bytes left in the record", v.hdrCount, v.end-p-n), p
+		v.err, v.errAt = wire.Mark(wire.ErrLength, xfmt.Errorf("%d headers cannot fit in the %d bytes left in the record", v.hdrCount, v.end-p-n)), p
 		return v
 	}
 	v.stage = stHeaderCount
@@ -248,28 +250,28 @@ func scanRecord(s []byte, pos int) (v recordView) {
 }
 
 // scanField reads a varint length and the bytes it counts.
-func scanField(s []byte, p int, what string) (field, string) {
+func scanField(s []byte, p int, what string) (field, error) {
 	ln, n := varint(s[p:])
 	if n <= 0 {
-		return field{}, what + " length: " + varintError(n)
+		return field{}, varintError(what+" length", n)
 	}
 	if ln < -1 {
-		return field{}, xfmt.Sprintf("%s length %d is negative", what, ln)
+		return field{}, wire.Mark(wire.ErrLength, xfmt.Errorf("%s length %d is negative", what, ln))
 	}
 	if int(ln) > len(s)-p-n {
-		return field{}, xfmt.Sprintf("%s length %d does not fit the %d bytes left in the record", what, ln, len(s)-p-n)
+		return field{}, wire.Mark(wire.ErrLength, xfmt.Errorf("%s length %d does not fit the %d bytes left in the record", what, ln, len(s)-p-n))
 	}
-	return field{at: p, size: n, n: ln}, ""
+	return field{at: p, size: n, n: ln}, nil
 }
 
 // scanHeader reads the header at s[p:], s ending where the record does;
 // stage is 0 (nothing), 1 (key) or 2 (both).
-func scanHeader(s []byte, p int) (key, value field, stage int, err string) {
-	if key, err = scanField(s, p, "header key"); err != "" {
+func scanHeader(s []byte, p int) (key, value field, stage int, err error) {
+	if key, err = scanField(s, p, "header key"); err != nil {
 		return key, value, 0, err
 	}
-	if value, err = scanField(s, key.end(), "header value"); err != "" {
+	if value, err = scanField(s, key.end(), "header value"); err != nil {
 		return key, value, 1, err
 	}
-	return key, value, 2, ""
+	return key, value, 2, nil
 }

@@ -104,6 +104,10 @@ func (d *decoder) decompress(c Codec, src []byte, magic int8, dst []byte) (out [
 		d.bg.hit(err.Error())
 		return nil, note, err
 	}
+	if de, ok := err.(*wire.DecodeError); ok { // placed in src
+		de.Err = wire.Mark(wire.ErrDecompress, xfmt.Errorf("%s: %w", c, de.Err))
+		return nil, note, de
+	}
 	if err != nil {
 		return nil, note, wire.Mark(wire.ErrDecompress, xfmt.Errorf("%s: %w", c, err))
 	}

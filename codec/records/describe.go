@@ -103,7 +103,7 @@ type describer struct {
 	bufs [][]byte // the field's bytes, then each decompressed stream
 	// errs holds the errors of the spans that have one (tree.Failed),
 	// by index: rare, and made where they are found.
-	errs map[int32]string
+	errs map[int32]error
 	// last is the path asked for last, of a batch, message or record:
 	// the nodes of one record, drawn or made into a tree in turn, share
 	// it.
@@ -130,17 +130,17 @@ func (ds *describer) stream(b []byte) int32 {
 	return int32(len(ds.bufs) - 1)
 }
 
-func (ds *describer) setErr(i int, msg string) {
-	if msg == "" {
+func (ds *describer) setErr(i int, err error) {
+	if err == nil {
 		if ds.errs != nil {
 			delete(ds.errs, int32(i))
 		}
 		return
 	}
 	if ds.errs == nil {
-		ds.errs = map[int32]string{}
+		ds.errs = map[int32]error{}
 	}
-	ds.errs[int32(i)] = msg
+	ds.errs[int32(i)] = err
 }
 
 // bytes returns the bytes of span s.
@@ -199,7 +199,9 @@ func (ds *describer) Describe(f *tree.Flat, i int, n *tree.Node, ta *tree.Alloc)
 	a := alloc{ta}
 	s := &f.Spans[i]
 	if s.Flags&tree.Failed != 0 {
-		n.Err = ds.errs[int32(i)]
+		if err := ds.errs[int32(i)]; err != nil {
+			n.Err = err.Error()
+		}
 	}
 	switch s.Kind {
 	case kMore:

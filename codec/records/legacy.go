@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 
-	"kwire/internal/xfmt"
 	"kwire/tree"
 )
 
@@ -61,7 +60,7 @@ func (d *decoder) message(parent int, b []byte, pos int, sp span, idx int) {
 	}
 	if len(b) < hsize {
 		d.f.Spans[n].Kind, d.f.Spans[n].Section = kMessageErr, tree.Error
-		d.fail(n, xfmt.Sprintf("messageSize %d is too small for a magic %d message (at least %d)", len(b)-12, magic, hsize-12))
+		d.fail(n, errShortMessage(len(b), magic, hsize))
 		d.headerSpans(n, b, pos, sp, magic)
 		return
 	}
@@ -72,7 +71,7 @@ func (d *decoder) message(parent int, b []byte, pos int, sp span, idx int) {
 		case msgFieldCRC:
 			want := binary.BigEndian.Uint32(b[12:])
 			if got := legacyCRC(b[offMagic:]); got != want {
-				d.fail(c, xfmt.Sprintf("CRC-32 mismatch: the message says 0x%08x, its bytes give 0x%08x", want, got))
+				d.fail(c, errCRC32(want, got))
 			}
 		case msgFieldAttributes:
 			at := pos + 17
@@ -101,25 +100,25 @@ func (d *decoder) message(parent int, b []byte, pos int, sp span, idx int) {
 	if end < len(b) {
 		// The wrapper's value is the message's last span: this one,
 		// when the message has trailing bytes.
-		vn = d.errSpan(n, sp, errTrailing, pos+end, pos+len(b), xfmt.Sprintf("%s after the value, inside the message", plural(len(b)-end, "byte")))
+		vn = d.errSpan(n, sp, errTrailing, pos+end, pos+len(b), errTrailingMessage(len(b)-end))
 	}
 	if codec == None {
 		return
 	}
 	d.f.Spans[vn].Arg |= argWrapper
 	if vlen < 0 {
-		d.fail(vn, "a compressed message needs a value")
+		d.fail(vn, errNoWrapperValue)
 		return
 	}
 	if d.depth >= maxNesting {
-		d.fail(vn, "compressed message set nested too deeply (Kafka writes none inside a compressed message)")
+		d.fail(vn, errNested)
 		return
 	}
 	payload := b[p+4 : end]
 	out, note, err := d.decompress(codec, payload, magic, nil)
 	if err != nil {
 		d.f.Spans[vn].Section = tree.Error
-		d.fail(vn, err.Error())
+		d.fail(vn, moved(err, sp.base+pos+p+4))
 		return
 	}
 	d.f.Spans[vn].Arg |= argUnpacked | int32(noteCode(note))<<argNoteShift
@@ -134,12 +133,12 @@ func (d *decoder) message(parent int, b []byte, pos int, sp span, idx int) {
 func (d *decoder) legacyBytes(n int, b []byte, p, pos int, sp span, which int) (int32, int, bool) {
 	name := errNames[which]
 	if p+4 > len(b) {
-		d.errSpan(n, sp, which, pos+p, pos+len(b), xfmt.Sprintf("the message ends before the %s length", name))
+		d.errSpan(n, sp, which, pos+p, pos+len(b), errNoLegacyLength(name))
 		return 0, -1, false
 	}
 	ln := int32(binary.BigEndian.Uint32(b[p:]))
 	if ln < -1 || int(ln) > len(b)-p-4 {
-		d.errSpan(n, sp, which, pos+p, pos+len(b), xfmt.Sprintf("%s length %d does not fit the %d bytes left in the message", name, ln, len(b)-p-4))
+		d.errSpan(n, sp, which, pos+p, pos+len(b), errLegacyLength(name, ln, len(b)-p-4))
 		return 0, -1, false
 	}
 	i := d.add(n, kLegacyBytes, which, sp, pos+p, 4+max(int(ln), 0), tree.Record)

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/pierrec/lz4/v4"
+
+	"kwire/codec/wire"
 )
 
 // lz4Inputs are texts of every kind: empty, tiny, random, repetitive,
@@ -78,15 +80,16 @@ func TestLZ4Errors(t *testing.T) {
 		{"magic", append([]byte{1, 2, 3, 4}, good[4:]...), "magic"},
 		{"short", good[:6], "too few"},
 		{"header checksum", append(append(append([]byte{}, good[:6]...), good[6]^1), good[7:]...), "header checksum"},
-		{"cut", good[:len(good)-5], "lz4: "},
+		{"cut", good[:len(good)-5], "offset 7 (0x0007): block: size 21"},
 		{"no end mark", good[:len(good)-4], "too few for a block size"},
 		{"block too big", append(append([]byte{}, good[:7]...), 0xff, 0xff, 0x01, 0x00), "blocks are at most 65536"},
-		{"bad offset", append(append([]byte{}, good[:7]...), 5, 0, 0, 0, 0x04, 0x09, 0x00, 0, 0), "match offset 9"},
+		{"bad offset", append(append([]byte{}, good[:7]...), 5, 0, 0, 0, 0x04, 0x09, 0x00, 0, 0), "offset 12 (0x000c): block: match offset 9"},
 		{"trailing", append(append([]byte{}, good...), 1, 2), "too few for a frame header"},
 	} {
 		_, err := lz4DecodeFrames(tc.b, 1<<20, nil)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		var de *wire.DecodeError
+		if !errors.As(err, &de) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want a *wire.DecodeError %q", tc.name, err, tc.want)
 		}
 	}
 	// A long match in few bytes is refused before it is made.

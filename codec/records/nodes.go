@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"kwire/codec/wire"
 	"kwire/internal/xfmt"
 	"kwire/tree"
 )
@@ -113,7 +114,11 @@ func newDecoder(o Options) *decoder {
 // while f is in use. The nodes of control records and of the keys and
 // values Options.Record decodes are stored in f as nodes. Spans does not
 // call f.Done.
-func Spans(f *tree.Flat, parent int, b []byte, base int, o Options) {
+func Spans(f *tree.Flat, parent int, b []byte, base int, o Options) { spans(f, parent, b, base, o) }
+
+// spans is Spans, returning the describer of the spans (nil when there is
+// none).
+func spans(f *tree.Flat, parent int, b []byte, base int, o Options) *describer {
 	if o.Alloc == nil {
 		o.Alloc = new(tree.Alloc)
 	}
@@ -123,12 +128,13 @@ func Spans(f *tree.Flat, parent int, b []byte, base int, o Options) {
 	if !ok {
 		f.Store(parent, &tree.Node{Name: "records", Type: "error", Offset: base, Size: len(b), Section: tree.Error,
 			Relative: o.Relative, Path: o.Path, Err: "too many records fields in one tree (65,535 at most)"})
-		return
+		return nil
 	}
 	ds.who, d.who = who, who
 	d.f, d.ds = f, ds
 	d.reserve(d.estimate(b))
 	d.entries(parent, b, span{base: base, rel: o.Relative})
+	return ds
 }
 
 // Nodes returns the tree nodes of the contents of a records field whose
@@ -214,15 +220,15 @@ func (d *decoder) add(parent int, kind uint8, arg int, sp span, pos, size int, s
 }
 
 // fail sets the error of span i.
-func (d *decoder) fail(i int, msg string) {
+func (d *decoder) fail(i int, err error) {
 	d.f.Spans[i].Flags |= tree.Failed
-	d.ds.setErr(i, msg)
+	d.ds.setErr(i, err)
 }
 
 // errSpan is an error span named name (errNames) over s[pos:end].
-func (d *decoder) errSpan(parent int, sp span, name, pos, end int, msg string) int {
+func (d *decoder) errSpan(parent int, sp span, name, pos, end int, err error) int {
 	i := d.add(parent, kErr, name, sp, pos, end-pos, tree.Error)
-	d.fail(i, msg)
+	d.fail(i, err)
 	return i
 }
 
@@ -266,7 +272,7 @@ func (d *decoder) entries(parent int, s []byte, sp span) {
 // ("batches", or "37 more records").
 func (d *decoder) more(parent int, s []byte, pos int, sp span, what string, level int) {
 	i := d.add(parent, kMore, level, sp, pos, len(s)-pos, tree.Error)
-	d.fail(i, d.bg.LeftOut(what+" ("+plural(len(s)-pos, "byte")+")"))
+	d.fail(i, wire.Mark(wire.ErrBudget, errors.New(d.bg.LeftOut(what+" ("+plural(len(s)-pos, "byte")+")"))))
 }
 
 // Sizes of the legacy message header: offset, size, crc, magic,
@@ -291,7 +297,7 @@ func (d *decoder) entry(parent int, s []byte, pos int, sp span, idx int) int {
 	magic := int8(rest[offMagic])
 	if length < 0 {
 		n := d.add(parent, kEntryErr, idx, sp, pos, len(rest), tree.Error)
-		d.fail(n, xfmt.Sprintf("length %d is negative; the rest of the records (%d bytes) cannot be read", length, len(rest)))
+		d.fail(n, errNegativeLength(length, len(rest)))
 		d.headerSpans(n, rest, pos, sp, magic)
 		return -1
 	}
@@ -303,7 +309,7 @@ func (d *decoder) entry(parent int, s []byte, pos int, sp span, idx int) int {
 	b := rest[:total]
 	if total < minEntry {
 		n := d.add(parent, kEntryErr, idx, sp, pos, total, tree.Error)
-		d.fail(n, xfmt.Sprintf("length %d is too small to hold a magic byte", length))
+		d.fail(n, errNoMagic(length))
 		d.headerSpans(n, b, pos, sp, 2)
 		return total
 	}
@@ -316,7 +322,7 @@ func (d *decoder) entry(parent int, s []byte, pos int, sp span, idx int) int {
 		return total
 	}
 	n := d.add(parent, kEntryErr, idx, sp, pos, total, tree.Error)
-	d.fail(n, xfmt.Sprintf("magic %d is not a record format (0 and 1 are message sets, 2 is RecordBatch)", magic))
+	d.fail(n, errMagic(magic))
 	d.headerSpans(n, b, pos, sp, 2)
 	return total
 }
@@ -421,7 +427,7 @@ func (d *decoder) batch(parent int, b []byte, pos int, sp span, idx int) {
 	n := d.add(parent, kBatch, idx, sp, pos, len(b), tree.RecordBatch)
 	if len(b) < BatchHeaderSize {
 		d.f.Spans[n].Kind, d.f.Spans[n].Section = kEntryErr, tree.Error
-		d.fail(n, xfmt.Sprintf("batchLength %d is too small for a RecordBatch v2 header (49 bytes after the length)", len(b)-12))
+		d.fail(n, errShortBatch(len(b)))
 		d.headerSpans(n, b, pos, sp, 2)
 		return
 	}
@@ -432,7 +438,7 @@ func (d *decoder) batch(parent int, b []byte, pos int, sp span, idx int) {
 		switch i {
 		case fieldCRC:
 			if got := CRC32C(b[offAttributes:]); got != h.CRC {
-				d.fail(c, xfmt.Sprintf("CRC-32C mismatch: the batch says 0x%08x, its bytes give 0x%08x", h.CRC, got))
+				d.fail(c, errCRC32C(h.CRC, got))
 			}
 		case fieldAttributes:
 			low := pos + offAttributes + 1
@@ -449,7 +455,7 @@ func (d *decoder) batch(parent int, b []byte, pos int, sp span, idx int) {
 		out, note, err := d.decompress(codec, payload, 2, nil)
 		if err != nil {
 			d.f.Spans[rn].Section = tree.Error
-			d.fail(rn, err.Error())
+			d.fail(rn, moved(err, sp.base+pos+BatchHeaderSize))
 			return
 		}
 		k := d.ds.stream(out)
@@ -502,7 +508,7 @@ const (
 func (d *decoder) records(rn int, s []byte, sp span, h Batch, count int32) {
 	control := h.Attributes&AttrControl != 0
 	if count < 0 {
-		d.errSpan(rn, sp, errRecordCount, 0, len(s), xfmt.Sprintf("recordCount %d is negative", count))
+		d.errSpan(rn, sp, errRecordCount, 0, len(s), errNegativeCount(count))
 		return
 	}
 	// The records shown are bounded by the bytes and by the budget.
@@ -524,9 +530,9 @@ func (d *decoder) records(rn int, s []byte, sp span, h Batch, count int32) {
 	d.f.Spans[rn].Arg |= recordsDone
 	switch {
 	case i < int(count):
-		d.errSpan(rn, sp, errMissing, pos, len(s), xfmt.Sprintf("recordCount is %d but the records end after %d", count, i))
+		d.errSpan(rn, sp, errMissing, pos, len(s), errMissingRecords(count, i))
 	case pos < len(s):
-		d.errSpan(rn, sp, errTrailing, pos, len(s), xfmt.Sprintf("%s after the last of the %d records", plural(len(s)-pos, "byte"), count))
+		d.errSpan(rn, sp, errTrailing, pos, len(s), errTrailingRecords(len(s)-pos, count))
 	}
 }
 
@@ -593,7 +599,7 @@ func (d *decoder) recordFields(rec int, s []byte, sp span, v recordView, control
 			d.more(hn, rs, p, sp, plural(int(v.hdrCount)-j, "more header"), moreInside)
 			return
 		}
-		k, hv, stage, msg := scanHeader(rs, p)
+		k, hv, stage, err := scanHeader(rs, p)
 		hd := d.add(hn, kHeader, j, sp, p, 0, tree.Record)
 		if stage >= 1 {
 			d.bytesSpan(hd, sp, bytesHeaderKey, k)
@@ -605,15 +611,15 @@ func (d *decoder) recordFields(rec int, s []byte, sp span, v recordView, control
 			continue
 		}
 		d.f.Spans[hd].Size = int32(v.end - p)
-		d.fail(hd, msg)
-		d.errSpan(hd, sp, errError, p, v.end, msg)
-		d.fail(rec, msg)
+		d.fail(hd, err)
+		d.errSpan(hd, sp, errError, p, v.end, err)
+		d.fail(rec, err)
 		return
 	}
 	if p < v.end {
-		msg := xfmt.Sprintf("%s left in the record after its headers", plural(v.end-p, "byte"))
-		d.errSpan(rec, sp, errTrailing, p, v.end, msg)
-		d.fail(rec, msg)
+		err := errTrailingHeaders(v.end - p)
+		d.errSpan(rec, sp, errTrailing, p, v.end, err)
+		d.fail(rec, err)
 	}
 }
 
@@ -656,7 +662,7 @@ func (d *decoder) nodes(ki, vi int, fn func(key, val *tree.Node)) {
 		return
 	}
 	for i := ki; i < d.f.Len(); i++ {
-		d.ds.setErr(i, "")
+		d.ds.setErr(i, nil)
 	}
 	parent := int(d.f.Spans[ki].Parent)
 	d.f.Spans = d.f.Spans[:ki]

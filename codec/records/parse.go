@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"strconv"
 
 	"kwire/codec/wire"
 	"kwire/internal/xfmt"
@@ -14,16 +15,19 @@ import (
 // the defaults). Keys, values and headers alias b or the decompressed
 // bytes. It stops at the first entry it cannot read whole (a partial batch
 // at the end, a bad record) and returns the entries before it with an
-// error saying where and what: a *wire.DecodeError whose offset is the
-// failed entry's, from the first byte of b, and whose cause is marked
+// error saying where and what: a *wire.DecodeError whose offset is where
+// it failed, from the first byte of b, whose path is that of the JSON
+// form ("[1].records[3].headers[0]"), and whose cause is marked
 // (errors.Is) with wire's sentinels where one fits: ErrShort (a partial
-// batch), ErrLength, ErrTrailing, ErrDecompress, ErrBudget.
+// batch), ErrLength, ErrTrailing, ErrDecompress, ErrBudget. What fails in
+// decompressed records is a DecodeError of theirs inside the one of the
+// compressed bytes (see wire.DecodeError.Error).
 func Parse(b []byte) ([]Batch, error) {
 	d := newDecoder(Options{})
 	var out []Batch
 	for _, e := range d.parseEntries(b) {
 		if e.err != nil {
-			return out, &wire.DecodeError{Offset: e.pos, Err: e.err}
+			return out, e.err
 		}
 		out = append(out, e.batch)
 	}
@@ -44,14 +48,16 @@ type parsed struct {
 	// its records' JSON when seen has it: the batch has no Records.
 	key  seenKey
 	json *recordsJSON
-	err  error
+	// err is a *wire.DecodeError, placed in the bytes the entries were
+	// read from.
+	err error
 }
 
 // parseEntries splits s into entries and reads each.
 func (d *decoder) parseEntries(s []byte) []parsed {
 	var out []parsed
 	for pos := 0; pos < len(s); {
-		e, next := d.parseEntry(s, pos)
+		e, next := d.parseEntry(s, pos, len(out))
 		out = append(out, e)
 		if next < 0 {
 			break
@@ -61,9 +67,18 @@ func (d *decoder) parseEntries(s []byte) []parsed {
 	return out
 }
 
-// parseEntry reads the entry at s[pos:] and returns where the next one
-// starts, or -1 when none can follow (the entry's bytes run to the end).
-func (d *decoder) parseEntry(s []byte, pos int) (parsed, int) {
+// parseEntry reads the entry at s[pos:], the idx-th, and returns where
+// the next one starts, or -1 when none can follow (the entry's bytes run
+// to the end).
+func (d *decoder) parseEntry(s []byte, pos, idx int) (parsed, int) {
+	e, next := d.readEntry(s, pos)
+	if e.err != nil {
+		e.err = place(e.err, pos, "["+strconv.Itoa(idx)+"]")
+	}
+	return e, next
+}
+
+func (d *decoder) readEntry(s []byte, pos int) (parsed, int) {
 	rest := s[pos:]
 	e := parsed{pos: pos, raw: rest}
 	d.jsonHit, d.key = nil, seenKey{}
@@ -71,9 +86,9 @@ func (d *decoder) parseEntry(s []byte, pos int) (parsed, int) {
 		e.err = wire.Mark(wire.ErrShort, xfmt.Errorf("partial batch: %d bytes, too few for a batch header", len(rest)))
 		return e, -1
 	}
-	length := int32(binary.BigEndian.Uint32(rest[offLength:]))
+	length, _ := wire.ConsumeInt32(rest[offLength:])
 	if length < 0 {
-		e.err = wire.Mark(wire.ErrLength, xfmt.Errorf("length %d is negative", length))
+		e.err = wire.Mark(wire.ErrLength, errNegativeLength(length, len(rest)))
 		return e, -1
 	}
 	total := 12 + int(length)
@@ -84,14 +99,14 @@ func (d *decoder) parseEntry(s []byte, pos int) (parsed, int) {
 	e.raw = rest[:total]
 	switch magic := int8(rest[offMagic]); {
 	case total < minEntry:
-		e.err = wire.Mark(wire.ErrLength, xfmt.Errorf("length %d is too small to hold a magic byte", length))
+		e.err = wire.Mark(wire.ErrLength, errNoMagic(length))
 	case magic == 2:
 		e.batch, e.stream, e.err = d.parseBatch(e.raw)
 		e.shared, e.key, e.json = d.shared, d.key, d.jsonHit
 	case magic == 0 || magic == 1:
 		e.batch, e.stream, e.err = d.parseMessage(e.raw)
 	default:
-		e.err = xfmt.Errorf("magic %d is not a record format", magic)
+		e.err = errMagic(magic)
 	}
 	return e, pos + total
 }
@@ -99,7 +114,7 @@ func (d *decoder) parseEntry(s []byte, pos int) (parsed, int) {
 // parseBatch reads the RecordBatch v2 b (exactly its bytes).
 func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 	if len(b) < BatchHeaderSize {
-		return Batch{}, nil, xfmt.Errorf("batchLength %d is too small for a RecordBatch v2", len(b)-12)
+		return Batch{}, nil, place(wire.Mark(wire.ErrLength, errShortBatch(len(b))), offLength, "batchLength")
 	}
 	h, count := readHeader(b)
 	crc := CRC32C(b[offAttributes:])
@@ -110,7 +125,7 @@ func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 		h.Compressed = s
 		var err error
 		if s, err = d.decompressBatch(c, s, crc, count); err != nil {
-			return h, nil, err
+			return h, nil, place(err, BatchHeaderSize, "records")
 		}
 		if d.jsonHit != nil { // its JSON is kept: nothing to read
 			return h, nil, nil
@@ -118,59 +133,72 @@ func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 		stream = s
 	}
 	if count < 0 {
-		return h, stream, xfmt.Errorf("recordCount %d is negative", count)
+		return h, stream, place(wire.Mark(wire.ErrLength, errNegativeCount(count)), offRecordCount, "recordCount")
 	}
+	if err := d.parseRecords(&h, s, count); err != nil {
+		if stream != nil { // in the decompressed records
+			return h, stream, &wire.DecodeError{Offset: BatchHeaderSize, Path: "records", Err: err}
+		}
+		return h, stream, place(err, BatchHeaderSize, "records")
+	}
+	return h, stream, nil
+}
+
+// parseRecords reads the count records of s into h; an error is placed in
+// s.
+func (d *decoder) parseRecords(h *Batch, s []byte, count int32) error {
 	n := min(int(count), len(s)/minRecordSize)
 	if n > d.bg.recordsLeft() {
-		return h, stream, wire.Mark(wire.ErrBudget, errors.New(d.bg.LeftOut(plural(int(count), "record"))))
+		return place(wire.Mark(wire.ErrBudget, errors.New(d.bg.LeftOut(plural(int(count), "record")))), 0, "")
 	}
 	d.bg.records += n
 	h.Records = d.recordSlice(n)
 	pos := 0
 	for i := 0; i < int(count); i++ {
 		if pos >= len(s) {
-			return h, stream, wire.Mark(wire.ErrShort, xfmt.Errorf("recordCount is %d but the records end after %d", count, i))
+			return place(wire.Mark(wire.ErrShort, errMissingRecords(count, i)), pos, "")
 		}
 		r, end, err := d.parseRecord(s, pos)
 		if err != nil {
-			return h, stream, xfmt.Errorf("record %d: %w", i, err)
+			return wire.WithPath(err, "["+strconv.Itoa(i)+"]")
 		}
 		h.Records = append(h.Records, r)
 		pos = end
 	}
 	if pos < len(s) {
-		return h, stream, wire.Mark(wire.ErrTrailing, xfmt.Errorf("%d bytes after the last of the %d records", len(s)-pos, count))
+		return place(wire.Mark(wire.ErrTrailing, errTrailingRecords(len(s)-pos, count)), pos, "")
 	}
-	return h, stream, nil
+	return nil
 }
 
 // parseRecord reads the record at s[pos:] and returns where it ends. Its
-// headers draw on the budget's nodes, as they would in the tree.
+// headers draw on the budget's nodes, as they would in the tree. Its
+// error is a *wire.DecodeError placed in s.
 func (d *decoder) parseRecord(s []byte, pos int) (Record, int, error) {
 	v := scanRecord(s, pos)
 	if v.stage < stHeaderCount {
-		return Record{}, 0, errors.New(v.err)
+		return Record{}, 0, place(v.err, v.errAt, "")
 	}
 	r := Record{Attributes: v.attrs, TimestampDelta: v.tsDelta, OffsetDelta: v.offDelta, Key: v.key.data(s), Value: v.value.data(s)}
 	rs := s[:v.end]
 	p := v.hdrAt + v.hdrSize
 	if v.hdrCount > 0 {
 		if int(v.hdrCount) > d.bg.NodesLeft() {
-			return r, 0, wire.Mark(wire.ErrBudget, errors.New(d.bg.LeftOut(plural(int(v.hdrCount), "header"))))
+			return r, 0, place(wire.Mark(wire.ErrBudget, errors.New(d.bg.LeftOut(plural(int(v.hdrCount), "header")))), v.hdrAt, "headers")
 		}
 		d.bg.TakeNodes(int(v.hdrCount))
 		r.Headers = d.headerSlice(int(v.hdrCount))
 	}
 	for j := range r.Headers {
-		k, val, _, msg := scanHeader(rs, p)
-		if msg != "" {
-			return r, 0, xfmt.Errorf("header %d: %s", j, msg)
+		k, val, _, err := scanHeader(rs, p)
+		if err != nil {
+			return r, 0, place(err, p, "headers["+strconv.Itoa(j)+"]")
 		}
 		r.Headers[j] = Header{Key: k.data(rs), Value: val.data(rs)}
 		p = val.end()
 	}
 	if p < v.end {
-		return r, 0, wire.Mark(wire.ErrTrailing, xfmt.Errorf("%d bytes left in the record after its headers", v.end-p))
+		return r, 0, place(wire.Mark(wire.ErrTrailing, errTrailingHeaders(v.end-p)), p, "")
 	}
 	return r, v.end, nil
 }
@@ -188,7 +216,7 @@ func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
 		hsize = legacyHeaderV1
 	}
 	if len(b) < hsize {
-		return Batch{}, nil, xfmt.Errorf("messageSize %d is too small for a magic %d message", len(b)-12, magic)
+		return Batch{}, nil, place(wire.Mark(wire.ErrLength, errShortMessage(len(b), magic, hsize)), offLength, "messageSize")
 	}
 	m := Batch{BaseOffset: int64(binary.BigEndian.Uint64(b)), Magic: magic, Attributes: int16(b[17])}
 	m.CRC = binary.BigEndian.Uint32(b[12:])
@@ -205,22 +233,23 @@ func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
 		return m, nil, err
 	}
 	if p < len(b) {
-		return m, nil, wire.Mark(wire.ErrTrailing, xfmt.Errorf("%d bytes after the value, inside the message", len(b)-p))
+		return m, nil, place(wire.Mark(wire.ErrTrailing, errTrailingMessage(len(b)-p)), p, "")
 	}
 	c := m.Codec()
 	if c == None {
 		return m, nil, nil
 	}
+	valueAt := p - len(m.Value)
 	if m.Value == nil {
-		return m, nil, errors.New("a compressed message needs a value")
+		return m, nil, place(errNoWrapperValue, valueAt-4, "value")
 	}
 	m.Compressed = m.Value
 	if d.depth >= maxNesting {
-		return m, nil, errors.New("compressed message set nested too deeply")
+		return m, nil, place(errNested, valueAt, "value")
 	}
 	stream, _, err := d.decompress(c, m.Value, magic, d.stream())
 	if err != nil {
-		return m, nil, err
+		return m, nil, place(err, valueAt, "value")
 	}
 	d.depth++
 	inner := d.parseEntries(stream)
@@ -228,7 +257,7 @@ func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
 	m.Messages = make([]Batch, 0, len(inner))
 	for _, e := range inner {
 		if e.err != nil {
-			return m, stream, xfmt.Errorf("inner message at byte %d of the decompressed set: %w", e.pos, e.err)
+			return m, stream, &wire.DecodeError{Offset: valueAt, Path: "messages", Err: e.err}
 		}
 		m.Messages = append(m.Messages, e.batch)
 	}
@@ -236,16 +265,16 @@ func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
 }
 
 func int32Bytes(b []byte, p int, what string) ([]byte, int, error) {
-	if p+4 > len(b) {
-		return nil, p, xfmt.Errorf("the message ends before the %s length", what)
+	n, k := wire.ConsumeInt32(b[p:])
+	if k < 0 {
+		return nil, p, place(wire.Mark(wire.ErrShort, errNoLegacyLength(what)), p, what)
 	}
-	n := int32(binary.BigEndian.Uint32(b[p:]))
+	if n < -1 || int(n) > len(b)-p-4 {
+		return nil, p, place(wire.Mark(wire.ErrLength, errLegacyLength(what, n, len(b)-p-4)), p, what)
+	}
 	p += 4
 	if n == -1 {
 		return nil, p, nil
-	}
-	if n < 0 || int(n) > len(b)-p {
-		return nil, p, xfmt.Errorf("%s length %d does not fit the %d bytes left in the message", what, n, len(b)-p)
 	}
 	return b[p : p+int(n) : p+int(n)], p + int(n), nil
 }

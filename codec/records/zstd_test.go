@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+
+	"kwire/codec/wire"
 )
 
 // zstdInputs are texts of every shape: empty, tiny, repetitive (RLE
@@ -320,22 +322,23 @@ func TestZstdErrors(t *testing.T) {
 		b    []byte
 		want string
 	}{
-		{"magic", set(0, 0), "byte 0: magic 0xfd2fb500, want 0xfd2fb528"},
-		{"short", good[:2], "byte 0: 2 bytes left, too few for a frame"},
+		{"magic", set(0, 0), "offset 0 (0x0000): magic 0xfd2fb500, want 0xfd2fb528"},
+		{"short", good[:2], "offset 0 (0x0000): 2 bytes left, too few for a frame"},
 		{"header", good[:5], "frame header cut short"},
-		{"reserved bit", set(4, good[4]|0x08), "byte 0: frame header cut short or reserved bit set"},
-		{"dictionary", append(append([]byte{}, good[:4]...), 0x01, 0x58, 0x07), "byte 0: the frame needs dictionary 7 (not supported)"},
+		{"reserved bit", set(4, good[4]|0x08), "offset 0 (0x0000): frame header cut short or reserved bit set"},
+		{"dictionary", append(append([]byte{}, good[:4]...), 0x01, 0x58, 0x07), "offset 0 (0x0000): the frame needs dictionary 7 (not supported)"},
 		{"block cut", good[:len(good)-6], "cut short"},
 		{"checksum", set(len(good)-1, good[len(good)-1]^1), "content checksum"},
 		{"trailing", append(bytes.Clone(good), 1, 2), "2 bytes left, too few for a frame"},
 		{"skippable", []byte{0x50, 0x2a, 0x4d, 0x18, 9, 0, 0, 0, 1}, "skippable frame cut short"},
-		{"reserved block", []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x50, 0x07, 0x00, 0x00}, "byte 6: block of 0 bytes, type 3: over 131072, cut short or reserved type"},
+		{"reserved block", []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x50, 0x07, 0x00, 0x00}, "offset 6 (0x0006): block of 0 bytes, type 3: over 131072, cut short or reserved type"},
 		{"content size", []byte{0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x05, 0x09, 0x00, 0x00, 'a'}, "frame decodes to 1 bytes, its header says 5"},
 		{"big block", []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x00, 0x01, 0x00, 0x20}, "block of 262144 bytes, type 0: over 1024"},
 	} {
 		_, err := zstdDecodeFrames(tc.b, 1<<20, nil)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		var de *wire.DecodeError
+		if !errors.As(err, &de) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want a *wire.DecodeError %q", tc.name, err, tc.want)
 		}
 	}
 	// A declared content size over the limit is refused before anything

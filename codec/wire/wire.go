@@ -41,6 +41,10 @@ var (
 	// tree nodes: records.Limits) is spent, so that what follows is left
 	// out.
 	ErrBudget = errors.New("budget spent")
+	// ErrCRC means a checksum does not match the bytes it covers: the
+	// CRC-32C of a RecordBatch v2 (KIP-98) or the CRC-32 of a magic 0 or
+	// 1 message.
+	ErrCRC = errors.New("checksum mismatch")
 )
 
 // ParseError converts a negative count from a Consume function to an error.
