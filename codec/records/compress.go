@@ -118,7 +118,8 @@ func (d *decoder) decompress(c Codec, src []byte, magic int8, dst []byte) (out [
 var errTooBig = xfmt.Errorf("%w", ErrLimit)
 
 // streams holds buffers for decompressed records that the tree is done
-// with: Nodes copies what it shows, so the bytes can be reused.
+// with (AppendJSON, once it has written an entry), so that the bytes
+// can be reused.
 var streams sync.Pool
 
 // maxPooledStream is the largest buffer kept for reuse.

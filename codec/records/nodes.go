@@ -45,7 +45,7 @@ type Part struct {
 // it makes to Part.Budget. The caller sets their paths to the record's.
 type RecordFunc func(key, value Part)
 
-// Options say how Spans and Nodes label and bound the tree.
+// Options say how Spans and Parse label and bound the tree.
 type Options struct {
 	// Path is the records field's path in its message; batch and record
 	// nodes extend it as the JSON form nests them ("Records[0].records[3]").
@@ -70,9 +70,8 @@ type Options struct {
 	// budget of its own with the default limits.
 	Budget *Budget
 	// Alloc, when set, is the allocator of the tree the nodes join (they
-	// then share its blocks): Nodes' tree, and with Spans the nodes of
-	// control records and of the hooks, stored; nil gives the call one of
-	// its own.
+	// then share its blocks): the nodes of control records and of the
+	// hooks, stored; nil gives the call one of its own.
 	Alloc *tree.Alloc
 }
 
@@ -135,26 +134,6 @@ func spans(f *tree.Flat, parent int, b []byte, base int, o Options) *describer {
 	d.reserve(d.estimate(b))
 	d.entries(parent, b, span{base: base, rel: o.Relative})
 	return ds
-}
-
-// Nodes returns the tree nodes of the contents of a records field whose
-// bytes b start at offset base: the tree of Spans, with its text.
-func Nodes(b []byte, base int, o Options) []*tree.Node {
-	if o.Alloc == nil {
-		o.Alloc = new(tree.Alloc)
-	}
-	f := &tree.Flat{}
-	Spans(f, -1, b, base, o)
-	f.Done()
-	roots := 0
-	for i := 0; i < f.Len(); i = int(f.Spans[i].Next) {
-		roots++
-	}
-	out := o.Alloc.Children(max(roots, 1))
-	for i := 0; i < f.Len(); i = int(f.Spans[i].Next) {
-		out = append(out, f.Tree(i, o.Alloc))
-	}
-	return out
 }
 
 // span places a stream: offsets are base + position, marked relative

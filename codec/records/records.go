@@ -5,8 +5,8 @@
 // raw), lz4 frames or zstd (KIP-110).
 //
 // Spans builds the object tree of a field as spans of a tree.Flat whose
-// text is written when it is drawn (Nodes, as tree nodes): every header
-// field, each attribute bit, every record with its varint sizes and
+// text is written when it is drawn (tree.Flat.Tree makes them nodes):
+// every header field, each attribute bit, every record with its varint sizes and
 // absolute offsets and timestamps, compressed records beneath their
 // compressed bytes with offsets relative to the decompressed stream,
 // control records decoded with the schema set (through Options.Control),
