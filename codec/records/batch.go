@@ -1,7 +1,6 @@
 package records
 
 import (
-	"encoding/binary"
 	"errors"
 
 	"kwire/codec/wire"
@@ -86,22 +85,34 @@ const (
 	offRecordCount   = 57
 )
 
+// batchHeader reads the header of the RecordBatch v2 b (exactly its
+// bytes) and the CRC-32C its bytes give (KeepCRC when it is not the one
+// the batch says).
+func batchHeader(b []byte) (h Batch, count int32, crc uint32, err error) {
+	if len(b) < BatchHeaderSize {
+		return h, 0, 0, errShortBatch(len(b))
+	}
+	h, count = readHeader(b)
+	crc = CRC32C(b[offAttributes:])
+	h.KeepCRC = crc != h.CRC
+	return h, count, crc, nil
+}
+
 // readHeader reads the header fields of a RecordBatch v2 from b, which
 // holds at least BatchHeaderSize bytes.
 func readHeader(b []byte) (h Batch, count int32) {
-	be := binary.BigEndian
-	h.BaseOffset = int64(be.Uint64(b))
-	h.PartitionLeaderEpoch = int32(be.Uint32(b[offLeaderEpoch:]))
+	h.BaseOffset = wire.Int64At(b, 0)
+	h.PartitionLeaderEpoch = wire.Int32At(b, offLeaderEpoch)
 	h.Magic = int8(b[offMagic])
-	h.CRC = be.Uint32(b[offCRC:])
-	h.Attributes = int16(be.Uint16(b[offAttributes:]))
-	h.LastOffsetDelta = int32(be.Uint32(b[offLastDelta:]))
-	h.BaseTimestamp = int64(be.Uint64(b[offBaseTimestamp:]))
-	h.MaxTimestamp = int64(be.Uint64(b[offMaxTimestamp:]))
-	h.ProducerID = int64(be.Uint64(b[offProducerID:]))
-	h.ProducerEpoch = int16(be.Uint16(b[offProducerEpoch:]))
-	h.BaseSequence = int32(be.Uint32(b[offBaseSequence:]))
-	return h, int32(be.Uint32(b[offRecordCount:]))
+	h.CRC = wire.Uint32At(b, offCRC)
+	h.Attributes = wire.Int16At(b, offAttributes)
+	h.LastOffsetDelta = wire.Int32At(b, offLastDelta)
+	h.BaseTimestamp = wire.Int64At(b, offBaseTimestamp)
+	h.MaxTimestamp = wire.Int64At(b, offMaxTimestamp)
+	h.ProducerID = wire.Int64At(b, offProducerID)
+	h.ProducerEpoch = wire.Int16At(b, offProducerEpoch)
+	h.BaseSequence = wire.Int32At(b, offBaseSequence)
+	return h, wire.Int32At(b, offRecordCount)
 }
 
 // Varints with a one-byte fast path; the Kafka record format uses

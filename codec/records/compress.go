@@ -208,7 +208,7 @@ func xerialDecode(src []byte, limit int, dst []byte) ([]byte, error) {
 		if len(rest) < 4 {
 			return nil, xfmt.Errorf("xerial framing: %d bytes left, too few for a block length", len(rest))
 		}
-		size := binary.BigEndian.Uint32(rest)
+		size := wire.Uint32At(rest, 0)
 		rest = rest[4:]
 		if int64(size) > int64(len(rest)) {
 			return nil, xfmt.Errorf("xerial block of %d bytes but only %d are left", size, len(rest))
@@ -227,7 +227,7 @@ func xerialDecode(src []byte, limit int, dst []byte) ([]byte, error) {
 		out = make([]byte, 0, total)
 	}
 	for rest := src[xerialHeaderSize:]; len(rest) > 0; {
-		size := binary.BigEndian.Uint32(rest)
+		size := wire.Uint32At(rest, 0)
 		block := rest[4 : 4+size]
 		n, _ := snappyDecodedLen(block)
 		dec, err := snappyDecodeBlock(out[len(out):len(out)+n], block)
@@ -322,12 +322,12 @@ func compress(c Codec, src []byte) ([]byte, error) {
 		return gzipCompress(src)
 	case Snappy:
 		out := append([]byte(nil), xerialMagic...)
-		out = binary.BigEndian.AppendUint32(out, 1)
-		out = binary.BigEndian.AppendUint32(out, 1)
+		out = wire.AppendInt32(out, int32(1))
+		out = wire.AppendInt32(out, int32(1))
 		for rest := src; len(rest) > 0; {
 			n := min(len(rest), xerialBlock)
 			block := snappyEncodeBlock(rest[:n])
-			out = binary.BigEndian.AppendUint32(out, uint32(len(block)))
+			out = wire.AppendInt32(out, int32(len(block)))
 			out = append(out, block...)
 			rest = rest[n:]
 		}

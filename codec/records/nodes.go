@@ -1,7 +1,6 @@
 package records
 
 import (
-	"encoding/binary"
 	"errors"
 	"strconv"
 	"time"
@@ -154,15 +153,15 @@ const spansPerRecord = 11
 func (d *decoder) estimate(s []byte) int {
 	n := 0
 	for len(s) >= minEntry {
-		total := 12 + int(int32(binary.BigEndian.Uint32(s[offLength:])))
+		total := 12 + int(wire.Int32At(s, offLength))
 		if total < minEntry || total > len(s) {
 			break
 		}
 		n += len(batchFields) + 8
 		if s[offMagic] == 2 && total >= BatchHeaderSize {
-			count := int(int32(binary.BigEndian.Uint32(s[offRecordCount:])))
+			count := int(wire.Int32At(s, offRecordCount))
 			bound := (total - BatchHeaderSize) / minRecordSize
-			if Codec(binary.BigEndian.Uint16(s[offAttributes:])&AttrCodec) != None {
+			if Codec(uint16(wire.Int16At(s, offAttributes))&AttrCodec) != None {
 				bound *= 64 // what compression may hide, within the budget
 			}
 			n += spansPerRecord * max(min(count, bound, d.bg.recordsLeft()), 0)
@@ -263,47 +262,62 @@ const (
 	minEntry = offMagic + 1
 )
 
+// frameEntry reads the framing of the batch or message at the start of
+// rest (its length, then its magic): its bytes, or what is wrong with
+// them, wire.ErrShort when rest ends inside them (a partial batch);
+// next says whether an entry can follow (the length could be read).
+func frameEntry(rest []byte) (b []byte, next bool, err error) {
+	if len(rest) < minEntry {
+		return rest, false, wire.Mark(wire.ErrShort, xfmt.Errorf("partial batch: %d bytes, too few for a batch header", len(rest)))
+	}
+	length := wire.Int32At(rest, offLength)
+	if length < 0 {
+		return rest, false, errNegativeLength(length, len(rest))
+	}
+	total := 12 + int(length)
+	if total > len(rest) {
+		return rest, false, wire.Mark(wire.ErrShort, xfmt.Errorf("partial batch: %d of %d bytes", len(rest), total))
+	}
+	b = rest[:total]
+	if total < minEntry {
+		return b, true, errNoMagic(length)
+	}
+	if magic := int8(b[offMagic]); magic < 0 || magic > 2 {
+		return b, true, errMagic(magic)
+	}
+	return b, true, nil
+}
+
 // entry adds the span of the batch or message at s[pos:], the idx-th of
 // its set, and returns its size, or a size <= 0 when nothing can follow
 // it.
 func (d *decoder) entry(parent int, s []byte, pos int, sp span, idx int) int {
 	rest := s[pos:]
-	if len(rest) < minEntry {
+	b, next, err := frameEntry(rest)
+	switch {
+	case err == nil:
+	case errors.Is(err, wire.ErrShort):
 		d.partial(parent, rest, pos, sp, idx)
 		return -1
+	default:
+		n := d.add(parent, kEntryErr, idx, sp, pos, len(b), tree.Error)
+		d.fail(n, err)
+		magic := int8(2) // the batch's fields, but for a length that says nothing
+		if !next {
+			magic = int8(b[offMagic])
+		}
+		d.headerSpans(n, b, pos, sp, magic)
+		if !next {
+			return -1
+		}
+		return len(b)
 	}
-	length := int32(binary.BigEndian.Uint32(rest[offLength:]))
-	magic := int8(rest[offMagic])
-	if length < 0 {
-		n := d.add(parent, kEntryErr, idx, sp, pos, len(rest), tree.Error)
-		d.fail(n, errNegativeLength(length, len(rest)))
-		d.headerSpans(n, rest, pos, sp, magic)
-		return -1
-	}
-	total := 12 + int(length)
-	if total > len(rest) {
-		d.partial(parent, rest, pos, sp, idx)
-		return -1
-	}
-	b := rest[:total]
-	if total < minEntry {
-		n := d.add(parent, kEntryErr, idx, sp, pos, total, tree.Error)
-		d.fail(n, errNoMagic(length))
-		d.headerSpans(n, b, pos, sp, 2)
-		return total
-	}
-	switch magic {
-	case 2:
+	if b[offMagic] == 2 {
 		d.batch(parent, b, pos, sp, idx)
-		return total
-	case 0, 1:
+	} else {
 		d.message(parent, b, pos, sp, idx)
-		return total
 	}
-	n := d.add(parent, kEntryErr, idx, sp, pos, total, tree.Error)
-	d.fail(n, errMagic(magic))
-	d.headerSpans(n, b, pos, sp, 2)
-	return total
+	return len(b)
 }
 
 // partial is a batch cut off at the end of the records (its value says
@@ -356,14 +370,14 @@ func fixedValue(b []byte, size int, typ string) string {
 	case 1:
 		v = int64(int8(b[0]))
 	case 2:
-		v = int64(int16(binary.BigEndian.Uint16(b)))
+		v = int64(wire.Int16At(b, 0))
 	case 4:
 		if typ == "uint32" {
-			return xfmt.Sprintf("0x%08x", binary.BigEndian.Uint32(b))
+			return xfmt.Sprintf("0x%08x", wire.Uint32At(b, 0))
 		}
-		v = int64(int32(binary.BigEndian.Uint32(b)))
+		v = int64(wire.Int32At(b, 0))
 	case 8:
-		v = int64(binary.BigEndian.Uint64(b))
+		v = wire.Int64At(b, 0)
 	}
 	return strconv.FormatInt(v, 10)
 }
@@ -404,20 +418,20 @@ const (
 // position pos.
 func (d *decoder) batch(parent int, b []byte, pos int, sp span, idx int) {
 	n := d.add(parent, kBatch, idx, sp, pos, len(b), tree.RecordBatch)
-	if len(b) < BatchHeaderSize {
+	h, count, crc, err := batchHeader(b)
+	if err != nil {
 		d.f.Spans[n].Kind, d.f.Spans[n].Section = kEntryErr, tree.Error
-		d.fail(n, errShortBatch(len(b)))
+		d.fail(n, err)
 		d.headerSpans(n, b, pos, sp, 2)
 		return
 	}
-	h, count := readHeader(b)
 	codec := h.Codec()
 	for i, f := range batchFields {
 		c := d.add(n, kBatchField, i, sp, pos+f.at, f.size, tree.RecordBatch)
 		switch i {
 		case fieldCRC:
-			if got := CRC32C(b[offAttributes:]); got != h.CRC {
-				d.fail(c, errCRC32C(h.CRC, got))
+			if h.KeepCRC {
+				d.fail(c, errCRC32C(h.CRC, crc))
 			}
 		case fieldAttributes:
 			low := pos + offAttributes + 1

@@ -2,12 +2,10 @@ package records
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"strconv"
 
 	"kwire/codec/wire"
-	"kwire/internal/xfmt"
 )
 
 // Parse reads the batches and legacy messages of a records field into
@@ -79,51 +77,35 @@ func (d *decoder) parseEntry(s []byte, pos, idx int) (parsed, int) {
 }
 
 func (d *decoder) readEntry(s []byte, pos int) (parsed, int) {
-	rest := s[pos:]
-	e := parsed{pos: pos, raw: rest}
+	e := parsed{pos: pos}
 	d.jsonHit, d.key = nil, seenKey{}
-	if len(rest) < minEntry {
-		e.err = wire.Mark(wire.ErrShort, xfmt.Errorf("partial batch: %d bytes, too few for a batch header", len(rest)))
-		return e, -1
-	}
-	length, _ := wire.ConsumeInt32(rest[offLength:])
-	if length < 0 {
-		e.err = wire.Mark(wire.ErrLength, errNegativeLength(length, len(rest)))
-		return e, -1
-	}
-	total := 12 + int(length)
-	if total > len(rest) {
-		e.err = wire.Mark(wire.ErrShort, xfmt.Errorf("partial batch: %d of %d bytes", len(rest), total))
-		return e, -1
-	}
-	e.raw = rest[:total]
-	switch magic := int8(rest[offMagic]); {
-	case total < minEntry:
-		e.err = wire.Mark(wire.ErrLength, errNoMagic(length))
-	case magic == 2:
-		e.batch, e.stream, e.err = d.parseBatch(e.raw)
+	b, next, err := frameEntry(s[pos:])
+	e.raw = b
+	switch {
+	case err != nil:
+		e.err = err
+		if !next {
+			return e, -1
+		}
+	case b[offMagic] == 2:
+		e.batch, e.stream, e.err = d.parseBatch(b)
 		e.shared, e.key, e.json = d.shared, d.key, d.jsonHit
-	case magic == 0 || magic == 1:
-		e.batch, e.stream, e.err = d.parseMessage(e.raw)
 	default:
-		e.err = errMagic(magic)
+		e.batch, e.stream, e.err = d.parseMessage(b)
 	}
-	return e, pos + total
+	return e, pos + len(b)
 }
 
 // parseBatch reads the RecordBatch v2 b (exactly its bytes).
 func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
-	if len(b) < BatchHeaderSize {
-		return Batch{}, nil, place(wire.Mark(wire.ErrLength, errShortBatch(len(b))), offLength, "batchLength")
+	h, count, crc, err := batchHeader(b)
+	if err != nil {
+		return Batch{}, nil, place(err, offLength, "batchLength")
 	}
-	h, count := readHeader(b)
-	crc := CRC32C(b[offAttributes:])
-	h.KeepCRC = crc != h.CRC
 	s := b[BatchHeaderSize:]
 	var stream []byte
 	if c := h.Codec(); c != None {
 		h.Compressed = s
-		var err error
 		if s, err = d.decompressBatch(c, s, crc, count); err != nil {
 			return h, nil, place(err, BatchHeaderSize, "records")
 		}
@@ -206,26 +188,16 @@ func (d *decoder) parseRecord(s []byte, pos int) (Record, int, error) {
 // parseMessage reads the legacy message b (exactly its bytes), and the
 // message set inside a compressed one.
 func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
-	magic := int8(b[offMagic])
 	if d.bg.recordsLeft() == 0 {
 		return Batch{}, nil, wire.Mark(wire.ErrBudget, errors.New(d.bg.LeftOut("a message")))
 	}
 	d.bg.records++ // a legacy message is a record
-	hsize := legacyHeaderV0
-	if magic == 1 {
-		hsize = legacyHeaderV1
+	m, hsize, _, err := messageHeader(b)
+	if err != nil {
+		return Batch{}, nil, place(err, offLength, "messageSize")
 	}
-	if len(b) < hsize {
-		return Batch{}, nil, place(wire.Mark(wire.ErrLength, errShortMessage(len(b), magic, hsize)), offLength, "messageSize")
-	}
-	m := Batch{BaseOffset: int64(binary.BigEndian.Uint64(b)), Magic: magic, Attributes: int16(b[17])}
-	m.CRC = binary.BigEndian.Uint32(b[12:])
-	m.KeepCRC = legacyCRC(b[offMagic:]) != m.CRC
-	if magic == 1 {
-		m.BaseTimestamp = int64(binary.BigEndian.Uint64(b[18:]))
-	}
+	magic := m.Magic
 	p := hsize - 8
-	var err error
 	if m.Key, p, err = int32Bytes(b, p, "key"); err != nil {
 		return m, nil, err
 	}
@@ -265,12 +237,9 @@ func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
 }
 
 func int32Bytes(b []byte, p int, what string) ([]byte, int, error) {
-	n, k := wire.ConsumeInt32(b[p:])
-	if k < 0 {
-		return nil, p, place(wire.Mark(wire.ErrShort, errNoLegacyLength(what)), p, what)
-	}
-	if n < -1 || int(n) > len(b)-p-4 {
-		return nil, p, place(wire.Mark(wire.ErrLength, errLegacyLength(what, n, len(b)-p-4)), p, what)
+	n, err := legacyLength(b, p, what)
+	if err != nil {
+		return nil, p, place(err, p, what)
 	}
 	p += 4
 	if n == -1 {

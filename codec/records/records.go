@@ -19,7 +19,6 @@
 package records
 
 import (
-	"encoding/binary"
 	"hash/crc32"
 
 	"kwire/codec/wire"
@@ -52,6 +51,6 @@ func EmptyBatch() []byte {
 	b = wire.AppendInt16(b, 0)                  // producerEpoch
 	b = wire.AppendInt32(b, 0)                  // baseSequence
 	b = wire.AppendInt32(b, 0)                  // records count
-	binary.BigEndian.PutUint32(b[17:], CRC32C(b[21:]))
+	wire.PutUint32At(b, 17, CRC32C(b[21:]))
 	return b
 }

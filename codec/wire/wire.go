@@ -75,6 +75,25 @@ func AppendFloat64(b []byte, v float64) []byte {
 	return binary.BigEndian.AppendUint64(b, math.Float64bits(v))
 }
 
+// Int16At, Int32At, Int64At and Uint32At read the big-endian value at
+// b[i:], which the caller has checked holds it: the fields of a header of
+// fixed size (a RecordBatch's, KIP-98). A short b panics.
+func Int16At(b []byte, i int) int16 { return int16(binary.BigEndian.Uint16(b[i:])) }
+
+// Int32At reads a big-endian int32 at b[i:] (see Int16At).
+func Int32At(b []byte, i int) int32 { return int32(binary.BigEndian.Uint32(b[i:])) }
+
+// Int64At reads a big-endian int64 at b[i:] (see Int16At).
+func Int64At(b []byte, i int) int64 { return int64(binary.BigEndian.Uint64(b[i:])) }
+
+// Uint32At reads a big-endian uint32 at b[i:], such as a CRC (see
+// Int16At).
+func Uint32At(b []byte, i int) uint32 { return binary.BigEndian.Uint32(b[i:]) }
+
+// PutUint32At writes v big-endian at b[i:], as a length or CRC patched
+// once what it covers is written.
+func PutUint32At(b []byte, i int, v uint32) { binary.BigEndian.PutUint32(b[i:], v) }
+
 // ConsumeInt8 reads a signed byte.
 func ConsumeInt8(b []byte) (int8, int) {
 	if len(b) < 1 {
