@@ -5,10 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
-	"math/bits"
 	"slices"
 	"sync"
 
+	"kwire/codec/records/internal/codecs"
 	"kwire/codec/wire"
 	"kwire/internal/xfmt"
 )
@@ -52,7 +52,7 @@ func ParseCodec(s string) (Codec, bool) {
 // the message past its decompression budget (Limits.MaxDecompressed).
 // Those errors are wire.ErrBudget too (errors.Is), and the other failures
 // to decompress wire.ErrDecompress.
-var ErrLimit = errors.New("not decompressed")
+var ErrLimit = codecs.ErrLimit
 
 // xerialMagic starts a snappy stream framed the way Java's
 // snappy-java SnappyOutputStream writes it: the magic, a version and a
@@ -115,7 +115,7 @@ func (d *decoder) decompress(c Codec, src []byte, magic int8, dst []byte) (out [
 	return out, note, nil
 }
 
-var errTooBig = xfmt.Errorf("%w", ErrLimit)
+var errTooBig = codecs.ErrTooBig
 
 // streams holds buffers for decompressed records that the tree is done
 // with (AppendJSON, once it has written an entry), so that the bytes
@@ -258,39 +258,12 @@ func fixKafka08LZ4(src []byte) ([]byte, bool) {
 		return src, false
 	}
 	hc := src[4+descLen]
-	if byte(xxh32(src[4:4+descLen])>>8) == hc || byte(xxh32(src[:4+descLen])>>8) != hc {
+	if byte(codecs.XXH32(src[4:4+descLen])>>8) == hc || byte(codecs.XXH32(src[:4+descLen])>>8) != hc {
 		return src, false
 	}
 	fixed := bytes.Clone(src)
-	fixed[4+descLen] = byte(xxh32(src[4:4+descLen]) >> 8)
+	fixed[4+descLen] = byte(codecs.XXH32(src[4:4+descLen]) >> 8)
 	return fixed, true
-}
-
-// xxh32 is XXH32 with seed 0 of fewer than 16 bytes, which is all an lz4
-// frame descriptor needs.
-func xxh32(b []byte) uint32 {
-	const (
-		p1 = 2654435761
-		p2 = 2246822519
-		p3 = 3266489917
-		p4 = 668265263
-		p5 = 374761393
-	)
-	h := uint32(p5) + uint32(len(b))
-	for ; len(b) >= 4; b = b[4:] {
-		h += binary.LittleEndian.Uint32(b) * p3
-		h = bits.RotateLeft32(h, 17) * p4
-	}
-	for _, c := range b {
-		h += uint32(c) * p5
-		h = bits.RotateLeft32(h, 11) * p1
-	}
-	h ^= h >> 15
-	h *= p2
-	h ^= h >> 13
-	h *= p3
-	h ^= h >> 16
-	return h
 }
 
 // Compression, for encoding.

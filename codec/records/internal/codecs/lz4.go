@@ -1,7 +1,8 @@
-package records
+package codecs
 
 import (
 	"encoding/binary"
+	"math/bits"
 )
 
 // The lz4 frame format written out (https://github.com/lz4/lz4/blob/dev/doc/lz4_Frame_format.md,
@@ -11,12 +12,12 @@ import (
 
 const lz4Magic = 0x184d2204
 
-// lz4DecodeFrames decodes one or more concatenated lz4 frames, appending
+// LZ4DecodeFrames decodes one or more concatenated lz4 frames, appending
 // to dst[:0], failing with ErrLimit past limit bytes: every length is
 // checked against the bytes left and the limit before it is used. Block
 // and content checksums are skipped, not verified. Written for size
 // (bounded.go).
-func lz4DecodeFrames(src []byte, limit int, dst []byte) (out []byte, err error) {
+func LZ4DecodeFrames(src []byte, limit int, dst []byte) (out []byte, err error) {
 	defer catchFail(&out, &err)
 	fail(len(src) == 0, 0, "no frame")
 	w := &boundedOut{dst[:0], limit}
@@ -45,7 +46,7 @@ func lz4DecodeFrame(w *boundedOut, src []byte, pos int) int {
 	descLen := 2 + 8*int(flg>>3&1)     // with the content size
 	i := pos + 5 + descLen
 	fail(i > len(src), pos, "frame: frame header cut short")
-	if hc, want := h[4+descLen], byte(xxh32(h[4:4+descLen])>>8); hc != want {
+	if hc, want := h[4+descLen], byte(XXH32(h[4:4+descLen])>>8); hc != want {
 		fail(true, pos, "frame: header checksum %#02x, want %#02x", int(hc), int(want))
 	}
 	blockSum := 4 * int(flg>>4&1)
@@ -125,15 +126,15 @@ func lz4ReadLength(src []byte, i, n, at int) (int, int) {
 	return n, i
 }
 
-// lz4EncodeFrame writes src as an lz4 frame: independent blocks of at
+// LZ4EncodeFrame writes src as an lz4 frame: independent blocks of at
 // most 64 KB compressed greedily (lz4EncodeBlock), a block that does not
 // shrink stored as it is, no checksums.
-func lz4EncodeFrame(src []byte) []byte {
+func LZ4EncodeFrame(src []byte) []byte {
 	const blockMax = 64 << 10
 	desc := []byte{0x60, 0x40} // version 1, independent blocks; blocks of at most 64 KB
 	out := binary.LittleEndian.AppendUint32(make([]byte, 0, len(src)+len(src)/255+32), lz4Magic)
 	out = append(out, desc...)
-	out = append(out, byte(xxh32(desc)>>8))
+	out = append(out, byte(XXH32(desc)>>8))
 	var table [1 << 12]int32
 	for rest := src; len(rest) > 0; {
 		chunk := rest[:min(len(rest), blockMax)]
@@ -213,4 +214,31 @@ func lz4Length(out []byte, n int) []byte {
 		out = append(out, 255)
 	}
 	return append(out, byte(n))
+}
+
+// XXH32 is XXH32 with seed 0 of fewer than 16 bytes, which is all an lz4
+// frame descriptor needs.
+func XXH32(b []byte) uint32 {
+	const (
+		p1 = 2654435761
+		p2 = 2246822519
+		p3 = 3266489917
+		p4 = 668265263
+		p5 = 374761393
+	)
+	h := uint32(p5) + uint32(len(b))
+	for ; len(b) >= 4; b = b[4:] {
+		h += binary.LittleEndian.Uint32(b) * p3
+		h = bits.RotateLeft32(h, 17) * p4
+	}
+	for _, c := range b {
+		h += uint32(c) * p5
+		h = bits.RotateLeft32(h, 11) * p1
+	}
+	h ^= h >> 15
+	h *= p2
+	h ^= h >> 13
+	h *= p3
+	h ^= h >> 16
+	return h
 }

@@ -1,10 +1,11 @@
-package records
+package codecs
 
 import (
 	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -48,8 +49,8 @@ func zstdInputs(t testing.TB) map[string][]byte {
 			mixed = append(mixed, skewed[:20000]...)
 		}
 	}
-	field := benchField(t, None) // 10,000 records, uncompressed
-	recs := AppendRecords(nil, sampleRecords(2000))
+	field := recordsField()
+	recs := sampleRecords(2000)
 	return map[string][]byte{
 		"empty": nil, "1 byte": {'a'}, "2 bytes": {0, 0}, "hello": []byte("hello, world"),
 		"zeros 200K": make([]byte, 200<<10), "zeros 3M": make([]byte, 3<<20),
@@ -70,16 +71,52 @@ func bits64(x uint64) int {
 	return n
 }
 
-// sampleRecords are n records of a Kafka batch: keys, JSON values, headers.
-func sampleRecords(n int) []Record {
-	var rs []Record
-	for i := range n {
-		rs = append(rs, Record{OffsetDelta: int32(i), TimestampDelta: int64(i * 3),
-			Key:     fmt.Appendf(nil, "user-%d", i%37),
-			Value:   fmt.Appendf(nil, `{"event":"page_view","page":"/products/%d","ms":%d}`, i%101, i*7%1000),
-			Headers: []Header{{Key: []byte("source"), Value: []byte("web")}}})
+// sampleRecords are the records of a Kafka batch: keys, JSON values, a
+// header each.
+func sampleRecords(n int) []byte {
+	return appendRecords(nil, 0, n, func(i int) ([]byte, []byte, string) {
+		return fmt.Appendf(nil, "user-%d", i%37), fmt.Appendf(nil, `{"event":"page_view","page":"/products/%d","ms":%d}`, i%101, i*7%1000), "web"
+	})
+}
+
+// recordsField is like a records field of 10,000 records in batches of
+// 100 (each after a batch header of 61 bytes), about 1 MB.
+func recordsField() []byte {
+	var out []byte
+	for first := 0; first < 10_000; first += 100 {
+		h := binary.BigEndian.AppendUint64(nil, uint64(first))
+		out = append(append(out, h...), make([]byte, 61-len(h))...)
+		out = appendRecords(out, first, 100, func(n int) ([]byte, []byte, string) {
+			return fmt.Appendf(nil, "key-%06d", n),
+				fmt.Appendf(nil, `{"id":%d,"user":"user-%04d","event":"click","page":"/p/%d","n":%d}`, n, n*7%5000, n%100, n*2654435761%1000000),
+				fmt.Sprintf("%016x", n*977)
+		})
 	}
-	return rs
+	return out
+}
+
+// appendRecords appends n records in the format of a RecordBatch's
+// (KIP-98), numbered from first: the key, value and the value of a header
+// of each are kv's.
+func appendRecords(out []byte, first, n int, kv func(i int) (key, value []byte, header string)) []byte {
+	for i := range n {
+		key, value, header := kv(first + i)
+		r := []byte{0} // attributes
+		r = wire.AppendVarlong(r, int64(i*3))
+		r = wire.AppendVarint(r, int32(i))
+		for _, f := range [][]byte{key, value} {
+			r = wire.AppendVarint(r, int32(len(f)))
+			r = append(r, f...)
+		}
+		r = wire.AppendVarint(r, 1)
+		for _, f := range []string{"source", header} {
+			r = wire.AppendVarint(r, int32(len(f)))
+			r = append(r, f...)
+		}
+		out = wire.AppendVarint(out, int32(len(r)))
+		out = append(out, r...)
+	}
+	return out
 }
 
 // zstdEncoders are klauspost's encoder at every level, with and without
@@ -121,11 +158,28 @@ func zstdFrames(t testing.TB, in []byte, opts []zstd.EOption) map[string][]byte 
 	return map[string][]byte{"EncodeAll": enc.EncodeAll(in, nil), "stream": buf.Bytes()}
 }
 
-// klauspostDecode decodes with klauspost's decoder, the native build's.
-func klauspostDecode(src []byte, limit int) ([]byte, error) {
-	out, err := zstdDecode(src, limit, nil)
-	if len(out) > limit {
-		return nil, errTooBig
+// klauspostDecode decodes with klauspost's decoder, as the native build
+// does (records' codecs_native.go): bounded by the power of two at or
+// above limit, 8 MiB at least.
+func klauspostDecode(src []byte, limit int) ([]byte, error) { return zstdLibrary(src, limit, nil) }
+
+var klauspostDecoders = map[int]*zstd.Decoder{}
+
+func zstdLibrary(src []byte, limit int, dst []byte) ([]byte, error) {
+	class := max(bits.Len(uint(max(limit, 1)-1)), 23)
+	dec := klauspostDecoders[class]
+	if dec == nil {
+		var err error
+		dec, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+			zstd.WithDecoderMaxMemory(uint64(1)<<class))
+		if err != nil {
+			return nil, err
+		}
+		klauspostDecoders[class] = dec
+	}
+	out, err := dec.DecodeAll(src, dst)
+	if errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) || len(out) > limit {
+		return nil, ErrTooBig
 	}
 	return out, err
 }
@@ -141,12 +195,12 @@ func TestZstdAgainstKlauspost(t *testing.T) {
 				continue // the large inputs at each level only
 			}
 			for fname, frame := range zstdFrames(t, in, opts) {
-				got, err := zstdDecodeFrames(frame, len(in), nil)
+				got, err := ZstdDecodeFrames(frame, len(in), nil)
 				if err != nil || !bytes.Equal(got, in) {
 					t.Errorf("%s, %s, %s: %d bytes back of %d, %v", ename, iname, fname, len(got), len(in), err)
 				}
 				if len(in) > 0 {
-					if _, err := zstdDecodeFrames(frame, len(in)-1, nil); !errors.Is(err, ErrLimit) {
+					if _, err := ZstdDecodeFrames(frame, len(in)-1, nil); !errors.Is(err, ErrLimit) {
 						t.Errorf("%s, %s, %s: with a limit of one less: %v", ename, iname, fname, err)
 					}
 				}
@@ -164,7 +218,7 @@ func TestZstdFrames(t *testing.T) {
 	skip = append(skip, 1, 2, 3)
 	src := append(append(append(append(enc.EncodeAll(a, nil), skip...), enc.EncodeAll(b, nil)...), skip...), enc.EncodeAll(nil, nil)...)
 	dst := make([]byte, 0, 4096)
-	got, err := zstdDecodeFrames(src, 1<<20, dst)
+	got, err := ZstdDecodeFrames(src, 1<<20, dst)
 	if want := append(append([]byte{}, a...), b...); err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("got %q, %v", got, err)
 	}
@@ -176,7 +230,7 @@ func TestZstdFrames(t *testing.T) {
 		t.Errorf("klauspost: %q, %v", theirs, err)
 	}
 	for _, in := range [][]byte{nil, skip} {
-		if got, err := zstdDecodeFrames(in, 100, nil); err != nil || len(got) != 0 {
+		if got, err := ZstdDecodeFrames(in, 100, nil); err != nil || len(got) != 0 {
 			t.Errorf("%x: %x, %v", in, got, err)
 		}
 	}
@@ -201,7 +255,7 @@ func TestZstdReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := zstdDecodeFrames(src, len(want), nil)
+		got, err := ZstdDecodeFrames(src, len(want), nil)
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("%s: %d bytes back of %d, %v", f, len(got), len(want), err)
 		}
@@ -231,7 +285,7 @@ func TestZstdCommand(t *testing.T) {
 			if err != nil {
 				t.Fatalf("zstd %s: %v", args, err)
 			}
-			got, err := zstdDecodeFrames(out, len(in), nil)
+			got, err := ZstdDecodeFrames(out, len(in), nil)
 			if err != nil || !bytes.Equal(got, in) {
 				t.Errorf("zstd %s, %s: %d bytes back of %d, %v", args, iname, len(got), len(in), err)
 			}
@@ -247,7 +301,7 @@ func TestZstdCut(t *testing.T) {
 		for _, iname := range []string{"hello", "text 5000", "records", "random 1000", "abab"} {
 			in := inputs[iname]
 			if iname == "records" {
-				in = AppendRecords(nil, sampleRecords(100))
+				in = sampleRecords(100)
 			}
 			for fname, frame := range zstdFrames(t, in, opts) {
 				// Every cut in the first and last 100 bytes, 100 between.
@@ -256,7 +310,7 @@ func TestZstdCut(t *testing.T) {
 						continue
 					}
 					_, theirErr := klauspostDecode(frame[:n], 1<<20)
-					got, err := zstdDecodeFrames(frame[:n], 1<<20, nil)
+					got, err := ZstdDecodeFrames(frame[:n], 1<<20, nil)
 					if err == nil && (theirErr != nil || !bytes.HasPrefix(in, got)) {
 						t.Errorf("%s, %s, %s cut to %d bytes: %d bytes decoded, klauspost says %v", ename, iname, fname, n, len(got), theirErr)
 					}
@@ -289,7 +343,7 @@ func TestZstdCorrupt(t *testing.T) {
 // output; never more than the limit.
 func compareZstd(t *testing.T, name string, b []byte, limit int) {
 	t.Helper()
-	got, err := zstdDecodeFrames(b, limit, nil)
+	got, err := ZstdDecodeFrames(b, limit, nil)
 	if len(got) > limit {
 		t.Fatalf("%s: %d bytes out, limit %d", name, len(got), limit)
 	}
@@ -335,7 +389,7 @@ func TestZstdErrors(t *testing.T) {
 		{"content size", []byte{0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x05, 0x09, 0x00, 0x00, 'a'}, "frame decodes to 1 bytes, its header says 5"},
 		{"big block", []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x00, 0x01, 0x00, 0x20}, "block of 262144 bytes, type 0: over 1024"},
 	} {
-		_, err := zstdDecodeFrames(tc.b, 1<<20, nil)
+		_, err := ZstdDecodeFrames(tc.b, 1<<20, nil)
 		var de *wire.DecodeError
 		if !errors.As(err, &de) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want a *wire.DecodeError %q", tc.name, err, tc.want)
@@ -344,14 +398,14 @@ func TestZstdErrors(t *testing.T) {
 	// A declared content size over the limit is refused before anything
 	// is allocated; so is an RLE block past it.
 	big := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x80, 0x00, 0x00, 0x00, 0x00, 0x40}
-	if _, err := zstdDecodeFrames(big, 1<<20, nil); !errors.Is(err, ErrLimit) {
+	if _, err := ZstdDecodeFrames(big, 1<<20, nil); !errors.Is(err, ErrLimit) {
 		t.Errorf("1 GB content size: %v", err)
 	}
 	rle := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58, 0x03, 0x00, 0x10, 'a'} // 128 KB of 'a' in an RLE block
-	if got, err := zstdDecodeFrames(rle, 1<<20, nil); err != nil || len(got) != 128<<10 {
+	if got, err := ZstdDecodeFrames(rle, 1<<20, nil); err != nil || len(got) != 128<<10 {
 		t.Errorf("RLE block: %d, %v", len(got), err)
 	}
-	if _, err := zstdDecodeFrames(rle, 1000, nil); !errors.Is(err, ErrLimit) {
+	if _, err := ZstdDecodeFrames(rle, 1000, nil); !errors.Is(err, ErrLimit) {
 		t.Errorf("RLE block over the limit: %v", err)
 	}
 }
@@ -386,7 +440,7 @@ func FuzzZstd(f *testing.F) {
 		}
 	}
 	text := []byte(strings.Repeat("the quick brown fox jumps over the lazy dog; ", 40))
-	for _, in := range [][]byte{nil, []byte("hello hello hello hello"), AppendRecords(nil, sampleRecords(30)), bytes.Repeat([]byte{7}, 3000), text} {
+	for _, in := range [][]byte{nil, []byte("hello hello hello hello"), sampleRecords(30), bytes.Repeat([]byte{7}, 3000), text} {
 		for k, enc := range encs {
 			f.Add(enc.EncodeAll(in, nil), uint16(k*100), uint16(k*7), byte(k))
 			f.Add(in, uint16(k), uint16(len(in)/3), byte(1<<k))
@@ -405,7 +459,7 @@ func FuzzZstd(f *testing.F) {
 		}
 		compareZstd(t, "bytes", b, limit)
 		frame := encs[2*(int(lim)%4)].EncodeAll(b, nil)
-		if got, err := zstdDecodeFrames(frame, len(b), nil); err != nil || !bytes.Equal(got, b) {
+		if got, err := ZstdDecodeFrames(frame, len(b), nil); err != nil || !bytes.Equal(got, b) {
 			t.Fatalf("%x compressed by klauspost: %x back, %v", b, got, err)
 		}
 		frame[int(pos)%len(frame)] ^= x
@@ -425,7 +479,7 @@ func BenchmarkZstd(b *testing.B) {
 		for _, dec := range []struct {
 			name string
 			f    func([]byte, int, []byte) ([]byte, error)
-		}{{"ours", zstdDecodeFrames}, {"klauspost", zstdDecode}} {
+		}{{"ours", ZstdDecodeFrames}, {"klauspost", zstdLibrary}} {
 			b.Run(name+"/"+dec.name, func(b *testing.B) {
 				b.SetBytes(int64(len(in)))
 				b.ReportAllocs()

@@ -1,4 +1,4 @@
-package records
+package codecs
 
 import (
 	"encoding/binary"
@@ -49,11 +49,11 @@ type zstdDec struct {
 	tabs    [3][512]zstdCell
 }
 
-// zstdDecodeFrames decodes every frame of src (zstd frames and skippable
+// ZstdDecodeFrames decodes every frame of src (zstd frames and skippable
 // frames, §3.1), appending to dst[:0], failing with ErrLimit past limit
 // bytes: every size is checked against the bytes left and the limit
 // before it is used. Content checksums are verified.
-func zstdDecodeFrames(src []byte, limit int, dst []byte) (out []byte, err error) {
+func ZstdDecodeFrames(src []byte, limit int, dst []byte) (out []byte, err error) {
 	defer catchFail(&out, &err)
 	d := &zstdDec{src: src, boundedOut: boundedOut{dst[:0], limit}}
 	for i := 0; i < len(src); {

@@ -1,4 +1,4 @@
-package records
+package codecs
 
 import (
 	"kwire/codec/wire"
@@ -43,12 +43,12 @@ func fail(bad bool, at int, msg string, args ...int) {
 	}
 }
 
-// failTooBig stops the decoding with errTooBig when bad is true.
+// failTooBig stops the decoding with ErrTooBig when bad is true.
 //
 //go:noinline
 func failTooBig(bad bool) {
 	if bad {
-		panic(decodeFail{errTooBig})
+		panic(decodeFail{ErrTooBig})
 	}
 }
 
