@@ -205,17 +205,18 @@ func xerialDecode(src []byte, limit int, dst []byte) ([]byte, error) {
 	}
 	total := 0
 	for rest := src[xerialHeaderSize:]; len(rest) > 0; {
+		at := len(src) - len(rest)
 		if len(rest) < 4 {
-			return nil, xfmt.Errorf("xerial framing: %d bytes left, too few for a block length", len(rest))
+			return nil, &wire.DecodeError{Offset: at, Err: xfmt.Errorf("xerial framing: %d bytes left, too few for a block length", len(rest))}
 		}
 		size := wire.Uint32At(rest, 0)
 		rest = rest[4:]
 		if int64(size) > int64(len(rest)) {
-			return nil, xfmt.Errorf("xerial block of %d bytes but only %d are left", size, len(rest))
+			return nil, &wire.DecodeError{Offset: at, Err: xfmt.Errorf("xerial block of %d bytes but only %d are left", size, len(rest))}
 		}
 		n, err := snappyDecodedLen(rest[:size])
 		if err != nil {
-			return nil, err
+			return nil, &wire.DecodeError{Offset: at + 4, Err: err}
 		}
 		if total += n; total > limit {
 			return nil, errTooBig
@@ -232,7 +233,7 @@ func xerialDecode(src []byte, limit int, dst []byte) ([]byte, error) {
 		n, _ := snappyDecodedLen(block)
 		dec, err := snappyDecodeBlock(out[len(out):len(out)+n], block)
 		if err != nil {
-			return nil, err
+			return nil, &wire.DecodeError{Offset: len(src) - len(rest) + 4, Err: err}
 		}
 		out = out[:len(out)+len(dec)]
 		rest = rest[4+size:]

@@ -250,7 +250,7 @@ func (d *decoder) entries(parent int, s []byte, sp span) {
 // ("batches", or "37 more records").
 func (d *decoder) more(parent int, s []byte, pos int, sp span, what string, level int) {
 	i := d.add(parent, kMore, level, sp, pos, len(s)-pos, tree.Error)
-	d.fail(i, wire.Mark(wire.ErrBudget, errors.New(d.bg.LeftOut(what+" ("+plural(len(s)-pos, "byte")+")"))))
+	d.fail(i, errLeftOut(d.bg, what+" ("+plural(len(s)-pos, "byte")+")"))
 }
 
 // Sizes of the legacy message header: offset, size, crc, magic,

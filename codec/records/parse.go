@@ -2,7 +2,6 @@ package records
 
 import (
 	"bytes"
-	"errors"
 	"strconv"
 
 	"kwire/codec/wire"
@@ -115,7 +114,7 @@ func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 		stream = s
 	}
 	if count < 0 {
-		return h, stream, place(wire.Mark(wire.ErrLength, errNegativeCount(count)), offRecordCount, "recordCount")
+		return h, stream, place(errNegativeCount(count), offRecordCount, "recordCount")
 	}
 	if err := d.parseRecords(&h, s, count); err != nil {
 		if stream != nil { // in the decompressed records
@@ -131,14 +130,14 @@ func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 func (d *decoder) parseRecords(h *Batch, s []byte, count int32) error {
 	n := min(int(count), len(s)/minRecordSize)
 	if n > d.bg.recordsLeft() {
-		return place(wire.Mark(wire.ErrBudget, errors.New(d.bg.LeftOut(plural(int(count), "record")))), 0, "")
+		return place(errLeftOut(d.bg, plural(int(count), "record")), 0, "")
 	}
 	d.bg.records += n
 	h.Records = d.recordSlice(n)
 	pos := 0
 	for i := 0; i < int(count); i++ {
 		if pos >= len(s) {
-			return place(wire.Mark(wire.ErrShort, errMissingRecords(count, i)), pos, "")
+			return place(errMissingRecords(count, i), pos, "")
 		}
 		r, end, err := d.parseRecord(s, pos)
 		if err != nil {
@@ -148,7 +147,7 @@ func (d *decoder) parseRecords(h *Batch, s []byte, count int32) error {
 		pos = end
 	}
 	if pos < len(s) {
-		return place(wire.Mark(wire.ErrTrailing, errTrailingRecords(len(s)-pos, count)), pos, "")
+		return place(errTrailingRecords(len(s)-pos, count), pos, "")
 	}
 	return nil
 }
@@ -166,7 +165,7 @@ func (d *decoder) parseRecord(s []byte, pos int) (Record, int, error) {
 	p := v.hdrAt + v.hdrSize
 	if v.hdrCount > 0 {
 		if int(v.hdrCount) > d.bg.NodesLeft() {
-			return r, 0, place(wire.Mark(wire.ErrBudget, errors.New(d.bg.LeftOut(plural(int(v.hdrCount), "header")))), v.hdrAt, "headers")
+			return r, 0, place(errLeftOut(d.bg, plural(int(v.hdrCount), "header")), v.hdrAt, "headers")
 		}
 		d.bg.TakeNodes(int(v.hdrCount))
 		r.Headers = d.headerSlice(int(v.hdrCount))
@@ -180,7 +179,7 @@ func (d *decoder) parseRecord(s []byte, pos int) (Record, int, error) {
 		p = val.end()
 	}
 	if p < v.end {
-		return r, 0, place(wire.Mark(wire.ErrTrailing, errTrailingHeaders(v.end-p)), p, "")
+		return r, 0, place(errTrailingHeaders(v.end-p), p, "")
 	}
 	return r, v.end, nil
 }
@@ -189,7 +188,7 @@ func (d *decoder) parseRecord(s []byte, pos int) (Record, int, error) {
 // message set inside a compressed one.
 func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
 	if d.bg.recordsLeft() == 0 {
-		return Batch{}, nil, wire.Mark(wire.ErrBudget, errors.New(d.bg.LeftOut("a message")))
+		return Batch{}, nil, errLeftOut(d.bg, "a message")
 	}
 	d.bg.records++ // a legacy message is a record
 	m, hsize, _, err := messageHeader(b)
@@ -205,7 +204,7 @@ func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
 		return m, nil, err
 	}
 	if p < len(b) {
-		return m, nil, place(wire.Mark(wire.ErrTrailing, errTrailingMessage(len(b)-p)), p, "")
+		return m, nil, place(errTrailingMessage(len(b)-p), p, "")
 	}
 	c := m.Codec()
 	if c == None {
