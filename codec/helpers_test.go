@@ -3,8 +3,10 @@ package codec
 import (
 	"testing"
 
+	"kwire/codec/records"
 	"kwire/schemas"
 	"kwire/schemas/sets"
+	"kwire/tree"
 )
 
 // loadSet loads a schema set or fails the test.
@@ -29,4 +31,18 @@ func mustPlan(tb testing.TB, set *schemas.Set, msg string, v int16) *Plan {
 		tb.Fatal(err)
 	}
 	return p
+}
+
+// recordNodes is the tree of the records field b at offset base as
+// records.Spans makes it (what a message's tree holds), its roots made
+// nodes.
+func recordNodes(b []byte, base int, o records.Options) []*tree.Node {
+	f := &tree.Flat{}
+	records.Spans(f, -1, b, base, o)
+	f.Done()
+	var out []*tree.Node
+	for i := 0; i < f.Len(); i = int(f.Spans[i].Next) {
+		out = append(out, f.Tree(i, o.Alloc))
+	}
+	return out
 }

@@ -62,7 +62,7 @@ func TestControlRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	field := controlField(t, []byte{0, 0, 0, 2}, value)
-	nodes := records.Nodes(field, 0, records.Options{Control: ControlDecoder(trunk)})
+	nodes := recordNodes(field, 0, records.Options{Control: ControlDecoder(trunk)})
 	if key := nodeNamed(nodes, "key"); !strings.Contains(key.Value, "(LEADER_CHANGE)") {
 		t.Errorf("key %q", key.Value)
 	}
@@ -79,7 +79,7 @@ func TestControlRecords(t *testing.T) {
 	// it does not.
 	for _, name := range sets.Names() {
 		set, _ := sets.Load(name)
-		nodes = records.Nodes(commit, 0, records.Options{Control: ControlDecoder(set)})
+		nodes = recordNodes(commit, 0, records.Options{Control: ControlDecoder(set)})
 		ty, epoch := nodeNamed(nodes, "Type"), nodeNamed(nodes, "CoordinatorEpoch")
 		hasType := set.Message("ControlRecordType") != nil || set.Message("ControlRecordTypeSchema") != nil
 		if ty == nil || ty.Value != "1 (COMMIT)" || strings.Contains(ty.About, "built-in") == hasType {
@@ -107,7 +107,7 @@ func TestControlRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes = records.Nodes(commit, 100, records.Options{Control: ControlDecoder(set)})
+	nodes = recordNodes(commit, 100, records.Options{Control: ControlDecoder(set)})
 	ty, epoch := nodeNamed(nodes, "Type"), nodeNamed(nodes, "CoordinatorEpoch")
 	if ty == nil || ty.Value != "1 (COMMIT)" || ty.About != "type from the schema" {
 		t.Errorf("Type node %+v", ty)
@@ -120,7 +120,7 @@ func TestControlRecords(t *testing.T) {
 	b := records.Batch{Magic: 2, Attributes: records.AttrControl | int16(records.Zstd), Records: []records.Record{{Key: []byte{0, 0, 0, 0}, Value: []byte{0, 0, 0, 0, 0, 1}}}}
 	b.Fill()
 	zc, _ := records.Encode([]records.Batch{b})
-	nodes = records.Nodes(zc, 0, records.Options{Control: ControlDecoder(set)})
+	nodes = recordNodes(zc, 0, records.Options{Control: ControlDecoder(set)})
 	if ty := nodeNamed(nodes, "Type"); ty == nil || ty.Value != "0 (ABORT)" || !ty.Relative {
 		t.Errorf("compressed Type node %+v", ty)
 	}

@@ -284,7 +284,7 @@ func internalPart(set *schemas.Set, f TopicFormat, key, value []byte) (*tree.Nod
 	if err != nil {
 		panic(err)
 	}
-	nodes := records.Nodes(enc, 0, records.Options{Record: RecordDecoder(set, f), Control: ControlDecoder(set)})
+	nodes := recordNodes(enc, 0, records.Options{Record: RecordDecoder(set, f), Control: ControlDecoder(set)})
 	return &tree.Node{Children: nodes}, enc
 }
 
@@ -777,7 +777,7 @@ func TestInternalLegacyMessage(t *testing.T) {
 	body = append(append(body, i32(int32(len(value)))...), value...)
 	msg := append(append(i64(0), i32(int32(4+len(body)))...), i32(int32(crc32.ChecksumIEEE(body)))...)
 	msg = append(msg, body...)
-	nodes := records.Nodes(msg, 100, records.Options{Record: RecordDecoder(set, TopicConsumerOffsets)})
+	nodes := recordNodes(msg, 100, records.Options{Record: RecordDecoder(set, TopicConsumerOffsets)})
 	root := &tree.Node{Children: nodes}
 	if e := treeErrors(root); e != nil {
 		t.Fatal(e)
@@ -844,7 +844,7 @@ func TestInternalCompressed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := &tree.Node{Children: records.Nodes(enc, 0, records.Options{Record: RecordDecoder(set, TopicConsumerOffsets)})}
+	root := &tree.Node{Children: recordNodes(enc, 0, records.Options{Record: RecordDecoder(set, TopicConsumerOffsets)})}
 	if e := treeErrors(root); e != nil {
 		t.Fatal(e)
 	}

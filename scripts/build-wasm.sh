@@ -44,7 +44,7 @@ GOOS=js GOARCH=wasm go build -trimpath \
 	-gcflags='kwire/...=-l' -gcflags='kwire/codec/...=' -gcflags='kwire/tree=' \
 	-gcflags='kwire/render=' -gcflags='kwire/schemas/jsonc=' \
 	-gcflags='kwire/codec/sasl=-l' -gcflags='kwire/codec/otlp=-l' \
-	-gcflags='kwire/render=-l' -gcflags='kwire/tree=-l' -gcflags='kwire/codec/records=-l' \
+	-gcflags='kwire/render=-l' -gcflags='kwire/tree=-l' -gcflags='kwire/codec/records=-l' -gcflags='kwire/codec/records/internal/codecs=-l' \
 	-ldflags="$strip" -o "$1" ./wasm
 # The linker writes tens of thousands of data segments (one after every run
 # of zeros longer than a segment header), whose headers gzip badly:

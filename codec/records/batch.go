@@ -1,7 +1,7 @@
 package records
 
 import (
-	"encoding/binary"
+	"errors"
 
 	"kwire/codec/wire"
 	"kwire/internal/xfmt"
@@ -85,22 +85,34 @@ const (
 	offRecordCount   = 57
 )
 
+// batchHeader reads the header of the RecordBatch v2 b (exactly its
+// bytes) and the CRC-32C its bytes give (KeepCRC when it is not the one
+// the batch says).
+func batchHeader(b []byte) (h Batch, count int32, crc uint32, err error) {
+	if len(b) < BatchHeaderSize {
+		return h, 0, 0, errShortBatch(len(b))
+	}
+	h, count = readHeader(b)
+	crc = CRC32C(b[offAttributes:])
+	h.KeepCRC = crc != h.CRC
+	return h, count, crc, nil
+}
+
 // readHeader reads the header fields of a RecordBatch v2 from b, which
 // holds at least BatchHeaderSize bytes.
 func readHeader(b []byte) (h Batch, count int32) {
-	be := binary.BigEndian
-	h.BaseOffset = int64(be.Uint64(b))
-	h.PartitionLeaderEpoch = int32(be.Uint32(b[offLeaderEpoch:]))
+	h.BaseOffset = wire.Int64At(b, 0)
+	h.PartitionLeaderEpoch = wire.Int32At(b, offLeaderEpoch)
 	h.Magic = int8(b[offMagic])
-	h.CRC = be.Uint32(b[offCRC:])
-	h.Attributes = int16(be.Uint16(b[offAttributes:]))
-	h.LastOffsetDelta = int32(be.Uint32(b[offLastDelta:]))
-	h.BaseTimestamp = int64(be.Uint64(b[offBaseTimestamp:]))
-	h.MaxTimestamp = int64(be.Uint64(b[offMaxTimestamp:]))
-	h.ProducerID = int64(be.Uint64(b[offProducerID:]))
-	h.ProducerEpoch = int16(be.Uint16(b[offProducerEpoch:]))
-	h.BaseSequence = int32(be.Uint32(b[offBaseSequence:]))
-	return h, int32(be.Uint32(b[offRecordCount:]))
+	h.CRC = wire.Uint32At(b, offCRC)
+	h.Attributes = wire.Int16At(b, offAttributes)
+	h.LastOffsetDelta = wire.Int32At(b, offLastDelta)
+	h.BaseTimestamp = wire.Int64At(b, offBaseTimestamp)
+	h.MaxTimestamp = wire.Int64At(b, offMaxTimestamp)
+	h.ProducerID = wire.Int64At(b, offProducerID)
+	h.ProducerEpoch = wire.Int16At(b, offProducerEpoch)
+	h.BaseSequence = wire.Int32At(b, offBaseSequence)
+	return h, wire.Int32At(b, offRecordCount)
 }
 
 // Varints with a one-byte fast path; the Kafka record format uses
@@ -154,7 +166,7 @@ type recordView struct {
 	hdrAt, hdrSize int
 	hdrCount       int32
 	stage          int
-	err            string
+	err            error
 	errAt          int
 }
 
@@ -174,11 +186,12 @@ func (f field) data(s []byte) []byte {
 
 func (f field) end() int { return f.at + f.size + max(int(f.n), 0) }
 
-func varintError(n int) string {
+// varintError says why the varint of what could not be read.
+func varintError(what string, n int) error {
 	if n == 0 || wire.ParseError(n) == wire.ErrShort {
-		return "the record ends inside a varint"
+		return wire.Mark(wire.ErrShort, errors.New(what+": the record ends inside a varint"))
 	}
-	return "varint longer than its type allows"
+	return wire.Mark(wire.ErrOverflow, errors.New(what+": varint longer than its type allows"))
 }
 
 // scanRecord reads the record that starts at s[pos:] (headers are read by
@@ -187,13 +200,13 @@ func scanRecord(s []byte, pos int) (v recordView) {
 	v.start = pos
 	ln, n := varint(s[pos:])
 	if n <= 0 {
-		v.err, v.errAt = "record length: "+varintError(n), pos
+		v.err, v.errAt = varintError("record length", n), pos
 		return v
 	}
 	v.lenSize, v.length = n, ln
 	body := pos + n
 	if ln < 0 || int(ln) > len(s)-body {
-		v.err, v.errAt = xfmt.Sprintf("record length %d does not fit the %d bytes left", ln, len(s)-body), pos
+		v.err, v.errAt = wire.Mark(wire.ErrLength, xfmt.Errorf("record length %d does not fit the %d bytes left", ln, len(s)-body)), pos
 		return v
 	}
 	v.end = body + int(ln)
@@ -201,46 +214,46 @@ func scanRecord(s []byte, pos int) (v recordView) {
 	rec := s[:v.end]
 	p := body
 	if p >= v.end {
-		v.err, v.errAt = "the record ends before its attributes", p
+		v.err, v.errAt = errNoAttributes, p
 		return v
 	}
 	v.attrs = int8(rec[p])
 	p++
 	v.stage = stAttributes
 	if v.tsDelta, n = varlong(rec[p:]); n <= 0 {
-		v.err, v.errAt = "timestampDelta: "+varintError(n), p
+		v.err, v.errAt = varintError("timestampDelta", n), p
 		return v
 	}
 	v.tsAt, v.tsSize = p, n
 	p += n
 	v.stage = stTimestamp
 	if v.offDelta, n = varint(rec[p:]); n <= 0 {
-		v.err, v.errAt = "offsetDelta: "+varintError(n), p
+		v.err, v.errAt = varintError("offsetDelta", n), p
 		return v
 	}
 	v.offAt, v.offSize = p, n
 	p += n
 	v.stage = stOffset
-	var msg string
-	if v.key, msg = scanField(rec, p, "key"); msg != "" {
-		v.err, v.errAt = msg, p
+	var err error
+	if v.key, err = scanField(rec, p, "key"); err != nil {
+		v.err, v.errAt = err, p
 		return v
 	}
 	p = v.key.end()
 	v.stage = stKey
-	if v.value, msg = scanField(rec, p, "value"); msg != "" {
-		v.err, v.errAt = msg, p
+	if v.value, err = scanField(rec, p, "value"); err != nil {
+		v.err, v.errAt = err, p
 		return v
 	}
 	p = v.value.end()
 	v.stage = stValue
 	if v.hdrCount, n = varint(rec[p:]); n <= 0 {
-		v.err, v.errAt = "header count: "+varintError(n), p
+		v.err, v.errAt = varintError("header count", n), p
 		return v
 	}
 	v.hdrAt, v.hdrSize = p, n
 	if v.hdrCount < 0 || int(v.hdrCount) > (v.end-p-n)/2 {
-		v.err, v.errAt = xfmt.Sprintf("%d headers cannot fit in the %d bytes left in the record", v.hdrCount, v.end-p-n), p
+		v.err, v.errAt = wire.Mark(wire.ErrLength, xfmt.Errorf("%d headers cannot fit in the %d bytes left in the record", v.hdrCount, v.end-p-n)), p
 		return v
 	}
 	v.stage = stHeaderCount
@@ -248,28 +261,28 @@ func scanRecord(s []byte, pos int) (v recordView) {
 }
 
 // scanField reads a varint length and the bytes it counts.
-func scanField(s []byte, p int, what string) (field, string) {
+func scanField(s []byte, p int, what string) (field, error) {
 	ln, n := varint(s[p:])
 	if n <= 0 {
-		return field{}, what + " length: " + varintError(n)
+		return field{}, varintError(what+" length", n)
 	}
 	if ln < -1 {
-		return field{}, xfmt.Sprintf("%s length %d is negative", what, ln)
+		return field{}, wire.Mark(wire.ErrLength, xfmt.Errorf("%s length %d is negative", what, ln))
 	}
 	if int(ln) > len(s)-p-n {
-		return field{}, xfmt.Sprintf("%s length %d does not fit the %d bytes left in the record", what, ln, len(s)-p-n)
+		return field{}, wire.Mark(wire.ErrLength, xfmt.Errorf("%s length %d does not fit the %d bytes left in the record", what, ln, len(s)-p-n))
 	}
-	return field{at: p, size: n, n: ln}, ""
+	return field{at: p, size: n, n: ln}, nil
 }
 
 // scanHeader reads the header at s[p:], s ending where the record does;
 // stage is 0 (nothing), 1 (key) or 2 (both).
-func scanHeader(s []byte, p int) (key, value field, stage int, err string) {
-	if key, err = scanField(s, p, "header key"); err != "" {
+func scanHeader(s []byte, p int) (key, value field, stage int, err error) {
+	if key, err = scanField(s, p, "header key"); err != nil {
 		return key, value, 0, err
 	}
-	if value, err = scanField(s, key.end(), "header value"); err != "" {
+	if value, err = scanField(s, key.end(), "header value"); err != nil {
 		return key, value, 1, err
 	}
-	return key, value, 2, ""
+	return key, value, 2, nil
 }

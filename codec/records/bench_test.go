@@ -31,7 +31,7 @@ func benchField(b testing.TB, c Codec) []byte {
 // package's BenchmarkFetchRecords compares whole Fetch responses with
 // kmsg).
 func BenchmarkNodes(b *testing.B) {
-	for _, c := range codecs {
+	for _, c := range allCodecs {
 		field := benchField(b, c)
 		b.Run(c.String(), func(b *testing.B) {
 			b.SetBytes(int64(len(field)))

@@ -5,10 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
-	"math/bits"
 	"slices"
 	"sync"
 
+	"kwire/codec/records/internal/codecs"
 	"kwire/codec/wire"
 	"kwire/internal/xfmt"
 )
@@ -52,7 +52,7 @@ func ParseCodec(s string) (Codec, bool) {
 // the message past its decompression budget (Limits.MaxDecompressed).
 // Those errors are wire.ErrBudget too (errors.Is), and the other failures
 // to decompress wire.ErrDecompress.
-var ErrLimit = errors.New("not decompressed")
+var ErrLimit = codecs.ErrLimit
 
 // xerialMagic starts a snappy stream framed the way Java's
 // snappy-java SnappyOutputStream writes it: the magic, a version and a
@@ -104,6 +104,10 @@ func (d *decoder) decompress(c Codec, src []byte, magic int8, dst []byte) (out [
 		d.bg.hit(err.Error())
 		return nil, note, err
 	}
+	if de, ok := err.(*wire.DecodeError); ok { // placed in src
+		de.Err = wire.Mark(wire.ErrDecompress, xfmt.Errorf("%s: %w", c, de.Err))
+		return nil, note, de
+	}
 	if err != nil {
 		return nil, note, wire.Mark(wire.ErrDecompress, xfmt.Errorf("%s: %w", c, err))
 	}
@@ -111,10 +115,11 @@ func (d *decoder) decompress(c Codec, src []byte, magic int8, dst []byte) (out [
 	return out, note, nil
 }
 
-var errTooBig = xfmt.Errorf("%w", ErrLimit)
+var errTooBig = codecs.ErrTooBig
 
 // streams holds buffers for decompressed records that the tree is done
-// with: Nodes copies what it shows, so the bytes can be reused.
+// with (AppendJSON, once it has written an entry), so that the bytes
+// can be reused.
 var streams sync.Pool
 
 // maxPooledStream is the largest buffer kept for reuse.
@@ -200,17 +205,18 @@ func xerialDecode(src []byte, limit int, dst []byte) ([]byte, error) {
 	}
 	total := 0
 	for rest := src[xerialHeaderSize:]; len(rest) > 0; {
+		at := len(src) - len(rest)
 		if len(rest) < 4 {
-			return nil, xfmt.Errorf("xerial framing: %d bytes left, too few for a block length", len(rest))
+			return nil, &wire.DecodeError{Offset: at, Err: xfmt.Errorf("xerial framing: %d bytes left, too few for a block length", len(rest))}
 		}
-		size := binary.BigEndian.Uint32(rest)
+		size := wire.Uint32At(rest, 0)
 		rest = rest[4:]
 		if int64(size) > int64(len(rest)) {
-			return nil, xfmt.Errorf("xerial block of %d bytes but only %d are left", size, len(rest))
+			return nil, &wire.DecodeError{Offset: at, Err: xfmt.Errorf("xerial block of %d bytes but only %d are left", size, len(rest))}
 		}
 		n, err := snappyDecodedLen(rest[:size])
 		if err != nil {
-			return nil, err
+			return nil, &wire.DecodeError{Offset: at + 4, Err: err}
 		}
 		if total += n; total > limit {
 			return nil, errTooBig
@@ -222,12 +228,12 @@ func xerialDecode(src []byte, limit int, dst []byte) ([]byte, error) {
 		out = make([]byte, 0, total)
 	}
 	for rest := src[xerialHeaderSize:]; len(rest) > 0; {
-		size := binary.BigEndian.Uint32(rest)
+		size := wire.Uint32At(rest, 0)
 		block := rest[4 : 4+size]
 		n, _ := snappyDecodedLen(block)
 		dec, err := snappyDecodeBlock(out[len(out):len(out)+n], block)
 		if err != nil {
-			return nil, err
+			return nil, &wire.DecodeError{Offset: len(src) - len(rest) + 4, Err: err}
 		}
 		out = out[:len(out)+len(dec)]
 		rest = rest[4+size:]
@@ -253,39 +259,12 @@ func fixKafka08LZ4(src []byte) ([]byte, bool) {
 		return src, false
 	}
 	hc := src[4+descLen]
-	if byte(xxh32(src[4:4+descLen])>>8) == hc || byte(xxh32(src[:4+descLen])>>8) != hc {
+	if byte(codecs.XXH32(src[4:4+descLen])>>8) == hc || byte(codecs.XXH32(src[:4+descLen])>>8) != hc {
 		return src, false
 	}
 	fixed := bytes.Clone(src)
-	fixed[4+descLen] = byte(xxh32(src[4:4+descLen]) >> 8)
+	fixed[4+descLen] = byte(codecs.XXH32(src[4:4+descLen]) >> 8)
 	return fixed, true
-}
-
-// xxh32 is XXH32 with seed 0 of fewer than 16 bytes, which is all an lz4
-// frame descriptor needs.
-func xxh32(b []byte) uint32 {
-	const (
-		p1 = 2654435761
-		p2 = 2246822519
-		p3 = 3266489917
-		p4 = 668265263
-		p5 = 374761393
-	)
-	h := uint32(p5) + uint32(len(b))
-	for ; len(b) >= 4; b = b[4:] {
-		h += binary.LittleEndian.Uint32(b) * p3
-		h = bits.RotateLeft32(h, 17) * p4
-	}
-	for _, c := range b {
-		h += uint32(c) * p5
-		h = bits.RotateLeft32(h, 11) * p1
-	}
-	h ^= h >> 15
-	h *= p2
-	h ^= h >> 13
-	h *= p3
-	h ^= h >> 16
-	return h
 }
 
 // Compression, for encoding.
@@ -317,12 +296,12 @@ func compress(c Codec, src []byte) ([]byte, error) {
 		return gzipCompress(src)
 	case Snappy:
 		out := append([]byte(nil), xerialMagic...)
-		out = binary.BigEndian.AppendUint32(out, 1)
-		out = binary.BigEndian.AppendUint32(out, 1)
+		out = wire.AppendInt32(out, int32(1))
+		out = wire.AppendInt32(out, int32(1))
 		for rest := src; len(rest) > 0; {
 			n := min(len(rest), xerialBlock)
 			block := snappyEncodeBlock(rest[:n])
-			out = binary.BigEndian.AppendUint32(out, uint32(len(block)))
+			out = wire.AppendInt32(out, int32(len(block)))
 			out = append(out, block...)
 			rest = rest[n:]
 		}

@@ -1,10 +1,10 @@
 package records
 
 import (
-	"encoding/binary"
 	"errors"
 	"strconv"
 
+	"kwire/codec/wire"
 	"kwire/internal/xfmt"
 	"kwire/tree"
 )
@@ -55,7 +55,7 @@ func (d *decoder) controlNodes(s []byte, sp span, key, val *tree.Node, v recordV
 		key.Err = "a control record key is an int16 version and an int16 type (4 bytes)"
 		return
 	}
-	typ := int16(binary.BigEndian.Uint16(kb[2:]))
+	typ := wire.Int16At(kb, 2)
 	ct, known := controlTypes[typ]
 	key.Value += " (" + ControlTypeName(typ) + ")"
 	d.controlPart(s, sp, key, "ControlRecordType", true, v.key, key.Path)
@@ -84,7 +84,7 @@ func (d *decoder) controlPart(s []byte, sp span, n *tree.Node, schema string, pr
 			n.Add(d.errNode(sp, "version", at, at+len(b), "the version (int16) does not fit", path))
 			return
 		}
-		version = int16(binary.BigEndian.Uint16(b))
+		version = wire.Int16At(b, 0)
 		vn := d.node(sp, "version", "int16", strconv.Itoa(int(version)), at, 2, tree.Record, path)
 		vn.About = "version of the " + schema + " schema that follows"
 		n.Add(vn)

@@ -1,10 +1,10 @@
 package records
 
 import (
-	"encoding/binary"
 	"strconv"
 	"sync/atomic"
 
+	"kwire/codec/wire"
 	"kwire/internal/xfmt"
 	"kwire/tree"
 )
@@ -103,7 +103,7 @@ type describer struct {
 	bufs [][]byte // the field's bytes, then each decompressed stream
 	// errs holds the errors of the spans that have one (tree.Failed),
 	// by index: rare, and made where they are found.
-	errs map[int32]string
+	errs map[int32]error
 	// last is the path asked for last, of a batch, message or record:
 	// the nodes of one record, drawn or made into a tree in turn, share
 	// it.
@@ -130,17 +130,17 @@ func (ds *describer) stream(b []byte) int32 {
 	return int32(len(ds.bufs) - 1)
 }
 
-func (ds *describer) setErr(i int, msg string) {
-	if msg == "" {
+func (ds *describer) setErr(i int, err error) {
+	if err == nil {
 		if ds.errs != nil {
 			delete(ds.errs, int32(i))
 		}
 		return
 	}
 	if ds.errs == nil {
-		ds.errs = map[int32]string{}
+		ds.errs = map[int32]error{}
 	}
-	ds.errs[int32(i)] = msg
+	ds.errs[int32(i)] = err
 }
 
 // bytes returns the bytes of span s.
@@ -199,7 +199,9 @@ func (ds *describer) Describe(f *tree.Flat, i int, n *tree.Node, ta *tree.Alloc)
 	a := alloc{ta}
 	s := &f.Spans[i]
 	if s.Flags&tree.Failed != 0 {
-		n.Err = ds.errs[int32(i)]
+		if err := ds.errs[int32(i)]; err != nil {
+			n.Err = err.Error()
+		}
 	}
 	switch s.Kind {
 	case kMore:
@@ -215,7 +217,7 @@ func (ds *describer) Describe(f *tree.Flat, i int, n *tree.Node, ta *tree.Alloc)
 		if len(rest) < minEntry {
 			n.Value = xfmt.Sprintf("partial: %d bytes, too few for a batch header", len(rest))
 		} else {
-			n.Value = xfmt.Sprintf("partial: %d of %d bytes", len(rest), 12+int(int32(binary.BigEndian.Uint32(rest[offLength:]))))
+			n.Value = xfmt.Sprintf("partial: %d of %d bytes", len(rest), 12+int(wire.Int32At(rest, offLength)))
 		}
 		n.About = "a batch cut off at the end of the records; brokers may send one at the end of a Fetch response, and consumers skip it"
 	case kHeaderField:
@@ -295,7 +297,7 @@ func (ds *describer) Describe(f *tree.Flat, i int, n *tree.Node, ta *tree.Alloc)
 	case kLegacyBytes:
 		n.Name, n.Type = errNames[s.Arg&0xff], "bytes"
 		b := ds.bytes(s)
-		ln := int32(binary.BigEndian.Uint32(b))
+		ln := wire.Int32At(b, 0)
 		var data []byte
 		if ln >= 0 {
 			data = b[4 : 4+ln]
@@ -440,8 +442,8 @@ func (ds *describer) wrapper(f *tree.Flat, i int, n *tree.Node) {
 	if msg[offMagic] == 1 {
 		p = legacyHeaderV1 - 8
 	}
-	p += 4 + max(int(int32(binary.BigEndian.Uint32(msg[p:]))), 0)
-	payload := int(int32(binary.BigEndian.Uint32(msg[p:])))
+	p += 4 + max(int(wire.Int32At(msg, p)), 0)
+	payload := int(wire.Int32At(msg, p))
 	out := 0
 	if c := i + 1; c < int(s.Next) {
 		out = len(ds.bufs[f.Spans[c].Ref])
@@ -457,7 +459,7 @@ func (ds *describer) wrapper(f *tree.Flat, i int, n *tree.Node) {
 func (ds *describer) message(f *tree.Flat, i int, n *tree.Node, a alloc) {
 	b := ds.bytes(&f.Spans[i])
 	n.Name, n.Type = "Message", "v"+strconv.Itoa(int(int8(b[offMagic])))
-	n.Value = a.labeled("offset ", int64(binary.BigEndian.Uint64(b)))
+	n.Value = a.labeled("offset ", wire.Int64At(b, 0))
 	last := lastChild(f, i)
 	if last < 0 || !ds.mine(f, last) || f.Spans[last].Arg&argWrapper == 0 {
 		return
@@ -481,13 +483,13 @@ func (ds *describer) messageField(f *tree.Flat, i int, n *tree.Node, a alloc) {
 		if w := int(f.Spans[s.Parent].Parent); ds.mine(f, w) && f.Spans[w].Arg&argWrapper != 0 {
 			outer := ds.bytes(&f.Spans[f.Spans[w].Parent])
 			if outer[offMagic] >= 1 {
-				offset := int64(binary.BigEndian.Uint64(b))
+				offset := wire.Int64At(b, 0)
 				last := lastOffset(ds.bufs[s.Ref])
-				n.Value = a.numWith(offset, "absolute", int64(binary.BigEndian.Uint64(outer))-last+offset)
+				n.Value = a.numWith(offset, "absolute", wire.Int64At(outer, 0)-last+offset)
 			}
 		}
 	case msgFieldCRC:
-		want := binary.BigEndian.Uint32(b[12:])
+		want := wire.Uint32At(b, 12)
 		if got := legacyCRC(b[offMagic:]); got == want {
 			n.Detail = "(ok)"
 		} else {
@@ -501,7 +503,7 @@ func (ds *describer) messageField(f *tree.Flat, i int, n *tree.Node, a alloc) {
 		}
 		n.Value, n.Detail = strconv.Itoa(int(attrs)), "("+detail+")"
 	case msgFieldTimestamp:
-		n.Value = timestamp(int64(binary.BigEndian.Uint64(b[18:])))
+		n.Value = timestamp(wire.Int64At(b, 18))
 	}
 }
 

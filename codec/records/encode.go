@@ -1,7 +1,6 @@
 package records
 
 import (
-	"encoding/binary"
 	"math"
 
 	"kwire/codec/wire"
@@ -98,7 +97,7 @@ func appendBatchV2(dst []byte, b *Batch) ([]byte, error) {
 	dst = wire.AppendInt32(dst, int32(BatchHeaderSize-12+len(payload)))
 	dst = wire.AppendInt32(dst, b.PartitionLeaderEpoch)
 	dst = append(dst, 2)
-	dst = binary.BigEndian.AppendUint32(dst, b.CRC)
+	dst = wire.AppendInt32(dst, int32(b.CRC))
 	dst = wire.AppendInt16(dst, b.Attributes)
 	dst = wire.AppendInt32(dst, b.LastOffsetDelta)
 	dst = wire.AppendInt64(dst, b.BaseTimestamp)
@@ -109,7 +108,7 @@ func appendBatchV2(dst []byte, b *Batch) ([]byte, error) {
 	dst = wire.AppendInt32(dst, int32(len(b.Records)))
 	dst = append(dst, payload...)
 	if !b.KeepCRC {
-		binary.BigEndian.PutUint32(dst[start+offCRC:], CRC32C(dst[start+offAttributes:]))
+		wire.PutUint32At(dst, start+offCRC, CRC32C(dst[start+offAttributes:]))
 	}
 	return dst, nil
 }
@@ -137,7 +136,7 @@ func appendMessage(dst []byte, b *Batch) ([]byte, error) {
 	start := len(dst)
 	dst = wire.AppendInt64(dst, b.BaseOffset)
 	dst = wire.AppendInt32(dst, 0) // size, patched below
-	dst = binary.BigEndian.AppendUint32(dst, b.CRC)
+	dst = wire.AppendInt32(dst, int32(b.CRC))
 	dst = append(dst, byte(b.Magic), byte(b.Attributes))
 	if b.Magic == 1 {
 		dst = wire.AppendInt64(dst, b.BaseTimestamp)
@@ -148,9 +147,9 @@ func appendMessage(dst []byte, b *Batch) ([]byte, error) {
 	if size > math.MaxInt32 {
 		return dst[:start], xfmt.Errorf("a message of %d bytes is too large", size)
 	}
-	binary.BigEndian.PutUint32(dst[start+offLength:], uint32(size))
+	wire.PutUint32At(dst, start+offLength, uint32(size))
 	if !b.KeepCRC {
-		binary.BigEndian.PutUint32(dst[start+12:], legacyCRC(dst[start+offMagic:]))
+		wire.PutUint32At(dst, start+12, legacyCRC(dst[start+offMagic:]))
 	}
 	return dst, nil
 }

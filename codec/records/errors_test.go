@@ -10,6 +10,7 @@ import (
 	"kwire/codec/wire"
 	"kwire/internal/xfmt"
 	"kwire/jsonv"
+	"kwire/tree"
 )
 
 func mustEncode(t *testing.T, bs ...Batch) []byte {
@@ -164,6 +165,19 @@ func TestJSONDefaults(t *testing.T) {
 	}
 }
 
+// gzipBatch is the batch plain with the records s, compressed with gzip.
+func gzipBatch(t *testing.T, plain, s []byte) []byte {
+	t.Helper()
+	z, err := gzipCompress(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := append(bytes.Clone(plain[:BatchHeaderSize]), z...)
+	binary.BigEndian.PutUint32(b[offLength:], uint32(len(b)-12))
+	b[offAttributes+1] = b[offAttributes+1]&^byte(AttrCodec) | byte(Gzip)
+	return recrc(b)
+}
+
 // TestParseErrors checks Parse's errors: a *wire.DecodeError at the failed
 // entry's offset in the records bytes, its text the cause's, and the
 // cause a case of the sentinel that fits.
@@ -173,29 +187,40 @@ func TestParseErrors(t *testing.T) {
 	two := append(bytes.Clone(plain), plain...)
 	gz := mustEncode(t, sampleBatch(Gzip))
 	cases := []struct {
-		name string
-		b    []byte
-		off  int
-		is   error
-		text string
+		name   string
+		b      []byte
+		off    int
+		is     error
+		text   string // after "offset N (0xNNNN): "
+		before int    // batches read before the error
 	}{
-		{"cut second batch", two[:2*n-5], n, wire.ErrShort, "partial batch: "},
-		{"header cut", two[:n+10], n, wire.ErrShort, "too few for a batch header"},
+		{"cut second batch", two[:2*n-5], n, wire.ErrShort, "[1]: partial batch: ", 1},
+		{"header cut", two[:n+10], n, wire.ErrShort, "[1]: partial batch: 10 bytes, too few for a batch header", 1},
 		{"negative length", func() []byte {
 			b := bytes.Clone(two)
 			binary.BigEndian.PutUint32(b[n+offLength:], 0xffffff00)
 			return b
-		}(), n, wire.ErrLength, "is negative"},
+		}(), n, wire.ErrLength, "[1]: length -256 is negative", 1},
 		{"bytes after the records", func() []byte {
 			b := append(bytes.Clone(plain), 0, 0, 0)
 			binary.BigEndian.PutUint32(b[offLength:], uint32(n+3-12))
 			return recrc(b)
-		}(), 0, wire.ErrTrailing, "3 bytes after the last of the 3 records"},
+		}(), n, wire.ErrTrailing, "[0].records: 3 bytes after the last of the 3 records", 0},
 		{"corrupt gzip", func() []byte {
 			b := bytes.Clone(gz)
 			b[BatchHeaderSize+3] ^= 0xff
 			return recrc(b)
-		}(), 0, wire.ErrDecompress, "gzip: "},
+		}(), BatchHeaderSize, wire.ErrDecompress, "[0].records: gzip: ", 0},
+		{"key length", func() []byte {
+			b := bytes.Clone(two)
+			b[n+BatchHeaderSize+4] = 0x40
+			return recrc(b[n:])
+		}(), BatchHeaderSize + 4, wire.ErrLength, "[0].records[0]: key length 32 does not fit the 23 bytes left in the record", 0},
+		{"in the decompressed records", func() []byte {
+			s := bytes.Clone(plain[BatchHeaderSize:])
+			s[4] = 0x40 // the first record's key length
+			return gzipBatch(t, plain, s)
+		}(), BatchHeaderSize, wire.ErrLength, "[0].records: at +0x0004 of the decompressed records: [0]: key length 32 does not fit", 0},
 	}
 	for _, c := range cases {
 		got, err := Parse(c.b)
@@ -204,17 +229,55 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("%s: %v (%T), want a *wire.DecodeError", c.name, err, err)
 			continue
 		}
-		if de.Offset != c.off || !errors.Is(err, c.is) || !strings.Contains(err.Error(), c.text) ||
-			!strings.HasPrefix(err.Error(), xfmt.Sprintf("offset %d (0x%04x): ", c.off, c.off)) {
+		if de.Offset != c.off || (c.is != nil && !errors.Is(err, c.is)) ||
+			!strings.HasPrefix(err.Error(), xfmt.Sprintf("offset %d (0x%04x): %s", c.off, c.off, c.text)) {
 			t.Errorf("%s: offset %d, %q, want offset %d, %v, %q", c.name, de.Offset, err, c.off, c.is, c.text)
 		}
-		if want := c.off / n; len(got) != want {
-			t.Errorf("%s: %d batches before the error, want %d", c.name, len(got), want)
+		if len(got) != c.before {
+			t.Errorf("%s: %d batches before the error, want %d", c.name, len(got), c.before)
 		}
 	}
 	d := newDecoder(Options{Budget: NewBudget(Limits{MaxRecords: 1})})
 	es := d.parseEntries(plain)
 	if len(es) != 1 || !errors.Is(es[0].err, wire.ErrBudget) || !strings.Contains(es[0].err.Error(), "records is spent") {
 		t.Errorf("over the budget: %+v", es)
+	}
+}
+
+// TestSpanErrorKinds: the errors of the tree's spans are the values Parse
+// would return, of the sentinel that fits: a CRC mismatch (CRC-32C of a
+// batch, CRC-32 of a legacy message) is wire.ErrCRC, and says so in the
+// tree's words.
+func TestSpanErrorKinds(t *testing.T) {
+	plain := mustEncode(t, sampleBatch(None))
+	legacy := mustEncode(t, Batch{Magic: 1, BaseTimestamp: 5, Value: []byte("v")})
+	gz := mustEncode(t, sampleBatch(Gzip))
+	flip := func(b []byte, i int) []byte { b = bytes.Clone(b); b[i] ^= 1; return b }
+	cases := []struct {
+		name string
+		b    []byte
+		is   error
+		text string
+	}{
+		{"batch crc", flip(plain, len(plain)-1), wire.ErrCRC, "CRC-32C mismatch: the batch says 0x"},
+		{"message crc", flip(legacy, len(legacy)-1), wire.ErrCRC, "CRC-32 mismatch: the message says 0x"},
+		{"count", func() []byte { b := bytes.Clone(plain); b[offRecordCount+3] = 4; return recrc(b) }(), wire.ErrShort, "recordCount is 4 but the records end after 3"},
+		{"key length", func() []byte { b := bytes.Clone(plain); b[BatchHeaderSize+4] = 0x40; return recrc(b) }(), wire.ErrLength, "key length 32 does not fit"},
+		{"gzip", func() []byte { b := bytes.Clone(gz); b[BatchHeaderSize+3] ^= 0xff; return recrc(b) }(), wire.ErrDecompress, "gzip: "},
+	}
+	for _, c := range cases {
+		f := &tree.Flat{}
+		ds := spans(f, -1, c.b, 0, Options{})
+		f.Done()
+		var found bool
+		for i, err := range ds.errs {
+			n := f.Node(int(i), nil)
+			if errors.Is(err, c.is) && strings.HasPrefix(n.Err, c.text) && n.Err == err.Error() {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: no span error %v %q in %v", c.name, c.is, c.text, ds.errs)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"kwire/codec/records"
+	"kwire/tree"
 )
 
 func ExampleEncode() {
@@ -20,11 +21,15 @@ func ExampleEncode() {
 	// Output: gzip 2 world 1700000000005
 }
 
-func ExampleNodes() {
+func ExampleSpans() {
 	b := records.Batch{Magic: 2, BaseOffset: 100, Records: []records.Record{{Key: []byte("k"), Value: []byte{0, 1}}}}
 	b.Fill()
 	raw, _ := records.Encode([]records.Batch{b})
-	for _, n := range records.Nodes(raw, 0, records.Options{Path: "Records"}) {
+	f := &tree.Flat{}
+	records.Spans(f, -1, raw, 0, records.Options{Path: "Records"})
+	f.Done()
+	for i := 0; i < f.Len(); i = int(f.Spans[i].Next) { // the roots
+		n := f.Tree(i, nil)
 		rec := n.Children[len(n.Children)-1].Children[0]
 		fmt.Println(n.Name, n.Value)
 		for _, c := range rec.Children {

@@ -45,7 +45,7 @@ func checkInput(t *testing.T, b []byte) {
 func seeds(f *testing.F) [][]byte {
 	var out [][]byte
 	out = append(out, EmptyBatch())
-	for _, c := range codecs {
+	for _, c := range allCodecs {
 		b, err := Encode([]Batch{sampleBatch(c)})
 		if err != nil {
 			f.Fatal(err)
@@ -73,7 +73,7 @@ func FuzzNodes(f *testing.F) {
 // checksum, so that the decompressors and the records inside see the
 // fuzzer's bytes.
 func FuzzCompressed(f *testing.F) {
-	for _, c := range codecs[1:] {
+	for _, c := range allCodecs[1:] {
 		rs := AppendRecords(nil, sampleBatch(c).Records)
 		p, err := compress(c, rs)
 		if err != nil {

@@ -1,8 +1,7 @@
 package records
 
 import (
-	"encoding/binary"
-
+	"kwire/codec/wire"
 	"kwire/tree"
 )
 
@@ -44,7 +43,7 @@ func (d *decoder) innerParts(key, value Part, path string) {
 // Options.Record, into nodes stored in their place.
 func (d *decoder) legacyInner(b []byte, kp, vp, pos int, sp span, ki, vi int) {
 	part := func(n *tree.Node, p int) Part {
-		ln := int(int32(binary.BigEndian.Uint32(b[p:])))
+		ln := int(wire.Int32At(b, p))
 		pt := Part{Node: n, Null: ln < 0, Base: sp.base + pos + p + 4, Relative: sp.rel, Budget: d.bg, Alloc: d.a.Alloc}
 		if ln >= 0 {
 			pt.Data = b[p+4 : p+4+ln]

@@ -97,7 +97,7 @@ func checkReference(t *testing.T, b []byte) {
 // from seen the second time, are charged as decompress charges them, and
 // the JSON is the reference's.
 func TestSeenBatches(t *testing.T) {
-	for _, c := range codecs[1:] {
+	for _, c := range allCodecs[1:] {
 		bt := sampleBatch(c)
 		bt.BaseSequence = 1000 + int32(c) // not a batch of another test
 		one, err := AppendBatch(nil, &bt)

@@ -1,10 +1,9 @@
 package records
 
 import (
-	"encoding/binary"
 	"hash/crc32"
 
-	"kwire/internal/xfmt"
+	"kwire/codec/wire"
 	"kwire/tree"
 )
 
@@ -31,11 +30,11 @@ const maxNesting = 2
 func lastOffset(s []byte) int64 {
 	var last int64
 	for len(s) >= 12 {
-		size := int32(binary.BigEndian.Uint32(s[offLength:]))
+		size := wire.Int32At(s, offLength)
 		if size < 0 || int(size) > len(s)-12 {
 			break
 		}
-		last = int64(binary.BigEndian.Uint64(s))
+		last = wire.Int64At(s, 0)
 		s = s[12+int(size):]
 	}
 	return last
@@ -52,27 +51,23 @@ const (
 // message adds the span of the legacy message b (exactly its bytes), the
 // idx-th of its set.
 func (d *decoder) message(parent int, b []byte, pos int, sp span, idx int) {
-	magic := int8(b[offMagic])
 	d.bg.records++ // a legacy message is a record
 	n := d.add(parent, kMessage, idx, sp, pos, len(b), tree.RecordBatch)
-	hsize := legacyHeaderV0
-	if magic == 1 {
-		hsize = legacyHeaderV1
-	}
-	if len(b) < hsize {
+	m, hsize, crc, err := messageHeader(b)
+	magic := m.Magic
+	if err != nil {
 		d.f.Spans[n].Kind, d.f.Spans[n].Section = kMessageErr, tree.Error
-		d.fail(n, xfmt.Sprintf("messageSize %d is too small for a magic %d message (at least %d)", len(b)-12, magic, hsize-12))
+		d.fail(n, err)
 		d.headerSpans(n, b, pos, sp, magic)
 		return
 	}
-	codec := Codec(b[17] & AttrCodec)
+	codec := m.Codec()
 	for i, f := range messageFields[:5+int(magic)] {
 		c := d.add(n, kMessageField, i, sp, pos+f.at, f.size, tree.RecordBatch)
 		switch i {
 		case msgFieldCRC:
-			want := binary.BigEndian.Uint32(b[12:])
-			if got := legacyCRC(b[offMagic:]); got != want {
-				d.fail(c, xfmt.Sprintf("CRC-32 mismatch: the message says 0x%08x, its bytes give 0x%08x", want, got))
+			if m.KeepCRC {
+				d.fail(c, errCRC32(m.CRC, crc))
 			}
 		case msgFieldAttributes:
 			at := pos + 17
@@ -101,25 +96,25 @@ func (d *decoder) message(parent int, b []byte, pos int, sp span, idx int) {
 	if end < len(b) {
 		// The wrapper's value is the message's last span: this one,
 		// when the message has trailing bytes.
-		vn = d.errSpan(n, sp, errTrailing, pos+end, pos+len(b), xfmt.Sprintf("%s after the value, inside the message", plural(len(b)-end, "byte")))
+		vn = d.errSpan(n, sp, errTrailing, pos+end, pos+len(b), errTrailingMessage(len(b)-end))
 	}
 	if codec == None {
 		return
 	}
 	d.f.Spans[vn].Arg |= argWrapper
 	if vlen < 0 {
-		d.fail(vn, "a compressed message needs a value")
+		d.fail(vn, errNoWrapperValue)
 		return
 	}
 	if d.depth >= maxNesting {
-		d.fail(vn, "compressed message set nested too deeply (Kafka writes none inside a compressed message)")
+		d.fail(vn, errNested)
 		return
 	}
 	payload := b[p+4 : end]
 	out, note, err := d.decompress(codec, payload, magic, nil)
 	if err != nil {
 		d.f.Spans[vn].Section = tree.Error
-		d.fail(vn, err.Error())
+		d.fail(vn, moved(err, sp.base+pos+p+4))
 		return
 	}
 	d.f.Spans[vn].Arg |= argUnpacked | int32(noteCode(note))<<argNoteShift
@@ -132,16 +127,47 @@ func (d *decoder) message(parent int, b []byte, pos int, sp span, idx int) {
 // (which: errKey or errValue) and returns its length and index; false
 // when it does not fit.
 func (d *decoder) legacyBytes(n int, b []byte, p, pos int, sp span, which int) (int32, int, bool) {
-	name := errNames[which]
-	if p+4 > len(b) {
-		d.errSpan(n, sp, which, pos+p, pos+len(b), xfmt.Sprintf("the message ends before the %s length", name))
-		return 0, -1, false
-	}
-	ln := int32(binary.BigEndian.Uint32(b[p:]))
-	if ln < -1 || int(ln) > len(b)-p-4 {
-		d.errSpan(n, sp, which, pos+p, pos+len(b), xfmt.Sprintf("%s length %d does not fit the %d bytes left in the message", name, ln, len(b)-p-4))
+	ln, err := legacyLength(b, p, errNames[which])
+	if err != nil {
+		d.errSpan(n, sp, which, pos+p, pos+len(b), err)
 		return 0, -1, false
 	}
 	i := d.add(n, kLegacyBytes, which, sp, pos+p, 4+max(int(ln), 0), tree.Record)
 	return ln, i, true
+}
+
+// legacyLength reads the int32 length of a legacy message's key or value
+// (what) at b[p:], -1 for null, checked against the bytes left.
+func legacyLength(b []byte, p int, what string) (int32, error) {
+	n, k := wire.ConsumeInt32(b[p:])
+	if k < 0 {
+		return 0, errNoLegacyLength(what)
+	}
+	if n < -1 || int(n) > len(b)-p-4 {
+		return 0, errLegacyLength(what, n, len(b)-p-4)
+	}
+	return n, nil
+}
+
+// messageHeader reads the header of the legacy message b (exactly its
+// bytes; its magic 0 or 1) and the CRC-32 its bytes give (KeepCRC when it
+// is not the one the message says); hsize is the header's size, with the
+// key and value lengths.
+func messageHeader(b []byte) (m Batch, hsize int, crc uint32, err error) {
+	m.Magic = int8(b[offMagic])
+	hsize = legacyHeaderV0
+	if m.Magic == 1 {
+		hsize = legacyHeaderV1
+	}
+	if len(b) < hsize {
+		return m, hsize, 0, errShortMessage(len(b), m.Magic, hsize)
+	}
+	m.BaseOffset, m.Attributes = wire.Int64At(b, 0), int16(b[17])
+	m.CRC = wire.Uint32At(b, 12)
+	crc = legacyCRC(b[offMagic:])
+	m.KeepCRC = crc != m.CRC
+	if m.Magic == 1 {
+		m.BaseTimestamp = wire.Int64At(b, 18)
+	}
+	return m, hsize, crc, nil
 }

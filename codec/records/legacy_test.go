@@ -6,9 +6,11 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
-	"kwire/jsonv"
 	"strings"
 	"testing"
+
+	"kwire/codec/records/internal/codecs"
+	"kwire/jsonv"
 
 	"github.com/klauspost/compress/s2"
 	"github.com/pierrec/lz4/v4"
@@ -96,7 +98,7 @@ func broken08(t *testing.T, frame []byte) []byte {
 		t.Fatal("frame has a content size or dictionary id")
 	}
 	f := bytes.Clone(frame)
-	f[6] = byte(xxh32(f[:6]) >> 8)
+	f[6] = byte(codecs.XXH32(f[:6]) >> 8)
 	return f
 }
 
@@ -104,13 +106,13 @@ func TestXXH32(t *testing.T) {
 	// pierrec writes the frame format's header checksum: xxh32 of the
 	// descriptor, second byte.
 	f := lz4Frame(t, []byte("hello"))
-	if got := byte(xxh32(f[4:6]) >> 8); got != f[6] {
+	if got := byte(codecs.XXH32(f[4:6]) >> 8); got != f[6] {
 		t.Fatalf("xxh32 header checksum %#x, pierrec wrote %#x", got, f[6])
 	}
 	// Reference values of XXH32 (seed 0).
 	for in, want := range map[string]uint32{"": 0x02cc5d05, "a": 0x550d7456, "abc": 0x32d153ff} {
-		if got := xxh32([]byte(in)); got != want {
-			t.Errorf("xxh32(%q) = %#x, want %#x", in, got, want)
+		if got := codecs.XXH32([]byte(in)); got != want {
+			t.Errorf("codecs.XXH32(%q) = %#x, want %#x", in, got, want)
 		}
 	}
 }

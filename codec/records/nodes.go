@@ -1,11 +1,11 @@
 package records
 
 import (
-	"encoding/binary"
 	"errors"
 	"strconv"
 	"time"
 
+	"kwire/codec/wire"
 	"kwire/internal/xfmt"
 	"kwire/tree"
 )
@@ -44,7 +44,7 @@ type Part struct {
 // it makes to Part.Budget. The caller sets their paths to the record's.
 type RecordFunc func(key, value Part)
 
-// Options say how Spans and Nodes label and bound the tree.
+// Options say how Spans and Parse label and bound the tree.
 type Options struct {
 	// Path is the records field's path in its message; batch and record
 	// nodes extend it as the JSON form nests them ("Records[0].records[3]").
@@ -69,9 +69,8 @@ type Options struct {
 	// budget of its own with the default limits.
 	Budget *Budget
 	// Alloc, when set, is the allocator of the tree the nodes join (they
-	// then share its blocks): Nodes' tree, and with Spans the nodes of
-	// control records and of the hooks, stored; nil gives the call one of
-	// its own.
+	// then share its blocks): the nodes of control records and of the
+	// hooks, stored; nil gives the call one of its own.
 	Alloc *tree.Alloc
 }
 
@@ -113,7 +112,11 @@ func newDecoder(o Options) *decoder {
 // while f is in use. The nodes of control records and of the keys and
 // values Options.Record decodes are stored in f as nodes. Spans does not
 // call f.Done.
-func Spans(f *tree.Flat, parent int, b []byte, base int, o Options) {
+func Spans(f *tree.Flat, parent int, b []byte, base int, o Options) { spans(f, parent, b, base, o) }
+
+// spans is Spans, returning the describer of the spans (nil when there is
+// none).
+func spans(f *tree.Flat, parent int, b []byte, base int, o Options) *describer {
 	if o.Alloc == nil {
 		o.Alloc = new(tree.Alloc)
 	}
@@ -123,32 +126,13 @@ func Spans(f *tree.Flat, parent int, b []byte, base int, o Options) {
 	if !ok {
 		f.Store(parent, &tree.Node{Name: "records", Type: "error", Offset: base, Size: len(b), Section: tree.Error,
 			Relative: o.Relative, Path: o.Path, Err: "too many records fields in one tree (65,535 at most)"})
-		return
+		return nil
 	}
 	ds.who, d.who = who, who
 	d.f, d.ds = f, ds
 	d.reserve(d.estimate(b))
 	d.entries(parent, b, span{base: base, rel: o.Relative})
-}
-
-// Nodes returns the tree nodes of the contents of a records field whose
-// bytes b start at offset base: the tree of Spans, with its text.
-func Nodes(b []byte, base int, o Options) []*tree.Node {
-	if o.Alloc == nil {
-		o.Alloc = new(tree.Alloc)
-	}
-	f := &tree.Flat{}
-	Spans(f, -1, b, base, o)
-	f.Done()
-	roots := 0
-	for i := 0; i < f.Len(); i = int(f.Spans[i].Next) {
-		roots++
-	}
-	out := o.Alloc.Children(max(roots, 1))
-	for i := 0; i < f.Len(); i = int(f.Spans[i].Next) {
-		out = append(out, f.Tree(i, o.Alloc))
-	}
-	return out
+	return ds
 }
 
 // span places a stream: offsets are base + position, marked relative
@@ -169,15 +153,15 @@ const spansPerRecord = 11
 func (d *decoder) estimate(s []byte) int {
 	n := 0
 	for len(s) >= minEntry {
-		total := 12 + int(int32(binary.BigEndian.Uint32(s[offLength:])))
+		total := 12 + int(wire.Int32At(s, offLength))
 		if total < minEntry || total > len(s) {
 			break
 		}
 		n += len(batchFields) + 8
 		if s[offMagic] == 2 && total >= BatchHeaderSize {
-			count := int(int32(binary.BigEndian.Uint32(s[offRecordCount:])))
+			count := int(wire.Int32At(s, offRecordCount))
 			bound := (total - BatchHeaderSize) / minRecordSize
-			if Codec(binary.BigEndian.Uint16(s[offAttributes:])&AttrCodec) != None {
+			if Codec(uint16(wire.Int16At(s, offAttributes))&AttrCodec) != None {
 				bound *= 64 // what compression may hide, within the budget
 			}
 			n += spansPerRecord * max(min(count, bound, d.bg.recordsLeft()), 0)
@@ -214,15 +198,15 @@ func (d *decoder) add(parent int, kind uint8, arg int, sp span, pos, size int, s
 }
 
 // fail sets the error of span i.
-func (d *decoder) fail(i int, msg string) {
+func (d *decoder) fail(i int, err error) {
 	d.f.Spans[i].Flags |= tree.Failed
-	d.ds.setErr(i, msg)
+	d.ds.setErr(i, err)
 }
 
 // errSpan is an error span named name (errNames) over s[pos:end].
-func (d *decoder) errSpan(parent int, sp span, name, pos, end int, msg string) int {
+func (d *decoder) errSpan(parent int, sp span, name, pos, end int, err error) int {
 	i := d.add(parent, kErr, name, sp, pos, end-pos, tree.Error)
-	d.fail(i, msg)
+	d.fail(i, err)
 	return i
 }
 
@@ -266,7 +250,7 @@ func (d *decoder) entries(parent int, s []byte, sp span) {
 // ("batches", or "37 more records").
 func (d *decoder) more(parent int, s []byte, pos int, sp span, what string, level int) {
 	i := d.add(parent, kMore, level, sp, pos, len(s)-pos, tree.Error)
-	d.fail(i, d.bg.LeftOut(what+" ("+plural(len(s)-pos, "byte")+")"))
+	d.fail(i, errLeftOut(d.bg, what+" ("+plural(len(s)-pos, "byte")+")"))
 }
 
 // Sizes of the legacy message header: offset, size, crc, magic,
@@ -278,47 +262,62 @@ const (
 	minEntry = offMagic + 1
 )
 
+// frameEntry reads the framing of the batch or message at the start of
+// rest (its length, then its magic): its bytes, or what is wrong with
+// them, wire.ErrShort when rest ends inside them (a partial batch);
+// next says whether an entry can follow (the length could be read).
+func frameEntry(rest []byte) (b []byte, next bool, err error) {
+	if len(rest) < minEntry {
+		return rest, false, wire.Mark(wire.ErrShort, xfmt.Errorf("partial batch: %d bytes, too few for a batch header", len(rest)))
+	}
+	length := wire.Int32At(rest, offLength)
+	if length < 0 {
+		return rest, false, errNegativeLength(length, len(rest))
+	}
+	total := 12 + int(length)
+	if total > len(rest) {
+		return rest, false, wire.Mark(wire.ErrShort, xfmt.Errorf("partial batch: %d of %d bytes", len(rest), total))
+	}
+	b = rest[:total]
+	if total < minEntry {
+		return b, true, errNoMagic(length)
+	}
+	if magic := int8(b[offMagic]); magic < 0 || magic > 2 {
+		return b, true, errMagic(magic)
+	}
+	return b, true, nil
+}
+
 // entry adds the span of the batch or message at s[pos:], the idx-th of
 // its set, and returns its size, or a size <= 0 when nothing can follow
 // it.
 func (d *decoder) entry(parent int, s []byte, pos int, sp span, idx int) int {
 	rest := s[pos:]
-	if len(rest) < minEntry {
+	b, next, err := frameEntry(rest)
+	switch {
+	case err == nil:
+	case errors.Is(err, wire.ErrShort):
 		d.partial(parent, rest, pos, sp, idx)
 		return -1
+	default:
+		n := d.add(parent, kEntryErr, idx, sp, pos, len(b), tree.Error)
+		d.fail(n, err)
+		magic := int8(2) // the batch's fields, but for a length that says nothing
+		if !next {
+			magic = int8(b[offMagic])
+		}
+		d.headerSpans(n, b, pos, sp, magic)
+		if !next {
+			return -1
+		}
+		return len(b)
 	}
-	length := int32(binary.BigEndian.Uint32(rest[offLength:]))
-	magic := int8(rest[offMagic])
-	if length < 0 {
-		n := d.add(parent, kEntryErr, idx, sp, pos, len(rest), tree.Error)
-		d.fail(n, xfmt.Sprintf("length %d is negative; the rest of the records (%d bytes) cannot be read", length, len(rest)))
-		d.headerSpans(n, rest, pos, sp, magic)
-		return -1
-	}
-	total := 12 + int(length)
-	if total > len(rest) {
-		d.partial(parent, rest, pos, sp, idx)
-		return -1
-	}
-	b := rest[:total]
-	if total < minEntry {
-		n := d.add(parent, kEntryErr, idx, sp, pos, total, tree.Error)
-		d.fail(n, xfmt.Sprintf("length %d is too small to hold a magic byte", length))
-		d.headerSpans(n, b, pos, sp, 2)
-		return total
-	}
-	switch magic {
-	case 2:
+	if b[offMagic] == 2 {
 		d.batch(parent, b, pos, sp, idx)
-		return total
-	case 0, 1:
+	} else {
 		d.message(parent, b, pos, sp, idx)
-		return total
 	}
-	n := d.add(parent, kEntryErr, idx, sp, pos, total, tree.Error)
-	d.fail(n, xfmt.Sprintf("magic %d is not a record format (0 and 1 are message sets, 2 is RecordBatch)", magic))
-	d.headerSpans(n, b, pos, sp, 2)
-	return total
+	return len(b)
 }
 
 // partial is a batch cut off at the end of the records (its value says
@@ -371,14 +370,14 @@ func fixedValue(b []byte, size int, typ string) string {
 	case 1:
 		v = int64(int8(b[0]))
 	case 2:
-		v = int64(int16(binary.BigEndian.Uint16(b)))
+		v = int64(wire.Int16At(b, 0))
 	case 4:
 		if typ == "uint32" {
-			return xfmt.Sprintf("0x%08x", binary.BigEndian.Uint32(b))
+			return xfmt.Sprintf("0x%08x", wire.Uint32At(b, 0))
 		}
-		v = int64(int32(binary.BigEndian.Uint32(b)))
+		v = int64(wire.Int32At(b, 0))
 	case 8:
-		v = int64(binary.BigEndian.Uint64(b))
+		v = wire.Int64At(b, 0)
 	}
 	return strconv.FormatInt(v, 10)
 }
@@ -419,20 +418,20 @@ const (
 // position pos.
 func (d *decoder) batch(parent int, b []byte, pos int, sp span, idx int) {
 	n := d.add(parent, kBatch, idx, sp, pos, len(b), tree.RecordBatch)
-	if len(b) < BatchHeaderSize {
+	h, count, crc, err := batchHeader(b)
+	if err != nil {
 		d.f.Spans[n].Kind, d.f.Spans[n].Section = kEntryErr, tree.Error
-		d.fail(n, xfmt.Sprintf("batchLength %d is too small for a RecordBatch v2 header (49 bytes after the length)", len(b)-12))
+		d.fail(n, err)
 		d.headerSpans(n, b, pos, sp, 2)
 		return
 	}
-	h, count := readHeader(b)
 	codec := h.Codec()
 	for i, f := range batchFields {
 		c := d.add(n, kBatchField, i, sp, pos+f.at, f.size, tree.RecordBatch)
 		switch i {
 		case fieldCRC:
-			if got := CRC32C(b[offAttributes:]); got != h.CRC {
-				d.fail(c, xfmt.Sprintf("CRC-32C mismatch: the batch says 0x%08x, its bytes give 0x%08x", h.CRC, got))
+			if h.KeepCRC {
+				d.fail(c, errCRC32C(h.CRC, crc))
 			}
 		case fieldAttributes:
 			low := pos + offAttributes + 1
@@ -449,7 +448,7 @@ func (d *decoder) batch(parent int, b []byte, pos int, sp span, idx int) {
 		out, note, err := d.decompress(codec, payload, 2, nil)
 		if err != nil {
 			d.f.Spans[rn].Section = tree.Error
-			d.fail(rn, err.Error())
+			d.fail(rn, moved(err, sp.base+pos+BatchHeaderSize))
 			return
 		}
 		k := d.ds.stream(out)
@@ -502,7 +501,7 @@ const (
 func (d *decoder) records(rn int, s []byte, sp span, h Batch, count int32) {
 	control := h.Attributes&AttrControl != 0
 	if count < 0 {
-		d.errSpan(rn, sp, errRecordCount, 0, len(s), xfmt.Sprintf("recordCount %d is negative", count))
+		d.errSpan(rn, sp, errRecordCount, 0, len(s), errNegativeCount(count))
 		return
 	}
 	// The records shown are bounded by the bytes and by the budget.
@@ -524,9 +523,9 @@ func (d *decoder) records(rn int, s []byte, sp span, h Batch, count int32) {
 	d.f.Spans[rn].Arg |= recordsDone
 	switch {
 	case i < int(count):
-		d.errSpan(rn, sp, errMissing, pos, len(s), xfmt.Sprintf("recordCount is %d but the records end after %d", count, i))
+		d.errSpan(rn, sp, errMissing, pos, len(s), errMissingRecords(count, i))
 	case pos < len(s):
-		d.errSpan(rn, sp, errTrailing, pos, len(s), xfmt.Sprintf("%s after the last of the %d records", plural(len(s)-pos, "byte"), count))
+		d.errSpan(rn, sp, errTrailing, pos, len(s), errTrailingRecords(len(s)-pos, count))
 	}
 }
 
@@ -593,7 +592,7 @@ func (d *decoder) recordFields(rec int, s []byte, sp span, v recordView, control
 			d.more(hn, rs, p, sp, plural(int(v.hdrCount)-j, "more header"), moreInside)
 			return
 		}
-		k, hv, stage, msg := scanHeader(rs, p)
+		k, hv, stage, err := scanHeader(rs, p)
 		hd := d.add(hn, kHeader, j, sp, p, 0, tree.Record)
 		if stage >= 1 {
 			d.bytesSpan(hd, sp, bytesHeaderKey, k)
@@ -605,15 +604,15 @@ func (d *decoder) recordFields(rec int, s []byte, sp span, v recordView, control
 			continue
 		}
 		d.f.Spans[hd].Size = int32(v.end - p)
-		d.fail(hd, msg)
-		d.errSpan(hd, sp, errError, p, v.end, msg)
-		d.fail(rec, msg)
+		d.fail(hd, err)
+		d.errSpan(hd, sp, errError, p, v.end, err)
+		d.fail(rec, err)
 		return
 	}
 	if p < v.end {
-		msg := xfmt.Sprintf("%s left in the record after its headers", plural(v.end-p, "byte"))
-		d.errSpan(rec, sp, errTrailing, p, v.end, msg)
-		d.fail(rec, msg)
+		err := errTrailingHeaders(v.end - p)
+		d.errSpan(rec, sp, errTrailing, p, v.end, err)
+		d.fail(rec, err)
 	}
 }
 
@@ -656,7 +655,7 @@ func (d *decoder) nodes(ki, vi int, fn func(key, val *tree.Node)) {
 		return
 	}
 	for i := ki; i < d.f.Len(); i++ {
-		d.ds.setErr(i, "")
+		d.ds.setErr(i, nil)
 	}
 	parent := int(d.f.Spans[ki].Parent)
 	d.f.Spans = d.f.Spans[:ki]

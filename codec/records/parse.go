@@ -2,11 +2,9 @@ package records
 
 import (
 	"bytes"
-	"encoding/binary"
-	"errors"
+	"strconv"
 
 	"kwire/codec/wire"
-	"kwire/internal/xfmt"
 )
 
 // Parse reads the batches and legacy messages of a records field into
@@ -14,16 +12,19 @@ import (
 // the defaults). Keys, values and headers alias b or the decompressed
 // bytes. It stops at the first entry it cannot read whole (a partial batch
 // at the end, a bad record) and returns the entries before it with an
-// error saying where and what: a *wire.DecodeError whose offset is the
-// failed entry's, from the first byte of b, and whose cause is marked
+// error saying where and what: a *wire.DecodeError whose offset is where
+// it failed, from the first byte of b, whose path is that of the JSON
+// form ("[1].records[3].headers[0]"), and whose cause is marked
 // (errors.Is) with wire's sentinels where one fits: ErrShort (a partial
-// batch), ErrLength, ErrTrailing, ErrDecompress, ErrBudget.
+// batch), ErrLength, ErrTrailing, ErrDecompress, ErrBudget. What fails in
+// decompressed records is a DecodeError of theirs inside the one of the
+// compressed bytes (see wire.DecodeError.Error).
 func Parse(b []byte) ([]Batch, error) {
 	d := newDecoder(Options{})
 	var out []Batch
 	for _, e := range d.parseEntries(b) {
 		if e.err != nil {
-			return out, &wire.DecodeError{Offset: e.pos, Err: e.err}
+			return out, e.err
 		}
 		out = append(out, e.batch)
 	}
@@ -44,14 +45,16 @@ type parsed struct {
 	// its records' JSON when seen has it: the batch has no Records.
 	key  seenKey
 	json *recordsJSON
-	err  error
+	// err is a *wire.DecodeError, placed in the bytes the entries were
+	// read from.
+	err error
 }
 
 // parseEntries splits s into entries and reads each.
 func (d *decoder) parseEntries(s []byte) []parsed {
 	var out []parsed
 	for pos := 0; pos < len(s); {
-		e, next := d.parseEntry(s, pos)
+		e, next := d.parseEntry(s, pos, len(out))
 		out = append(out, e)
 		if next < 0 {
 			break
@@ -61,56 +64,49 @@ func (d *decoder) parseEntries(s []byte) []parsed {
 	return out
 }
 
-// parseEntry reads the entry at s[pos:] and returns where the next one
-// starts, or -1 when none can follow (the entry's bytes run to the end).
-func (d *decoder) parseEntry(s []byte, pos int) (parsed, int) {
-	rest := s[pos:]
-	e := parsed{pos: pos, raw: rest}
+// parseEntry reads the entry at s[pos:], the idx-th, and returns where
+// the next one starts, or -1 when none can follow (the entry's bytes run
+// to the end).
+func (d *decoder) parseEntry(s []byte, pos, idx int) (parsed, int) {
+	e, next := d.readEntry(s, pos)
+	if e.err != nil {
+		e.err = place(e.err, pos, "["+strconv.Itoa(idx)+"]")
+	}
+	return e, next
+}
+
+func (d *decoder) readEntry(s []byte, pos int) (parsed, int) {
+	e := parsed{pos: pos}
 	d.jsonHit, d.key = nil, seenKey{}
-	if len(rest) < minEntry {
-		e.err = wire.Mark(wire.ErrShort, xfmt.Errorf("partial batch: %d bytes, too few for a batch header", len(rest)))
-		return e, -1
-	}
-	length := int32(binary.BigEndian.Uint32(rest[offLength:]))
-	if length < 0 {
-		e.err = wire.Mark(wire.ErrLength, xfmt.Errorf("length %d is negative", length))
-		return e, -1
-	}
-	total := 12 + int(length)
-	if total > len(rest) {
-		e.err = wire.Mark(wire.ErrShort, xfmt.Errorf("partial batch: %d of %d bytes", len(rest), total))
-		return e, -1
-	}
-	e.raw = rest[:total]
-	switch magic := int8(rest[offMagic]); {
-	case total < minEntry:
-		e.err = wire.Mark(wire.ErrLength, xfmt.Errorf("length %d is too small to hold a magic byte", length))
-	case magic == 2:
-		e.batch, e.stream, e.err = d.parseBatch(e.raw)
+	b, next, err := frameEntry(s[pos:])
+	e.raw = b
+	switch {
+	case err != nil:
+		e.err = err
+		if !next {
+			return e, -1
+		}
+	case b[offMagic] == 2:
+		e.batch, e.stream, e.err = d.parseBatch(b)
 		e.shared, e.key, e.json = d.shared, d.key, d.jsonHit
-	case magic == 0 || magic == 1:
-		e.batch, e.stream, e.err = d.parseMessage(e.raw)
 	default:
-		e.err = xfmt.Errorf("magic %d is not a record format", magic)
+		e.batch, e.stream, e.err = d.parseMessage(b)
 	}
-	return e, pos + total
+	return e, pos + len(b)
 }
 
 // parseBatch reads the RecordBatch v2 b (exactly its bytes).
 func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
-	if len(b) < BatchHeaderSize {
-		return Batch{}, nil, xfmt.Errorf("batchLength %d is too small for a RecordBatch v2", len(b)-12)
+	h, count, crc, err := batchHeader(b)
+	if err != nil {
+		return Batch{}, nil, place(err, offLength, "batchLength")
 	}
-	h, count := readHeader(b)
-	crc := CRC32C(b[offAttributes:])
-	h.KeepCRC = crc != h.CRC
 	s := b[BatchHeaderSize:]
 	var stream []byte
 	if c := h.Codec(); c != None {
 		h.Compressed = s
-		var err error
 		if s, err = d.decompressBatch(c, s, crc, count); err != nil {
-			return h, nil, err
+			return h, nil, place(err, BatchHeaderSize, "records")
 		}
 		if d.jsonHit != nil { // its JSON is kept: nothing to read
 			return h, nil, nil
@@ -118,59 +114,72 @@ func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
 		stream = s
 	}
 	if count < 0 {
-		return h, stream, xfmt.Errorf("recordCount %d is negative", count)
+		return h, stream, place(errNegativeCount(count), offRecordCount, "recordCount")
 	}
+	if err := d.parseRecords(&h, s, count); err != nil {
+		if stream != nil { // in the decompressed records
+			return h, stream, &wire.DecodeError{Offset: BatchHeaderSize, Path: "records", Err: err}
+		}
+		return h, stream, place(err, BatchHeaderSize, "records")
+	}
+	return h, stream, nil
+}
+
+// parseRecords reads the count records of s into h; an error is placed in
+// s.
+func (d *decoder) parseRecords(h *Batch, s []byte, count int32) error {
 	n := min(int(count), len(s)/minRecordSize)
 	if n > d.bg.recordsLeft() {
-		return h, stream, wire.Mark(wire.ErrBudget, errors.New(d.bg.LeftOut(plural(int(count), "record"))))
+		return place(errLeftOut(d.bg, plural(int(count), "record")), 0, "")
 	}
 	d.bg.records += n
 	h.Records = d.recordSlice(n)
 	pos := 0
 	for i := 0; i < int(count); i++ {
 		if pos >= len(s) {
-			return h, stream, wire.Mark(wire.ErrShort, xfmt.Errorf("recordCount is %d but the records end after %d", count, i))
+			return place(errMissingRecords(count, i), pos, "")
 		}
 		r, end, err := d.parseRecord(s, pos)
 		if err != nil {
-			return h, stream, xfmt.Errorf("record %d: %w", i, err)
+			return wire.WithPath(err, "["+strconv.Itoa(i)+"]")
 		}
 		h.Records = append(h.Records, r)
 		pos = end
 	}
 	if pos < len(s) {
-		return h, stream, wire.Mark(wire.ErrTrailing, xfmt.Errorf("%d bytes after the last of the %d records", len(s)-pos, count))
+		return place(errTrailingRecords(len(s)-pos, count), pos, "")
 	}
-	return h, stream, nil
+	return nil
 }
 
 // parseRecord reads the record at s[pos:] and returns where it ends. Its
-// headers draw on the budget's nodes, as they would in the tree.
+// headers draw on the budget's nodes, as they would in the tree. Its
+// error is a *wire.DecodeError placed in s.
 func (d *decoder) parseRecord(s []byte, pos int) (Record, int, error) {
 	v := scanRecord(s, pos)
 	if v.stage < stHeaderCount {
-		return Record{}, 0, errors.New(v.err)
+		return Record{}, 0, place(v.err, v.errAt, "")
 	}
 	r := Record{Attributes: v.attrs, TimestampDelta: v.tsDelta, OffsetDelta: v.offDelta, Key: v.key.data(s), Value: v.value.data(s)}
 	rs := s[:v.end]
 	p := v.hdrAt + v.hdrSize
 	if v.hdrCount > 0 {
 		if int(v.hdrCount) > d.bg.NodesLeft() {
-			return r, 0, wire.Mark(wire.ErrBudget, errors.New(d.bg.LeftOut(plural(int(v.hdrCount), "header"))))
+			return r, 0, place(errLeftOut(d.bg, plural(int(v.hdrCount), "header")), v.hdrAt, "headers")
 		}
 		d.bg.TakeNodes(int(v.hdrCount))
 		r.Headers = d.headerSlice(int(v.hdrCount))
 	}
 	for j := range r.Headers {
-		k, val, _, msg := scanHeader(rs, p)
-		if msg != "" {
-			return r, 0, xfmt.Errorf("header %d: %s", j, msg)
+		k, val, _, err := scanHeader(rs, p)
+		if err != nil {
+			return r, 0, place(err, p, "headers["+strconv.Itoa(j)+"]")
 		}
 		r.Headers[j] = Header{Key: k.data(rs), Value: val.data(rs)}
 		p = val.end()
 	}
 	if p < v.end {
-		return r, 0, wire.Mark(wire.ErrTrailing, xfmt.Errorf("%d bytes left in the record after its headers", v.end-p))
+		return r, 0, place(errTrailingHeaders(v.end-p), p, "")
 	}
 	return r, v.end, nil
 }
@@ -178,26 +187,16 @@ func (d *decoder) parseRecord(s []byte, pos int) (Record, int, error) {
 // parseMessage reads the legacy message b (exactly its bytes), and the
 // message set inside a compressed one.
 func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
-	magic := int8(b[offMagic])
 	if d.bg.recordsLeft() == 0 {
-		return Batch{}, nil, wire.Mark(wire.ErrBudget, errors.New(d.bg.LeftOut("a message")))
+		return Batch{}, nil, errLeftOut(d.bg, "a message")
 	}
 	d.bg.records++ // a legacy message is a record
-	hsize := legacyHeaderV0
-	if magic == 1 {
-		hsize = legacyHeaderV1
+	m, hsize, _, err := messageHeader(b)
+	if err != nil {
+		return Batch{}, nil, place(err, offLength, "messageSize")
 	}
-	if len(b) < hsize {
-		return Batch{}, nil, xfmt.Errorf("messageSize %d is too small for a magic %d message", len(b)-12, magic)
-	}
-	m := Batch{BaseOffset: int64(binary.BigEndian.Uint64(b)), Magic: magic, Attributes: int16(b[17])}
-	m.CRC = binary.BigEndian.Uint32(b[12:])
-	m.KeepCRC = legacyCRC(b[offMagic:]) != m.CRC
-	if magic == 1 {
-		m.BaseTimestamp = int64(binary.BigEndian.Uint64(b[18:]))
-	}
+	magic := m.Magic
 	p := hsize - 8
-	var err error
 	if m.Key, p, err = int32Bytes(b, p, "key"); err != nil {
 		return m, nil, err
 	}
@@ -205,22 +204,23 @@ func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
 		return m, nil, err
 	}
 	if p < len(b) {
-		return m, nil, wire.Mark(wire.ErrTrailing, xfmt.Errorf("%d bytes after the value, inside the message", len(b)-p))
+		return m, nil, place(errTrailingMessage(len(b)-p), p, "")
 	}
 	c := m.Codec()
 	if c == None {
 		return m, nil, nil
 	}
+	valueAt := p - len(m.Value)
 	if m.Value == nil {
-		return m, nil, errors.New("a compressed message needs a value")
+		return m, nil, place(errNoWrapperValue, valueAt-4, "value")
 	}
 	m.Compressed = m.Value
 	if d.depth >= maxNesting {
-		return m, nil, errors.New("compressed message set nested too deeply")
+		return m, nil, place(errNested, valueAt, "value")
 	}
 	stream, _, err := d.decompress(c, m.Value, magic, d.stream())
 	if err != nil {
-		return m, nil, err
+		return m, nil, place(err, valueAt, "value")
 	}
 	d.depth++
 	inner := d.parseEntries(stream)
@@ -228,7 +228,7 @@ func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
 	m.Messages = make([]Batch, 0, len(inner))
 	for _, e := range inner {
 		if e.err != nil {
-			return m, stream, xfmt.Errorf("inner message at byte %d of the decompressed set: %w", e.pos, e.err)
+			return m, stream, &wire.DecodeError{Offset: valueAt, Path: "messages", Err: e.err}
 		}
 		m.Messages = append(m.Messages, e.batch)
 	}
@@ -236,16 +236,13 @@ func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
 }
 
 func int32Bytes(b []byte, p int, what string) ([]byte, int, error) {
-	if p+4 > len(b) {
-		return nil, p, xfmt.Errorf("the message ends before the %s length", what)
+	n, err := legacyLength(b, p, what)
+	if err != nil {
+		return nil, p, place(err, p, what)
 	}
-	n := int32(binary.BigEndian.Uint32(b[p:]))
 	p += 4
 	if n == -1 {
 		return nil, p, nil
-	}
-	if n < 0 || int(n) > len(b)-p {
-		return nil, p, xfmt.Errorf("%s length %d does not fit the %d bytes left in the message", what, n, len(b)-p)
 	}
 	return b[p : p+int(n) : p+int(n)], p + int(n), nil
 }

@@ -5,8 +5,8 @@
 // raw), lz4 frames or zstd (KIP-110).
 //
 // Spans builds the object tree of a field as spans of a tree.Flat whose
-// text is written when it is drawn (Nodes, as tree nodes): every header
-// field, each attribute bit, every record with its varint sizes and
+// text is written when it is drawn (tree.Flat.Tree makes them nodes):
+// every header field, each attribute bit, every record with its varint sizes and
 // absolute offsets and timestamps, compressed records beneath their
 // compressed bytes with offsets relative to the decompressed stream,
 // control records decoded with the schema set (through Options.Control),
@@ -19,7 +19,6 @@
 package records
 
 import (
-	"encoding/binary"
 	"hash/crc32"
 
 	"kwire/codec/wire"
@@ -52,6 +51,6 @@ func EmptyBatch() []byte {
 	b = wire.AppendInt16(b, 0)                  // producerEpoch
 	b = wire.AppendInt32(b, 0)                  // baseSequence
 	b = wire.AppendInt32(b, 0)                  // records count
-	binary.BigEndian.PutUint32(b[17:], CRC32C(b[21:]))
+	wire.PutUint32At(b, 17, CRC32C(b[21:]))
 	return b
 }

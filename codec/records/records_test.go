@@ -32,7 +32,7 @@ func sampleBatch(c Codec) Batch {
 	return b
 }
 
-var codecs = []Codec{None, Gzip, Snappy, LZ4, Zstd}
+var allCodecs = []Codec{None, Gzip, Snappy, LZ4, Zstd}
 
 // walk returns every node under the given nodes, depth first.
 func walk(nodes []*tree.Node) []*tree.Node {
@@ -120,7 +120,7 @@ func TestEmptyBatch(t *testing.T) {
 }
 
 func TestCodecsRoundTrip(t *testing.T) {
-	for _, c := range codecs {
+	for _, c := range allCodecs {
 		t.Run(c.String(), func(t *testing.T) {
 			want := sampleBatch(c)
 			b, err := Encode([]Batch{want, sampleBatch(c)})
@@ -181,7 +181,7 @@ func TestCodecsRoundTrip(t *testing.T) {
 }
 
 func TestJSONRoundTrip(t *testing.T) {
-	for _, c := range codecs {
+	for _, c := range allCodecs {
 		t.Run(c.String(), func(t *testing.T) {
 			b, err := Encode([]Batch{sampleBatch(c)})
 			if err != nil {
@@ -252,7 +252,7 @@ func TestDecompressionLimit(t *testing.T) {
 // producer's compressed bytes while its records are unchanged; an edited
 // record, or another codec, compresses anew.
 func TestCompressedKept(t *testing.T) {
-	for _, c := range codecs[1:] {
+	for _, c := range allCodecs[1:] {
 		t.Run(c.String(), func(t *testing.T) {
 			b := sampleBatch(c)
 			plain := AppendRecords(nil, b.Records)

@@ -9,7 +9,7 @@ import (
 	"kwire/tree"
 )
 
-// benchCodecs are the codecs of the records benchmarks.
+// benchCodecs are the allCodecs of the records benchmarks.
 var benchCodecs = []records.Codec{records.None, records.Gzip, records.Snappy, records.LZ4, records.Zstd}
 
 // valueDecode is the value decode of a records field, as codec's

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// In the browser app, a zstd batch decodes (zstd.go): the tree shows its
+// In the browser app, a zstd batch decodes (internal/codecs/zstd.go): the tree shows its
 // records and Parse returns them. Its JSON form stays hex, since the app
 // cannot compress it again, so that the JSON encodes back to the same
 // bytes. Run it with the browser build:

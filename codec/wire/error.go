@@ -24,12 +24,37 @@ type DecodeError struct {
 }
 
 // Error is the one text of a positioned error, on the command line and in
-// the explorer: "offset 12 (0x000c): Topics[0].Name: what".
+// the explorer: "offset 12 (0x000c): Topics[0].Name: what". When the cause
+// is itself a DecodeError, it lies in bytes decompressed from where e
+// says (a compressed batch's records), at an offset in them:
+// "offset 61 (0x003d): [0].records: at +0x0011 of the decompressed
+// records: [3]: what".
 func (e *DecodeError) Error() string {
-	if e.Path == "" {
-		return xfmt.Sprintf("offset %d (0x%04x): %v", e.Offset, e.Offset, e.Err)
+	var b []byte
+	for e != nil {
+		if b == nil {
+			b = xfmt.Appendf(b, "offset %d (0x%04x): ", e.Offset, e.Offset)
+		} else {
+			b = xfmt.Appendf(b, "at +0x%04x of the decompressed records: ", e.Offset)
+		}
+		if e.Path != "" {
+			b = append(b, e.Path...)
+			b = append(b, ": "...)
+		}
+		inner, ok := e.Err.(*DecodeError)
+		if !ok {
+			return string(append(b, e.errText()...))
+		}
+		e = inner
 	}
-	return xfmt.Sprintf("offset %d (0x%04x): %s: %v", e.Offset, e.Offset, e.Path, e.Err)
+	return string(b)
+}
+
+func (e *DecodeError) errText() string {
+	if e.Err == nil {
+		return "<nil>"
+	}
+	return e.Err.Error()
 }
 
 func (e *DecodeError) Unwrap() error { return e.Err }
@@ -64,7 +89,7 @@ func NodeError(n *tree.Node, off int) *DecodeError {
 		what = n.Name + ": " + what
 	}
 	if n.Relative {
-		what = xfmt.Sprintf("at +0x%04x of the decompressed records: %s", n.Offset, what)
+		return &DecodeError{Offset: off, Path: n.Path, Err: &DecodeError{Offset: n.Offset, Err: errors.New(what)}}
 	}
 	return &DecodeError{Offset: off, Path: n.Path, Err: errors.New(what)}
 }

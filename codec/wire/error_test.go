@@ -43,3 +43,13 @@ func TestNodeError(t *testing.T) {
 		}
 	}
 }
+
+// TestNestedDecodeError: a DecodeError inside another lies in bytes
+// decompressed from where the outer one says; one text says both.
+func TestNestedDecodeError(t *testing.T) {
+	de := &DecodeError{Offset: 61, Path: "[0].records", Err: &DecodeError{Offset: 4, Path: "[0]", Err: Mark(ErrLength, errors.New("key length 32 does not fit"))}}
+	want := "offset 61 (0x003d): [0].records: at +0x0004 of the decompressed records: [0]: key length 32 does not fit"
+	if got := de.Error(); got != want || !errors.Is(de, ErrLength) || errors.Is(de, ErrCRC) {
+		t.Errorf("%q, want %q (ErrLength)", got, want)
+	}
+}

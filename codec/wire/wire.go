@@ -51,6 +51,10 @@ var (
 	// tree nodes: records.Limits) is spent, so that what follows is left
 	// out.
 	ErrBudget = errors.New("budget spent")
+	// ErrCRC means a checksum does not match the bytes it covers: the
+	// CRC-32C of a RecordBatch v2 (KIP-98) or the CRC-32 of a magic 0 or
+	// 1 message.
+	ErrCRC = errors.New("checksum mismatch")
 )
 
 // ParseError converts a negative count from a Consume function to an error.
@@ -80,6 +84,25 @@ func AppendInt64(b []byte, v int64) []byte { return binary.BigEndian.AppendUint6
 func AppendFloat64(b []byte, v float64) []byte {
 	return binary.BigEndian.AppendUint64(b, math.Float64bits(v))
 }
+
+// Int16At, Int32At, Int64At and Uint32At read the big-endian value at
+// b[i:], which the caller has checked holds it: the fields of a header of
+// fixed size (a RecordBatch's, KIP-98). A short b panics.
+func Int16At(b []byte, i int) int16 { return int16(binary.BigEndian.Uint16(b[i:])) }
+
+// Int32At reads a big-endian int32 at b[i:] (see Int16At).
+func Int32At(b []byte, i int) int32 { return int32(binary.BigEndian.Uint32(b[i:])) }
+
+// Int64At reads a big-endian int64 at b[i:] (see Int16At).
+func Int64At(b []byte, i int) int64 { return int64(binary.BigEndian.Uint64(b[i:])) }
+
+// Uint32At reads a big-endian uint32 at b[i:], such as a CRC (see
+// Int16At).
+func Uint32At(b []byte, i int) uint32 { return binary.BigEndian.Uint32(b[i:]) }
+
+// PutUint32At writes v big-endian at b[i:], as a length or CRC patched
+// once what it covers is written.
+func PutUint32At(b []byte, i int, v uint32) { binary.BigEndian.PutUint32(b[i:], v) }
 
 // ConsumeInt8 reads a signed byte.
 func ConsumeInt8(b []byte) (int8, int) {

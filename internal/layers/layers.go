@@ -25,7 +25,7 @@ var Table = []Layer{
 	{"tree", []string{"tree", "render"}, []string{"base"}},
 	// The codec's parts that know bytes and trees but no schemas (records
 	// reach the schema set only through the hooks codec fills).
-	{"wire", []string{"codec/wire", "codec/records", "codec/sasl", "codec/otlp"}, []string{"base", "tree"}},
+	{"wire", []string{"codec/wire", "codec/records", "codec/records/internal/codecs", "codec/sasl", "codec/otlp"}, []string{"base", "tree"}},
 	{"codec", []string{"codec"}, []string{"base", "schemas", "tree", "wire"}},
 	// What the programs are made of, on top of the codec.
 	{"features", []string{"hexin", "draftcodec", "identify", "capture/tlsdec", "capture", "site", "server", "web"}, []string{"base", "schemas", "tree", "wire", "codec"}},

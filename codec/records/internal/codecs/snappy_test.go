@@ -1,4 +1,4 @@
-package records
+package codecs
 
 import (
 	"bytes"
@@ -15,20 +15,20 @@ func FuzzSnappy(f *testing.F) {
 	f.Add([]byte{}, []byte{0x0a, 0x08, 'a', 'b', 0x09, 0x02})
 	f.Fuzz(func(t *testing.T, data, junk []byte) {
 		enc := s2.EncodeSnappy(nil, data)
-		got, err := decodeSnappy(nil, enc)
+		got, err := DecodeSnappy(nil, enc)
 		if err != nil || !bytes.Equal(got, data) {
-			t.Fatalf("decodeSnappy(s2's block) = %v, %v", err, len(got))
+			t.Fatalf("DecodeSnappy(s2's block) = %v, %v", err, len(got))
 		}
-		if n, err := snappyLen(enc); err != nil || n != len(data) {
-			t.Fatalf("snappyLen = %d, %v", n, err)
+		if n, err := SnappyLen(enc); err != nil || n != len(data) {
+			t.Fatalf("SnappyLen = %d, %v", n, err)
 		}
-		lit := encodeSnappyLiterals(data)
+		lit := EncodeSnappyLiterals(data)
 		back, err := s2.Decode(nil, lit)
 		if err != nil || !bytes.Equal(back, data) {
-			t.Fatalf("s2 cannot read encodeSnappyLiterals: %v", err)
+			t.Fatalf("s2 cannot read EncodeSnappyLiterals: %v", err)
 		}
 		// Junk: never a panic; when both accept it, they agree.
-		mine, err1 := decodeSnappy(nil, junk)
+		mine, err1 := DecodeSnappy(nil, junk)
 		if n, err := s2.DecodedLen(junk); err != nil || n > 1<<20 {
 			return // s2.Decode would allocate what the block declares
 		}

@@ -1,4 +1,6 @@
-package records
+//go:build !js
+
+package codecs
 
 import (
 	"bytes"
@@ -13,6 +15,8 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+
+	"kwire/codec/wire"
 )
 
 // zstdInputs are texts of every shape: empty, tiny, repetitive (RLE
@@ -46,8 +50,8 @@ func zstdInputs(t testing.TB) map[string][]byte {
 			mixed = append(mixed, skewed[:20000]...)
 		}
 	}
-	field := benchField(t, None) // 10,000 records, uncompressed
-	recs := AppendRecords(nil, sampleRecords(2000))
+	field := recordsField()
+	recs := sampleRecords(2000)
 	return map[string][]byte{
 		"empty": nil, "1 byte": {'a'}, "2 bytes": {0, 0}, "hello": []byte("hello, world"),
 		"zeros 200K": make([]byte, 200<<10), "zeros 3M": make([]byte, 3<<20),
@@ -68,16 +72,52 @@ func bits64(x uint64) int {
 	return n
 }
 
-// sampleRecords are n records of a Kafka batch: keys, JSON values, headers.
-func sampleRecords(n int) []Record {
-	var rs []Record
-	for i := range n {
-		rs = append(rs, Record{OffsetDelta: int32(i), TimestampDelta: int64(i * 3),
-			Key:     fmt.Appendf(nil, "user-%d", i%37),
-			Value:   fmt.Appendf(nil, `{"event":"page_view","page":"/products/%d","ms":%d}`, i%101, i*7%1000),
-			Headers: []Header{{Key: []byte("source"), Value: []byte("web")}}})
+// sampleRecords are the records of a Kafka batch: keys, JSON values, a
+// header each.
+func sampleRecords(n int) []byte {
+	return appendRecords(nil, 0, n, func(i int) ([]byte, []byte, string) {
+		return fmt.Appendf(nil, "user-%d", i%37), fmt.Appendf(nil, `{"event":"page_view","page":"/products/%d","ms":%d}`, i%101, i*7%1000), "web"
+	})
+}
+
+// recordsField is like a records field of 10,000 records in batches of
+// 100 (each after a batch header of 61 bytes), about 1 MB.
+func recordsField() []byte {
+	var out []byte
+	for first := 0; first < 10_000; first += 100 {
+		h := binary.BigEndian.AppendUint64(nil, uint64(first))
+		out = append(append(out, h...), make([]byte, 61-len(h))...)
+		out = appendRecords(out, first, 100, func(n int) ([]byte, []byte, string) {
+			return fmt.Appendf(nil, "key-%06d", n),
+				fmt.Appendf(nil, `{"id":%d,"user":"user-%04d","event":"click","page":"/p/%d","n":%d}`, n, n*7%5000, n%100, n*2654435761%1000000),
+				fmt.Sprintf("%016x", n*977)
+		})
 	}
-	return rs
+	return out
+}
+
+// appendRecords appends n records in the format of a RecordBatch's
+// (KIP-98), numbered from first: the key, value and the value of a header
+// of each are kv's.
+func appendRecords(out []byte, first, n int, kv func(i int) (key, value []byte, header string)) []byte {
+	for i := range n {
+		key, value, header := kv(first + i)
+		r := []byte{0} // attributes
+		r = wire.AppendVarlong(r, int64(i*3))
+		r = wire.AppendVarint(r, int32(i))
+		for _, f := range [][]byte{key, value} {
+			r = wire.AppendVarint(r, int32(len(f)))
+			r = append(r, f...)
+		}
+		r = wire.AppendVarint(r, 1)
+		for _, f := range []string{"source", header} {
+			r = wire.AppendVarint(r, int32(len(f)))
+			r = append(r, f...)
+		}
+		out = wire.AppendVarint(out, int32(len(r)))
+		out = append(out, r...)
+	}
+	return out
 }
 
 // zstdEncoders are klauspost's encoder at every level, with and without
@@ -120,13 +160,7 @@ func zstdFrames(t testing.TB, in []byte, opts []zstd.EOption) map[string][]byte 
 }
 
 // klauspostDecode decodes with klauspost's decoder, the native build's.
-func klauspostDecode(src []byte, limit int) ([]byte, error) {
-	out, err := zstdDecode(src, limit, nil)
-	if len(out) > limit {
-		return nil, errTooBig
-	}
-	return out, err
-}
+func klauspostDecode(src []byte, limit int) ([]byte, error) { return ZstdLibrary(src, limit, nil) }
 
 // The browser's zstd (zstd.go) reads what klauspost's encoder writes at
 // every level and in every mode, with the same bytes back, and refuses
@@ -139,12 +173,12 @@ func TestZstdAgainstKlauspost(t *testing.T) {
 				continue // the large inputs at each level only
 			}
 			for fname, frame := range zstdFrames(t, in, opts) {
-				got, err := zstdDecodeFrames(frame, len(in), nil)
+				got, err := ZstdDecodeFrames(frame, len(in), nil)
 				if err != nil || !bytes.Equal(got, in) {
 					t.Errorf("%s, %s, %s: %d bytes back of %d, %v", ename, iname, fname, len(got), len(in), err)
 				}
 				if len(in) > 0 {
-					if _, err := zstdDecodeFrames(frame, len(in)-1, nil); !errors.Is(err, ErrLimit) {
+					if _, err := ZstdDecodeFrames(frame, len(in)-1, nil); !errors.Is(err, ErrLimit) {
 						t.Errorf("%s, %s, %s: with a limit of one less: %v", ename, iname, fname, err)
 					}
 				}
@@ -162,7 +196,7 @@ func TestZstdFrames(t *testing.T) {
 	skip = append(skip, 1, 2, 3)
 	src := append(append(append(append(enc.EncodeAll(a, nil), skip...), enc.EncodeAll(b, nil)...), skip...), enc.EncodeAll(nil, nil)...)
 	dst := make([]byte, 0, 4096)
-	got, err := zstdDecodeFrames(src, 1<<20, dst)
+	got, err := ZstdDecodeFrames(src, 1<<20, dst)
 	if want := append(append([]byte{}, a...), b...); err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("got %q, %v", got, err)
 	}
@@ -174,7 +208,7 @@ func TestZstdFrames(t *testing.T) {
 		t.Errorf("klauspost: %q, %v", theirs, err)
 	}
 	for _, in := range [][]byte{nil, skip} {
-		if got, err := zstdDecodeFrames(in, 100, nil); err != nil || len(got) != 0 {
+		if got, err := ZstdDecodeFrames(in, 100, nil); err != nil || len(got) != 0 {
 			t.Errorf("%x: %x, %v", in, got, err)
 		}
 	}
@@ -199,7 +233,7 @@ func TestZstdReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := zstdDecodeFrames(src, len(want), nil)
+		got, err := ZstdDecodeFrames(src, len(want), nil)
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("%s: %d bytes back of %d, %v", f, len(got), len(want), err)
 		}
@@ -229,7 +263,7 @@ func TestZstdCommand(t *testing.T) {
 			if err != nil {
 				t.Fatalf("zstd %s: %v", args, err)
 			}
-			got, err := zstdDecodeFrames(out, len(in), nil)
+			got, err := ZstdDecodeFrames(out, len(in), nil)
 			if err != nil || !bytes.Equal(got, in) {
 				t.Errorf("zstd %s, %s: %d bytes back of %d, %v", args, iname, len(got), len(in), err)
 			}
@@ -245,7 +279,7 @@ func TestZstdCut(t *testing.T) {
 		for _, iname := range []string{"hello", "text 5000", "records", "random 1000", "abab"} {
 			in := inputs[iname]
 			if iname == "records" {
-				in = AppendRecords(nil, sampleRecords(100))
+				in = sampleRecords(100)
 			}
 			for fname, frame := range zstdFrames(t, in, opts) {
 				// Every cut in the first and last 100 bytes, 100 between.
@@ -254,7 +288,7 @@ func TestZstdCut(t *testing.T) {
 						continue
 					}
 					_, theirErr := klauspostDecode(frame[:n], 1<<20)
-					got, err := zstdDecodeFrames(frame[:n], 1<<20, nil)
+					got, err := ZstdDecodeFrames(frame[:n], 1<<20, nil)
 					if err == nil && (theirErr != nil || !bytes.HasPrefix(in, got)) {
 						t.Errorf("%s, %s, %s cut to %d bytes: %d bytes decoded, klauspost says %v", ename, iname, fname, n, len(got), theirErr)
 					}
@@ -287,7 +321,7 @@ func TestZstdCorrupt(t *testing.T) {
 // output; never more than the limit.
 func compareZstd(t *testing.T, name string, b []byte, limit int) {
 	t.Helper()
-	got, err := zstdDecodeFrames(b, limit, nil)
+	got, err := ZstdDecodeFrames(b, limit, nil)
 	if len(got) > limit {
 		t.Fatalf("%s: %d bytes out, limit %d", name, len(got), limit)
 	}
@@ -320,35 +354,36 @@ func TestZstdErrors(t *testing.T) {
 		b    []byte
 		want string
 	}{
-		{"magic", set(0, 0), "byte 0: magic 0xfd2fb500, want 0xfd2fb528"},
-		{"short", good[:2], "byte 0: 2 bytes left, too few for a frame"},
+		{"magic", set(0, 0), "offset 0 (0x0000): magic 0xfd2fb500, want 0xfd2fb528"},
+		{"short", good[:2], "offset 0 (0x0000): 2 bytes left, too few for a frame"},
 		{"header", good[:5], "frame header cut short"},
-		{"reserved bit", set(4, good[4]|0x08), "byte 0: frame header cut short or reserved bit set"},
-		{"dictionary", append(append([]byte{}, good[:4]...), 0x01, 0x58, 0x07), "byte 0: the frame needs dictionary 7 (not supported)"},
+		{"reserved bit", set(4, good[4]|0x08), "offset 0 (0x0000): frame header cut short or reserved bit set"},
+		{"dictionary", append(append([]byte{}, good[:4]...), 0x01, 0x58, 0x07), "offset 0 (0x0000): the frame needs dictionary 7 (not supported)"},
 		{"block cut", good[:len(good)-6], "cut short"},
 		{"checksum", set(len(good)-1, good[len(good)-1]^1), "content checksum"},
 		{"trailing", append(bytes.Clone(good), 1, 2), "2 bytes left, too few for a frame"},
 		{"skippable", []byte{0x50, 0x2a, 0x4d, 0x18, 9, 0, 0, 0, 1}, "skippable frame cut short"},
-		{"reserved block", []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x50, 0x07, 0x00, 0x00}, "byte 6: block of 0 bytes, type 3: over 131072, cut short or reserved type"},
+		{"reserved block", []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x50, 0x07, 0x00, 0x00}, "offset 6 (0x0006): block of 0 bytes, type 3: over 131072, cut short or reserved type"},
 		{"content size", []byte{0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x05, 0x09, 0x00, 0x00, 'a'}, "frame decodes to 1 bytes, its header says 5"},
 		{"big block", []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x00, 0x01, 0x00, 0x20}, "block of 262144 bytes, type 0: over 1024"},
 	} {
-		_, err := zstdDecodeFrames(tc.b, 1<<20, nil)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		_, err := ZstdDecodeFrames(tc.b, 1<<20, nil)
+		var de *wire.DecodeError
+		if !errors.As(err, &de) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want a *wire.DecodeError %q", tc.name, err, tc.want)
 		}
 	}
 	// A declared content size over the limit is refused before anything
 	// is allocated; so is an RLE block past it.
 	big := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x80, 0x00, 0x00, 0x00, 0x00, 0x40}
-	if _, err := zstdDecodeFrames(big, 1<<20, nil); !errors.Is(err, ErrLimit) {
+	if _, err := ZstdDecodeFrames(big, 1<<20, nil); !errors.Is(err, ErrLimit) {
 		t.Errorf("1 GB content size: %v", err)
 	}
 	rle := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58, 0x03, 0x00, 0x10, 'a'} // 128 KB of 'a' in an RLE block
-	if got, err := zstdDecodeFrames(rle, 1<<20, nil); err != nil || len(got) != 128<<10 {
+	if got, err := ZstdDecodeFrames(rle, 1<<20, nil); err != nil || len(got) != 128<<10 {
 		t.Errorf("RLE block: %d, %v", len(got), err)
 	}
-	if _, err := zstdDecodeFrames(rle, 1000, nil); !errors.Is(err, ErrLimit) {
+	if _, err := ZstdDecodeFrames(rle, 1000, nil); !errors.Is(err, ErrLimit) {
 		t.Errorf("RLE block over the limit: %v", err)
 	}
 }
@@ -383,7 +418,7 @@ func FuzzZstd(f *testing.F) {
 		}
 	}
 	text := []byte(strings.Repeat("the quick brown fox jumps over the lazy dog; ", 40))
-	for _, in := range [][]byte{nil, []byte("hello hello hello hello"), AppendRecords(nil, sampleRecords(30)), bytes.Repeat([]byte{7}, 3000), text} {
+	for _, in := range [][]byte{nil, []byte("hello hello hello hello"), sampleRecords(30), bytes.Repeat([]byte{7}, 3000), text} {
 		for k, enc := range encs {
 			f.Add(enc.EncodeAll(in, nil), uint16(k*100), uint16(k*7), byte(k))
 			f.Add(in, uint16(k), uint16(len(in)/3), byte(1<<k))
@@ -402,7 +437,7 @@ func FuzzZstd(f *testing.F) {
 		}
 		compareZstd(t, "bytes", b, limit)
 		frame := encs[2*(int(lim)%4)].EncodeAll(b, nil)
-		if got, err := zstdDecodeFrames(frame, len(b), nil); err != nil || !bytes.Equal(got, b) {
+		if got, err := ZstdDecodeFrames(frame, len(b), nil); err != nil || !bytes.Equal(got, b) {
 			t.Fatalf("%x compressed by klauspost: %x back, %v", b, got, err)
 		}
 		frame[int(pos)%len(frame)] ^= x
@@ -422,7 +457,7 @@ func BenchmarkZstd(b *testing.B) {
 		for _, dec := range []struct {
 			name string
 			f    func([]byte, int, []byte) ([]byte, error)
-		}{{"ours", zstdDecodeFrames}, {"klauspost", zstdDecode}} {
+		}{{"ours", ZstdDecodeFrames}, {"klauspost", ZstdLibrary}} {
 			b.Run(name+"/"+dec.name, func(b *testing.B) {
 				b.SetBytes(int64(len(in)))
 				b.ReportAllocs()

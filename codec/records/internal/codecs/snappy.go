@@ -1,4 +1,4 @@
-package records
+package codecs
 
 import (
 	"encoding/binary"
@@ -9,8 +9,8 @@ import (
 // for the browser app (codecs_js.go), where s2 would bring crypto/rand and
 // math/big. The native programs use s2; the tests check the two agree.
 
-// snappyLen reads the uncompressed length that starts a block.
-func snappyLen(src []byte) (int, error) {
+// SnappyLen reads the uncompressed length that starts a block.
+func SnappyLen(src []byte) (int, error) {
 	n, k := binary.Uvarint(src)
 	if k <= 0 || n > 1<<32-1 {
 		return 0, errSnappyCorrupt
@@ -20,8 +20,8 @@ func snappyLen(src []byte) (int, error) {
 
 var errSnappyCorrupt = errors.New("snappy: corrupt input")
 
-// decodeSnappy decodes a block into dst when it has room.
-func decodeSnappy(dst, src []byte) ([]byte, error) {
+// DecodeSnappy decodes a block into dst when it has room.
+func DecodeSnappy(dst, src []byte) ([]byte, error) {
 	n, k := binary.Uvarint(src)
 	if k <= 0 || n > uint64(len(src))*255+64 { // a copy element of 1 byte makes at most 64
 		return nil, errSnappyCorrupt
@@ -87,9 +87,9 @@ func decodeSnappy(dst, src []byte) ([]byte, error) {
 	return out, nil
 }
 
-// encodeSnappyLiterals writes src as a valid snappy block of literals only:
+// EncodeSnappyLiterals writes src as a valid snappy block of literals only:
 // the browser app's snappy batches are correct but not smaller.
-func encodeSnappyLiterals(src []byte) []byte {
+func EncodeSnappyLiterals(src []byte) []byte {
 	out := binary.AppendUvarint(nil, uint64(len(src)))
 	for len(src) > 0 {
 		n := min(len(src), 1<<16)

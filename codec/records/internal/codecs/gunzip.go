@@ -1,4 +1,4 @@
-package records
+package codecs
 
 import (
 	"bytes"
@@ -9,13 +9,13 @@ import (
 	"io"
 )
 
-// gzipMembers reads the gzip members of a byte slice as compress/gzip's
+// GzipMembers reads the gzip members of a byte slice as compress/gzip's
 // Reader does (RFC 1952: multistream, the header's CRC-16 and each
 // trailer's CRC-32 and size checked, the same errors), for the browser
 // app (codecs_js.go), where it is 2.3 KB of gzip smaller than
 // compress/gzip's Reader (its Header, bufio). Its test and fuzz target
 // read every input alongside compress/gzip.
-type gzipMembers struct {
+type GzipMembers struct {
 	r      *bytes.Reader
 	flate  io.ReadCloser
 	digest uint32
@@ -30,7 +30,7 @@ var (
 
 // Reset starts reading r (a *bytes.Reader: gunzip's) from its first
 // member's header.
-func (z *gzipMembers) Reset(r io.Reader) error {
+func (z *GzipMembers) Reset(r io.Reader) error {
 	z.r, _ = r.(*bytes.Reader)
 	z.digest, z.size = 0, 0
 	z.err = z.header()
@@ -47,7 +47,7 @@ func gzipNoEOF(err error) error {
 
 // header reads a member's header, up to its deflate stream; io.EOF when
 // there is none left.
-func (z *gzipMembers) header() error {
+func (z *GzipMembers) header() error {
 	var buf [10]byte
 	if _, err := io.ReadFull(z.r, buf[:]); err != nil {
 		return err
@@ -109,7 +109,7 @@ func (z *gzipMembers) header() error {
 
 // Read reads decompressed bytes, checking each member's trailer at its
 // end and going on with the next member.
-func (z *gzipMembers) Read(p []byte) (n int, err error) {
+func (z *GzipMembers) Read(p []byte) (n int, err error) {
 	if z.err != nil {
 		return 0, z.err
 	}

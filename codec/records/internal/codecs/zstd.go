@@ -1,4 +1,4 @@
-package records
+package codecs
 
 import (
 	"encoding/binary"
@@ -49,11 +49,11 @@ type zstdDec struct {
 	tabs    [3][512]zstdCell
 }
 
-// zstdDecodeFrames decodes every frame of src (zstd frames and skippable
+// ZstdDecodeFrames decodes every frame of src (zstd frames and skippable
 // frames, §3.1), appending to dst[:0], failing with ErrLimit past limit
 // bytes: every size is checked against the bytes left and the limit
 // before it is used. Content checksums are verified.
-func zstdDecodeFrames(src []byte, limit int, dst []byte) (out []byte, err error) {
+func ZstdDecodeFrames(src []byte, limit int, dst []byte) (out []byte, err error) {
 	defer catchFail(&out, &err)
 	d := &zstdDec{src: src, boundedOut: boundedOut{dst[:0], limit}}
 	for i := 0; i < len(src); {
@@ -69,13 +69,13 @@ func (d *zstdDec) frame(i int) int {
 	var h [18]byte // the longest header, zeros past the end
 	copy(h[:], src[i:])
 	m := binary.LittleEndian.Uint32(h[:])
-	fail(len(src)-i < 5, "byte %d: %d bytes left, too few for a frame", i, len(src)-i)
+	fail(len(src)-i < 5, i, "%d bytes left, too few for a frame", len(src)-i)
 	if m&^15 == 0x184d2a50 {
 		n := int64(binary.LittleEndian.Uint32(h[4:]))
-		fail(len(src)-i < 8 || n > int64(len(src)-i-8), "byte %d: skippable frame cut short", i)
+		fail(len(src)-i < 8 || n > int64(len(src)-i-8), i, "skippable frame cut short")
 		return i + 8 + int(n)
 	}
-	fail(m != zstdMagic, "byte %d: magic %#08x, want %#08x", i, int(m), zstdMagic)
+	fail(m != zstdMagic, i, "magic %#08x, want %#08x", int(m), zstdMagic)
 	// Frame_Header_Descriptor (§3.1.1.1.1): sizes of the content size
 	// (1 only when single segment, 2, 4, 8), single segment (no window
 	// descriptor), reserved, checksum, size of the dictionary id (0, 1,
@@ -91,8 +91,8 @@ func (d *zstdDec) frame(i int) int {
 	id := binary.LittleEndian.Uint64(h[p:]) & (1<<(8*dictLen) - 1)
 	fcs := binary.LittleEndian.Uint64(h[p+dictLen:]) & (1<<(8*fcsLen) - 1)
 	i += p + dictLen + fcsLen
-	fail(fhd&0x08 != 0 || i > len(src), "byte %d: frame header cut short or reserved bit set", at)
-	fail(id != 0, "byte %d: the frame needs dictionary %d (not supported)", at, int(id))
+	fail(fhd&0x08 != 0 || i > len(src), at, "frame header cut short or reserved bit set")
+	fail(id != 0, at, "the frame needs dictionary %d (not supported)", int(id))
 	if fcsLen == 2 {
 		fcs += 256 // §3.1.1.1.4
 	}
@@ -106,7 +106,7 @@ func (d *zstdDec) frame(i int) int {
 	start := len(d.out)
 	d.huffLog, d.have, d.rep = 0, [3]bool{}, [3]int{1, 4, 8}
 	for last := false; !last; {
-		fail(len(src)-i < 3, "byte %d: block header cut short", i)
+		fail(len(src)-i < 3, i, "block header cut short")
 		h := int(zstdLE(src[i:i+3], 0)) // §3.1.1.2
 		at, size, typ := i, h>>3, h>>1&3
 		last = h&1 != 0
@@ -115,7 +115,7 @@ func (d *zstdDec) frame(i int) int {
 		if typ == 1 {
 			n = 1
 		}
-		fail(size > bmax || n > len(src)-i || typ == 3, "byte %d: block of %d bytes, type %d: over %d, cut short or reserved type", at, size, typ, bmax)
+		fail(size > bmax || n > len(src)-i || typ == 3, at, "block of %d bytes, type %d: over %d, cut short or reserved type", size, typ, bmax)
 		switch typ {
 		case 0: // raw
 			d.emit(src[i:i+size], 0, 0)
@@ -126,9 +126,9 @@ func (d *zstdDec) frame(i int) int {
 		}
 		i += n
 	}
-	fail(fcsLen > 0 && uint64(len(d.out)-start) != fcs, "byte %d: frame decodes to %d bytes, its header says %d", at, len(d.out)-start, int(fcs))
+	fail(fcsLen > 0 && uint64(len(d.out)-start) != fcs, at, "frame decodes to %d bytes, its header says %d", len(d.out)-start, int(fcs))
 	if fhd&4 != 0 { // Content_Checksum (§3.1.1)
-		fail(len(src)-i < 4 || uint32(zstdXXH64(d.out[start:])) != binary.LittleEndian.Uint32(src[i:]), "byte %d: content checksum cut short or wrong", i)
+		fail(len(src)-i < 4 || uint32(zstdXXH64(d.out[start:])) != binary.LittleEndian.Uint32(src[i:]), i, "content checksum cut short or wrong")
 		i += 4
 	}
 	return i
@@ -153,11 +153,11 @@ func (d *zstdDec) block(i, end, bmax, window, start int) {
 		i++
 	}
 	if nseq == 0 {
-		fail(i-1 != end, "byte %d: sequences section of %d bytes, want %d", at, end-at, i-1-at)
+		fail(i-1 != end, at, "sequences section of %d bytes, want %d", end-at, i-1-at)
 		d.emit(d.lits, 0, 0)
 		return
 	}
-	fail(modes&3 != 0 || i > end, "byte %d: sequences header cut short or reserved bits set", at)
+	fail(modes&3 != 0 || i > end, at, "sequences header cut short or reserved bits set")
 	// The tables, in the order literals length, offset, match length
 	// (§3.1.1.3.2.1).
 	for k := range 3 {
@@ -165,7 +165,7 @@ func (d *zstdDec) block(i, end, bmax, window, start int) {
 		maxSym, norm, log := [3]int{35, 31, 52}[k], zstdPredef[k], zstdPredefLog[k] // predefined (§3.1.1.3.2.2)
 		switch modes >> (6 - 2*k) & 3 {
 		case 1: // RLE: one symbol, as a table of accuracy log 0
-			fail(i >= end || int(src[i]) > maxSym, "byte %d: RLE table: symbol missing or over %d", i, maxSym)
+			fail(i >= end || int(src[i]) > maxSym, i, "RLE table: symbol missing or over %d", maxSym)
 			nbuf[src[i]] = 1
 			norm, log = nbuf[:src[i]+1], 0
 			i++
@@ -174,7 +174,7 @@ func (d *zstdDec) block(i, end, bmax, window, start int) {
 			n, log, i = zstdReadFSE(src, i, end, maxSym, 9, &nbuf)
 			norm = nbuf[:n]
 		case 3: // repeat: the previous block's table
-			fail(!d.have[k], "byte %d: a table repeats the previous one, and there is none", i)
+			fail(!d.have[k], i, "a table repeats the previous one, and there is none")
 			continue
 		}
 		d.logs[k], d.have[k] = log, true
@@ -228,12 +228,12 @@ func (d *zstdDec) block(i, end, bmax, window, start int) {
 		}
 		// Execution (§3.1.1.4): literals, then the match.
 		if r.n < 0 || llen > len(lits) || len(d.out)-bstart+llen+mlen > bmax || off > len(d.out)+llen-start || off > window {
-			fail(true, "byte %d: sequence %d of %d: bitstream cut short, or literals length %d, offset %d or match length %d out of bounds", i, s+1, nseq, llen, off, mlen)
+			fail(true, i, "sequence %d of %d: bitstream cut short, or literals length %d, offset %d or match length %d out of bounds", s+1, nseq, llen, off, mlen)
 		}
 		d.emit(lits[:llen], off, mlen)
 		lits = lits[llen:]
 	}
-	fail(r.n != 0 || len(d.out)-bstart+len(lits) > bmax, "byte %d: %d bits left after the last sequence, or block over %d bytes", i, r.n, bmax)
+	fail(r.n != 0 || len(d.out)-bstart+len(lits) > bmax, i, "%d bits left after the last sequence, or block over %d bytes", r.n, bmax)
 	d.emit(lits, 0, 0)
 }
 
@@ -264,7 +264,7 @@ func (d *zstdDec) literals(i, end, bmax int) int {
 	} else if typ == 0 {
 		csize = size
 	}
-	fail(i >= end || size > bmax || csize > end-i, "byte %d: %d literals in %d bytes: over %d or cut short", at, size, csize, bmax)
+	fail(i >= end || size > bmax || csize > end-i, at, "%d literals in %d bytes: over %d or cut short", size, csize, bmax)
 	end = i + csize
 	if typ == 0 { // raw
 		d.lits = src[i:end]
@@ -287,14 +287,14 @@ func (d *zstdDec) literals(i, end, bmax int) int {
 	if typ == 2 {
 		i = d.huffTable(i, end)
 	}
-	fail(d.huffLog == 0, "byte %d: treeless literals and no previous Huffman table", at)
+	fail(d.huffLog == 0, at, "treeless literals and no previous Huffman table")
 	// One stream, or four (§3.1.1.3.1.6) after a jump table of the first
 	// three streams' sizes; each of four decodes a quarter of the
 	// literals, rounded up, the last what is left.
 	n, seg := 1, size
 	if sf != 0 {
 		n, seg = 4, (size+3)/4
-		fail(end-i < 6 || size < 3*seg, "byte %d: jump table cut short, or too few literals for 4 streams", i)
+		fail(end-i < 6 || size < 3*seg, i, "jump table cut short, or too few literals for 4 streams")
 	}
 	p := i + 6*(n/4)
 	for k := range n {
@@ -302,7 +302,7 @@ func (d *zstdDec) literals(i, end, bmax int) int {
 		if k < n-1 {
 			ln = int(binary.LittleEndian.Uint16(src[i+2*k:]))
 		}
-		fail(ln > end-p, "byte %d: bad jump table", i)
+		fail(ln > end-p, i, "bad jump table")
 		d.huffStream(p, src[p:p+ln], out[k*seg:min(k*seg+seg, size)])
 		p += ln
 	}
@@ -313,7 +313,7 @@ func (d *zstdDec) literals(i, end, bmax int) int {
 // d.huff and returns the position after it.
 func (d *zstdDec) huffTable(i, end int) int {
 	src, at := d.src, i
-	fail(i >= end, "byte %d: Huffman tree description cut short", at)
+	fail(i >= end, at, "Huffman tree description cut short")
 	hb := int(src[i])
 	i++
 	var w [260]byte
@@ -321,7 +321,7 @@ func (d *zstdDec) huffTable(i, end int) int {
 	if hb >= 128 {
 		ln = (n + 1) / 2
 	}
-	fail(ln > end-i, "byte %d: Huffman tree description cut short", at)
+	fail(ln > end-i, at, "Huffman tree description cut short")
 	if hb >= 128 { // weights in 4 bits each (§4.2.1.1)
 		for k := range n {
 			w[k] = src[i+k/2] >> (4 - 4*(k&1)) & 15
@@ -349,7 +349,7 @@ func (d *zstdDec) huffTable(i, end int) int {
 			n++
 			s[k] = int(c.next) + r.read(c.nb)
 		}
-		fail(r.n != 0 || n > 255, "byte %d: bad Huffman weights bitstream", j)
+		fail(r.n != 0 || n > 255, j, "bad Huffman weights bitstream")
 		i = end
 	}
 	// The last symbol's weight is what makes the sum of 2^(weight-1) a
@@ -360,7 +360,7 @@ func (d *zstdDec) huffTable(i, end int) int {
 	}
 	log := bits.Len(uint(sum))
 	rest := 1<<log - sum
-	fail(sum == 0 || log > 11 || rest&(rest-1) != 0, "byte %d: bad Huffman weights", at)
+	fail(sum == 0 || log > 11 || rest&(rest-1) != 0, at, "bad Huffman weights")
 	w[n] = byte(bits.Len(uint(rest)))
 	n++
 	// Codes go by weight, lowest first, then by symbol (§4.2.2): a
@@ -376,7 +376,7 @@ func (d *zstdDec) huffTable(i, end int) int {
 				}
 			}
 		}
-		fail(pos < 2, "byte %d: bad Huffman weights", at)
+		fail(pos < 2, at, "bad Huffman weights")
 	}
 	d.huffLog = uint8(log)
 	return i
@@ -392,7 +392,7 @@ func (d *zstdDec) huffStream(at int, src, out []byte) {
 		out[k] = byte(e >> 8)
 		r.n -= int(e & 15)
 	}
-	fail(r.n != 0, "byte %d: Huffman stream does not end at %d literals", at, len(out))
+	fail(r.n != 0, at, "Huffman stream does not end at %d literals", len(out))
 }
 
 // zstdReadFSE reads an FSE table description (§4.1.1) at src[i:end] into
@@ -408,7 +408,7 @@ func zstdReadFSE(src []byte, i, end, maxSym int, maxLog uint8, norm *[256]int16)
 	// value below lim in one bit fewer.
 	remaining, thr, nb := 1<<al+1, 1<<al, int(al)+1
 	for remaining > 1 && al <= maxLog {
-		fail(n > maxSym, "byte %d: FSE table has more than %d symbols", i, maxSym+1)
+		fail(n > maxSym, i, "FSE table has more than %d symbols", maxSym+1)
 		v, lim := peek(nb), 2*thr-1-remaining
 		c := v & (thr - 1)
 		if c < lim {
@@ -441,7 +441,7 @@ func zstdReadFSE(src []byte, i, end, maxSym int, maxLog uint8, norm *[256]int16)
 		}
 	}
 	j = i + (p+7)/8
-	fail(al > maxLog || remaining != 1 || j > end, "byte %d: bad FSE table (accuracy log %d, at most %d)", i, int(al), int(maxLog))
+	fail(al > maxLog || remaining != 1 || j > end, i, "bad FSE table (accuracy log %d, at most %d)", int(al), int(maxLog))
 	return n, al, j
 }
 
@@ -540,7 +540,7 @@ type zstdBits struct {
 }
 
 func (r *zstdBits) init(at int, b []byte) {
-	fail(len(b) == 0 || b[len(b)-1] == 0, "byte %d: bitstream without its end mark", at)
+	fail(len(b) == 0 || b[len(b)-1] == 0, at, "bitstream without its end mark")
 	r.b, r.n = b, 8*len(b)-9+bits.Len8(b[len(b)-1])
 }
 

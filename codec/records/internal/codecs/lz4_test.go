@@ -1,4 +1,4 @@
-package records
+package codecs
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/pierrec/lz4/v4"
+
+	"kwire/codec/wire"
 )
 
 // lz4Inputs are texts of every kind: empty, tiny, random, repetitive,
@@ -36,39 +38,39 @@ func TestLZ4AgainstPierrec(t *testing.T) {
 			}
 			w.Write(in)
 			w.Close()
-			got, err := lz4DecodeFrames(buf.Bytes(), len(in), nil)
+			got, err := LZ4DecodeFrames(buf.Bytes(), len(in), nil)
 			if err != nil || !bytes.Equal(got, in) {
 				t.Errorf("%d bytes written by pierrec: %d back, %v", len(in), len(got), err)
 			}
 			if len(in) > 0 {
-				if _, err := lz4DecodeFrames(buf.Bytes(), len(in)-1, nil); !errors.Is(err, ErrLimit) {
+				if _, err := LZ4DecodeFrames(buf.Bytes(), len(in)-1, nil); !errors.Is(err, ErrLimit) {
 					t.Errorf("%d bytes with a limit of one less: %v", len(in), err)
 				}
 			}
 		}
-		frame := lz4EncodeFrame(in)
+		frame := LZ4EncodeFrame(in)
 		back, err := io.ReadAll(lz4.NewReader(bytes.NewReader(frame)))
 		if err != nil || !bytes.Equal(back, in) {
 			t.Errorf("%d bytes written by lz4.go: pierrec reads %d, %v", len(in), len(back), err)
 		}
-		mine, err := lz4DecodeFrames(frame, len(in), []byte("reused"))
+		mine, err := LZ4DecodeFrames(frame, len(in), []byte("reused"))
 		if err != nil || !bytes.Equal(mine, in) {
 			t.Errorf("%d bytes written by lz4.go: lz4.go reads %d, %v", len(in), len(mine), err)
 		}
 	}
 	// Repetitive text shrinks; random bytes are stored.
 	text := lz4Inputs()[5]
-	if n := len(lz4EncodeFrame(text)); n > len(text)/10 {
+	if n := len(LZ4EncodeFrame(text)); n > len(text)/10 {
 		t.Errorf("%d bytes of repetitive text compress to %d", len(text), n)
 	}
 	random := lz4Inputs()[4]
-	if n := len(lz4EncodeFrame(random)); n > len(random)+32 {
+	if n := len(LZ4EncodeFrame(random)); n > len(random)+32 {
 		t.Errorf("%d random bytes take %d", len(random), n)
 	}
 }
 
 func TestLZ4Errors(t *testing.T) {
-	good := lz4EncodeFrame([]byte(strings.Repeat("abcdefgh", 100)))
+	good := LZ4EncodeFrame([]byte(strings.Repeat("abcdefgh", 100)))
 	for _, tc := range []struct {
 		name string
 		b    []byte
@@ -78,15 +80,16 @@ func TestLZ4Errors(t *testing.T) {
 		{"magic", append([]byte{1, 2, 3, 4}, good[4:]...), "magic"},
 		{"short", good[:6], "too few"},
 		{"header checksum", append(append(append([]byte{}, good[:6]...), good[6]^1), good[7:]...), "header checksum"},
-		{"cut", good[:len(good)-5], "lz4: "},
+		{"cut", good[:len(good)-5], "offset 7 (0x0007): block: size 21"},
 		{"no end mark", good[:len(good)-4], "too few for a block size"},
 		{"block too big", append(append([]byte{}, good[:7]...), 0xff, 0xff, 0x01, 0x00), "blocks are at most 65536"},
-		{"bad offset", append(append([]byte{}, good[:7]...), 5, 0, 0, 0, 0x04, 0x09, 0x00, 0, 0), "match offset 9"},
+		{"bad offset", append(append([]byte{}, good[:7]...), 5, 0, 0, 0, 0x04, 0x09, 0x00, 0, 0), "offset 12 (0x000c): block: match offset 9"},
 		{"trailing", append(append([]byte{}, good...), 1, 2), "too few for a frame header"},
 	} {
-		_, err := lz4DecodeFrames(tc.b, 1<<20, nil)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		_, err := LZ4DecodeFrames(tc.b, 1<<20, nil)
+		var de *wire.DecodeError
+		if !errors.As(err, &de) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want a *wire.DecodeError %q", tc.name, err, tc.want)
 		}
 	}
 	// A long match in few bytes is refused before it is made.
@@ -97,7 +100,7 @@ func TestLZ4Errors(t *testing.T) {
 	bomb = append(bomb, byte(len(blk)), 0, 0, 0)
 	bomb = append(bomb, blk...)
 	bomb = append(bomb, 0, 0, 0, 0)
-	if _, err := lz4DecodeFrames(bomb, 1000, nil); !errors.Is(err, ErrLimit) {
+	if _, err := LZ4DecodeFrames(bomb, 1000, nil); !errors.Is(err, ErrLimit) {
 		t.Errorf("a 50 KB match with a limit of 1000: %v", err)
 	}
 }
@@ -106,19 +109,19 @@ func TestLZ4Errors(t *testing.T) {
 // with pierrec on what decodes.
 func FuzzLZ4(f *testing.F) {
 	for _, in := range lz4Inputs()[:4] {
-		f.Add(lz4EncodeFrame(in))
+		f.Add(LZ4EncodeFrame(in))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		const limit = 1 << 20
-		got, err := lz4DecodeFrames(b, limit, nil)
+		got, err := LZ4DecodeFrames(b, limit, nil)
 		if err != nil {
 			return
 		}
 		if len(got) > limit {
 			t.Fatalf("%d bytes out, limit %d", len(got), limit)
 		}
-		again := lz4EncodeFrame(got)
-		if back, err := lz4DecodeFrames(again, limit, nil); err != nil || !bytes.Equal(back, got) {
+		again := LZ4EncodeFrame(got)
+		if back, err := LZ4DecodeFrames(again, limit, nil); err != nil || !bytes.Equal(back, got) {
 			t.Fatalf("re-encoded: %v", err)
 		}
 	})
@@ -142,7 +145,7 @@ func TestLZ4Corrupt(t *testing.T) {
 			b := bytes.Clone(buf.Bytes())
 			b[r.IntN(len(b))] ^= byte(1 + r.IntN(255))
 			theirs, err := io.ReadAll(io.LimitReader(lz4.NewReader(bytes.NewReader(b)), 1<<20))
-			mine, myErr := lz4DecodeFrames(b, 1<<20, nil)
+			mine, myErr := LZ4DecodeFrames(b, 1<<20, nil)
 			if err == nil && (myErr != nil || !bytes.Equal(mine, theirs)) {
 				t.Fatalf("%x: pierrec decodes %d bytes, lz4.go %d, %v", b, len(theirs), len(mine), myErr)
 			}

@@ -1,6 +1,9 @@
-package records
+package codecs
 
-import "kwire/internal/xfmt"
+import (
+	"kwire/codec/wire"
+	"kwire/internal/xfmt"
+)
 
 // What the browser app's own decoders (lz4.go, zstd.go) share, written
 // for size, which matters more there than speed: a failure panics with
@@ -25,27 +28,27 @@ func catchFail(out *[]byte, err *error) {
 	}
 }
 
-// fail stops the decoding when bad is true, with the error msg, its
-// verbs filled by args. Hot loops test bad before the call, which then
-// costs nothing on good input.
+// fail stops the decoding when bad is true, with a *wire.DecodeError at
+// byte at of the input that says msg, its verbs filled by args. Hot
+// loops test bad before the call, which then costs nothing on good input.
 //
 //go:noinline
-func fail(bad bool, msg string, args ...int) {
+func fail(bad bool, at int, msg string, args ...int) {
 	if bad {
 		a := make([]any, len(args))
 		for k, v := range args {
 			a[k] = v
 		}
-		panic(decodeFail{xfmt.Errorf(msg, a...)})
+		panic(decodeFail{&wire.DecodeError{Offset: at, Err: xfmt.Errorf(msg, a...)}})
 	}
 }
 
-// failTooBig stops the decoding with errTooBig when bad is true.
+// failTooBig stops the decoding with ErrTooBig when bad is true.
 //
 //go:noinline
 func failTooBig(bad bool) {
 	if bad {
-		panic(decodeFail{errTooBig})
+		panic(decodeFail{ErrTooBig})
 	}
 }
 
