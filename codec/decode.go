@@ -874,13 +874,6 @@ func (d *decoder) flatPath(i int) string {
 	return d.flat.Path(i)
 }
 
-func prefixSpace(s string) string {
-	if s == "" {
-		return ""
-	}
-	return " " + s
-}
-
 // field reads one field's value into v, a zero value; with a tree (parent
 // at least 0), it adds the field's span under parent and returns its
 // index (the span holds an error on failure), else -1.
