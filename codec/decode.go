@@ -1155,6 +1155,11 @@ func (d *decoder) primitive(k schemas.Kind, nullable, compact bool, v *Value, no
 // lengthDetail is the detail of a string or bytes node: how its length
 // of n was written.
 func (d *decoder) lengthDetail(k schemas.Kind, n int, compact bool) string {
+	return d.a.String(appendLengthDetail(d.a.Text(38), k, n, compact))
+}
+
+// appendLengthDetail appends lengthDetail's text.
+func appendLengthDetail(b []byte, k schemas.Kind, n int, compact bool) []byte {
 	prefix := "(int32 len="
 	switch {
 	case compact:
@@ -1162,11 +1167,9 @@ func (d *decoder) lengthDetail(k schemas.Kind, n int, compact bool) string {
 	case k == schemas.KindString:
 		prefix = "(int16 len="
 	}
-	b := d.a.Text(len(prefix) + 21)
 	b = append(b, prefix...)
 	b = strconv.AppendInt(b, int64(n), 10)
-	b = append(b, ')')
-	return d.a.String(b)
+	return append(b, ')')
 }
 
 // display is the text a tree shows for a primitive value.

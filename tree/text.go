@@ -19,6 +19,16 @@ type Shortener interface {
 	Short(f *Flat, i int, about string) (string, bool)
 }
 
+// A LineAppender is a Describer that appends the line of a span itself,
+// for WriteText, without a Node: AppendLine appends to b what appendRaw
+// would for the node Describe writes (Line's text, unescaped), or returns
+// ok false, and b as it was, to leave the span to Describe. plain says
+// that what it appended has no control and no byte past ASCII (so that
+// Escape would not change it), when it knows.
+type LineAppender interface {
+	AppendLine(b []byte, f *Flat, i int) (out []byte, ok, plain bool)
+}
+
 // textState is what WriteText reuses from one call to the next: its
 // buffers and the strings block of its rows.
 type textState struct {
@@ -28,6 +38,7 @@ type textState struct {
 	pre  []byte  // the guides of the current depth
 	ends []int32 // the Next of each open ancestor
 	sh   []Shortener
+	la   []LineAppender
 	n    Node // the row's
 }
 
@@ -45,13 +56,14 @@ var textStates = sync.Pool{New: func() any { return &textState{out: make([]byte,
 func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 	st := textStates.Get().(*textState)
 	defer textStates.Put(st)
-	st.sh = st.sh[:0]
+	st.sh, st.la = st.sh[:0], st.la[:0]
 	for _, d := range f.who {
 		s, _ := d.(Shortener)
 		st.sh = append(st.sh, s)
+		l, _ := d.(LineAppender)
+		st.la = append(st.la, l)
 	}
 	var (
-		n     = &st.n
 		err   error
 		spans = f.Spans
 		out   = st.out[:0]
@@ -65,32 +77,21 @@ func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 			ends = ends[:len(ends)-1]
 			pre = pre[:max(len(pre)-4, 0)]
 		}
-		st.a.rewind()
-		*n = Node{Offset: int(s.Off), Size: int(s.Size), Section: s.Section, Relative: s.Flags&InStream != 0}
-		f.who[s.Who].Describe(f, j, n, &st.a)
-		if j == i {
-			if top != nil {
-				top(n)
-			}
-		} else {
+		if j != i {
 			out = append(out, pre...)
 			out = append(out, "+-- "...)
 		}
 		at := len(out)
-		short := false
-		if n.Err == "" && n.About != "" && st.sh[s.Who] != nil {
-			var about string
-			if about, short = st.sh[s.Who].Short(f, j, n.About); short {
-				n.About = ""
-				out = appendRaw(out, n)
-				out = append(out, ' ')
-				out = append(out, about...)
+		done, plain := false, false
+		if j != i || top == nil {
+			if la := st.la[s.Who]; la != nil {
+				out, done, plain = la.AppendLine(out, f, j)
 			}
 		}
-		if !short {
-			out = appendRaw(out, n)
+		if !done {
+			out = f.appendDescribed(out, j, st, i, top)
 		}
-		if needsEscape(out[at:]) { // rare: written again, escaped
+		if !plain && needsEscape(out[at:]) { // rare: written again, escaped
 			st.line = append(st.line[:0], out[at:]...)
 			out = AppendEscaped(out[:at], string(st.line), false)
 		}
@@ -115,9 +116,36 @@ func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 	}
 	st.out, st.pre, st.ends = out[:0], pre[:0], ends[:0]
 	clear(st.sh)
-	*n = Node{}
+	clear(st.la)
+	st.n = Node{}
 	st.a.rewind()
 	return err
+}
+
+// appendDescribed appends the line of span j from the node its describer
+// writes into st.n (top changes root i's).
+func (f *Flat) appendDescribed(out []byte, j int, st *textState, i int, top func(n *Node)) []byte {
+	s, n := &f.Spans[j], &st.n
+	st.a.rewind()
+	*n = Node{Offset: int(s.Off), Size: int(s.Size), Section: s.Section, Relative: s.Flags&InStream != 0}
+	f.who[s.Who].Describe(f, j, n, &st.a)
+	if j == i && top != nil {
+		top(n)
+	}
+	short := false
+	if n.Err == "" && n.About != "" && st.sh[s.Who] != nil {
+		var about string
+		if about, short = st.sh[s.Who].Short(f, j, n.About); short {
+			n.About = ""
+			out = appendRaw(out, n)
+			out = append(out, ' ')
+			out = append(out, about...)
+		}
+	}
+	if !short {
+		out = appendRaw(out, n)
+	}
+	return out
 }
 
 // appendRaw appends n's line (Node.Line) before it is escaped.
@@ -135,22 +163,7 @@ func appendRaw(b []byte, n *Node) []byte {
 		b = append(b, ' ')
 		b = append(b, n.Detail...)
 	}
-	b = append(b, " ["...)
-	if n.Relative {
-		b = append(b, '+')
-	}
-	if n.Offset >= 0 {
-		b = append(b, "0x"...)
-		for d := 0x1000; d > 1 && n.Offset < d; d >>= 4 {
-			b = append(b, '0')
-		}
-		b = strconv.AppendInt(b, int64(n.Offset), 16)
-	} else {
-		b = xfmt.Appendf(b, "0x%04x", n.Offset)
-	}
-	b = append(b, ", "...)
-	b = strconv.AppendInt(b, int64(n.Size), 10)
-	b = append(b, "B]"...)
+	b = AppendPlace(b, n.Offset, n.Size, n.Relative)
 	if n.Err != "" {
 		b = append(b, " ERROR: "...)
 		b = append(b, n.Err...)
@@ -160,6 +173,39 @@ func appendRaw(b []byte, n *Node) []byte {
 	}
 	return b
 }
+
+// AppendPlace appends where a line's node lies, as Line writes it:
+// " [0x000f, 1B]",
+// " [+0x0010, 4B]" in a decompressed stream (rel).
+func AppendPlace(b []byte, off, size int, rel bool) []byte {
+	b = append(b, " ["...)
+	if rel {
+		b = append(b, '+')
+	}
+	if off >= 0 {
+		var d [16]byte // hex digits, at least four, from the right
+		k := len(d)
+		for v := uint64(off); v > 0 || k > len(d)-4; v >>= 4 {
+			k--
+			d[k] = hexDigits[v&15]
+		}
+		b = append(append(b, "0x"...), d[k:]...)
+	} else {
+		b = xfmt.Appendf(b, "0x%04x", off)
+	}
+	b = append(b, ", "...)
+	if size >= 0 && size < 10 {
+		b = append(b, byte('0'+size))
+	} else {
+		b = strconv.AppendInt(b, int64(size), 10)
+	}
+	b = append(b, "B]"...)
+	return b
+}
+
+// Plain reports that b has no control and no byte past ASCII: Escape
+// leaves it as it is.
+func Plain(b []byte) bool { return !needsEscape(b) }
 
 // needsEscape says whether Escape would change line: it holds a control
 // or a byte past ASCII (of which only some are escaped, as Escape does).
