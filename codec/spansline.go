@@ -12,7 +12,8 @@ import (
 // AppendLine appends the line of span i straight from its bytes and its
 // plan field (tree.LineAppender), for the spans most rows are: a field or
 // an element of an integer, a bool, a string, a UUID, bytes, a struct or
-// an array, and an array's length. Others (errors, a frame's header, a
+// an array, an array's length, a struct's tagged-field count and a
+// nullable struct's presence byte. Others (errors, a frame's header, a
 // nested format's notes and values, error codes with their names) it
 // leaves to Describe, whose node it writes as appendRaw would.
 //
@@ -20,10 +21,31 @@ import (
 // description are (Plan.plain) and so is a string's value.
 func (p *planDesc) AppendLine(b []byte, f *tree.Flat, i int) (out []byte, ok, plain bool) {
 	s := &f.Spans[i]
-	if s.Flags&tree.Failed != 0 || s.Ref < 0 || int(s.Ref) >= len(p.plan.fields) || (p.frame != nil && int(s.Parent) == p.root) {
+	if s.Flags&tree.Failed != 0 || (p.frame != nil && int(s.Parent) == p.root) {
 		return b, false, false
 	}
-	fp, at, raw := p.plan.fields[s.Ref], len(b), p.bytes(int(s.Off), s.End())
+	raw := p.bytes(int(s.Off), s.End())
+	switch s.Kind {
+	case kTagCount:
+		count, n := wire.ConsumeUvarint32(raw)
+		if n <= 0 {
+			return b, false, false
+		}
+		b = strconv.AppendUint(append(b, "tagged_fields uvarint = "...), uint64(count), 10)
+		b = tree.AppendPlace(b, int(s.Off), int(s.Size), s.Flags&tree.InStream != 0)
+		return append(b, " number of tagged fields in this struct"...), true, true
+	case kPresent:
+		if len(raw) == 0 {
+			return b, false, false
+		}
+		b = strconv.AppendInt(append(b, "present int8 = "...), int64(int8(raw[0])), 10)
+		b = tree.AppendPlace(b, int(s.Off), int(s.Size), s.Flags&tree.InStream != 0)
+		return append(b, " -1 for null, 1 when the struct follows"...), true, true
+	}
+	if s.Ref < 0 || int(s.Ref) >= len(p.plan.fields) {
+		return b, false, false
+	}
+	fp, at := p.plan.fields[s.Ref], len(b)
 	abouts := p.plan.shortAbouts()
 	ok, plain = true, p.plan.plain[s.Ref]
 	switch s.Kind {
