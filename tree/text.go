@@ -46,13 +46,14 @@ var textStates = sync.Pool{New: func() any { return &textState{out: make([]byte,
 
 // WriteText writes the text tree of the root at index i, as Node.WriteText
 // writes that of f.Tree(i, nil), without making the Node tree: the spans
-// are walked in preorder and each row's text is written from its
-// describer into one scratch node, whose strings are made in a block that
-// the next row reuses, as it is printed; descriptions come shortened from
-// describers that keep them so (Shortener). top, when not nil, is called
+// are walked in preorder and each row is appended by its describer
+// (LineAppender) or, for a describer that cannot, written into one
+// scratch node whose strings are made in a block that the next row
+// reuses; descriptions come shortened from describers that keep them so
+// (Shortener). Nothing is allocated per row. top, when not nil, is called
 // with node i's own node before its line is written, to change its text
-// (kwire decode's "read with the schemas of ..."). Node.Path is not
-// printed, so it is not made.
+// (kwire decode's "read with the schemas of ..."); it must not keep the
+// node or its strings. Node.Path is not printed, so it is not made.
 func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 	st := textStates.Get().(*textState)
 	defer textStates.Put(st)
