@@ -2,6 +2,7 @@ package codec
 
 import (
 	"errors"
+	"io"
 	"runtime"
 	"testing"
 
@@ -230,5 +231,28 @@ func TestDecodeSizesHint(t *testing.T) {
 	t.Logf("%d-byte body: %d bytes alone, %d after a %d-byte body", len(small), alone, afterLarge, len(large))
 	if afterLarge > 2*alone+minBlock*16 {
 		t.Errorf("after a %d-byte body, a %d-byte body allocates %d bytes; alone %d", len(large), len(small), afterLarge, alone)
+	}
+}
+
+// TestWriteTextAllocs: kwire decode's text of a Metadata response of a
+// hundred topics (the bench's), some three thousand rows, is written
+// without allocating: each row's strings are made in a block the next row
+// reuses, the buffers are kept from one call to the next, and the fields'
+// descriptions come shortened from the plan.
+func TestWriteTextAllocs(t *testing.T) {
+	in, p, _ := benchInput(t, benchCases()[0])
+	_, fl, _, err := p.DecodeFlat(in, tree.Node{}, TreeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fl.Len() < 1000 {
+		t.Fatalf("the tree has %d spans, want a large one", fl.Len())
+	}
+	if a := testing.AllocsPerRun(20, func() {
+		if err := fl.WriteText(io.Discard, 0, nil); err != nil {
+			t.Fatal(err)
+		}
+	}); a > 0 {
+		t.Errorf("writing the text of %d spans allocates %.1f times, want none", fl.Len(), a)
 	}
 }

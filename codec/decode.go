@@ -875,13 +875,6 @@ func (d *decoder) flatPath(i int) string {
 	return d.flat.Path(i)
 }
 
-func prefixSpace(s string) string {
-	if s == "" {
-		return ""
-	}
-	return " " + s
-}
-
 // field reads one field's value into v, a zero value; with a tree (parent
 // at least 0), it adds the field's span under parent and returns its
 // index (the span holds an error on failure), else -1.
@@ -1163,6 +1156,11 @@ func (d *decoder) primitive(k schemas.Kind, nullable, compact bool, v *Value, no
 // lengthDetail is the detail of a string or bytes node: how its length
 // of n was written.
 func (d *decoder) lengthDetail(k schemas.Kind, n int, compact bool) string {
+	return d.a.String(appendLengthDetail(d.a.Text(38), k, n, compact))
+}
+
+// appendLengthDetail appends lengthDetail's text.
+func appendLengthDetail(b []byte, k schemas.Kind, n int, compact bool) []byte {
 	prefix := "(int32 len="
 	switch {
 	case compact:
@@ -1170,11 +1168,9 @@ func (d *decoder) lengthDetail(k schemas.Kind, n int, compact bool) string {
 	case k == schemas.KindString:
 		prefix = "(int16 len="
 	}
-	b := d.a.Text(len(prefix) + 21)
 	b = append(b, prefix...)
 	b = strconv.AppendInt(b, int64(n), 10)
-	b = append(b, ')')
-	return d.a.String(b)
+	return append(b, ')')
 }
 
 // display is the text a tree shows for a primitive value.

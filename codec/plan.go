@@ -4,11 +4,13 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"sync"
 	"sync/atomic"
 
 	"kwire/codec/records"
 	"kwire/internal/xfmt"
 	"kwire/schemas"
+	"kwire/tree"
 )
 
 // Plan is a message schema compiled for one version: which fields are on
@@ -29,6 +31,32 @@ type Plan struct {
 	// made, and of how many bytes (packSpans): the next one's first
 	// guess.
 	spans atomic.Uint64
+	// abouts are the fields' descriptions as the text tree shows them
+	// (tree.Shorten), each at its FieldPlan.id, made on first use
+	// (shortAbouts).
+	abouts     []string
+	aboutsOnce sync.Once
+	// plain says of each field that its name, type, element type and
+	// shortened description are printable ASCII (tree.Plain), as they
+	// are but in a draft schema: its rows need not be escaped.
+	plain []bool
+}
+
+// shortAbouts returns the fields' descriptions shortened as the text
+// tree shows them (Plan.abouts).
+func (p *Plan) shortAbouts() []string {
+	p.aboutsOnce.Do(func() {
+		p.abouts, p.plain = make([]string, len(p.fields)), make([]bool, len(p.fields))
+		for i, fp := range p.fields {
+			p.abouts[i] = tree.Shorten(fp.Field.About, tree.MaxAbout)
+			t := fp.Field.Type
+			p.plain[i] = tree.Plain([]byte(fp.Field.Name + t.Name + p.abouts[i]))
+			if t.Elem != nil {
+				p.plain[i] = p.plain[i] && tree.Plain([]byte(t.Elem.Name))
+			}
+		}
+	})
+	return p.abouts
 }
 
 // StructPlan is one struct at one version.

@@ -1,6 +1,8 @@
 package codec
 
 import (
+	"strconv"
+
 	"kwire/codec/records"
 	"kwire/codec/wire"
 	"kwire/internal/xfmt"
@@ -83,7 +85,7 @@ func (p *planDesc) Describe(f *tree.Flat, i int, n *tree.Node, a *tree.Alloc) {
 		if s.Kind == kTaggedField {
 			tag, n1 := wire.ConsumeUvarint32(b)
 			size, n2 := wire.ConsumeUvarint32(b[max(n1, 0):])
-			tagDetail = xfmt.Sprintf("(tag=%d, size=%d)", tag, size)
+			tagDetail = tagSize(a, tag, size)
 			at := min(max(n1, 0)+max(n2, 0), len(b))
 			b = b[at:min(at+int(size), len(b))]
 		}
@@ -104,7 +106,8 @@ func (p *planDesc) Describe(f *tree.Flat, i int, n *tree.Node, a *tree.Alloc) {
 			v := p.primitive(fp.Kind, fp.Nullable, fp.Compact, b, n, a)
 			if fp.Kind == schemas.KindInt16 && p.set != nil && isErrorCode(fp.Field.Name) && v.Int() != 0 {
 				if e, ok := p.set.ErrorCode(int16(v.Int())); ok {
-					n.Value += " (" + e.Name + ")"
+					b := append(append(a.Text(len(n.Value)+len(e.Name)+3), n.Value...), " ("...)
+					n.Value = a.String(append(append(b, e.Name...), ')'))
 				}
 			}
 		}
@@ -115,7 +118,11 @@ func (p *planDesc) Describe(f *tree.Flat, i int, n *tree.Node, a *tree.Alloc) {
 			n.Detail = a.Concat(n.Detail, " ", note)
 		}
 		if s.Kind == kTaggedField {
-			n.Detail = tagDetail + prefixSpace(n.Detail)
+			if n.Detail == "" {
+				n.Detail = tagDetail
+			} else {
+				n.Detail = a.Concat(tagDetail, " ", n.Detail)
+			}
 		}
 	case kElem:
 		elemName := fp.Field.Type.Elem.Name
@@ -177,6 +184,30 @@ func (p *planDesc) Describe(f *tree.Flat, i int, n *tree.Node, a *tree.Alloc) {
 	if p.frame != nil && int(s.Parent) == p.root {
 		p.frame.labelNode(n)
 	}
+}
+
+// tagSize is a tagged field's detail, "(tag=1, size=4)", with a's
+// strings.
+func tagSize(a *tree.Alloc, tag, size uint32) string {
+	b := a.Text(32)
+	b = append(b, "(tag="...)
+	b = strconv.AppendUint(b, uint64(tag), 10)
+	b = append(b, ", size="...)
+	b = strconv.AppendUint(b, uint64(size), 10)
+	return a.String(append(b, ')'))
+}
+
+// Short returns the shortened description of span i, a field's, kept in
+// its plan (tree.Shortener), when Describe gave it the field's own.
+func (p *planDesc) Short(f *tree.Flat, i int, about string) (string, bool) {
+	s := &f.Spans[i]
+	if (s.Kind != kField && s.Kind != kTaggedField) || s.Ref < 0 || int(s.Ref) >= len(p.plan.fields) {
+		return "", false
+	}
+	if about != p.plan.fields[s.Ref].Field.About {
+		return "", false // the frame's label of a header field
+	}
+	return p.plan.shortAbouts()[s.Ref], true
 }
 
 // primitive writes the value and detail of a primitive of kind k read

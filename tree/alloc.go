@@ -187,3 +187,8 @@ func (a *Alloc) Plural(n int, what string) string {
 	b = append(b, 's')
 	return a.String(b)
 }
+
+// rewind hands out the text block's bytes again from its start, for a
+// caller that holds none of the strings made so far (WriteText, from one
+// row to the next).
+func (a *Alloc) rewind() { a.text = a.text[:0] }

@@ -1,8 +1,10 @@
 package tree
 
 import (
+	"encoding/binary"
 	"io"
 	"strconv"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -10,30 +12,66 @@ import (
 	"kwire/internal/xfmt"
 )
 
+// A Shortener is a Describer whose descriptions repeat from row to row
+// (a schema field's, on every element): Short returns Shorten(about,
+// MaxAbout) for the About that Describe gave span i, kept rather than
+// made again, or false when it has none kept for it.
+type Shortener interface {
+	Short(f *Flat, i int, about string) (string, bool)
+}
+
+// A LineAppender is a Describer that appends the line of a span itself,
+// for WriteText, without a Node: AppendLine appends to b what appendRaw
+// would for the node Describe writes (Line's text, unescaped), or returns
+// ok false, and b as it was, to leave the span to Describe. plain says
+// that what it appended has no control and no byte past ASCII (so that
+// Escape would not change it), when it knows.
+type LineAppender interface {
+	AppendLine(b []byte, f *Flat, i int) (out []byte, ok, plain bool)
+}
+
+// textState is what WriteText reuses from one call to the next: its
+// buffers and the strings block of its rows.
+type textState struct {
+	a    Alloc
+	out  []byte
+	line []byte
+	pre  []byte  // the guides of the current depth
+	ends []int32 // the Next of each open ancestor
+	sh   []Shortener
+	la   []LineAppender
+	n    Node // the row's
+}
+
+var textStates = sync.Pool{New: func() any { return &textState{out: make([]byte, 0, 8<<10)} }}
+
 // WriteText writes the text tree of the root at index i, as Node.WriteText
 // writes that of f.Tree(i, nil), without making the Node tree: the spans
-// are walked in preorder and each row's text is written from its
-// describer into one scratch node as it is printed. top, when not nil, is
-// called with node i's own node before its line is written, to change its
-// text (kwire decode's "read with the schemas of ..."). Node.Path is not
-// printed, so it is not made.
+// are walked in preorder and each row is appended by its describer
+// (LineAppender) or, for a describer that cannot, written into one
+// scratch node whose strings are made in a block that the next row
+// reuses; descriptions come shortened from describers that keep them so
+// (Shortener). Nothing is allocated per row. top, when not nil, is called
+// with node i's own node before its line is written, to change its text
+// (kwire decode's "read with the schemas of ..."); it must not keep the
+// node or its strings. Node.Path is not printed, so it is not made.
 func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
+	st := textStates.Get().(*textState)
+	defer textStates.Put(st)
+	st.sh, st.la = st.sh[:0], st.la[:0]
+	for _, d := range f.who {
+		s, _ := d.(Shortener)
+		st.sh = append(st.sh, s)
+		l, _ := d.(LineAppender)
+		st.la = append(st.la, l)
+	}
 	var (
-		a     Alloc
-		n     Node
-		out   = make([]byte, 0, 8<<10)
-		line  []byte
-		pre   []byte  // the guides of the current depth
-		ends  []int32 // the Next of each open ancestor
 		err   error
 		spans = f.Spans
+		out   = st.out[:0]
+		pre   = st.pre[:0]
+		ends  = st.ends[:0]
 	)
-	flush := func() {
-		if err == nil && len(out) > 0 {
-			_, err = w.Write(out)
-		}
-		out = out[:0]
-	}
 	end := spans[i].Next
 	for j := i; j < int(end) && err == nil; j++ {
 		s := &spans[j]
@@ -41,21 +79,23 @@ func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 			ends = ends[:len(ends)-1]
 			pre = pre[:max(len(pre)-4, 0)]
 		}
-		n = Node{Offset: int(s.Off), Size: int(s.Size), Section: s.Section, Relative: s.Flags&InStream != 0}
-		f.who[s.Who].Describe(f, j, &n, &a)
-		if j == i {
-			if top != nil {
-				top(&n)
-			}
-		} else {
+		if j != i {
 			out = append(out, pre...)
 			out = append(out, "+-- "...)
 		}
 		at := len(out)
-		out = appendRaw(out, &n)
-		if needsEscape(out[at:]) { // rare: written again, escaped
-			line = append(line[:0], out[at:]...)
-			out = textesc.AppendEscaped(out[:at], string(line), false)
+		done, plain := false, false
+		if j != i || top == nil {
+			if la := st.la[s.Who]; la != nil {
+				out, done, plain = la.AppendLine(out, f, j)
+			}
+		}
+		if !done {
+			out = f.appendDescribed(out, j, st, i, top)
+		}
+		if !plain && needsEscape(out[at:]) { // rare: written again, escaped
+			st.line = append(st.line[:0], out[at:]...)
+			out = textesc.AppendEscaped(out[:at], string(st.line), false)
 		}
 		out = append(out, '\n')
 		if s.Next > int32(j+1) { // it has children
@@ -69,11 +109,45 @@ func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 			ends = append(ends, s.Next)
 		}
 		if len(out) > 7<<10 {
-			flush()
+			_, err = w.Write(out)
+			out = out[:0]
 		}
 	}
-	flush()
+	if err == nil && len(out) > 0 {
+		_, err = w.Write(out)
+	}
+	st.out, st.pre, st.ends = out[:0], pre[:0], ends[:0]
+	clear(st.sh)
+	clear(st.la)
+	st.n = Node{}
+	st.a.rewind()
 	return err
+}
+
+// appendDescribed appends the line of span j from the node its describer
+// writes into st.n (top changes root i's).
+func (f *Flat) appendDescribed(out []byte, j int, st *textState, i int, top func(n *Node)) []byte {
+	s, n := &f.Spans[j], &st.n
+	st.a.rewind()
+	*n = Node{Offset: int(s.Off), Size: int(s.Size), Section: s.Section, Relative: s.Flags&InStream != 0}
+	f.who[s.Who].Describe(f, j, n, &st.a)
+	if j == i && top != nil {
+		top(n)
+	}
+	short := false
+	if n.Err == "" && n.About != "" && st.sh[s.Who] != nil {
+		var about string
+		if about, short = st.sh[s.Who].Short(f, j, n.About); short {
+			n.About = ""
+			out = appendRaw(out, n)
+			out = append(out, ' ')
+			out = append(out, about...)
+		}
+	}
+	if !short {
+		out = appendRaw(out, n)
+	}
+	return out
 }
 
 // appendRaw appends n's line (Node.Line) before it is escaped.
@@ -91,22 +165,7 @@ func appendRaw(b []byte, n *Node) []byte {
 		b = append(b, ' ')
 		b = append(b, n.Detail...)
 	}
-	b = append(b, " ["...)
-	if n.Relative {
-		b = append(b, '+')
-	}
-	if n.Offset >= 0 {
-		b = append(b, "0x"...)
-		for d := 0x1000; d > 1 && n.Offset < d; d >>= 4 {
-			b = append(b, '0')
-		}
-		b = strconv.AppendInt(b, int64(n.Offset), 16)
-	} else {
-		b = xfmt.Appendf(b, "0x%04x", n.Offset)
-	}
-	b = append(b, ", "...)
-	b = strconv.AppendInt(b, int64(n.Size), 10)
-	b = append(b, "B]"...)
+	b = AppendPlace(b, n.Offset, n.Size, n.Relative)
 	if n.Err != "" {
 		b = append(b, " ERROR: "...)
 		b = append(b, n.Err...)
@@ -117,9 +176,56 @@ func appendRaw(b []byte, n *Node) []byte {
 	return b
 }
 
+const hexDigits = "0123456789abcdef"
+
+// AppendPlace appends where a line's node lies, as Line writes it:
+// " [0x000f, 1B]",
+// " [+0x0010, 4B]" in a decompressed stream (rel).
+func AppendPlace(b []byte, off, size int, rel bool) []byte {
+	b = append(b, " ["...)
+	if rel {
+		b = append(b, '+')
+	}
+	if off >= 0 {
+		var d [16]byte // hex digits, at least four, from the right
+		k := len(d)
+		for v := uint64(off); v > 0 || k > len(d)-4; v >>= 4 {
+			k--
+			d[k] = hexDigits[v&15]
+		}
+		b = append(append(b, "0x"...), d[k:]...)
+	} else {
+		b = xfmt.Appendf(b, "0x%04x", off)
+	}
+	b = append(b, ", "...)
+	if size >= 0 && size < 10 {
+		b = append(b, byte('0'+size))
+	} else {
+		b = strconv.AppendInt(b, int64(size), 10)
+	}
+	b = append(b, "B]"...)
+	return b
+}
+
+// Plain reports that b has no control and no byte past ASCII: Escape
+// leaves it as it is.
+func Plain(b []byte) bool { return !needsEscape(b) }
+
 // needsEscape says whether Escape would change line: it holds a control
 // or a byte past ASCII (of which only some are escaped, as Escape does).
+// It looks at eight bytes at a time: a byte below 0x20 borrows into its
+// top bit when 0x20 is taken from it, one of 0x7f or more has it set or
+// carries into it when 1 is added (a carry or borrow across bytes starts
+// only at a byte that is itself one of them).
 func needsEscape(line []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for len(line) >= 8 {
+		w := binary.LittleEndian.Uint64(line)
+		if ((w-0x20*ones)&^w|w|(w+ones))&highs != 0 {
+			return true
+		}
+		line = line[8:]
+	}
 	for _, c := range line {
 		if c < 0x20 || c >= 0x7f {
 			return true

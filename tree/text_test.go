@@ -23,3 +23,26 @@ func TestAppendShortened(t *testing.T) {
 		}
 	}
 }
+
+// TestNeedsEscape: the eight-bytes-at-a-time needsEscape agrees with a
+// byte at a time, for every byte value at each position of lines of 1 to
+// 24 bytes among printable ASCII (the edges ' ', '~' and the rest).
+func TestNeedsEscape(t *testing.T) {
+	for size := 1; size <= 24; size++ {
+		for _, fill := range []byte{' ', '~', 'a'} {
+			line := []byte(strings.Repeat(string(fill), size))
+			if needsEscape(line) {
+				t.Fatalf("needsEscape(%q) = true", line)
+			}
+			for at := range size {
+				for c := range 256 {
+					line[at] = byte(c)
+					if got, want := needsEscape(line), c < 0x20 || c >= 0x7f; got != want {
+						t.Fatalf("needsEscape(%q) = %v, want %v", line, got, want)
+					}
+				}
+				line[at] = fill
+			}
+		}
+	}
+}

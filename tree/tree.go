@@ -10,9 +10,9 @@
 // capture --frame; stored spans print their stored nodes' text); Flat, the
 // tree as pointer-free spans in preorder whose text a Describer writes when
 // asked (Store/FlatOf keep Node trees as stored spans; Flat.Reveal,
-// Flat.HasSecret and Flat.FirstError as for Node trees);
-// Escape/AppendEscaped, the one escaping of text shown on a terminal or a
-// page (controls, bidi characters, bytes that are not UTF-8).
+// Flat.HasSecret and Flat.FirstError as for Node trees). Text shown on a
+// terminal or a page is escaped by internal/textesc (controls, bidi
+// characters, bytes that are not UTF-8).
 package tree
 
 import (
