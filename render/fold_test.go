@@ -9,6 +9,7 @@ import (
 	"kwire/codec"
 	"kwire/schemas/sets"
 	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 func TestTreeView(t *testing.T) {
@@ -23,7 +24,7 @@ func TestTreeView(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := NewLayout(tree.FlatOf(root), len(b))
+	l := NewLayout(treetest.FlatOf(root), len(b))
 	var all, view strings.Builder
 	Tree(&all, l)
 	TreeView(&view, l, nil)
@@ -113,7 +114,7 @@ func TestLayoutPaint(t *testing.T) {
 		root *tree.Node
 		size int
 	}{"odd": {odd, 45}, "fetch": {fetch, len(b)}, "short buffer": {fetch, len(b) / 2}, "empty": {nil, 10}} {
-		l := NewLayout(tree.FlatOf(tc.root), tc.size)
+		l := NewLayout(treetest.FlatOf(tc.root), tc.size)
 		want, got := naiveOwners(l), owners(l)
 		for i := range want {
 			if got[i] != want[i] {
@@ -160,7 +161,7 @@ func TestHexRowsSame(t *testing.T) {
 	}
 	root := &tree.Node{Size: len(buf), Section: tree.Frame}
 	root.Add(&tree.Node{Offset: 3, Size: 500, Section: tree.Record}, &tree.Node{Offset: 0x10010, Size: 20, Section: tree.Error})
-	l := NewLayout(tree.FlatOf(root), len(buf)-5) // a node past the end of the buffer
+	l := NewLayout(treetest.FlatOf(root), len(buf)-5) // a node past the end of the buffer
 	for _, r := range [][2]int{{0, 40}, {4090, 5000}, {-3, 2}} {
 		var got, want strings.Builder
 		HexRows(&got, buf[:len(buf)-5], l, r[0], r[1])
@@ -179,7 +180,7 @@ func BenchmarkHexRowsFmt(b *testing.B) { benchRows(b, hexRowsFmt) }
 func benchRows(b *testing.B, rows func(*strings.Builder, []byte, *Layout, int, int)) {
 	buf := make([]byte, 1<<20)
 	root := &tree.Node{Size: len(buf), Section: tree.Frame}
-	l := NewLayout(tree.FlatOf(root), len(buf))
+	l := NewLayout(treetest.FlatOf(root), len(buf))
 	var sb strings.Builder
 	for b.Loop() {
 		sb.Reset()

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 // Shapes of random trees.
@@ -59,7 +60,7 @@ func TestLayoutPaintRandom(t *testing.T) {
 		shape := i % 3
 		size := 1 + r.IntN(300)
 		root := randomTree(r, 1+r.IntN(60), size, shape)
-		l := NewLayout(tree.FlatOf(root), max(size-r.IntN(20), 0))
+		l := NewLayout(treetest.FlatOf(root), max(size-r.IntN(20), 0))
 		probe := &Layout{flat: l.flat, size: l.size}
 		if probe.sweep() {
 			swept[shape]++
@@ -85,12 +86,12 @@ func TestLayoutPaintRandom(t *testing.T) {
 func TestRelayout(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	root := randomTree(r, 80, 200, inOrder)
-	prev := NewLayout(tree.FlatOf(root), 200)
+	prev := NewLayout(treetest.FlatOf(root), 200)
 	same := func(l *Layout) bool { return &l.runs[0] == &prev.runs[0] }
 	edited := &tree.Node{}
 	*edited = *root // a new tree, every span as before
 	edited.Name = "edited"
-	if l := Relayout(prev, tree.FlatOf(edited), 200); !same(l) || l.Node(0).Name != "edited" {
+	if l := Relayout(prev, treetest.FlatOf(edited), 200); !same(l) || l.Node(0).Name != "edited" {
 		t.Errorf("same spans: owners painted again, or nodes not the new tree's")
 	}
 	// The same Flat changed in place: its spans cannot be compared with
@@ -108,8 +109,8 @@ func TestRelayout(t *testing.T) {
 		root *tree.Node
 		size int
 	}{"moved": {moved, 200}, "resized": {root, 190}, "none": {nil, 200}} {
-		l := Relayout(prev, tree.FlatOf(tc.root), tc.size)
-		want := NewLayout(tree.FlatOf(tc.root), tc.size)
+		l := Relayout(prev, treetest.FlatOf(tc.root), tc.size)
+		want := NewLayout(treetest.FlatOf(tc.root), tc.size)
 		if len(l.runs) > 0 && same(l) || !slices.Equal(owners(l), owners(want)) {
 			t.Errorf("%s: owners shared (%v) or not as NewLayout paints them", name, same(l))
 		}

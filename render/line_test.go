@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 // treeViewRef is TreeView as it was written with fmt, line by line, over
@@ -146,7 +147,7 @@ func TestTreeViewAsFmt(t *testing.T) {
 			}
 		}
 		fill(root)
-		l := NewLayout(tree.FlatOf(root), size)
+		l := NewLayout(treetest.FlatOf(root), size)
 		var folded func(int) bool
 		if i%2 == 1 {
 			folded = func(id int) bool { return id%3 == 1 }
@@ -172,7 +173,7 @@ func TestTreeRowsPieces(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for i := range 200 {
 		root := randomTree(r, 1+r.IntN(80), 100, inOrder)
-		l := NewLayout(tree.FlatOf(root), 100)
+		l := NewLayout(treetest.FlatOf(root), 100)
 		folded := func(id int) bool { return id%4 == 2 }
 		var whole strings.Builder
 		TreeView(&whole, l, folded)

@@ -9,6 +9,7 @@ import (
 	"kwire/codec"
 	"kwire/schemas/sets"
 	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 var tags = regexp.MustCompile(`<[^>]*>`)
@@ -26,7 +27,7 @@ func TestTreeReadsAsText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := NewLayout(tree.FlatOf(root), len(b))
+	l := NewLayout(treetest.FlatOf(root), len(b))
 	var sb strings.Builder
 	Tree(&sb, l)
 	text := tags.ReplaceAllString(sb.String(), "")
@@ -59,7 +60,7 @@ func TestEscapes(t *testing.T) {
 	b, _ := f.Encode()
 	_, root, _ := codec.Decode(b, codec.DecodeOptions{Set: set})
 	var sb strings.Builder
-	l := NewLayout(tree.FlatOf(root), len(b))
+	l := NewLayout(treetest.FlatOf(root), len(b))
 	Tree(&sb, l)
 	Hex(&sb, b, l)
 	if strings.Contains(sb.String(), "<img") {
@@ -88,7 +89,7 @@ func TestHexRowsMasksSecrets(t *testing.T) {
 	root.Add(&tree.Node{Name: "user", Type: "string", Offset: 1, Size: 5, Section: tree.RequestBody},
 		&tree.Node{Name: "password", Type: tree.Secret, Offset: 7, Size: 7, Section: tree.RequestBody})
 	var b strings.Builder
-	HexRows(&b, buf, NewLayout(tree.FlatOf(root), len(buf)), 0, 1)
+	HexRows(&b, buf, NewLayout(treetest.FlatOf(root), len(buf)), 0, 1)
 	out := b.String()
 	if strings.Contains(out, ">h<") || strings.Count(out, ">•<") != 7 || !strings.Contains(out, ">a<") {
 		t.Errorf("text column:\n%s", out)
@@ -96,7 +97,7 @@ func TestHexRowsMasksSecrets(t *testing.T) {
 	// Revealed, the secret's bytes show.
 	tree.Reveal(root, buf)
 	b.Reset()
-	HexRows(&b, buf, NewLayout(tree.FlatOf(root), len(buf)), 0, 1)
+	HexRows(&b, buf, NewLayout(treetest.FlatOf(root), len(buf)), 0, 1)
 	if out := b.String(); !strings.Contains(out, ">h<") || strings.Contains(out, ">•<") {
 		t.Errorf("text column, revealed:\n%s", out)
 	}

@@ -32,7 +32,7 @@ var Table = []Layer{
 	// Helpers of tests and benchmarks, each a …test package beside the
 	// package it helps (as net/http/httptest is): above everything but the
 	// programs, so that no package below imports one.
-	{"testing", []string{"schemas/draft/drafttest", "schemas/sets/setstest", "codec/wire/wiretest", "codec/records/recordstest", "codec/codectest", "capture/capturetest"}, []string{"base", "schemas", "tree", "wire", "codec", "features"}},
+	{"testing", []string{"tree/treetest", "schemas/draft/drafttest", "schemas/sets/setstest", "codec/wire/wiretest", "codec/records/recordstest", "codec/codectest", "capture/capturetest"}, []string{"base", "schemas", "tree", "wire", "codec", "features"}},
 	// The programs and what only they use: anything below.
 	{"programs", []string{"cmd/...", "wasm/...", "wasm", "e2e", "e2e/realkafka", "scripts/...", "internal/layers"}, []string{"base", "schemas", "tree", "wire", "codec", "features", "testing"}},
 }

@@ -7,7 +7,7 @@ import (
 	"kwire/codec"
 	"kwire/codec/codectest"
 	"kwire/render"
-	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 // An edit that leaves the bytes as they were keeps the tree and layout
@@ -56,7 +56,7 @@ func checkShown(t *testing.T, s *State) {
 	if got, want := s.Flat.Tree(0, nil).Text(), root.Text(); got != want {
 		t.Fatalf("flat shown:\n%s\nwant:\n%s", got, want)
 	}
-	l := render.NewLayout(tree.FlatOf(root), len(s.Bytes))
+	l := render.NewLayout(treetest.FlatOf(root), len(s.Bytes))
 	var got, want strings.Builder
 	render.TreeView(&got, s.Layout, nil)
 	render.TreeView(&want, l, nil)
