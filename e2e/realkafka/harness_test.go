@@ -185,8 +185,7 @@ func readWire(t *testing.T, path string) *wire {
 		t.Fatal(err)
 	}
 	streams := map[string]*stream{} // the latest connection of each four-tuple
-	var order []string
-	var all []*stream // every connection, in order
+	var all []*stream               // every connection, in order
 	src := gopacket.NewPacketSource(r, r.LinkType())
 	src.NoCopy = false
 	for p := range src.Packets() {
@@ -207,7 +206,6 @@ func readWire(t *testing.T, path string) *wire {
 		if st == nil {
 			st = &stream{src: s, dst: d, isn: tcp.Seq}
 			streams[k] = st
-			order = append(order, k+"#"+strconv.Itoa(len(order)))
 			all = append(all, st)
 		}
 		if tcp.SYN {
@@ -218,8 +216,8 @@ func readWire(t *testing.T, path string) *wire {
 		}
 	}
 	w := &wire{frames: map[string]int{}, tls: map[string]bool{}, mid: map[string]bool{}, tails: map[string][]byte{}}
-	for i, st := range all {
-		k := order[i]
+	for _, st := range all {
+		k := st.src + ">" + st.dst // the connection, client→broker or back
 		var buf []byte
 		next := st.isn
 		sort.SliceStable(st.segs, func(i, j int) bool { return int32(st.segs[i].seq-st.segs[j].seq) < 0 })
@@ -239,13 +237,12 @@ func readWire(t *testing.T, path string) *wire {
 			buf = append(buf, sg.data...)
 			next += uint32(len(sg.data))
 		}
-		conn := st.src + ">" + st.dst
 		if !st.syn {
-			w.mid[conn] = true
+			w.mid[k] = true
 			continue
 		}
 		if len(buf) > 0 && buf[0] == 0x16 {
-			w.tls[conn] = true
+			w.tls[k] = true
 			continue
 		}
 		for len(buf) >= 4 {
@@ -258,7 +255,7 @@ func readWire(t *testing.T, path string) *wire {
 			buf = buf[n:]
 		}
 		if len(buf) > 0 {
-			w.tails[conn] = buf
+			w.tails[k] = buf
 		}
 	}
 	return w
