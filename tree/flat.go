@@ -98,6 +98,16 @@ func (f *Flat) Add(parent int, s Span) int {
 	return i
 }
 
+// Row appends one node under parent (-1: a root) whose text is n's, kept
+// as it is (a stored span), and returns its index: the formats whose text
+// is cheaper to keep than to write again when drawn (framing, SASL,
+// OTLP) add their nodes with it, in preorder. n's Children are not
+// looked at.
+func (f *Flat) Row(parent int, n Node) int {
+	n.Children = nil
+	return f.Store(parent, &n)
+}
+
 // Store appends n and its descendants as stored spans under parent (-1:
 // a root) and returns n's index. The nodes are copied; their text is
 // theirs.

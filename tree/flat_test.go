@@ -98,3 +98,20 @@ func TestFlatReveal(t *testing.T) {
 		t.Errorf("a tree without secrets has one")
 	}
 }
+
+func TestRow(t *testing.T) {
+	var f Flat
+	root := f.Row(-1, Node{Name: "message", Size: 6, Section: Frame})
+	a := f.Row(root, Node{Name: "a", Type: "int32", Value: "1", Size: 4, Children: []*Node{{Name: "ignored"}}})
+	f.Row(a, Node{Name: "b", Type: "error", Offset: 4, Size: 2, Err: "short"})
+	f.Done()
+	if f.Len() != 3 || f.ChildCount(root) != 1 || f.ChildCount(a) != 1 {
+		t.Fatalf("len %d, children %d and %d; want 3, 1 and 1", f.Len(), f.ChildCount(root), f.ChildCount(a))
+	}
+	if e, off := f.FirstError(root); e != 2 || off != 4 {
+		t.Errorf("FirstError = %d at %d, want 2 at 4", e, off)
+	}
+	if got := f.Node(a, nil).Line(); got != "a int32 = 1 [0x0000, 4B]" {
+		t.Errorf("line %q", got)
+	}
+}
