@@ -18,7 +18,7 @@ type Layer struct {
 
 // Table is the layering, lowest first.
 var Table = []Layer{
-	{"base", []string{"internal/xfmt", "internal/xhex", "internal/textesc", "internal/deflate", "internal/unzip", "jsonv", "capture/tlsdec/internal/tlscrypto"}, nil},
+	{"base", []string{"internal/xfmt", "internal/xhex", "internal/textesc", "internal/deflate", "internal/unzip", "internal/tlsrec", "jsonv", "capture/tlsdec/internal/tlscrypto"}, nil},
 	// The model of the schemas: no bytes, no trees.
 	{"schemas", []string{"schemas/jsonc", "schemas", "schemas/sets", "schemas/atlas", "schemas/draft"}, []string{"base"}},
 	// Trees with byte spans and their HTML: no schemas.
