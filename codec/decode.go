@@ -239,7 +239,7 @@ type decoder struct {
 	used      int         // values handed out by alloc
 	textUsed  int         // bytes of text copied into shared blocks
 	reuse     bool        // values hold memory to reuse (DecodeInto)
-	a         *tree.Alloc // strings of the nodes made as Node trees (records, nested formats)
+	a         *tree.Alloc // strings of the rows of records and nested formats (nil: each its own)
 	flat      *tree.Flat  // the tree's spans
 	desc      *planDesc   // their describer
 	who       uint16      // its number in flat
