@@ -1,12 +1,13 @@
 // Package sasl decodes SaslAuthenticate's AuthBytes into rows of the
-// codec's tree.Flat (the codec calls it for the field, as it decodes other
-// nested formats). It is
-// a package of its own so that the browser build compiles it without
-// inlining (scripts/build-wasm.sh): it is no hot path.
+// codec's tree.Flat (the codec calls it for the field, as it decodes
+// other nested formats). It is a package of its own so that the browser
+// build compiles it without inlining (scripts/build-wasm.sh): it is no
+// hot path.
 //
-// SaslAuthenticate's AuthBytes (request and response) as rows under
-// the field's span (tree.Flat.Row, in preorder), with offsets in the outer frame and paths under AuthBytes.SASL
-// (so that NestedOwner maps them to the field), called by codec/nested.go.
+// SaslAuthenticate's AuthBytes (request and response) as rows under the
+// field's span (tree.Flat.Row, in preorder), with offsets in the outer
+// frame and paths under AuthBytes.SASL (so that NestedOwner maps them to
+// the field), called by codec/nested.go.
 // The mechanism is the one given (DecodeOptions.SASLMechanism: a capture's
 // SaslHandshake, kwire decode --sasl-mechanism, a capture row opened in the
 // explorer) or recognised from the bytes alone, as a single pasted frame has
@@ -16,7 +17,7 @@
 // mechanism (GSSAPI, ...) are a note, never an error. Secrets (PLAIN's
 // password, a JWT's signature, an opaque token) are nodes of type
 // tree.Secret, whose value says only their length and whose bytes render
-// masks in the text column; tree.Reveal (the user's choice:
+// masks in the text column; tree.Flat.Reveal (the user's choice:
 // --reveal-secrets, the explorer's button) turns them into tree.Revealed
 // nodes showing the bytes escaped, which render leaves unmasked; the JSON
 // form keeps the bytes as hex. A package of its own so that the browser
