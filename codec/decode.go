@@ -239,7 +239,7 @@ type decoder struct {
 	used      int         // values handed out by alloc
 	textUsed  int         // bytes of text copied into shared blocks
 	reuse     bool        // values hold memory to reuse (DecodeInto)
-	a         *tree.Alloc // strings of the nodes made as Node trees (records, nested formats)
+	a         *tree.Alloc // strings of the rows of records and nested formats (nil: each its own)
 	flat      *tree.Flat  // the tree's spans
 	desc      *planDesc   // their describer
 	who       uint16      // its number in flat
@@ -372,16 +372,7 @@ func (d *decoder) errorNode(parent int, name, path string, err error) {
 // inlined it was copied into each caller.
 //
 //go:noinline
-func (d *decoder) add(parent int, n tree.Node) int { return d.flat.Store(parent, &n) }
-
-// addNode adds a copy of n, from the tree's blocks, to parent's children
-// and returns it.
-func (d *decoder) addNode(parent *tree.Node, n tree.Node) *tree.Node {
-	c := d.a.Node()
-	*c = n
-	parent.Add(c)
-	return c
-}
+func (d *decoder) add(parent int, n tree.Node) int { return d.flat.Row(parent, n) }
 
 // span adds a span of the decoder's describer, of kind k for field fp,
 // starting at the current offset, as the last child of parent; its size

@@ -242,6 +242,13 @@ type DecodeOptions struct {
 	// budget, when set, is the budget of an outer message the frame is
 	// carried in (Envelope's RequestData): they share it.
 	budget *records.Budget
+	// at, prefix and copied place a request carried in another message's
+	// bytes (Envelope's RequestData, nested.go) in that message's tree:
+	// its bytes start at offset at of the buffer shown, its paths below
+	// prefix, and they are a copy (TreeOptions.copied).
+	at     int
+	prefix string
+	copied bool
 }
 
 // Decode reads a frame (or, with BodyOnly, a body) and returns it with its
@@ -265,6 +272,7 @@ func DecodeFlat(b []byte, o DecodeOptions) (*Frame, *tree.Flat, error) {
 		hd, bd planDesc
 	})
 	fl := &all.fl
+	fl.Grow(spanHint(0, len(b))) // the framing's spans, and the header's and body's first
 	f, err := decodeFrame(b, o, fl, &all.hd, &all.bd)
 	fl.Done()
 	if err != nil {
@@ -285,7 +293,7 @@ func decodeFrame(b []byte, o DecodeOptions, fl *tree.Flat, hd, bd *planDesc) (*F
 		bg = records.NewBudget(o.Limits) // one for the whole message
 	}
 	if o.BodyOnly {
-		root := fl.Store(-1, &tree.Node{Name: "message", Size: len(b)})
+		root := fl.Row(-1, tree.Node{Name: "message", Size: len(b)})
 		err := f.decodeBody(b, 0, fl, root, o, bg, bd)
 		if f.API != nil {
 			rn := fl.Stored(root)
@@ -293,16 +301,16 @@ func decodeFrame(b []byte, o DecodeOptions, fl *tree.Flat, hd, bd *planDesc) (*F
 		}
 		return f, err
 	}
-	root := fl.Store(-1, &tree.Node{Name: "message", Size: len(b), Section: tree.Frame})
-	frameNode := fl.Store(root, &tree.Node{Name: "Frame", Size: 4, Section: tree.Frame, About: "length-delimited framing"})
+	root := fl.Row(-1, tree.Node{Name: "message", Size: len(b), Section: tree.Frame})
+	frameNode := fl.Row(root, tree.Node{Name: "Frame", Size: 4, Section: tree.Frame, About: "length-delimited framing"})
 	size, n := wire.ConsumeInt32(b)
 	if n < 0 {
 		err := wire.Errorf(0, wire.ErrShort, "a frame starts with an int32 size; only %d bytes", len(b))
 		fl.Spans[frameNode].Size = int32(len(b))
-		fl.Store(frameNode, &tree.Node{Name: "size", Type: "error", Size: len(b), Section: tree.Error, Err: err.Err.Error()})
+		fl.Row(frameNode, tree.Node{Name: "size", Type: "error", Size: len(b), Section: tree.Error, Err: err.Err.Error()})
 		return f, err
 	}
-	fl.Store(frameNode, &tree.Node{Name: "size", Type: "int32", Value: strconv.Itoa(int(size)), Size: 4, Section: tree.Frame, About: "number of bytes that follow, patched after encoding"})
+	fl.Row(frameNode, tree.Node{Name: "size", Type: "int32", Value: strconv.Itoa(int(size)), Size: 4, Section: tree.Frame, About: "number of bytes that follow, patched after encoding"})
 	end := len(b)
 	var tail error
 	switch {
@@ -314,32 +322,9 @@ func decodeFrame(b []byte, o DecodeOptions, fl *tree.Flat, hd, bd *planDesc) (*F
 		end = 4 + int(size)
 		tail = wire.Errorf(end, wire.ErrTrailing, "%d bytes after the end of the frame (size %d)", len(b)-end, size)
 	}
-	if o.Dir == Request {
-		if err := f.identify(b[4:end], o); err != nil {
-			return f, err
-		}
-	}
-	if f.API == nil {
-		return f, errors.New("decoding a response needs its API and version (a response header does not name them)")
-	}
-	rn := fl.Stored(root)
-	rn.Name = f.Dir.Schema(f.API).Name
-	rn.Type = "message v" + strconv.Itoa(int(f.Version))
-	rn.Type += f.guessNote()
-	hp, _, err := f.Plans()
+	used, err := f.decodeHeader(b[:end], 4, fl, root, o, bg, hd)
 	if err != nil {
 		return f, err
-	}
-	hn := fl.Store(root, &tree.Node{Name: hp.Msg.Name, Type: "v" + strconv.Itoa(int(hp.Version)), Offset: 4, Section: tree.Header, About: "common " + f.Dir.String() + " header"})
-	var used int
-	if o.ValuesOnly {
-		f.Header, used, err = hp.decodeAt(b[4:end], 4, o.InPlace)
-	} else {
-		f.Header, used, err = hp.decodeFlat(b[4:end], fl, hn, TreeOptions{Base: 4, Section: tree.Header, Set: f.Set, Budget: bg, header: f, desc: hd})
-	}
-	fl.Spans[hn].Size = int32(used)
-	if err != nil {
-		return f, wire.WithPath(err, hp.Msg.Name)
 	}
 	if err := f.decodeBody(b[:end], 4+used, fl, root, o, bg, bd); err != nil {
 		var de *wire.DecodeError
@@ -351,19 +336,56 @@ func decodeFrame(b []byte, o DecodeOptions, fl *tree.Flat, hd, bd *planDesc) (*F
 	}
 	if tail != nil {
 		if de := tail.(*wire.DecodeError); errors.Is(de, wire.ErrTrailing) {
-			fl.Store(root, &tree.Node{Name: "trailing", Type: "bytes", Value: plural(len(b)-end, "byte"), Offset: end, Size: len(b) - end, Section: tree.Error, Err: de.Err.Error()})
+			fl.Row(root, tree.Node{Name: "trailing", Type: "bytes", Value: plural(len(b)-end, "byte"), Offset: end, Size: len(b) - end, Section: tree.Error, Err: de.Err.Error()})
 		}
 	}
 	return f, tail
 }
 
-// identify reads the API key and version from a request header and
-// chooses the set (o.Choose) and the layout (o.Guess) it is read with.
-func (f *Frame) identify(b []byte, o DecodeOptions) error {
+// decodeHeader reads the header that starts at b[start:] (after a
+// frame's size, or at the start of Envelope's RequestData), a request's
+// naming its API and version (identify), names span root by them and
+// adds the header's node under it. It returns the header's size.
+func (f *Frame) decodeHeader(b []byte, start int, fl *tree.Flat, root int, o DecodeOptions, bg *records.Budget, hd *planDesc) (int, error) {
+	if o.Dir == Request {
+		if err := f.identify(b[start:], o.at+start, o); err != nil {
+			return 0, err
+		}
+	}
+	if f.API == nil {
+		return 0, errors.New("decoding a response needs its API and version (a response header does not name them)")
+	}
+	rn := fl.Stored(root)
+	rn.Name = f.Dir.Schema(f.API).Name
+	rn.Type = "message v" + strconv.Itoa(int(f.Version))
+	rn.Type += f.guessNote()
+	hp, _, err := f.Plans()
+	if err != nil {
+		return 0, err
+	}
+	at := o.at + start
+	hn := fl.Row(root, tree.Node{Name: hp.Msg.Name, Type: "v" + strconv.Itoa(int(hp.Version)), Offset: at, Section: tree.Header, Path: o.prefix, About: "common " + f.Dir.String() + " header"})
+	var used int
+	if o.ValuesOnly {
+		f.Header, used, err = hp.decodeAt(b[start:], at, o.InPlace)
+	} else {
+		f.Header, used, err = hp.decodeFlat(b[start:], fl, hn, TreeOptions{Base: at, Section: tree.Header, Set: f.Set, Budget: bg, header: f, desc: hd, prefix: o.prefix, copied: o.copied})
+	}
+	fl.Spans[hn].Size = int32(used)
+	if err != nil {
+		return used, wire.WithPath(err, hp.Msg.Name)
+	}
+	return used, nil
+}
+
+// identify reads the API key and version from a request header, b, which
+// starts at offset at, and chooses the set (o.Choose) and the layout
+// (o.Guess) it is read with.
+func (f *Frame) identify(b []byte, at int, o DecodeOptions) error {
 	key, n1 := wire.ConsumeInt16(b)
 	version, n2 := wire.ConsumeInt16(b[max(n1, 0):])
 	if n1 < 0 || n2 < 0 {
-		return wire.Errorf(4+len(b), wire.ErrShort, "the request header ends before its API key and version")
+		return wire.Errorf(at+len(b), wire.ErrShort, "the request header ends before its API key and version")
 	}
 	if o.Choose != nil {
 		s, err := o.Choose.ChooseSet(key, version)
@@ -373,12 +395,12 @@ func (f *Frame) identify(b []byte, o DecodeOptions) error {
 		case o.Guess && s != nil:
 			f.Set = s // the chooser's set to guess with
 		case !o.Guess || f.Set == nil:
-			return &wire.DecodeError{Offset: 6, Path: "RequestHeader.RequestApiVersion", Err: xfmt.Errorf("%w: %w", wire.ErrValue, err)}
+			return &wire.DecodeError{Offset: at + 2, Path: "RequestHeader.RequestApiVersion", Err: xfmt.Errorf("%w: %w", wire.ErrValue, err)}
 		}
 	}
 	api := f.Set.APIByKey(key)
 	if api == nil {
-		return &wire.DecodeError{Offset: 4, Path: "RequestHeader.RequestApiKey", Err: xfmt.Errorf("%w: set %s has no API with key %d", wire.ErrValue, f.Set.Name, key)}
+		return &wire.DecodeError{Offset: at, Path: "RequestHeader.RequestApiKey", Err: xfmt.Errorf("%w: set %s has no API with key %d", wire.ErrValue, f.Set.Name, key)}
 	}
 	f.API, f.Version = api, version
 	if f.guess(o.Guess) {
@@ -386,7 +408,7 @@ func (f *Frame) identify(b []byte, o DecodeOptions) error {
 	}
 	valid := api.Request.ValidVersions
 	f.API = nil
-	return &wire.DecodeError{Offset: 6, Path: "RequestHeader.RequestApiVersion", Err: xfmt.Errorf("%w: %s has no version %d in set %s (valid: %s)", wire.ErrValue, api.Request.Name, version, f.Set.Name, valid)}
+	return &wire.DecodeError{Offset: at + 2, Path: "RequestHeader.RequestApiVersion", Err: xfmt.Errorf("%w: %s has no version %d in set %s (valid: %s)", wire.ErrValue, api.Request.Name, version, f.Set.Name, valid)}
 }
 
 // guess says whether the frame's version can be read: one of the API's,
@@ -412,9 +434,9 @@ func (f *Frame) guessNote() string {
 	return " (a guess: newer than every release known, read with the v" + strconv.Itoa(int(f.Layout)) + " layout)"
 }
 
-// decodeBody decodes the body that starts at b[start:], its records
-// drawing on bg, and adds its node under span root of fl, its fields'
-// spans described by desc.
+// decodeBody decodes the body that starts at b[start:] (at o.at+start
+// in the buffer shown), its records drawing on bg, and adds its node
+// under span root of fl, its fields' spans described by desc.
 func (f *Frame) decodeBody(b []byte, start int, fl *tree.Flat, root int, o DecodeOptions, bg *records.Budget, desc *planDesc) error {
 	if f.API == nil {
 		return errors.New("decoding a body needs its API and version")
@@ -427,14 +449,15 @@ func (f *Frame) decodeBody(b []byte, start int, fl *tree.Flat, root int, o Decod
 	if f.Dir == Response {
 		sec = tree.ResponseBody
 	}
-	bn := fl.Store(root, &tree.Node{Name: bp.Msg.Name, Type: "struct", Offset: start, Section: sec, About: "message body, version " + strconv.Itoa(int(f.Version))})
+	at := o.at + start
+	bn := fl.Row(root, tree.Node{Name: bp.Msg.Name, Type: "struct", Offset: at, Section: sec, Path: o.prefix, About: "message body, version " + strconv.Itoa(int(f.Version))})
 	var v Value
 	var used int
 	if o.ValuesOnly {
-		v, used, err = bp.decodeAt(b[start:], start, o.InPlace)
+		v, used, err = bp.decodeAt(b[start:], at, o.InPlace)
 	} else {
-		v, used, err = bp.decodeFlat(b[start:], fl, bn, TreeOptions{Base: start, Section: sec, Set: f.Set, Sample: o.Sample, Budget: bg, SASLMechanism: o.SASLMechanism,
-			TopicFormat: o.TopicFormat, TopicNames: o.TopicNames, desc: desc})
+		v, used, err = bp.decodeFlat(b[start:], fl, bn, TreeOptions{Base: at, Section: sec, Set: f.Set, Sample: o.Sample, Budget: bg, SASLMechanism: o.SASLMechanism,
+			TopicFormat: o.TopicFormat, TopicNames: o.TopicNames, desc: desc, prefix: o.prefix, copied: o.copied})
 	}
 	f.Body = v
 	fl.Spans[bn].Size = int32(used)
@@ -443,15 +466,15 @@ func (f *Frame) decodeBody(b []byte, start int, fl *tree.Flat, root int, o Decod
 	}
 	if rest := len(b) - start - used; rest > 0 {
 		if !o.Trailing {
-			fl.Store(bn, &tree.Node{Name: "unread", Type: "bytes", Value: plural(rest, "byte"), Offset: start + used, Size: rest, Section: tree.Error,
+			fl.Row(bn, tree.Node{Name: "unread", Type: "bytes", Value: plural(rest, "byte"), Offset: at + used, Size: rest, Section: tree.Error, Path: o.prefix,
 				Err: "the body ended before the frame did"})
-			return wire.Errorf(start+used, wire.ErrTrailing, "%s v%d ended after %d bytes; %d bytes of the frame are left", bp.Msg.Name, f.Version, used, rest)
+			return wire.Errorf(at+used, wire.ErrTrailing, "%s v%d ended after %d bytes; %d bytes of the frame are left", bp.Msg.Name, f.Version, used, rest)
 		}
 		// Kafka's broker reads the body and ignores the rest of the
 		// frame: a frame with bytes after its body is one it answers
 		// (Kafka 4.4.0 answered librdkafka's, testdata/real).
 		f.Trailing = append([]byte(nil), b[start+used:]...)
-		fl.Store(root, &tree.Node{Name: "trailing", Type: "bytes", Value: plural(rest, "byte"), Offset: start + used, Size: rest, Section: tree.Error,
+		fl.Row(root, tree.Node{Name: "trailing", Type: "bytes", Value: plural(rest, "byte"), Offset: at + used, Size: rest, Section: tree.Error, Path: o.prefix,
 			About: "bytes after the body, inside the frame: Kafka's broker reads the body and ignores them (librdkafka sends 3 after its Metadata v13 request); the JSON form keeps them as trailing_hex"})
 	}
 	return nil

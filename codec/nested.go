@@ -211,75 +211,72 @@ func sniff(set *schemas.Set, name string, b []byte) bool {
 }
 
 // nested decodes the bytes s of field fp, which start at offset base of
-// the buffer shown, into children of span node; what it says of the
-// field is a note on the field's detail (a value, for SASL PLAIN's masked
-// bytes). A version-prefixed struct is decoded into spans of the Flat, a
-// describer of its own writing their text with the field's path before
-// theirs; the other formats are stored nodes. Failures are error nodes
-// inside node; the outer decode goes on.
+// the buffer shown, into children of span node, written straight into
+// the Flat in preorder; what it says of the field is a note on the
+// field's detail (a value, for SASL PLAIN's masked bytes). A
+// version-prefixed struct and Envelope's request are decoded into spans,
+// a describer of their own writing their text with the field's path
+// before theirs; the other formats (SASL, OTLP) are rows whose text is
+// kept (tree.Flat.Row). Failures are error nodes inside node; the outer
+// decode goes on.
 func (d *decoder) nested(fp *FieldPlan, s string, base int, node int) {
 	if d.set == nil || d.depth > 0 {
 		return
 	}
-	var tmp tree.Node // the formats read into Nodes
+	var note, value string
 	switch {
+	case len(s) == 0 && (fp.Nested == nestSASLRequest || fp.Nested == nestSASLResponse || fp.Nested == nestTelemetry):
+		return // nothing to read, nothing to say
 	case fp.Nested == nestSASLRequest || fp.Nested == nestSASLResponse:
-		tmp = tree.Node{Name: fp.Field.Name, Path: d.flat.Path(node)}
-		sasl.Decode(d.a, &tmp, []byte(s), base, d.section, fp.Nested == nestSASLResponse, d.saslMech)
+		note, value = sasl.Decode(d.a, d.flat, node, []byte(s), sasl.Options{Base: base, Section: d.section, Field: fp.Field.Name, Path: d.flat.Path(node),
+			Response: fp.Nested == nestSASLResponse, Mechanism: d.saslMech})
 	case fp.Nested == nestTelemetry:
-		tmp = tree.Node{Name: fp.Field.Name, Path: d.flat.Path(node)}
-		d.telemetry([]byte(s), base, &tmp)
+		d.telemetry([]byte(s), base, node)
 	default:
-		d.versioned(fp, s, base, node, &tmp)
+		note = d.versioned(fp, s, base, node)
 	}
-	if tmp.Detail != "" { // " " and the notes
-		d.desc.note(&d.desc.notes, node, tmp.Detail[1:])
+	if note != "" {
+		d.desc.note(&d.desc.notes, node, note)
 	}
-	if tmp.Value != "" { // SASL PLAIN's bytes, masked
-		d.desc.note(&d.desc.values, node, tmp.Value)
-	}
-	for _, c := range tmp.Children {
-		d.flat.Store(node, c)
+	if value != "" { // SASL PLAIN's bytes, masked
+		d.desc.note(&d.desc.values, node, value)
 	}
 }
 
 // versioned decodes a version-prefixed struct (a consumer protocol's
 // subscription or assignment) or Envelope's request into spans under
-// node; tmp gets the notes on the field, and Envelope's request as a
-// Node tree.
-func (d *decoder) versioned(fp *FieldPlan, s string, base int, node int, tmp *tree.Node) {
+// node, and returns the note on the field.
+func (d *decoder) versioned(fp *FieldPlan, s string, base int, node int) string {
 	mode, note := nestChoice(fp.Nested, d.rootPlan, d.rootValue())
 	if len(s) == 0 && mode != nestDecode {
-		return // empty, and not said to be a consumer's: nothing to say
+		return "" // empty, and not said to be a consumer's: nothing to say
 	}
 	b := []byte(s)
 	if mode == nestSniff {
 		if !sniff(d.set, fp.Nested.schema(), b) {
-			tmp.Detail = d.a.Concat(tmp.Detail, " ", "not decoded: no protocol type at this version, and the bytes are no "+fp.Nested.schema())
-			return
+			return "not decoded: no protocol type at this version, and the bytes are no " + fp.Nested.schema()
 		}
 		note = "read as " + fp.Nested.schema() + ": no protocol type at this version, and the bytes are one"
 	}
-	if note != "" {
-		tmp.Detail = d.a.Concat(tmp.Detail, " ", note)
-	}
 	if mode == nestSkip {
-		return
+		return note
 	}
 	if fp.Nested == nestRequest {
-		tmp.Name, tmp.Path = fp.Field.Name, d.flat.Path(node)
-		d.nestedRequest(b, base, tmp)
-		return
+		return d.nestedRequest(b, base, node)
 	}
 	name := fp.Nested.schema()
 	// Paths inside are those of the JSON form: Metadata.ConsumerProtocolSubscription.Topics[0].
 	prefix := joinPath(nil, d.flat.Path(node), name)
-	c := d.add(node, tree.Node{Name: name, Type: "struct", Offset: base, Size: len(b), Section: d.section, Path: prefix,
-		About: "the bytes of " + fp.Field.Name + ", decoded: a version-prefixed " + name})
 	vp, err := versionedPlan(d.set, name, b)
 	if vp.plan == nil && err == nil {
 		err = errors.New("no plan")
 	}
+	typ := "struct"
+	if err == nil {
+		typ = "v" + strconv.Itoa(int(vp.plan.Version))
+	}
+	c := d.add(node, tree.Node{Name: name, Type: typ, Offset: base, Size: len(b), Section: d.section, Path: prefix,
+		About: "the bytes of " + fp.Field.Name + ", decoded: a version-prefixed " + name})
 	if len(b) >= 2 {
 		vn := tree.Node{Name: "Version", Type: "int16", Value: strconv.Itoa(int(vp.version)), Offset: base, Size: 2, Section: d.section, Path: prefix + ".version",
 			About: "the version of " + name + " that follows"}
@@ -294,9 +291,8 @@ func (d *decoder) versioned(fp *FieldPlan, s string, base int, node int, tmp *tr
 			at = 0
 		}
 		d.add(c, tree.Node{Name: "error", Type: "error", Offset: base + at, Size: len(b) - at, Section: tree.Error, Path: prefix, Err: err.Error()})
-		return
+		return note
 	}
-	d.flat.Stored(c).Type = "v" + strconv.Itoa(int(vp.plan.Version))
 	_, used, err := vp.plan.decodeFlat(b[2:], d.flat, c, TreeOptions{Base: base + 2, Section: d.section, Set: d.set, Budget: d.budget, depth: d.depth + 1, prefix: prefix, copied: true})
 	if err != nil {
 		d.flat.Cover(c, d.flat.Len(), false)
@@ -311,7 +307,7 @@ func (d *decoder) versioned(fp *FieldPlan, s string, base int, node int, tmp *tr
 			}
 			d.add(c, tree.Node{Name: "error", Type: "error", Offset: at, Size: base + len(b) - at, Section: tree.Error, Path: prefix, Err: msg})
 		}
-		return
+		return note
 	}
 	if rest := len(b) - 2 - used; rest > 0 {
 		un := tree.Node{Name: "unread", Type: "bytes", Value: d.plural(rest, "byte"), Offset: base + 2 + used, Size: rest, Section: d.section, Path: prefix + ".unreadHex"}
@@ -322,6 +318,7 @@ func (d *decoder) versioned(fp *FieldPlan, s string, base int, node int, tmp *tr
 		}
 		d.add(c, un)
 	}
+	return note
 }
 
 // The fields of a message's root struct that say how other fields are
@@ -347,45 +344,41 @@ func (d *decoder) rootValue() Value {
 	return *d.root
 }
 
-// nestedRequest decodes Envelope's RequestData: a request header and
-// body without the size that a frame starts with.
-func (d *decoder) nestedRequest(b []byte, base int, node *tree.Node) {
+// nestedRequest decodes Envelope's RequestData, b at offset base: a
+// request header and body without the size that a frame starts with,
+// read as a frame's (decodeHeader, decodeBody) into spans under node,
+// with offsets in the outer frame and paths below the field's. It returns
+// the note on the field.
+func (d *decoder) nestedRequest(b []byte, base int, node int) string {
 	if len(b) >= 2 && binary.BigEndian.Uint16(b) == keyEnvelope {
-		node.Detail = d.a.Concat(node.Detail, " ", "not decoded: an Envelope inside an Envelope")
-		return
+		return "not decoded: an Envelope inside an Envelope"
 	}
-	buf := make([]byte, 4+len(b))
-	binary.BigEndian.PutUint32(buf, uint32(len(b)))
-	copy(buf[4:], b)
-	_, root, err := Decode(buf, DecodeOptions{Set: d.set, Dir: Request, budget: d.budget})
-	delta := base - 4
-	prefix := joinPath(nil, node.Path, nestedRequestSeg)
-	c := d.addNode(node, tree.Node{Name: root.Name, Type: root.Type, Offset: base, Size: len(b), Section: d.section, Path: prefix,
+	prefix := joinPath(nil, d.flat.Path(node), nestedRequestSeg)
+	c := d.add(node, tree.Node{Name: "message", Offset: base, Size: len(b), Section: d.section, Path: prefix,
 		About: "the request the envelope carries: header and body, without a size"})
-	for _, ch := range root.Children[1:] { // after the Frame node
-		ch.Walk(func(n *tree.Node, _ int) bool {
-			if n.Path == "" {
-				n.Path = prefix
-			} else {
-				n.Path = joinPath(nil, prefix, n.Path)
-			}
-			if !n.Relative {
-				n.Offset += delta
-			}
-			return true
-		})
-		c.Add(ch)
+	o := DecodeOptions{Set: d.set, Dir: Request, budget: d.budget, at: base, prefix: prefix, copied: true}
+	f := &Frame{Set: d.set, Dir: Request}
+	desc := new([2]planDesc) // the header's and the body's
+	used, err := f.decodeHeader(b, 0, d.flat, c, o, d.budget, &desc[0])
+	if err == nil {
+		err = f.decodeBody(b, used, d.flat, c, o, d.budget, &desc[1])
 	}
-	if err != nil {
-		if e, _ := c.FirstError(); e == nil {
-			at := 0
-			var de *wire.DecodeError
-			if errors.As(err, &de) {
-				at = min(max(de.Offset-4, 0), len(b))
-			}
-			c.Add(&tree.Node{Name: "error", Type: "error", Offset: base + at, Size: len(b) - at, Section: tree.Error, Path: prefix, Err: err.Error()})
+	if err == nil {
+		return ""
+	}
+	d.flat.Cover(c, d.flat.Len(), false)
+	if !d.flat.Failed(c, d.flat.Len()) {
+		at := 0
+		var de *wire.DecodeError
+		if errors.As(err, &de) {
+			at = min(max(de.Offset-base, 0), len(b))
+			// The text gives the offset in the request framed alone,
+			// after its 4-byte size, as it did when it was decoded so.
+			de.Offset += 4 - base
 		}
+		d.add(c, tree.Node{Name: "error", Type: "error", Offset: base + at, Size: len(b) - at, Section: tree.Error, Path: prefix, Err: err.Error()})
 	}
+	return ""
 }
 
 // nestedRequestSeg is the path segment of the request inside Envelope's
@@ -648,9 +641,9 @@ func requestFromJSON(raw any, set *schemas.Set, path string) ([]byte, error) {
 // telemetry decodes PushTelemetry's Metrics: the bytes decompressed by
 // the request's CompressionType (0 none, 1 gzip, 2 snappy, 3 lz4, 4 zstd,
 // as records' codecs number them), counted against the message's budget,
-// then the OTLP MetricsData they hold (codec/otlp; the command line
-// only). A decompressed stream's nodes have offsets relative to it.
-func (d *decoder) telemetry(b []byte, base int, node *tree.Node) {
+// then the OTLP MetricsData they hold (codec/otlp), as rows under span
+// node. A decompressed stream's nodes have offsets relative to it.
+func (d *decoder) telemetry(b []byte, base int, node int) {
 	if len(b) == 0 {
 		return
 	}
@@ -664,19 +657,20 @@ func (d *decoder) telemetry(b []byte, base int, node *tree.Node) {
 	if bg == nil {
 		bg = records.NewBudget(records.Limits{})
 	}
-	o := otlp.Options{Base: base, Section: d.section, Path: node.Path, Budget: bg}
+	path := d.flat.Path(node)
+	o := otlp.Options{Base: base, Section: d.section, Path: path, Budget: bg}
 	parent := node
 	if codec != records.None {
 		out, note, err := records.Decompress(codec, b, bg)
 		if err != nil {
-			node.Add(&tree.Node{Name: "error", Type: "error", Offset: base, Size: len(b), Section: tree.Error, Path: node.Path, Err: err.Error()})
+			d.add(node, tree.Node{Name: "error", Type: "error", Offset: base, Size: len(b), Section: tree.Error, Path: path, Err: err.Error()})
 			return
 		}
-		parent = d.addNode(node, tree.Node{Name: "decompressed", Type: codec.String(), Value: d.plural(len(out), "byte"), Size: len(out),
-			Section: d.section, Path: node.Path, Relative: true, Detail: note,
+		parent = d.add(node, tree.Node{Name: "decompressed", Type: codec.String(), Value: d.plural(len(out), "byte"), Size: len(out),
+			Section: d.section, Path: path, Relative: true, Detail: note,
 			About: "the metrics decompressed (CompressionType " + codec.String() + "); offsets count from the start of the decompressed bytes"})
 		o.Base, o.Relative = 0, true
 		b = out
 	}
-	otlp.Decode(d.a, parent, b, o)
+	otlp.Decode(d.a, d.flat, parent, b, o)
 }

@@ -22,7 +22,7 @@
 // description, path) is written when it is drawn by the decode's planDesc,
 // which keeps only what the bytes cannot say (error texts, the notes of
 // nested formats); Plan.DecodeFlat and DecodeFlat (a frame: its framing,
-// header and body nodes stored) give the Flat, Plan.DecodeTree and Decode
+// header and body nodes rows whose text is kept, tree.Flat.Row) give the Flat, Plan.DecodeTree and Decode
 // the tree.Node tree made of it (Flat.Tree), for the docs and the tests (the
 // command line prints the Flat itself, tree.Flat.WriteText; TestFlatText
 // checks its text against the Node tree's on every input of TestTreeDump); a
@@ -49,9 +49,11 @@
 // nested.go: bytes fields that carry another format (marked on their
 // FieldPlan by message and field name: JoinGroup's metadata, SyncGroup's
 // assignments, Envelope's principal and request) are decoded as children of
-// the field's node with offsets in the outer frame (a version-prefixed
-// struct of the frame's release read by DecodeTree with a Base, or the
-// carried request by Decode), whether they are is decided from the message's
+// the field's node, straight into the same Flat, with offsets in the outer
+// frame and paths below the field's (a version-prefixed struct of the
+// frame's release, or the carried request's header and body read as a
+// frame's, by describers of their own; SASL's and OTLP's nodes as rows),
+// whether they are is decided from the message's
 // own ProtocolType as decoded so far (the decoder keeps the root value) or,
 // without one, from the bytes; the JSON form writes them as an object only
 // when it encodes back to the same bytes, and reads either form; NestedValue

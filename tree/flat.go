@@ -6,8 +6,9 @@ package tree
 // type, value, detail, description, path, error) is not kept: the
 // Describer that made the span writes it when it is asked for (Node),
 // from the bytes and the schema, so that a view formats only the rows it
-// draws. Nodes made elsewhere as Node trees join a Flat as stored spans
-// (Store), which keep their text.
+// draws. Formats whose text is cheaper to keep add rows (Row), stored
+// spans that keep their text; Node trees made elsewhere join as rows too
+// (Store).
 type Flat struct {
 	Spans  []Span
 	who    []Describer
@@ -102,16 +103,8 @@ func (f *Flat) Add(parent int, s Span) int {
 // as it is (a stored span), and returns its index: the formats whose text
 // is cheaper to keep than to write again when drawn (framing, SASL,
 // OTLP) add their nodes with it, in preorder. n's Children are not
-// looked at.
+// looked at. Stored changes the text kept afterwards.
 func (f *Flat) Row(parent int, n Node) int {
-	n.Children = nil
-	return f.Store(parent, &n)
-}
-
-// Store appends n and its descendants as stored spans under parent (-1:
-// a root) and returns n's index. The nodes are copied; their text is
-// theirs.
-func (f *Flat) Store(parent int, n *Node) int {
 	if len(f.who) == 0 {
 		f.who = append(f.whoBuf[:0], storedDescriber{})
 	}
@@ -128,10 +121,24 @@ func (f *Flat) Store(parent int, n *Node) int {
 	if n.Err != "" {
 		s.Flags |= Failed
 	}
-	c := *n
-	c.Children = nil
-	f.stored = append(f.stored, c)
-	i := f.Add(parent, s)
+	n.Children = nil
+	if f.stored == nil {
+		f.stored = make([]Node, 0, firstRows)
+	}
+	f.stored = append(f.stored, n)
+	return f.Add(parent, s)
+}
+
+// firstRows is the room for rows that a tree's first row makes: a
+// frame's framing (message, Frame, size, header, body) and a few more,
+// in one allocation rather than four.
+const firstRows = 8
+
+// Store appends n and its descendants as stored spans under parent (-1:
+// a root) and returns n's index. The nodes are copied; their text is
+// theirs.
+func (f *Flat) Store(parent int, n *Node) int {
+	i := f.Row(parent, *n)
 	for _, k := range n.Children {
 		f.Store(i, k)
 	}
@@ -217,8 +224,9 @@ func (f *Flat) tree(i int, a *Alloc, parent string) *Node {
 	return n
 }
 
-// Stored returns the stored node of span i (Store), to change its text,
-// or nil when it is not one.
+// Stored returns the stored node of span i (a row: Row, Store), to
+// change its text once it is known (a message's name, after its header
+// is read; a summary of the rows below it), or nil when it is not one.
 func (f *Flat) Stored(i int) *Node {
 	if s := &f.Spans[i]; s.Who == 0 && len(f.stored) > int(s.Ref) {
 		return &f.stored[s.Ref]

@@ -113,6 +113,7 @@ const maxDepth = 32
 
 type dec struct {
 	a    *tree.Alloc
+	f    *tree.Flat
 	o    Options
 	bg   *records.Budget
 	full bool
@@ -120,38 +121,92 @@ type dec struct {
 
 func (d *dec) left() bool { return d.bg.NodesLeft() > 0 }
 
-func (d *dec) node(name, typ, val string, pos, size int, path string) *tree.Node {
-	d.bg.TakeNodes(1)
-	n := d.a.Node()
-	n.Name, n.Type, n.Value = name, typ, val
-	n.Offset, n.Size, n.Section, n.Path, n.Relative = d.o.Base+pos, size, d.o.Section, path, d.o.Relative
-	return n
+// The strings of the rows, from the tree's text blocks: numbers, a
+// quoted string.
+func (d *dec) uint(v uint64, base int) string {
+	return d.a.String(strconv.AppendUint(d.a.Text(20), v, base))
 }
 
-func (d *dec) errNode(parent *tree.Node, pos, end int, msg, path string) {
+func (d *dec) int(v int64) string { return d.a.String(strconv.AppendInt(d.a.Text(20), v, 10)) }
+
+func (d *dec) float(bits uint64) string {
+	return d.a.String(strconv.AppendFloat(d.a.Text(24), math.Float64frombits(bits), 'g', -1, 64))
+}
+
+func (d *dec) quote(b []byte) string {
+	return d.a.String(strconv.AppendQuote(d.a.Text(len(b)+2), string(b)))
+}
+
+// node is a node over b[pos:pos+size], charged to the budget.
+func (d *dec) node(name, typ, val string, pos, size int, path string) tree.Node {
+	d.bg.TakeNodes(1)
+	return tree.Node{Name: name, Type: typ, Value: val, Offset: d.o.Base + pos, Size: size, Section: d.o.Section, Path: path, Relative: d.o.Relative}
+}
+
+func (d *dec) errNode(parent int, pos, end int, msg, path string) {
 	n := d.node("error", "error", "", pos, end-pos, path)
 	n.Section, n.Err = tree.Error, msg
-	parent.Add(n)
+	d.f.Row(parent, n)
 }
 
-// Decode adds the nodes of the MetricsData in b to node. Malformed
-// protobuf is an error node where it starts; the rest stays bytes.
-func Decode(a *tree.Alloc, node *tree.Node, b []byte, o Options) {
+// Decode adds the nodes of the MetricsData in b to f under span parent,
+// in preorder. Malformed protobuf is an error node where it starts; the
+// rest stays bytes.
+func Decode(a *tree.Alloc, f *tree.Flat, parent int, b []byte, o Options) {
 	bg := o.Budget
 	if bg == nil {
 		bg = records.NewBudget(records.Limits{})
 	}
-	d := &dec{a: a, o: o, bg: bg}
-	path := o.Path + "." + Seg
+	if a == nil { // the strings of the rows share blocks all the same
+		a = new(tree.Alloc)
+	}
+	d := &dec{a: a, f: f, o: o, bg: bg}
+	path := d.a.Concat(o.Path, ".", Seg)
 	c := d.node(Seg, "otlp", d.a.Plural(len(b), "byte"), 0, len(b), path)
 	c.About = "OpenTelemetry metrics (OTLP MetricsData protobuf, KIP-714)"
-	node.Add(c)
-	d.message(c, b, 0, mMetricsData, path, 0)
+	d.message(f.Row(parent, c), b, 0, mMetricsData, path, 0)
 }
 
-// message reads the fields of message m from b[pos:end] into parent.
-func (d *dec) message(parent *tree.Node, b []byte, pos int, m int, path string, depth int) {
+// summary is what a message node shows as its value, from its fields: a
+// metric's or scope's name, an attribute's key and value, an AnyValue's
+// value, a point's value.
+type summary struct {
+	name, key, val string
+	named          bool
+}
+
+// field takes in the field name, whose node shows value.
+func (s *summary) field(name, value string) {
+	switch name {
+	case "name":
+		if !s.named {
+			s.name, s.named = value, true
+		}
+	case "key":
+		s.key = value
+	case "value", "string_value", "bool_value", "int_value", "double_value", "bytes_value", "as_double", "as_int":
+		s.val = value
+	}
+}
+
+// String is the summary.
+func (s *summary) String() string {
+	switch {
+	case s.named:
+		return s.name
+	case s.key != "" && s.val != "":
+		return s.key + ": " + s.val
+	case s.key != "":
+		return s.key
+	}
+	return s.val
+}
+
+// message reads the fields of message m from b[pos:end] into rows under
+// span parent and returns the summary of them it shows.
+func (d *dec) message(parent int, b []byte, pos int, m int, path string, depth int) string {
 	var counts [maxField + 1]int
+	var sum summary
 	lay := &layouts[m]
 	for len(b) > 0 {
 		if !d.left() {
@@ -159,17 +214,17 @@ func (d *dec) message(parent *tree.Node, b []byte, pos int, m int, path string, 
 				d.full = true
 				d.errNode(parent, pos, pos+len(b), d.bg.LeftOut("the rest of "+names[m]+" ("+d.a.Plural(len(b), "byte")+")"), path)
 			}
-			return
+			return sum.String()
 		}
 		num, typ, tn := consumeTag(b)
 		if tn < 0 {
 			d.errNode(parent, pos, pos+len(b), "bad tag: "+parseError(tn), path)
-			return
+			return sum.String()
 		}
 		vn := consumeFieldValue(num, typ, b[tn:])
 		if vn < 0 {
 			d.errNode(parent, pos, pos+len(b), "field "+strconv.Itoa(int(num))+": "+parseError(vn), path)
-			return
+			return sum.String()
 		}
 		var f field
 		if num <= maxField {
@@ -179,20 +234,24 @@ func (d *dec) message(parent *tree.Node, b []byte, pos int, m int, path string, 
 		val := b[tn : tn+vn]
 		size := tn + vn
 		if !known {
-			n := d.node("field "+strconv.Itoa(int(num)), wireName(typ), "", pos, size, path+".f"+strconv.Itoa(int(num)))
+			id := d.a.Itoa(int64(num))
+			n := d.node(d.a.Concat("field ", id, ""), wireName(typ), "", pos, size, d.a.Concat(path, ".f", id))
 			n.Value = d.raw(typ, val)
 			n.Detail = "not in kwire's layout of " + names[m]
-			parent.Add(n)
+			d.f.Row(parent, n)
 		} else {
-			d.known(parent, f, num, typ, val, pos, tn, size, path, &counts, depth)
+			sum.field(d.known(parent, f, num, typ, val, pos, tn, size, path, &counts, depth))
 		}
 		b = b[size:]
 		pos += size
 	}
+	return sum.String()
 }
 
-func (d *dec) known(parent *tree.Node, f field, num number, typ wireTyp, val []byte, pos, tn, size int, path string, counts *[maxField + 1]int, depth int) {
-	p := path + "." + f.name
+// known adds the row of a field of the layout under span parent and
+// returns its name and the value it shows (an error's are "").
+func (d *dec) known(parent int, f field, num number, typ wireTyp, val []byte, pos, tn, size int, path string, counts *[maxField + 1]int, depth int) (string, string) {
+	p := d.a.Concat(path, ".", f.name)
 	want := wantType(f.kind)
 	list := f.name == "bucket_counts" || f.name == "explicit_bounds" // repeated fixed64 and double: packed, or one field each
 	packed := list && typ == bytesType
@@ -209,74 +268,59 @@ func (d *dec) known(parent *tree.Node, f field, num number, typ wireTyp, val []b
 	if typ != want && !packed {
 		n := d.node(name, wireName(typ), d.raw(typ, val), pos, size, p)
 		n.Section, n.Err = tree.Error, "wire type "+wireName(typ)+", want "+wireName(want)
-		parent.Add(n)
-		return
+		d.f.Row(parent, n)
+		return name, n.Value
 	}
 	if typ == bytesType {
 		v, n := consumeBytes(val)
 		if n < 0 {
 			d.errNode(parent, pos, pos+size, f.name+": "+parseError(n), p)
-			return
+			return "", ""
 		}
 		val = v
 		tn = size - len(v)
 	}
 	switch {
 	case packed:
-		n := d.node(name, "packed", "", pos, size, p)
+		// Its value, the count of values, is known once they are read.
+		n := d.f.Row(parent, d.node(name, "packed", "", pos, size, p))
 		i := 0
 		for len(val) >= 8 && d.left() {
 			u := consumeFixed64
 			x, _ := u(val)
-			s := strconv.FormatUint(x, 10)
+			var s string
 			if f.kind == kDouble {
-				s = strconv.FormatFloat(math.Float64frombits(x), 'g', -1, 64)
+				s = d.float(x)
+			} else {
+				s = d.uint(x, 10)
 			}
-			n.Add(d.node(d.a.Indexed("", i), typeName(f.kind), s, pos+tn+8*i, 8, d.a.Indexed(p, i)))
+			d.f.Row(n, d.node(d.a.Indexed("", i), typeName(f.kind), s, pos+tn+8*i, 8, d.a.Indexed(p, i)))
 			val = val[8:]
 			i++
 		}
-		n.Value = d.a.Plural(i, "value")
+		value := d.a.Plural(i, "value")
+		d.f.Stored(n).Value = value
 		if len(val) > 0 && len(val) < 8 {
 			d.errNode(n, pos+tn+8*i, pos+size, "packed fixed64 values: "+strconv.Itoa(len(val))+" bytes left over", p)
 		}
-		parent.Add(n)
+		return name, value
 	case f.kind == kMsg:
+		// Its value, the summary of its fields, is known once they are.
 		n := d.node(name, names[f.msg], "", pos, size, p)
 		if depth >= maxDepth {
 			n.Detail = "not decoded: nested more than " + strconv.Itoa(maxDepth) + " deep"
-		} else {
-			d.message(n, val, pos+tn, f.msg, p, depth+1)
+			d.f.Row(parent, n)
+			return name, ""
 		}
-		n.Value = summary(n)
-		parent.Add(n)
+		i := d.f.Row(parent, n)
+		value := d.message(i, val, pos+tn, f.msg, p, depth+1)
+		d.f.Stored(i).Value = value
+		return name, value
 	default:
 		n := d.node(name, typeName(f.kind), d.scalar(f, typ, val), pos, size, p)
-		parent.Add(n)
+		d.f.Row(parent, n)
+		return name, n.Value
 	}
-}
-
-// summary is a message node's value: a metric's or scope's name, an
-// attribute's key and value, an AnyValue's value, a point's value.
-func summary(n *tree.Node) string {
-	var key, val string
-	for _, c := range n.Children {
-		switch c.Name {
-		case "name":
-			return c.Value
-		case "key":
-			key = c.Value
-		case "value", "string_value", "bool_value", "int_value", "double_value", "bytes_value", "as_double", "as_int":
-			val = c.Value
-		}
-	}
-	if key != "" && val != "" {
-		return key + ": " + val
-	}
-	if key != "" {
-		return key
-	}
-	return val
 }
 
 func wantType(k kind) wireTyp {
@@ -316,13 +360,13 @@ func (d *dec) raw(typ wireTyp, val []byte) string {
 	switch typ {
 	case varintType:
 		v, _ := consumeVarint(val)
-		return strconv.FormatUint(v, 10)
+		return d.uint(v, 10)
 	case fixed32Type:
 		v, _ := consumeFixed32(val)
-		return "0x" + strconv.FormatUint(uint64(v), 16)
+		return d.a.Concat("0x", d.uint(uint64(v), 16), "")
 	case fixed64Type:
 		v, _ := consumeFixed64(val)
-		return "0x" + strconv.FormatUint(v, 16)
+		return d.a.Concat("0x", d.uint(v, 16), "")
 	case bytesType:
 		v, _ := consumeBytes(val)
 		return d.a.Plural(len(v), "byte")
@@ -334,35 +378,35 @@ func (d *dec) scalar(f field, typ wireTyp, val []byte) string {
 	switch f.kind {
 	case kString:
 		if utf8.Valid(val) {
-			return strconv.Quote(string(val))
+			return d.quote(val)
 		}
 		return "invalid UTF-8, " + d.a.Plural(len(val), "byte")
 	case kBytes:
 		return d.a.Plural(len(val), "byte")
 	case kFixed32:
 		v, _ := consumeFixed32(val)
-		return strconv.FormatUint(uint64(v), 10)
+		return d.uint(uint64(v), 10)
 	}
 	if typ == fixed64Type {
 		v, _ := consumeFixed64(val)
 		switch f.kind {
 		case kSfixed:
-			return strconv.FormatInt(int64(v), 10)
+			return d.int(int64(v))
 		case kDouble:
-			return strconv.FormatFloat(math.Float64frombits(v), 'g', -1, 64)
+			return d.float(v)
 		}
-		return strconv.FormatUint(v, 10)
+		return d.uint(v, 10)
 	}
 	v, _ := consumeVarint(val)
 	switch f.kind {
 	case kInt:
-		return strconv.FormatInt(int64(v), 10)
+		return d.int(int64(v))
 	case kBool:
 		return strconv.FormatBool(v != 0)
 	case kEnum:
 		if v < uint64(len(f.enum)) {
-			return strconv.FormatUint(v, 10) + " (" + f.enum[v] + ")"
+			return d.a.Concat(d.uint(v, 10), " (", d.a.Concat(f.enum[v], ")", ""))
 		}
 	}
-	return strconv.FormatUint(v, 10)
+	return d.uint(v, 10)
 }

@@ -1,10 +1,11 @@
 // Package otlp shows the OpenTelemetry metrics (MetricsData, OTLP
-// protobuf) that a PushTelemetry request carries (KIP-714) as tree nodes.
+// protobuf) that a PushTelemetry request carries (KIP-714) as rows of the
+// codec's tree.Flat (tree.Flat.Row, in preorder).
 // The same decoder (decode.go) runs on the command line and in the
 // browser app, on a protobuf wire reader of its own (pbwire.go).
 //
 // OTLP MetricsData (opentelemetry-proto's metrics.proto and common.proto,
-// field numbers written by hand) as tree nodes under Metrics.MetricsData, on
+// field numbers written by hand) as rows under Metrics.MetricsData, on
 // the command line and in the explorer. Read with a protobuf wire reader of
 // its own (pbwire.go: protowire's results, codes and texts, compared with
 // protowire on every input of FuzzPBWire; protowire's errors would bring fmt
