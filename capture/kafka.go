@@ -3,6 +3,7 @@ package capture
 import (
 	"encoding/binary"
 	"io"
+	"math"
 	"sort"
 	"strconv"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"kwire/capture/tlsdec"
 	"kwire/codec"
 	"kwire/codec/records"
+	"kwire/internal/tlsrec"
 	"kwire/internal/xfmt"
 )
 
@@ -507,6 +509,19 @@ func (c *Conn) startTLS(f *framer, t time.Time) {
 	}
 }
 
+// answeredInTLS: the broker answers in TLS what the client sent in the
+// clear, as a TLS listener does (with an alert, which a client in the
+// clear would read as a frame size of 352 million: KAFKA-4090). It says
+// so once, as bytes that are not frames, and drops the rest of the
+// direction.
+func (f *framer) answeredInTLS() {
+	r, _ := tlsrec.Sniff(f.buf)
+	note := "the broker answered in TLS: " + r.String() + "; this listener speaks TLS and the client does not (security.protocol SSL or SASL_SSL)"
+	f.c.r.send(&Event{Kind: KindSkipped, Conn: f.c, Dir: f.dir, Time: f.t, Packet: f.c.r.packet, Offset: f.off, Size: len(f.buf), Note: note})
+	f.off += int64(len(f.buf))
+	f.buf, f.skip = f.buf[:0], math.MaxInt
+}
+
 // feed reads the next bytes of a direction's stream: as captured, or as
 // decrypted.
 func (f *framer) feed(b []byte, t time.Time) {
@@ -532,6 +547,10 @@ func (f *framer) feed(b []byte, t time.Time) {
 	if !f.started && len(f.buf) >= 5 {
 		f.started = true
 		if c.tlsc == nil && isTLS(f.buf) {
+			if f.dir == codec.Response && c.fr[codec.Request].framed {
+				f.answeredInTLS()
+				return
+			}
 			c.startTLS(f, t)
 			return
 		}
@@ -573,23 +592,24 @@ func (f *framer) feed(b []byte, t time.Time) {
 	f.process()
 }
 
-// isTLS says whether bytes start with a TLS record header: a content type
-// from 20 to 23, version 3.0 to 3.4, a length of at most 18432 (a Kafka
-// frame would have a size of more than 300 MB).
+// isTLS says whether bytes (5 or more) start with a TLS record header
+// (tlsrec.Sniff) of a content type from 20 to 23: a Kafka frame would have
+// a size of more than 300 MB.
 func isTLS(b []byte) bool {
-	return b[0] >= 0x14 && b[0] <= 0x17 && b[1] == 0x03 && b[2] <= 0x04 && int(b[3])<<8|int(b[4]) <= 18432
+	r, ok := tlsrec.Sniff(b[:5])
+	return ok && r.Type <= tlsrec.ApplicationData
 }
 
 // maxWin bounds the bytes a connection that the capture holds from its
 // middle keeps while looking for TLS records: two of the largest.
-const maxWin = 2 * (5 + 18432)
+const maxWin = 2 * (5 + tlsrec.MaxLength)
 
 // tlsChain is the offset in b of the first of two TLS record headers in
 // a row (one where the other's length says), within the first record's
 // largest length: where a capture that starts inside a record finds its
 // next; -1 for none.
 func tlsChain(b []byte) int {
-	for i := 0; i+5 <= len(b) && i <= 18432+5; i++ {
+	for i := 0; i+5 <= len(b) && i <= tlsrec.MaxLength+5; i++ {
 		if !isTLS(b[i:]) {
 			continue
 		}

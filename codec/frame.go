@@ -7,6 +7,7 @@ import (
 
 	"kwire/codec/records"
 	"kwire/codec/wire"
+	"kwire/internal/tlsrec"
 	"kwire/internal/xfmt"
 	"kwire/internal/xhex"
 	"kwire/jsonv"
@@ -308,6 +309,15 @@ func decodeFrame(b []byte, o DecodeOptions, fl *tree.Flat, hd, bd *planDesc) (*F
 		err := wire.Errorf(0, wire.ErrShort, "a frame starts with an int32 size; only %d bytes", len(b))
 		fl.Spans[frameNode].Size = int32(len(b))
 		fl.Row(frameNode, tree.Node{Name: "size", Type: "error", Size: len(b), Section: tree.Error, Err: err.Err.Error()})
+		return f, err
+	}
+	if rec, ok := tlsrec.Sniff(b); ok && int64(size) != int64(len(b)-4) {
+		// A TLS listener's alert read by a client in the clear, or a TLS
+		// client's ClientHello read by a broker in the clear: its size is
+		// 335 million or more (KAFKA-4090).
+		err := wire.Errorf(0, wire.ErrTLS, "%s; one side speaks TLS and the other does not (the first 4 bytes read as a size of %d)", rec, size)
+		fl.Spans[frameNode].Size = int32(len(b))
+		fl.Row(frameNode, tree.Node{Name: "size", Type: "error", Value: strconv.Itoa(int(size)), Size: len(b), Section: tree.Error, Err: err.Err.Error()})
 		return f, err
 	}
 	fl.Row(frameNode, tree.Node{Name: "size", Type: "int32", Value: strconv.Itoa(int(size)), Size: 4, Section: tree.Frame, About: "number of bytes that follow, patched after encoding"})

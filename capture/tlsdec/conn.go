@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"hash"
 
+	"kwire/internal/tlsrec"
 	"kwire/internal/xfmt"
 )
 
@@ -18,7 +19,7 @@ var dirName = [2]string{"client", "server"}
 
 // maxRecord is the largest TLS record body: 2^14 bytes of plaintext and
 // 2048 of expansion (RFC 5246 section 6.2.3; TLS 1.3 allows 256).
-const maxRecord = 1<<14 + 2048
+const maxRecord = tlsrec.MaxLength
 
 // maxHandshake bounds a handshake message (certificate chains are the
 // largest, some kilobytes).
@@ -196,8 +197,8 @@ func (c *Conn) Data(dir int, b []byte, packet int) {
 	at := 0
 	for !d.stopped && len(d.buf)-at >= 5 {
 		h := d.buf[at : at+5]
-		typ, n := h[0], int(binary.BigEndian.Uint16(h[3:]))
-		if typ < 20 || typ > 24 || h[1] != 3 || n > maxRecord {
+		r, ok := tlsrec.Sniff(h)
+		if !ok {
 			if !c.sawCH {
 				c.fail(-1, "the handshake was not captured: the capture starts after it")
 				return
@@ -205,11 +206,11 @@ func (c *Conn) Data(dir int, b []byte, packet int) {
 			c.fail(dir, xfmt.Sprintf("the %s's bytes at stream offset %d (packet %d) are not a TLS record: header %x", dirName[dir], d.off+int64(at), packet, h))
 			return
 		}
-		if len(d.buf)-at < 5+n {
+		if len(d.buf)-at < 5+r.Length {
 			break
 		}
-		c.record(dir, h, d.buf[at+5:at+5+n])
-		at += 5 + n
+		c.record(dir, h, d.buf[at+5:at+5+r.Length])
+		at += 5 + r.Length
 	}
 	if d.stopped {
 		return
@@ -243,6 +244,11 @@ func (c *Conn) Close() {
 	switch {
 	case !c.sawCH:
 		c.fail(-1, "the handshake was not captured (no ClientHello)")
+	case !c.sawSH && c.d[1].off == 0 && len(c.d[1].buf) == 0:
+		// As a Kafka listener in the clear does: it reads the
+		// ClientHello's record header as a frame size of about 369
+		// million, more than it takes, and closes (KAFKA-4090).
+		c.fail(-1, "the server sent nothing after the ClientHello: it may not speak TLS (a Kafka listener in the clear reads a ClientHello as a frame of 369 million bytes and closes)")
 	case !c.sawSH:
 		c.fail(-1, "the handshake was not captured whole (no ServerHello)")
 	}

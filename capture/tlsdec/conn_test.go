@@ -323,6 +323,24 @@ func TestFailures(t *testing.T) {
 		t.Errorf("mid-connection: %+v", sts)
 	}
 
+	// A server that never answers the ClientHello, as a Kafka listener in
+	// the clear does not; and one whose answer the capture lost part of.
+	hello := s
+	hello.chunks = s.chunks[:1]
+	_, _, sts = decrypt(hello, keys, nil)
+	if len(sts) != 1 || !strings.HasPrefix(sts[0].Why, "the server sent nothing after the ClientHello: it may not speak TLS") {
+		t.Errorf("unanswered ClientHello: %+v", sts)
+	}
+	cut := s
+	cut.chunks = []chunk{s.chunks[0], {dir: Server, data: s.chunks[1].data[:3]}}
+	if s.chunks[0].dir != Client || s.chunks[1].dir != Server {
+		t.Fatalf("the session starts with chunks of %d and %d", s.chunks[0].dir, s.chunks[1].dir)
+	}
+	_, _, sts = decrypt(cut, keys, nil)
+	if len(sts) != 1 || sts[0].Why != "the handshake was not captured whole (no ServerHello)" {
+		t.Errorf("ServerHello cut: %+v", sts)
+	}
+
 	// A damaged record: the last chunk of the server (its answer "BYE").
 	bad := s
 	bad.chunks = append([]chunk(nil), s.chunks...)

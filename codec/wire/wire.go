@@ -55,6 +55,9 @@ var (
 	// CRC-32C of a RecordBatch v2 (KIP-98) or the CRC-32 of a magic 0 or
 	// 1 message.
 	ErrCRC = errors.New("checksum mismatch")
+	// ErrTLS means the bytes are a TLS record where a Kafka frame should
+	// start: one side speaks TLS and the other does not (KAFKA-4090).
+	ErrTLS = errors.New("not a Kafka frame")
 )
 
 // ParseError converts a negative count from a Consume function to an error.

@@ -2,14 +2,17 @@ package tlsrec
 
 import (
 	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"crypto/tls"
+	"crypto/x509"
+	"math/big"
 	"net"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
-
-	"kwire/capture/capturetest"
 )
 
 func TestSniff(t *testing.T) {
@@ -78,10 +81,7 @@ func TestAlertNames(t *testing.T) {
 // 1.2 at most meets a server of TLS 1.3 only, which refuses it with an
 // alert in the clear, and the client's first record is its ClientHello.
 func TestRealAlert(t *testing.T) {
-	cert, err := capturetest.Cert()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cert := selfSigned(t)
 	c, s := net.Pipe()
 	var fromClient, fromServer bytes.Buffer
 	cs := &tap{Conn: c, read: &fromServer}
@@ -108,6 +108,20 @@ func TestRealAlert(t *testing.T) {
 	if r, ok := Sniff(fromClient.Bytes()); !ok || !r.HasHandshake || r.HandshakeType != 1 {
 		t.Errorf("the client's first record % x reads as %v, %v", fromClient.Bytes()[:min(16, fromClient.Len())], r, ok)
 	}
+}
+
+// selfSigned is a server's certificate, made for the test.
+func selfSigned(t *testing.T) tls.Certificate {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), DNSNames: []string{"kwire"}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
 }
 
 // tap records what is read from a connection.
