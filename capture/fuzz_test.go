@@ -51,11 +51,15 @@ func FuzzRead(f *testing.F) {
 	for _, s := range fuzzSeeds(f) {
 		f.Add(s)
 	}
-	// A real capture that starts mid-connection (TestRealMidStreamController).
-	if b, err := os.ReadFile("testdata/real-midstream-controller.pcap"); err == nil {
+	// Real captures: one that starts mid-connection
+	// (TestRealMidStreamController), and a TLS listener's alert to a
+	// client in the clear (TestAnsweredInTLS).
+	for _, name := range []string{"real-midstream-controller.pcap", "real-ssl-listener-plaintext-client.pcap"} {
+		b, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
 		f.Add(b)
-	} else {
-		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		up, audit := capture.NewUpgrade(), capture.NewAudit([]string{"broker:9092"})
