@@ -580,11 +580,13 @@ func appendText(w []byte, s string) []byte {
 }
 
 // Legend writes the colour legend; dir picks which body sections to list
-// ("request", "response" or "" for both).
-func Legend(b *strings.Builder, dir string) {
+// ("request", "response" or "" for both), and shown, when not nil, which
+// sections there are (those of a tree: a message without records has no
+// RecordBatch).
+func Legend(b *strings.Builder, dir string, shown func(tree.Section) bool) {
 	b.WriteString(`<div class="legend">`)
 	for _, s := range tree.Sections {
-		if s == tree.Error || (dir == "request" && s == tree.ResponseBody) || (dir == "response" && s == tree.RequestBody) {
+		if s == tree.Error || (dir == "request" && s == tree.ResponseBody) || (dir == "response" && s == tree.RequestBody) || (shown != nil && !shown(s)) {
 			continue
 		}
 		xfmt.Fprintf(b, `<span class="lg s-%s">%s</span>`, s, Text(s.Label()))

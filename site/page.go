@@ -192,7 +192,7 @@ func (b *builder) apiPage(s *schemas.Set, api *schemas.API, v int16) ([]byte, er
 	if err := p.releases(api, v, req, resp); err != nil {
 		return nil, err
 	}
-	render.Legend(&p.Builder, "")
+	render.Legend(&p.Builder, "", nil)
 	for _, m := range []*message{req, resp} {
 		p.message(api, v, m)
 	}

@@ -145,3 +145,27 @@ func TestEditPatched(t *testing.T) {
 		checkShown(t, s)
 	}
 }
+
+// The legend lists the sections the tree shown has: a Fetch response's
+// records add RecordBatch and Record, which a JoinGroup request lacks.
+func TestLegendSections(t *testing.T) {
+	s := newState(t)
+	if l := s.Legend(); strings.Contains(l, "s-RecordBatch") || !strings.Contains(l, "s-request") || strings.Contains(l, "s-response") {
+		t.Errorf("JoinGroup request: %s", l)
+	}
+	fetch, err := codectest.FetchResponse(4 << 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Select("trunk", "Fetch", -1, codec.Response); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Load(fetch); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"s-frame", "s-header", "s-response", "s-RecordBatch", "s-Record\"", "s-tagged_fields"} {
+		if l := s.Legend(); !strings.Contains(l, want) {
+			t.Errorf("Fetch response: no %s in %s", want, l)
+		}
+	}
+}

@@ -30,10 +30,19 @@ func HexHead() string {
 	return b.String()
 }
 
-// Legend returns the colour legend for the selected direction.
+// Legend returns the colour legend for the selected direction: the
+// sections the decoded tree has, or all of them before there is one.
 func (s *State) Legend() string {
 	var b strings.Builder
-	render.Legend(&b, s.Dir.String())
+	var shown func(tree.Section) bool
+	if s.Flat != nil && s.Flat.Len() > 0 {
+		var has [256]bool
+		for i := range s.Flat.Spans {
+			has[s.Flat.Spans[i].Section] = true
+		}
+		shown = func(sec tree.Section) bool { return has[sec] }
+	}
+	render.Legend(&b, s.Dir.String(), shown)
 	return b.String()
 }
 
