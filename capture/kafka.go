@@ -66,11 +66,15 @@ type Request struct {
 // Event is a frame or another thing a capture holds, in the order its
 // last byte was captured.
 type Event struct {
-	N      int // 1-based number
-	Kind   Kind
-	Conn   *Conn
-	Dir    codec.Direction
-	Time   time.Time
+	N    int // 1-based number
+	Kind Kind
+	Conn *Conn
+	Dir  codec.Direction
+	Time time.Time
+	// Start is the time of the capture's first packet, which TIME columns
+	// count from: a TLS connection's status, held until its plaintext
+	// shows Kafka, is said after events that came later.
+	Start  time.Time
 	Packet int   // the packet that completed it
 	Offset int64 // offset of its first byte in its direction's stream (of a TLS connection, its plaintext)
 	// Data is the frame's bytes, its size included; for an incomplete
@@ -167,6 +171,7 @@ type Reader struct {
 	keys   *tlsdec.KeyLog
 	sess   *tlsdec.Sessions // TLS 1.2 sessions by id and ticket, for resumptions
 	stop   bool
+	start  time.Time // of the first packet (Event.Start)
 	// spare is the buffer of the last large frame, handed to the next
 	// connection whose buffer grows past largeBuf rather than grown anew.
 	spare []byte
@@ -237,7 +242,7 @@ func (r *Reader) Stop() { r.stop = true }
 
 func (r *Reader) send(e *Event) {
 	r.n++
-	e.N = r.n
+	e.N, e.Start = r.n, r.start
 	e.TopicNames, e.TopicFormat = r.topics, r.opts.TopicFormat
 	if e.TLS == nil && e.Conn != nil {
 		e.TLS = e.Conn.tlsSt
@@ -261,6 +266,9 @@ func NamesTopics(key int16) bool { return key == 3 || key == 19 || key == 75 }
 
 // Packet reads one packet.
 func (r *Reader) Packet(p Packet) {
+	if r.Packets == 0 {
+		r.start = p.Time
+	}
 	r.Packets++
 	r.packet = p.N
 	seg, err := ParseTCP(p.Link, p.Data, p.Len)

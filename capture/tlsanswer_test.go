@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"kwire/capture"
 	"kwire/codec"
@@ -44,5 +45,30 @@ func TestAnsweredInTLS(t *testing.T) {
 			t.Logf("skipped: %s %v %d %s", e.Conn, e.Dir, e.Size, e.Note)
 		}
 		t.Fatalf("%d events said bytes were skipped, want the alert once", len(said))
+	}
+}
+
+// TestEventStart: every event of a real capture comes at or after its
+// Start, the capture's first packet, though a TLS connection's status is
+// said after later events.
+func TestEventStart(t *testing.T) {
+	for _, name := range []string{"real-ssl-listener-plaintext-client.pcap", "real-midstream-controller.pcap"} {
+		file, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var start time.Time
+		n := 0
+		if _, err := capture.Read(strings.NewReader(string(file)), capture.Options{}, func(e *capture.Event) {
+			n++
+			if start.IsZero() {
+				start = e.Start
+			}
+			if e.Start != start || e.Time.Before(e.Start) || e.Start.IsZero() {
+				t.Errorf("%s: event %d at %v, start %v (first %v)", name, e.N, e.Time, e.Start, start)
+			}
+		}); err != nil || n == 0 {
+			t.Fatalf("%s: %d events, %v", name, n, err)
+		}
 	}
 }

@@ -301,7 +301,7 @@ func (run *captureRun) wait() {
 // event hands one event on (its bytes copied: the reader reuses them).
 func (run *captureRun) event(e *capture.Event) {
 	if run.t0.IsZero() {
-		run.t0 = e.Time
+		run.t0 = e.Start
 	}
 	if e.Conn != nil {
 		run.conns[e.Conn.ID] = true

@@ -217,7 +217,7 @@ var capLimits = records.Limits{}
 // event adds a capture event to the list.
 func (c *Capture) event(e *capture.Event) {
 	if c.t0.IsZero() {
-		c.t0 = e.Time
+		c.t0 = e.Start
 	}
 	row := CapRow{Time: e.Time.Sub(c.t0).Seconds(), ReqSize: -1, RespSize: -1, Latency: -1, Key: -1}
 	if e.Conn != nil {
