@@ -172,6 +172,9 @@ type Reader struct {
 	sess   *tlsdec.Sessions // TLS 1.2 sessions by id and ticket, for resumptions
 	stop   bool
 	start  time.Time // of the first packet (Event.Start)
+	// kafkaAt are the brokers' addresses where a connection on a port not
+	// known to be Kafka's showed Kafka in the clear.
+	kafkaAt map[AddrPort]bool
 	// spare is the buffer of the last large frame, handed to the next
 	// connection whose buffer grows past largeBuf rather than grown anew.
 	spare []byte
@@ -420,10 +423,17 @@ func (r *Reader) closeConn(k connKey, c *Conn, t time.Time) {
 	if c.tlsc != nil {
 		c.tlsc.Close()
 		if c.tlsSt != nil && !c.tlsSt.Decrypted && len(c.tlsHeld) > 0 {
-			// Not on a Kafka port and not decrypted: it may be Kafka.
+			// Not on a Kafka port and not decrypted: it may be Kafka, and
+			// is when other connections to the broker's address showed
+			// Kafka in the clear (a TLS client at a listener in the clear).
+			kafka := c.r.kafkaAt[c.Broker]
 			for _, e := range c.tlsHeld {
-				e.NotKafka = true
-				e.Note += " (on a port that is not Kafka's: --port says it is)"
+				if kafka {
+					e.Note += " (the broker's address speaks Kafka in the clear on other connections)"
+				} else {
+					e.NotKafka = true
+					e.Note += " (on a port that is not Kafka's: --port says it is)"
+				}
 				c.r.send(e)
 			}
 		}
@@ -592,6 +602,10 @@ func (f *framer) feed(b []byte, t time.Time) {
 			return
 		}
 		c.known = true
+		if c.r.kafkaAt == nil {
+			c.r.kafkaAt = map[AddrPort]bool{}
+		}
+		c.r.kafkaAt[c.Broker] = true
 		for _, e := range c.tlsHeld {
 			c.r.send(e)
 		}

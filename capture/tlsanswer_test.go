@@ -10,25 +10,30 @@ import (
 	"kwire/codec"
 )
 
-// TestAnsweredInTLS: Apache Kafka 4.4.0's SSL listener answers an
-// ApiVersions request sent in the clear with a TLS alert (recorded with
-// tcpdump on loopback). The alert is said to be one, once, as bytes that
-// are not frames, where a client in the clear reads a frame size of 352
-// million; the connection is not taken for a TLS one.
+// TestAnsweredInTLS reads Apache Kafka 4.4.0 recorded with tcpdump on
+// loopback: an ApiVersions request in the clear to its PLAINTEXT listener,
+// a TLS client at the same listener, and an ApiVersions request in the
+// clear to its SSL listener, which answers with a TLS alert. The alert is
+// said to be one, once, as bytes that are not frames, where a client in
+// the clear reads a frame size of 352 million; that connection is not
+// taken for a TLS one. The TLS client's connection, to an address other
+// connections show is Kafka's, says the server sent nothing after the
+// ClientHello, and is a failure.
 func TestAnsweredInTLS(t *testing.T) {
-	file, err := os.ReadFile("testdata/real-ssl-listener-plaintext-client.pcap")
+	file, err := os.ReadFile("testdata/real-tls-mismatch.pcap")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var said []*capture.Event
+	var said, tlsSaid []*capture.Event
 	var req *capture.Event
 	if _, err := capture.Read(strings.NewReader(string(file)), capture.Options{}, func(e *capture.Event) {
 		switch {
 		case e.Kind == capture.KindFrame && e.Dir == codec.Request && e.Key == 18 && e.Version == 3:
 			c := *e
-			req = &c
-		case e.Kind == capture.KindTLS && req != nil && e.Conn == req.Conn:
-			t.Errorf("the connection is taken for TLS: %s", e.Note)
+			req = &c // the last: the one to the SSL listener
+		case e.Kind == capture.KindTLS:
+			c := *e
+			tlsSaid = append(tlsSaid, &c)
 		case e.Kind == capture.KindSkipped:
 			c := *e
 			said = append(said, &c)
@@ -46,13 +51,21 @@ func TestAnsweredInTLS(t *testing.T) {
 		}
 		t.Fatalf("%d events said bytes were skipped, want the alert once", len(said))
 	}
+	if len(tlsSaid) != 1 || tlsSaid[0].Conn == req.Conn || tlsSaid[0].NotKafka || tlsSaid[0].TLS.Decrypted ||
+		!strings.Contains(tlsSaid[0].Note, "the server sent nothing after the ClientHello: it may not speak TLS") ||
+		!strings.Contains(tlsSaid[0].Note, "speaks Kafka in the clear on other connections") {
+		for _, e := range tlsSaid {
+			t.Logf("tls: %s not Kafka %v: %s", e.Conn, e.NotKafka, e.Note)
+		}
+		t.Fatalf("%d TLS statuses, want one of the TLS client at the listener in the clear", len(tlsSaid))
+	}
 }
 
 // TestEventStart: every event of a real capture comes at or after its
 // Start, the capture's first packet, though a TLS connection's status is
 // said after later events.
 func TestEventStart(t *testing.T) {
-	for _, name := range []string{"real-ssl-listener-plaintext-client.pcap", "real-midstream-controller.pcap"} {
+	for _, name := range []string{"real-tls-mismatch.pcap", "real-midstream-controller.pcap"} {
 		file, err := os.ReadFile("testdata/" + name)
 		if err != nil {
 			t.Fatal(err)
