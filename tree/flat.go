@@ -112,6 +112,28 @@ func (f *Flat) Row(parent int, n Node) int {
 // a root) and returns n's index. The nodes are copied; their text is
 // theirs.
 func (f *Flat) Store(parent int, n *Node) int {
+	i := f.Add(parent, f.storedSpan(n))
+	for _, k := range n.Children {
+		f.Store(i, k)
+	}
+	return i
+}
+
+// Set makes node i a stored span whose text is n's, in its place: its
+// parent and children stay. A format that changes the text of a node
+// another describer made (records' control records and internal topics,
+// which label what they decode) sets it so. n's Children are not looked
+// at.
+func (f *Flat) Set(i int, n Node) {
+	s := &f.Spans[i]
+	parent, next := s.Parent, s.Next
+	*s = f.storedSpan(&n)
+	s.Parent, s.Next = parent, next
+}
+
+// storedSpan keeps a copy of n's text and returns its span, not yet in
+// the tree.
+func (f *Flat) storedSpan(n *Node) Span {
 	if len(f.who) == 0 {
 		f.who = append(f.whoBuf[:0], storedDescriber{})
 	}
@@ -131,11 +153,7 @@ func (f *Flat) Store(parent int, n *Node) int {
 	c := *n
 	c.Children = nil
 	f.stored = append(f.stored, c)
-	i := f.Add(parent, s)
-	for _, k := range n.Children {
-		f.Store(i, k)
-	}
-	return i
+	return s
 }
 
 // Done sets every span's Next once the tree is built (or changed in

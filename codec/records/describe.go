@@ -68,6 +68,9 @@ const (
 	bytesValue
 	bytesHeaderKey
 	bytesHeaderValue
+	// bytesControl flags the key of a control record: its value names
+	// the record's type.
+	bytesControl = 1 << 2
 )
 
 // Names of kErr spans (their Arg).
@@ -264,14 +267,19 @@ func (ds *describer) Describe(f *tree.Flat, i int, n *tree.Node, ta *tree.Alloc)
 		delta, _ := varint(ds.bytes(s))
 		n.Name, n.Type, n.Value, n.About = "offsetDelta", "varint", a.numWith(int64(delta), "offset", h.BaseOffset+int64(delta)), "from baseOffset"
 	case kBytes:
-		n.Name, n.Type = [...]string{"key", "value", "key", "value"}[s.Arg], "bytes"
-		if s.Arg == bytesHeaderKey {
+		which := s.Arg &^ bytesControl
+		n.Name, n.Type = [...]string{"key", "value", "key", "value"}[which], "bytes"
+		if which == bytesHeaderKey {
 			n.Type = "string"
 		}
 		b := ds.bytes(s)
 		ln, size := varint(b)
-		n.Value = a.preview(field{size: size, n: ln}.data(b), ln < 0)
+		data := field{size: size, n: ln}.data(b)
+		n.Value = a.preview(data, ln < 0)
 		n.Detail = a.lenDetail(int64(ln))
+		if s.Arg&bytesControl != 0 && len(data) >= 4 {
+			n.Value += " (" + ControlTypeName(wire.Int16At(data, 2)) + ")"
+		}
 	case kHeaders:
 		c, _ := varint(ds.bytes(s))
 		n.Name, n.Type, n.Value, n.Detail = "headers", "[]Header", headerCountValue(c), headerCountDetail(c)

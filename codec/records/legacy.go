@@ -79,20 +79,26 @@ func (d *decoder) message(parent int, b []byte, pos int, sp span, idx int) {
 		}
 	}
 	p := hsize - 8
-	key, kn, ok := d.legacyBytes(n, b, p, pos, sp, errKey)
+	key, ok := d.legacyLength(n, b, p, pos, sp, errKey)
 	if !ok {
 		return
 	}
+	kn := d.add(n, kLegacyBytes, errKey, sp, pos+p, 4+max(int(key), 0), tree.Record)
 	kp := p
 	p += 4 + max(int(key), 0)
-	vlen, vn, ok := d.legacyBytes(n, b, p, pos, sp, errValue)
+	vlen, ok := d.legacyLength(n, b, p, pos, sp, errValue)
 	if !ok {
 		return
 	}
-	if codec == None && d.o.Record != nil && !d.bg.spent() {
-		d.legacyInner(b, kp, p, pos, sp, kn, vn)
-	}
 	end := p + 4 + max(int(vlen), 0)
+	var vn int
+	if codec == None && d.hooked() {
+		d.expectValue(n, kLegacyBytes, errValue, sp, pos+p, end-p)
+		d.inner(kn, d.part(b, pos, legacyField(b, kp), sp), d.part(b, pos, legacyField(b, p), sp))
+		vn = d.valueSpan()
+	} else {
+		vn = d.add(n, kLegacyBytes, errValue, sp, pos+p, end-p, tree.Record)
+	}
 	if end < len(b) {
 		// The wrapper's value is the message's last span: this one,
 		// when the message has trailing bytes.
@@ -123,17 +129,16 @@ func (d *decoder) message(parent int, b []byte, pos int, sp span, idx int) {
 	d.depth--
 }
 
-// legacyBytes adds the span of an int32-length key or value at b[p:]
-// (which: errKey or errValue) and returns its length and index; false
-// when it does not fit.
-func (d *decoder) legacyBytes(n int, b []byte, p, pos int, sp span, which int) (int32, int, bool) {
+// legacyLength reads the int32 length of a key or value at b[p:] (which:
+// errKey or errValue) of the message span n, or adds an error span when
+// it does not fit.
+func (d *decoder) legacyLength(n int, b []byte, p, pos int, sp span, which int) (int32, bool) {
 	ln, err := legacyLength(b, p, errNames[which])
 	if err != nil {
 		d.errSpan(n, sp, which, pos+p, pos+len(b), err)
-		return 0, -1, false
+		return 0, false
 	}
-	i := d.add(n, kLegacyBytes, which, sp, pos+p, 4+max(int(ln), 0), tree.Record)
-	return ln, i, true
+	return ln, true
 }
 
 // legacyLength reads the int32 length of a legacy message's key or value

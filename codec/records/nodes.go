@@ -10,40 +10,6 @@ import (
 	"kwire/tree"
 )
 
-// ControlFunc decodes part of a control record with a schema of the
-// protocol's schema set: "ControlRecordType" (a key, after its int16
-// version), "EndTxnMarker" (a COMMIT or ABORT value, after its int16
-// version), or the KRaft values "LeaderChangeMessage",
-// "SnapshotHeaderRecord", "SnapshotFooterRecord", "KRaftVersionRecord" and
-// "VotersRecord" (version 0, no prefix). b starts at offset base; relative
-// says base counts from a decompressed stream. It returns the nodes of the
-// fields, the bytes they used, and ErrNoSchema when the set lacks the
-// schema (the built-in layout is then used, where there is one).
-type ControlFunc func(schema string, version int16, b []byte, base int, relative bool) (nodes []*tree.Node, used int, err error)
-
-// ErrNoSchema is returned by a ControlFunc whose schema set lacks the
-// schema asked for.
-var ErrNoSchema = errors.New("no such schema in the set")
-
-// Part is the key or value of a record, for a RecordFunc: its node, its
-// bytes (nil when null) and where they start (an offset in the buffer
-// shown, or in a decompressed stream when Relative).
-type Part struct {
-	Node     *tree.Node
-	Data     []byte
-	Null     bool
-	Base     int
-	Relative bool
-	Budget   *Budget     // the message's
-	Alloc    *tree.Alloc // the tree's: the nodes made join it
-}
-
-// RecordFunc decodes the key and value of an ordinary record of a batch
-// (not a control record) into children of their nodes, as the records of
-// Kafka's internal topics carry a format of their own, charging the nodes
-// it makes to Part.Budget. The caller sets their paths to the record's.
-type RecordFunc func(key, value Part)
-
 // Options say how Spans and Parse label and bound the tree.
 type Options struct {
 	// Path is the records field's path in its message; batch and record
@@ -59,7 +25,7 @@ type Options struct {
 	// batches that are not control batches (an internal topic's records).
 	Record RecordFunc
 	// RecordFilter, when set with Record, is asked first, with the key
-	// and value without their nodes (Part.Node nil), whether Record would
+	// and value without their tree (Part.Flat nil), whether Record would
 	// decode them; when it says no, Record is not called and the key and
 	// value stay spans, their text not made (as a guess at a topic's
 	// format passes over the records of an ordinary topic).
@@ -68,9 +34,10 @@ type Options struct {
 	// records fields of its message (see Limits); nil gives the call a
 	// budget of its own with the default limits.
 	Budget *Budget
-	// Alloc, when set, is the allocator of the tree the nodes join (they
-	// then share its blocks): the nodes of control records and of the
-	// hooks, stored; nil gives the call one of its own.
+	// Alloc, when set, is the allocator of the tree the spans join, for
+	// the strings of the text that control records and the hooks keep
+	// (their nodes then share its blocks); nil gives the call one of its
+	// own.
 	Alloc *tree.Alloc
 }
 
@@ -83,9 +50,12 @@ type decoder struct {
 	bg    *Budget
 	f     *tree.Flat
 	ds    *describer
-	who   uint16       // ds's number in f
-	kv    [2]tree.Node // a record's key and value for the hooks (nodes)
-	depth int          // nesting of compressed legacy message sets
+	who   uint16 // ds's number in f
+	depth int    // nesting of compressed legacy message sets
+	// pend is the value whose span follows its key's nodes, for the
+	// hooks; valueFn, its valueSpan.
+	pend    pendingValue
+	valueFn func() int
 	// reuse: the caller is done with each entry's batch and stream
 	// before the next entry is read (AppendJSON), so that their memory
 	// is reused.
@@ -109,8 +79,9 @@ func newDecoder(o Options) *decoder {
 // failed decompression) are spans with an error; the batches around them
 // are still shown. The spans' text is written when it is asked for, by a
 // describer that keeps b and the decompressed streams: b must not change
-// while f is in use. The nodes of control records and of the keys and
-// values Options.Record decodes are stored in f as nodes. Spans does not
+// while f is in use. Control records and the keys and values
+// Options.Record decodes have their fields' nodes under them, written by
+// the hooks into f (Options.Control, Options.Record). Spans does not
 // call f.Done.
 func Spans(f *tree.Flat, parent int, b []byte, base int, o Options) { spans(f, parent, b, base, o) }
 
@@ -124,7 +95,7 @@ func spans(f *tree.Flat, parent int, b []byte, base int, o Options) *describer {
 	ds := &describer{path: o.Path, base: base, bufs: [][]byte{b}}
 	who, ok := f.Describer(ds)
 	if !ok {
-		f.Store(parent, &tree.Node{Name: "records", Type: "error", Offset: base, Size: len(b), Section: tree.Error,
+		f.Row(parent, tree.Node{Name: "records", Type: "error", Offset: base, Size: len(b), Section: tree.Error,
 			Relative: o.Relative, Path: o.Path, Err: "too many records fields in one tree (65,535 at most)"})
 		return nil
 	}
@@ -208,26 +179,6 @@ func (d *decoder) errSpan(parent int, sp span, name, pos, end int, err error) in
 	i := d.add(parent, kErr, name, sp, pos, end-pos, tree.Error)
 	d.fail(i, err)
 	return i
-}
-
-// node returns a node with the common fields set, charged to the budget,
-// for the nodes stored in the tree (control records).
-func (d *decoder) node(sp span, name, typ, val string, pos, size int, sec tree.Section, path string) *tree.Node {
-	d.bg.node++
-	n := d.a.Node()
-	n.Name, n.Type, n.Value = name, typ, val
-	n.Offset, n.Size, n.Section, n.Path = sp.base+pos, size, sec, path
-	if sp.rel {
-		n.Relative = true
-	}
-	return n
-}
-
-// errNode is an error node over s[pos:end].
-func (d *decoder) errNode(sp span, name string, pos, end int, msg, path string) *tree.Node {
-	n := d.node(sp, name, "error", "", pos, end-pos, tree.Error, path)
-	n.Err = msg
-	return n
 }
 
 // entries adds the spans of the batches and messages in s under parent.
@@ -566,18 +517,10 @@ func (d *decoder) recordFields(rec int, s []byte, sp span, v recordView, control
 	if v.stage >= stOffset {
 		d.add(rec, kOffsetDelta, 0, sp, v.offAt, v.offSize, tree.Record)
 	}
-	key := -1
-	if v.stage >= stKey {
-		key = d.bytesSpan(rec, sp, bytesKey, v.key)
-	}
 	if v.stage >= stValue {
-		val := d.bytesSpan(rec, sp, bytesValue, v.value)
-		switch {
-		case control:
-			d.control(s, sp, key, val, v)
-		case d.o.Record != nil && !d.bg.spent():
-			d.inner(s, sp, key, val, v)
-		}
+		d.keyValue(rec, s, sp, v, control)
+	} else if v.stage >= stKey {
+		d.bytesSpan(rec, sp, bytesKey, v.key)
 	}
 	if v.stage < stHeaderCount {
 		d.fail(rec, v.err)
@@ -635,45 +578,31 @@ func headerCountDetail(n int32) string {
 	return "(varint count=" + strconv.Itoa(int(n)) + ")"
 }
 
+// keyValue adds the spans of a record's key and value, decoding them into
+// nodes under their spans when they are a control record's or
+// Options.Record's.
+func (d *decoder) keyValue(rec int, s []byte, sp span, v recordView, control bool) {
+	if !control && !d.hooked() {
+		d.bytesSpan(rec, sp, bytesKey, v.key)
+		d.bytesSpan(rec, sp, bytesValue, v.value)
+		return
+	}
+	arg := bytesKey
+	if control {
+		arg |= bytesControl
+	}
+	key := d.bytesSpan(rec, sp, arg, v.key)
+	d.expectValue(rec, kBytes, bytesValue, sp, v.value.at, v.value.end()-v.value.at)
+	if control {
+		d.control(key, d.part(s, 0, v.key, sp), d.part(s, 0, v.value, sp))
+	} else {
+		d.inner(key, d.part(s, 0, v.key, sp), d.part(s, 0, v.value, sp))
+	}
+	d.valueSpan()
+}
+
 // bytesSpan is the span of a key, value or header field (which says
 // bytesKey...).
 func (d *decoder) bytesSpan(parent int, sp span, which int, f field) int {
 	return d.add(parent, kBytes, which, sp, f.at, f.end()-f.at, tree.Record)
-}
-
-// nodes calls fn with the nodes of the spans ki and vi, a record's key
-// and value (its last spans), made in d.kv, and stores them in the spans'
-// place when fn changed them (the hooks pass over most records: the
-// spans then stay).
-func (d *decoder) nodes(ki, vi int, fn func(key, val *tree.Node)) {
-	k, v := &d.kv[0], &d.kv[1]
-	d.describe(ki, k)
-	d.describe(vi, v)
-	k0, v0 := *k, *v
-	fn(k, v)
-	if sameNode(k, &k0) && sameNode(v, &v0) {
-		return
-	}
-	for i := ki; i < d.f.Len(); i++ {
-		d.ds.setErr(i, nil)
-	}
-	parent := int(d.f.Spans[ki].Parent)
-	d.f.Spans = d.f.Spans[:ki]
-	d.f.Store(parent, k) // copied
-	d.f.Store(parent, v)
-}
-
-// describe writes span i into n, as tree.Flat.Node does.
-func (d *decoder) describe(i int, n *tree.Node) {
-	s := &d.f.Spans[i]
-	*n = tree.Node{Offset: int(s.Off), Size: int(s.Size), Section: s.Section, Relative: s.Flags&tree.InStream != 0}
-	d.ds.Describe(d.f, i, n, d.a.Alloc)
-	n.Path = d.ds.pathOf(d.f, i)
-}
-
-// sameNode reports whether a and b say the same, without children.
-func sameNode(a, b *tree.Node) bool {
-	return len(a.Children) == len(b.Children) && a.Name == b.Name && a.Type == b.Type && a.Value == b.Value &&
-		a.Detail == b.Detail && a.About == b.About && a.Offset == b.Offset && a.Size == b.Size &&
-		a.Section == b.Section && a.Relative == b.Relative && a.Path == b.Path && a.Err == b.Err
 }
