@@ -264,7 +264,7 @@ func (d *decoder) entry(parent int, s []byte, pos int, sp span, idx int) int {
 		return len(b)
 	}
 	if b[offMagic] == 2 {
-		d.batch(parent, b, pos, sp, idx)
+		d.walkBatch(parent, b, pos, sp, idx)
 	} else {
 		d.message(parent, b, pos, sp, idx)
 	}
@@ -365,50 +365,6 @@ const (
 	fieldAttributes = 5
 )
 
-// batch adds the span of the RecordBatch v2 b (exactly its bytes), at s
-// position pos.
-func (d *decoder) batch(parent int, b []byte, pos int, sp span, idx int) {
-	n := d.add(parent, kBatch, idx, sp, pos, len(b), tree.RecordBatch)
-	h, count, crc, err := batchHeader(b)
-	if err != nil {
-		d.f.Spans[n].Kind, d.f.Spans[n].Section = kEntryErr, tree.Error
-		d.fail(n, err)
-		d.headerSpans(n, b, pos, sp, 2)
-		return
-	}
-	codec := h.Codec()
-	for i, f := range batchFields {
-		c := d.add(n, kBatchField, i, sp, pos+f.at, f.size, tree.RecordBatch)
-		switch i {
-		case fieldCRC:
-			if h.KeepCRC {
-				d.fail(c, errCRC32C(h.CRC, crc))
-			}
-		case fieldAttributes:
-			low := pos + offAttributes + 1
-			for bit := range 5 {
-				d.add(c, kAttrBit, bit, sp, low, 1, tree.RecordBatch)
-			}
-			d.add(c, kAttrBit, 5, sp, pos+offAttributes, 2, tree.RecordBatch)
-		}
-	}
-	payload := b[BatchHeaderSize:]
-	rn := d.add(n, kRecords, 0, sp, pos+BatchHeaderSize, len(payload), tree.Record)
-	stream, ssp := payload, span{base: sp.base + pos + BatchHeaderSize, rel: sp.rel, buf: sp.buf}
-	if codec != None {
-		out, note, err := d.decompress(codec, payload, 2, nil)
-		if err != nil {
-			d.f.Spans[rn].Section = tree.Error
-			d.fail(rn, moved(err, sp.base+pos+BatchHeaderSize))
-			return
-		}
-		k := d.ds.stream(out)
-		d.f.Spans[rn].Arg = int32(k)<<3 | int32(noteCode(note))<<1
-		stream, ssp = out, span{rel: true, buf: k}
-	}
-	d.records(rn, stream, ssp, h, count)
-}
-
 func batchSummary(h Batch, count int32) string {
 	s := plural(int(count), "record")
 	switch {
@@ -447,116 +403,11 @@ const (
 	recordAbout = "a record: its length, then attributes, deltas, key, value and headers"
 )
 
-// records adds the record spans of stream (the batch's records,
-// decompressed if need be) to rn.
-func (d *decoder) records(rn int, s []byte, sp span, h Batch, count int32) {
-	control := h.Attributes&AttrControl != 0
-	if count < 0 {
-		d.errSpan(rn, sp, errRecordCount, 0, len(s), errNegativeCount(count))
-		return
-	}
-	// The records shown are bounded by the bytes and by the budget.
-	expect := min(int(count), len(s)/minRecordSize, d.bg.recordsLeft(), d.bg.NodesLeft()/8)
-	d.reserve(expect*spansPerRecord + 1)
-	pos, i := 0, 0
-	for ; i < int(count) && pos < len(s); i++ {
-		if d.bg.spent() {
-			d.more(rn, s, pos, sp, plural(int(count)-i, "more record"), moreInside)
-			return
-		}
-		d.bg.records++
-		end := d.record(rn, s, pos, sp, h, i, control)
-		if end < 0 {
-			return
-		}
-		pos = end
-	}
-	d.f.Spans[rn].Arg |= recordsDone
-	switch {
-	case i < int(count):
-		d.errSpan(rn, sp, errMissing, pos, len(s), errMissingRecords(count, i))
-	case pos < len(s):
-		d.errSpan(rn, sp, errTrailing, pos, len(s), errTrailingRecords(len(s)-pos, count))
-	}
-}
-
 func joinValue(a, b string) string {
 	if a == "" {
 		return b
 	}
 	return a + ", " + b
-}
-
-// record adds the span of the record at s[pos:], the i-th of its batch,
-// and returns where it ends, or -1 when the next record cannot be found.
-func (d *decoder) record(rn int, s []byte, pos int, sp span, h Batch, i int, control bool) int {
-	v := scanRecord(s, pos)
-	rec := d.add(rn, kRecord, i, sp, pos, 0, tree.Record)
-	if v.stage == stNone {
-		r := &d.f.Spans[rec]
-		r.Size, r.Section = int32(len(s)-pos), tree.Error
-		d.fail(rec, v.err)
-		return -1
-	}
-	d.f.Spans[rec].Size = int32(v.end - pos)
-	d.recordFields(rec, s, sp, v, control)
-	return v.end
-}
-
-// recordFields adds the spans of the record's fields, as far as they
-// could be read, then an error span if need be.
-func (d *decoder) recordFields(rec int, s []byte, sp span, v recordView, control bool) {
-	pos := v.start
-	d.add(rec, kLength, 0, sp, pos, v.lenSize, tree.Record)
-	if v.stage >= stAttributes {
-		d.add(rec, kRecordAttrs, 0, sp, pos+v.lenSize, 1, tree.Record)
-	}
-	if v.stage >= stTimestamp {
-		d.add(rec, kTimestampDelta, 0, sp, v.tsAt, v.tsSize, tree.Record)
-	}
-	if v.stage >= stOffset {
-		d.add(rec, kOffsetDelta, 0, sp, v.offAt, v.offSize, tree.Record)
-	}
-	if v.stage >= stValue {
-		d.keyValue(rec, s, sp, v, control)
-	} else if v.stage >= stKey {
-		d.bytesSpan(rec, sp, bytesKey, v.key)
-	}
-	if v.stage < stHeaderCount {
-		d.fail(rec, v.err)
-		d.errSpan(rec, sp, errError, v.errAt, v.end, v.err)
-		return
-	}
-	hn := d.add(rec, kHeaders, 0, sp, v.hdrAt, v.end-v.hdrAt, tree.Record)
-	p := v.hdrAt + v.hdrSize
-	rs := s[:v.end]
-	for j := 0; j < int(v.hdrCount); j++ {
-		if d.bg.NodesLeft() == 0 {
-			d.more(hn, rs, p, sp, plural(int(v.hdrCount)-j, "more header"), moreInside)
-			return
-		}
-		k, hv, stage, err := scanHeader(rs, p)
-		hd := d.add(hn, kHeader, j, sp, p, 0, tree.Record)
-		if stage >= 1 {
-			d.bytesSpan(hd, sp, bytesHeaderKey, k)
-		}
-		if stage >= 2 {
-			d.bytesSpan(hd, sp, bytesHeaderValue, hv)
-			d.f.Spans[hd].Size = int32(hv.end() - p)
-			p = hv.end()
-			continue
-		}
-		d.f.Spans[hd].Size = int32(v.end - p)
-		d.fail(hd, err)
-		d.errSpan(hd, sp, errError, p, v.end, err)
-		d.fail(rec, err)
-		return
-	}
-	if p < v.end {
-		err := errTrailingHeaders(v.end - p)
-		d.errSpan(rec, sp, errTrailing, p, v.end, err)
-		d.fail(rec, err)
-	}
 }
 
 var (

@@ -87,101 +87,12 @@ func (d *decoder) readEntry(s []byte, pos int) (parsed, int) {
 			return e, -1
 		}
 	case b[offMagic] == 2:
-		e.batch, e.stream, e.err = d.parseBatch(b)
+		e.batch, e.stream, e.err = d.walkBatch(-1, b, 0, span{}, 0)
 		e.shared, e.key, e.json = d.shared, d.key, d.jsonHit
 	default:
 		e.batch, e.stream, e.err = d.parseMessage(b)
 	}
 	return e, pos + len(b)
-}
-
-// parseBatch reads the RecordBatch v2 b (exactly its bytes).
-func (d *decoder) parseBatch(b []byte) (Batch, []byte, error) {
-	h, count, crc, err := batchHeader(b)
-	if err != nil {
-		return Batch{}, nil, place(err, offLength, "batchLength")
-	}
-	s := b[BatchHeaderSize:]
-	var stream []byte
-	if c := h.Codec(); c != None {
-		h.Compressed = s
-		if s, err = d.decompressBatch(c, s, crc, count); err != nil {
-			return h, nil, place(err, BatchHeaderSize, "records")
-		}
-		if d.jsonHit != nil { // its JSON is kept: nothing to read
-			return h, nil, nil
-		}
-		stream = s
-	}
-	if count < 0 {
-		return h, stream, place(errNegativeCount(count), offRecordCount, "recordCount")
-	}
-	if err := d.parseRecords(&h, s, count); err != nil {
-		if stream != nil { // in the decompressed records
-			return h, stream, &wire.DecodeError{Offset: BatchHeaderSize, Path: "records", Err: err}
-		}
-		return h, stream, place(err, BatchHeaderSize, "records")
-	}
-	return h, stream, nil
-}
-
-// parseRecords reads the count records of s into h; an error is placed in
-// s.
-func (d *decoder) parseRecords(h *Batch, s []byte, count int32) error {
-	n := min(int(count), len(s)/minRecordSize)
-	if n > d.bg.recordsLeft() {
-		return place(errLeftOut(d.bg, plural(int(count), "record")), 0, "")
-	}
-	d.bg.records += n
-	h.Records = d.recordSlice(n)
-	pos := 0
-	for i := 0; i < int(count); i++ {
-		if pos >= len(s) {
-			return place(errMissingRecords(count, i), pos, "")
-		}
-		r, end, err := d.parseRecord(s, pos)
-		if err != nil {
-			return wire.WithPath(err, "["+strconv.Itoa(i)+"]")
-		}
-		h.Records = append(h.Records, r)
-		pos = end
-	}
-	if pos < len(s) {
-		return place(errTrailingRecords(len(s)-pos, count), pos, "")
-	}
-	return nil
-}
-
-// parseRecord reads the record at s[pos:] and returns where it ends. Its
-// headers draw on the budget's nodes, as they would in the tree. Its
-// error is a *wire.DecodeError placed in s.
-func (d *decoder) parseRecord(s []byte, pos int) (Record, int, error) {
-	v := scanRecord(s, pos)
-	if v.stage < stHeaderCount {
-		return Record{}, 0, place(v.err, v.errAt, "")
-	}
-	r := Record{Attributes: v.attrs, TimestampDelta: v.tsDelta, OffsetDelta: v.offDelta, Key: v.key.data(s), Value: v.value.data(s)}
-	rs := s[:v.end]
-	p := v.hdrAt + v.hdrSize
-	if v.hdrCount > 0 {
-		if int(v.hdrCount) > d.bg.NodesLeft() {
-			return r, 0, place(errLeftOut(d.bg, plural(int(v.hdrCount), "header")), v.hdrAt, "headers")
-		}
-		d.bg.TakeNodes(int(v.hdrCount))
-		r.Headers = d.headerSlice(int(v.hdrCount))
-	}
-	for j := range r.Headers {
-		k, val, _, err := scanHeader(rs, p)
-		if err != nil {
-			return r, 0, place(err, p, "headers["+strconv.Itoa(j)+"]")
-		}
-		r.Headers[j] = Header{Key: k.data(rs), Value: val.data(rs)}
-		p = val.end()
-	}
-	if p < v.end {
-		return r, 0, place(errTrailingHeaders(v.end-p), p, "")
-	}
-	return r, v.end, nil
 }
 
 // parseMessage reads the legacy message b (exactly its bytes), and the

@@ -1,0 +1,277 @@
+package records
+
+import (
+	"strconv"
+
+	"kwire/codec/wire"
+	"kwire/tree"
+)
+
+// The walk of a records field: one reader of its format for Parse (the
+// values) and Spans (the tree), as codec has one decoder for values and
+// spans. Each rule (a length, a varint, a CRC, a decompressed stream) is
+// read once, here or in the scanners it calls (frameEntry, batchHeader,
+// scanRecord, scanHeader); what the walk yields depends on the decoder:
+// with a tree (decoder.f set) it adds spans, and shows a problem where it
+// is and goes on where the format lets it; without one it fills values
+// and stops at the first problem, which it returns placed (a
+// *wire.DecodeError in the bytes it walks).
+
+// spans reports whether the walk builds the tree (else values).
+func (d *decoder) spans() bool { return d.f != nil }
+
+// problem reports err over s[at:end]: a value walk returns it placed at
+// at; a tree walk adds an error span named name (errNames) under parent
+// and returns nil.
+func (d *decoder) problem(parent int, sp span, name, at, end int, err error) error {
+	if !d.spans() {
+		return place(err, at, "")
+	}
+	d.errSpan(parent, sp, name, at, end, err)
+	return nil
+}
+
+// walkBatch reads the RecordBatch v2 b (exactly its bytes), at position
+// pos of its stream, the idx-th entry of its set: as a span under parent,
+// or into a Batch and its decompressed records (stream), with an error
+// placed in b.
+func (d *decoder) walkBatch(parent int, b []byte, pos int, sp span, idx int) (Batch, []byte, error) {
+	spans := d.spans()
+	n := -1
+	if spans {
+		n = d.add(parent, kBatch, idx, sp, pos, len(b), tree.RecordBatch)
+	}
+	h, count, crc, err := batchHeader(b)
+	if err != nil {
+		if !spans {
+			return Batch{}, nil, place(err, offLength, "batchLength")
+		}
+		d.f.Spans[n].Kind, d.f.Spans[n].Section = kEntryErr, tree.Error
+		d.fail(n, err)
+		d.headerSpans(n, b, pos, sp, 2)
+		return h, nil, nil
+	}
+	if spans {
+		d.batchFieldSpans(n, pos, sp, h, crc)
+	}
+	payload := b[BatchHeaderSize:]
+	rn := -1
+	if spans {
+		rn = d.add(n, kRecords, 0, sp, pos+BatchHeaderSize, len(payload), tree.Record)
+	}
+	s, ssp, stream := payload, span{base: sp.base + pos + BatchHeaderSize, rel: sp.rel, buf: sp.buf}, []byte(nil)
+	if c := h.Codec(); c != None {
+		// The records follow decompressed (KIP-110 for zstd), their
+		// offsets counting from the stream's start.
+		var note string
+		if spans {
+			s, note, err = d.decompress(c, payload, 2, nil)
+		} else {
+			h.Compressed = payload
+			s, err = d.decompressBatch(c, payload, crc, count)
+		}
+		if err != nil {
+			if !spans {
+				return h, nil, place(err, BatchHeaderSize, "records")
+			}
+			d.f.Spans[rn].Section = tree.Error
+			d.fail(rn, moved(err, sp.base+pos+BatchHeaderSize))
+			return h, nil, nil
+		}
+		if d.jsonHit != nil { // its JSON is kept: nothing to read
+			return h, nil, nil
+		}
+		stream = s
+		if spans {
+			k := d.ds.stream(s)
+			d.f.Spans[rn].Arg = int32(k)<<3 | int32(noteCode(note))<<1
+			ssp = span{rel: true, buf: k}
+		}
+	}
+	if count < 0 {
+		if !spans {
+			return h, stream, place(errNegativeCount(count), offRecordCount, "recordCount")
+		}
+		d.errSpan(rn, ssp, errRecordCount, 0, len(s), errNegativeCount(count))
+		return h, nil, nil
+	}
+	if err := d.walkRecords(rn, s, ssp, &h, count); err != nil {
+		if stream != nil { // in the decompressed records
+			return h, stream, &wire.DecodeError{Offset: BatchHeaderSize, Path: "records", Err: err}
+		}
+		return h, stream, place(err, BatchHeaderSize, "records")
+	}
+	return h, stream, nil
+}
+
+// batchFieldSpans adds the spans of the header fields of the batch span
+// n, at pos, whose header is h and whose bytes give the CRC-32C crc.
+func (d *decoder) batchFieldSpans(n, pos int, sp span, h Batch, crc uint32) {
+	for i, f := range batchFields {
+		c := d.add(n, kBatchField, i, sp, pos+f.at, f.size, tree.RecordBatch)
+		switch i {
+		case fieldCRC:
+			if h.KeepCRC {
+				d.fail(c, errCRC32C(h.CRC, crc))
+			}
+		case fieldAttributes:
+			low := pos + offAttributes + 1
+			for bit := range 5 {
+				d.add(c, kAttrBit, bit, sp, low, 1, tree.RecordBatch)
+			}
+			d.add(c, kAttrBit, 5, sp, pos+offAttributes, 2, tree.RecordBatch)
+		}
+	}
+}
+
+// walkRecords reads the count records (count >= 0) of s, a batch's
+// records (decompressed if need be): as spans under rn, or into
+// h.Records.
+func (d *decoder) walkRecords(rn int, s []byte, sp span, h *Batch, count int32) error {
+	spans := d.spans()
+	if spans {
+		// The records shown are bounded by the bytes and by the budget.
+		expect := min(int(count), len(s)/minRecordSize, d.bg.recordsLeft(), d.bg.NodesLeft()/8)
+		d.reserve(expect*spansPerRecord + 1)
+	} else {
+		n := min(int(count), len(s)/minRecordSize)
+		if n > d.bg.recordsLeft() {
+			return place(errLeftOut(d.bg, plural(int(count), "record")), 0, "")
+		}
+		d.bg.records += n
+		h.Records = d.recordSlice(n)
+	}
+	control := h.Attributes&AttrControl != 0
+	pos, i := 0, 0
+	for ; i < int(count) && pos < len(s); i++ {
+		if spans {
+			if d.bg.spent() {
+				d.more(rn, s, pos, sp, plural(int(count)-i, "more record"), moreInside)
+				return nil
+			}
+			d.bg.records++
+		}
+		end, err := d.walkRecord(rn, s, pos, sp, i, h, control)
+		if err != nil {
+			return wire.WithPath(err, "["+strconv.Itoa(i)+"]")
+		}
+		if end < 0 {
+			return nil
+		}
+		pos = end
+	}
+	if spans {
+		d.f.Spans[rn].Arg |= recordsDone
+	}
+	switch {
+	case i < int(count):
+		return d.problem(rn, sp, errMissing, pos, len(s), errMissingRecords(count, i))
+	case pos < len(s):
+		return d.problem(rn, sp, errTrailing, pos, len(s), errTrailingRecords(len(s)-pos, count))
+	}
+	return nil
+}
+
+// walkRecord reads the record at s[pos:], the i-th of its batch, and
+// returns where it ends, or -1 when the next record cannot be found: as a
+// span under rn (with the nodes of a control record's key and value, or
+// Options.Record's), or appended to h.Records, with an error placed in s.
+func (d *decoder) walkRecord(rn int, s []byte, pos int, sp span, i int, h *Batch, control bool) (int, error) {
+	v := scanRecord(s, pos)
+	if !d.spans() {
+		if v.stage < stHeaderCount {
+			return 0, place(v.err, v.errAt, "")
+		}
+		r := Record{Attributes: v.attrs, TimestampDelta: v.tsDelta, OffsetDelta: v.offDelta, Key: v.key.data(s), Value: v.value.data(s)}
+		end, err := d.walkHeaders(-1, -1, s, sp, &v, &r)
+		if err == nil {
+			h.Records = append(h.Records, r)
+		}
+		return end, err
+	}
+	rec := d.add(rn, kRecord, i, sp, pos, 0, tree.Record)
+	if v.stage == stNone {
+		r := &d.f.Spans[rec]
+		r.Size, r.Section = int32(len(s)-pos), tree.Error
+		d.fail(rec, v.err)
+		return -1, nil
+	}
+	d.f.Spans[rec].Size = int32(v.end - pos)
+	d.add(rec, kLength, 0, sp, pos, v.lenSize, tree.Record)
+	if v.stage >= stAttributes {
+		d.add(rec, kRecordAttrs, 0, sp, pos+v.lenSize, 1, tree.Record)
+	}
+	if v.stage >= stTimestamp {
+		d.add(rec, kTimestampDelta, 0, sp, v.tsAt, v.tsSize, tree.Record)
+	}
+	if v.stage >= stOffset {
+		d.add(rec, kOffsetDelta, 0, sp, v.offAt, v.offSize, tree.Record)
+	}
+	if v.stage >= stValue {
+		d.keyValue(rec, s, sp, v, control)
+	} else if v.stage >= stKey {
+		d.bytesSpan(rec, sp, bytesKey, v.key)
+	}
+	if v.stage < stHeaderCount {
+		d.fail(rec, v.err)
+		d.errSpan(rec, sp, errError, v.errAt, v.end, v.err)
+		return v.end, nil
+	}
+	hn := d.add(rec, kHeaders, 0, sp, v.hdrAt, v.end-v.hdrAt, tree.Record)
+	return d.walkHeaders(rec, hn, s, sp, &v, nil)
+}
+
+// walkHeaders reads the headers of the record v of s (its header count
+// read): as spans under hn, in the record span rec, or into r.Headers,
+// with an error placed in s; it returns where the record ends.
+func (d *decoder) walkHeaders(rec, hn int, s []byte, sp span, v *recordView, r *Record) (int, error) {
+	spans := d.spans()
+	p := v.hdrAt + v.hdrSize
+	rs := s[:v.end]
+	if !spans && v.hdrCount > 0 {
+		if int(v.hdrCount) > d.bg.NodesLeft() {
+			return 0, place(errLeftOut(d.bg, plural(int(v.hdrCount), "header")), v.hdrAt, "headers")
+		}
+		d.bg.TakeNodes(int(v.hdrCount))
+		r.Headers = d.headerSlice(int(v.hdrCount))
+	}
+	for j := 0; j < int(v.hdrCount); j++ {
+		if spans && d.bg.NodesLeft() == 0 {
+			d.more(hn, rs, p, sp, plural(int(v.hdrCount)-j, "more header"), moreInside)
+			return v.end, nil
+		}
+		k, hv, stage, err := scanHeader(rs, p)
+		if !spans {
+			if err != nil {
+				return 0, place(err, p, "headers["+strconv.Itoa(j)+"]")
+			}
+			r.Headers[j] = Header{Key: k.data(rs), Value: hv.data(rs)}
+			p = hv.end()
+			continue
+		}
+		hd := d.add(hn, kHeader, j, sp, p, 0, tree.Record)
+		if stage >= 1 {
+			d.bytesSpan(hd, sp, bytesHeaderKey, k)
+		}
+		if stage >= 2 {
+			d.bytesSpan(hd, sp, bytesHeaderValue, hv)
+			d.f.Spans[hd].Size = int32(hv.end() - p)
+			p = hv.end()
+			continue
+		}
+		d.f.Spans[hd].Size = int32(v.end - p)
+		d.fail(hd, err)
+		d.errSpan(hd, sp, errError, p, v.end, err)
+		d.fail(rec, err)
+		return v.end, nil
+	}
+	if p < v.end {
+		err := errTrailingHeaders(v.end - p)
+		if !spans {
+			return 0, place(err, p, "")
+		}
+		d.errSpan(rec, sp, errTrailing, p, v.end, err)
+		d.fail(rec, err)
+	}
+	return v.end, nil
+}
