@@ -1,7 +1,6 @@
 package records
 
 import (
-	"errors"
 	"strconv"
 	"time"
 
@@ -102,7 +101,7 @@ func spans(f *tree.Flat, parent int, b []byte, base int, o Options) *describer {
 	ds.who, d.who = who, who
 	d.f, d.ds = f, ds
 	d.reserve(d.estimate(b))
-	d.entries(parent, b, span{base: base, rel: o.Relative})
+	d.walkEntries(parent, b, span{base: base, rel: o.Relative})
 	return ds
 }
 
@@ -181,21 +180,6 @@ func (d *decoder) errSpan(parent int, sp span, name, pos, end int, err error) in
 	return i
 }
 
-// entries adds the spans of the batches and messages in s under parent.
-func (d *decoder) entries(parent int, s []byte, sp span) {
-	for pos, i := 0, 0; pos < len(s); i++ {
-		if d.bg.spent() {
-			d.more(parent, s, pos, sp, "batches", moreEntries)
-			break
-		}
-		size := d.entry(parent, s, pos, sp, i)
-		if size <= 0 {
-			break
-		}
-		pos += size
-	}
-}
-
 // more is the span of what is left out of s from pos on, once the
 // message's budget of records or nodes is spent; what says what it holds
 // ("batches", or "37 more records").
@@ -237,49 +221,6 @@ func frameEntry(rest []byte) (b []byte, next bool, err error) {
 		return b, true, errMagic(magic)
 	}
 	return b, true, nil
-}
-
-// entry adds the span of the batch or message at s[pos:], the idx-th of
-// its set, and returns its size, or a size <= 0 when nothing can follow
-// it.
-func (d *decoder) entry(parent int, s []byte, pos int, sp span, idx int) int {
-	rest := s[pos:]
-	b, next, err := frameEntry(rest)
-	switch {
-	case err == nil:
-	case errors.Is(err, wire.ErrShort):
-		d.partial(parent, rest, pos, sp, idx)
-		return -1
-	default:
-		n := d.add(parent, kEntryErr, idx, sp, pos, len(b), tree.Error)
-		d.fail(n, err)
-		magic := int8(2) // the batch's fields, but for a length that says nothing
-		if !next {
-			magic = int8(b[offMagic])
-		}
-		d.headerSpans(n, b, pos, sp, magic)
-		if !next {
-			return -1
-		}
-		return len(b)
-	}
-	if b[offMagic] == 2 {
-		d.walkBatch(parent, b, pos, sp, idx)
-	} else {
-		d.message(parent, b, pos, sp, idx)
-	}
-	return len(b)
-}
-
-// partial is a batch cut off at the end of the records (its value says
-// how much of it there is, describePartial).
-func (d *decoder) partial(parent int, rest []byte, pos int, sp span, idx int) {
-	n := d.add(parent, kPartial, idx, sp, pos, len(rest), tree.RecordBatch)
-	magic := int8(2)
-	if len(rest) > offMagic {
-		magic = int8(rest[offMagic])
-	}
-	d.headerSpans(n, rest, pos, sp, magic)
 }
 
 // headerField is one fixed-size field of a batch or message header.

@@ -2,9 +2,6 @@ package records
 
 import (
 	"bytes"
-	"strconv"
-
-	"kwire/codec/wire"
 )
 
 // Parse reads the batches and legacy messages of a records field into
@@ -22,7 +19,7 @@ import (
 func Parse(b []byte) ([]Batch, error) {
 	d := newDecoder(Options{})
 	var out []Batch
-	for _, e := range d.parseEntries(b) {
+	for _, e := range d.walkEntries(-1, b, span{}) {
 		if e.err != nil {
 			return out, e.err
 		}
@@ -48,114 +45,6 @@ type parsed struct {
 	// err is a *wire.DecodeError, placed in the bytes the entries were
 	// read from.
 	err error
-}
-
-// parseEntries splits s into entries and reads each.
-func (d *decoder) parseEntries(s []byte) []parsed {
-	var out []parsed
-	for pos := 0; pos < len(s); {
-		e, next := d.parseEntry(s, pos, len(out))
-		out = append(out, e)
-		if next < 0 {
-			break
-		}
-		pos = next
-	}
-	return out
-}
-
-// parseEntry reads the entry at s[pos:], the idx-th, and returns where
-// the next one starts, or -1 when none can follow (the entry's bytes run
-// to the end).
-func (d *decoder) parseEntry(s []byte, pos, idx int) (parsed, int) {
-	e, next := d.readEntry(s, pos)
-	if e.err != nil {
-		e.err = place(e.err, pos, "["+strconv.Itoa(idx)+"]")
-	}
-	return e, next
-}
-
-func (d *decoder) readEntry(s []byte, pos int) (parsed, int) {
-	e := parsed{pos: pos}
-	d.jsonHit, d.key = nil, seenKey{}
-	b, next, err := frameEntry(s[pos:])
-	e.raw = b
-	switch {
-	case err != nil:
-		e.err = err
-		if !next {
-			return e, -1
-		}
-	case b[offMagic] == 2:
-		e.batch, e.stream, e.err = d.walkBatch(-1, b, 0, span{}, 0)
-		e.shared, e.key, e.json = d.shared, d.key, d.jsonHit
-	default:
-		e.batch, e.stream, e.err = d.parseMessage(b)
-	}
-	return e, pos + len(b)
-}
-
-// parseMessage reads the legacy message b (exactly its bytes), and the
-// message set inside a compressed one.
-func (d *decoder) parseMessage(b []byte) (Batch, []byte, error) {
-	if d.bg.recordsLeft() == 0 {
-		return Batch{}, nil, errLeftOut(d.bg, "a message")
-	}
-	d.bg.records++ // a legacy message is a record
-	m, hsize, _, err := messageHeader(b)
-	if err != nil {
-		return Batch{}, nil, place(err, offLength, "messageSize")
-	}
-	magic := m.Magic
-	p := hsize - 8
-	if m.Key, p, err = int32Bytes(b, p, "key"); err != nil {
-		return m, nil, err
-	}
-	if m.Value, p, err = int32Bytes(b, p, "value"); err != nil {
-		return m, nil, err
-	}
-	if p < len(b) {
-		return m, nil, place(errTrailingMessage(len(b)-p), p, "")
-	}
-	c := m.Codec()
-	if c == None {
-		return m, nil, nil
-	}
-	valueAt := p - len(m.Value)
-	if m.Value == nil {
-		return m, nil, place(errNoWrapperValue, valueAt-4, "value")
-	}
-	m.Compressed = m.Value
-	if d.depth >= maxNesting {
-		return m, nil, place(errNested, valueAt, "value")
-	}
-	stream, _, err := d.decompress(c, m.Value, magic, d.stream())
-	if err != nil {
-		return m, nil, place(err, valueAt, "value")
-	}
-	d.depth++
-	inner := d.parseEntries(stream)
-	d.depth--
-	m.Messages = make([]Batch, 0, len(inner))
-	for _, e := range inner {
-		if e.err != nil {
-			return m, stream, &wire.DecodeError{Offset: valueAt, Path: "messages", Err: e.err}
-		}
-		m.Messages = append(m.Messages, e.batch)
-	}
-	return m, stream, nil
-}
-
-func int32Bytes(b []byte, p int, what string) ([]byte, int, error) {
-	n, err := legacyLength(b, p, what)
-	if err != nil {
-		return nil, p, place(err, p, what)
-	}
-	p += 4
-	if n == -1 {
-		return nil, p, nil
-	}
-	return b[p : p+int(n) : p+int(n)], p + int(n), nil
 }
 
 // exact reports whether e's batch encodes back to what was read: the same

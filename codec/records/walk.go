@@ -1,6 +1,7 @@
 package records
 
 import (
+	"errors"
 	"strconv"
 
 	"kwire/codec/wire"
@@ -274,4 +275,217 @@ func (d *decoder) walkHeaders(rec, hn int, s []byte, sp span, v *recordView, r *
 		d.fail(rec, err)
 	}
 	return v.end, nil
+}
+
+// walkEntries reads the batches and messages of s: as spans under parent
+// (up to what the budget leaves), or into the parsed entries it returns.
+func (d *decoder) walkEntries(parent int, s []byte, sp span) []parsed {
+	var out []parsed
+	for pos, i := 0, 0; pos < len(s); i++ {
+		if d.spans() && d.bg.spent() {
+			d.more(parent, s, pos, sp, "batches", moreEntries)
+			break
+		}
+		e, next := d.walkEntry(parent, s, pos, sp, i)
+		if !d.spans() {
+			out = append(out, e)
+		}
+		if next < 0 {
+			break
+		}
+		pos = next
+	}
+	return out
+}
+
+// walkEntry reads the batch or message at s[pos:], the idx-th of its set,
+// and returns where the next one starts, or -1 when none can follow (the
+// entry's bytes run to the end): as a span under parent, or as a parsed
+// entry whose error is placed in s.
+func (d *decoder) walkEntry(parent int, s []byte, pos int, sp span, idx int) (parsed, int) {
+	e := parsed{pos: pos}
+	d.jsonHit, d.key = nil, seenKey{}
+	rest := s[pos:]
+	b, next, err := frameEntry(rest)
+	e.raw = b
+	switch {
+	case err == nil && b[offMagic] == 2:
+		e.batch, e.stream, e.err = d.walkBatch(parent, b, pos, sp, idx)
+		e.shared, e.key, e.json = d.shared, d.key, d.jsonHit
+	case err == nil:
+		e.batch, e.stream, e.err = d.walkMessage(parent, b, pos, sp, idx)
+	case !d.spans():
+		e.err = err
+	case errors.Is(err, wire.ErrShort): // a partial batch (describePartial)
+		n := d.add(parent, kPartial, idx, sp, pos, len(rest), tree.RecordBatch)
+		magic := int8(2)
+		if len(rest) > offMagic {
+			magic = int8(rest[offMagic])
+		}
+		d.headerSpans(n, rest, pos, sp, magic)
+	default:
+		n := d.add(parent, kEntryErr, idx, sp, pos, len(b), tree.Error)
+		d.fail(n, err)
+		magic := int8(2) // the batch's fields, but for a length that says nothing
+		if !next {
+			magic = int8(b[offMagic])
+		}
+		d.headerSpans(n, b, pos, sp, magic)
+	}
+	if e.err != nil {
+		e.err = place(e.err, pos, "["+strconv.Itoa(idx)+"]")
+	}
+	if !next {
+		return e, -1
+	}
+	return e, pos + len(b)
+}
+
+// walkMessage reads the legacy message b (exactly its bytes), at position
+// pos of its stream, the idx-th entry of its set, and the message set
+// inside a compressed one: as a span under parent, or into a Batch (with
+// Messages) and the decompressed set (stream), with an error placed in b.
+func (d *decoder) walkMessage(parent int, b []byte, pos int, sp span, idx int) (Batch, []byte, error) {
+	spans := d.spans()
+	n := -1
+	if spans {
+		n = d.add(parent, kMessage, idx, sp, pos, len(b), tree.RecordBatch)
+	} else if d.bg.recordsLeft() == 0 {
+		return Batch{}, nil, errLeftOut(d.bg, "a message")
+	}
+	d.bg.records++ // a legacy message is a record
+	m, hsize, crc, err := messageHeader(b)
+	magic := m.Magic
+	if err != nil {
+		if !spans {
+			return Batch{}, nil, place(err, offLength, "messageSize")
+		}
+		d.f.Spans[n].Kind, d.f.Spans[n].Section = kMessageErr, tree.Error
+		d.fail(n, err)
+		d.headerSpans(n, b, pos, sp, magic)
+		return m, nil, nil
+	}
+	codec := m.Codec()
+	if spans {
+		d.messageFieldSpans(n, pos, sp, m, crc)
+	}
+	// The key and value, each an int32 length (-1: null) and its bytes.
+	kp := hsize - 8
+	klen, err := legacyLength(b, kp, "key")
+	if err != nil {
+		if !spans {
+			return m, nil, place(err, kp, "key")
+		}
+		d.errSpan(n, sp, errKey, pos+kp, pos+len(b), err)
+		return m, nil, nil
+	}
+	p, kn := kp+4+max(int(klen), 0), -1
+	if spans {
+		kn = d.add(n, kLegacyBytes, errKey, sp, pos+kp, p-kp, tree.Record)
+	}
+	vlen, err := legacyLength(b, p, "value")
+	if err != nil {
+		if !spans {
+			return m, nil, place(err, p, "value")
+		}
+		d.errSpan(n, sp, errValue, pos+p, pos+len(b), err)
+		return m, nil, nil
+	}
+	end := p + 4 + max(int(vlen), 0)
+	vn := -1
+	if !spans {
+		m.Key, m.Value = legacyData(b, kp, klen), legacyData(b, p, vlen)
+	} else {
+		if codec == None && d.hooked() {
+			d.expectValue(n, kLegacyBytes, errValue, sp, pos+p, end-p)
+			d.inner(kn, d.part(b, pos, legacyField(b, kp), sp), d.part(b, pos, legacyField(b, p), sp))
+			vn = d.valueSpan()
+		} else {
+			vn = d.add(n, kLegacyBytes, errValue, sp, pos+p, end-p, tree.Record)
+		}
+	}
+	if end < len(b) {
+		err := errTrailingMessage(len(b) - end)
+		if !spans {
+			return m, nil, place(err, end, "")
+		}
+		// The wrapper's value is the message's last span: this one,
+		// when the message has trailing bytes.
+		vn = d.errSpan(n, sp, errTrailing, pos+end, pos+len(b), err)
+	}
+	if codec == None {
+		return m, nil, nil
+	}
+	// A wrapper: its value is a message set, compressed.
+	if spans {
+		d.f.Spans[vn].Arg |= argWrapper
+	}
+	wrapperErr := func(err error, at int) error {
+		if !spans {
+			return place(err, at, "value")
+		}
+		d.fail(vn, err)
+		return nil
+	}
+	if vlen < 0 {
+		return m, nil, wrapperErr(errNoWrapperValue, p)
+	}
+	m.Compressed = m.Value
+	if d.depth >= maxNesting {
+		return m, nil, wrapperErr(errNested, p+4)
+	}
+	out, note, err := d.decompress(codec, b[p+4:end], magic, d.stream())
+	if err != nil {
+		if spans {
+			d.f.Spans[vn].Section = tree.Error
+			err = moved(err, sp.base+pos+p+4)
+		}
+		return m, nil, wrapperErr(err, p+4)
+	}
+	d.depth++
+	defer func() { d.depth-- }()
+	if spans {
+		d.f.Spans[vn].Arg |= argUnpacked | int32(noteCode(note))<<argNoteShift
+		d.walkEntries(vn, out, span{rel: true, buf: d.ds.stream(out)})
+		return m, nil, nil
+	}
+	inner := d.walkEntries(-1, out, span{})
+	m.Messages = make([]Batch, 0, len(inner))
+	for _, e := range inner {
+		if e.err != nil {
+			return m, out, &wire.DecodeError{Offset: p + 4, Path: "messages", Err: e.err}
+		}
+		m.Messages = append(m.Messages, e.batch)
+	}
+	return m, out, nil
+}
+
+// messageFieldSpans adds the spans of the header fields of the message
+// span n, at pos, whose header is m and whose bytes give the CRC-32 crc.
+func (d *decoder) messageFieldSpans(n, pos int, sp span, m Batch, crc uint32) {
+	for i, f := range messageFields[:5+int(m.Magic)] {
+		c := d.add(n, kMessageField, i, sp, pos+f.at, f.size, tree.RecordBatch)
+		switch i {
+		case msgFieldCRC:
+			if m.KeepCRC {
+				d.fail(c, errCRC32(m.CRC, crc))
+			}
+		case msgFieldAttributes:
+			at := pos + 17
+			for bit := 0; bit < 3; bit++ {
+				if bit != 1 || m.Magic == 1 {
+					d.add(c, kMessageAttrBit, bit, sp, at, 1, tree.RecordBatch)
+				}
+			}
+		}
+	}
+}
+
+// legacyData is the bytes of the key or value whose int32 length n is at
+// b[p:] (nil: null), with no room past them.
+func legacyData(b []byte, p int, n int32) []byte {
+	if n < 0 {
+		return nil
+	}
+	return b[p+4 : p+4+int(n) : p+4+int(n)]
 }
