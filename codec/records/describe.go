@@ -40,6 +40,7 @@ const (
 	kMessageField   // a field of its header (Arg: index in messageFields)
 	kMessageAttrBit // a bit of its attributes (Arg: 0 compression, 1 timestampType, 2 unused)
 	kLegacyBytes    // its key or value (Arg: errKey or errValue, and the wrapper flags)
+	kCRC            // the crc field of a batch's or message's header (Arg: the checksum its bytes give)
 )
 
 // Arg of kMore: the left-out entries of a set (its path is the set's), or
@@ -235,6 +236,18 @@ func (ds *describer) Describe(f *tree.Flat, i int, n *tree.Node, ta *tree.Alloc)
 		n.Name, n.Type, n.Value = "RecordBatch", "v2", batchSummary(h, count)
 	case kBatchField:
 		ds.batchField(f, i, n, a)
+	case kCRC:
+		fl := batchFields[fieldCRC]
+		if f.Spans[s.Parent].Kind == kMessage {
+			fl = messageFields[msgFieldCRC]
+		}
+		want, got := wire.Uint32At(ds.bytes(s), 0), uint32(s.Arg)
+		n.Name, n.Type, n.Value, n.About = fl.name, fl.typ, xfmt.Sprintf("0x%08x", want), fl.about
+		if got == want {
+			n.Detail = "(ok)"
+		} else {
+			n.Detail = xfmt.Sprintf("(mismatch: computed 0x%08x)", got)
+		}
 	case kAttrBit:
 		ds.attrBit(f, i, n)
 	case kRecords:
@@ -331,13 +344,6 @@ func (ds *describer) batchField(f *tree.Flat, i int, n *tree.Node, a alloc) {
 		n.Value = a.Itoa(int64(h.PartitionLeaderEpoch))
 	case "magic":
 		n.Value = "2"
-	case "crc":
-		n.Value = xfmt.Sprintf("0x%08x", h.CRC)
-		if got := CRC32C(ds.bytes(&f.Spans[batch])[offAttributes:]); got == h.CRC {
-			n.Detail = "(ok)"
-		} else {
-			n.Detail = xfmt.Sprintf("(mismatch: computed 0x%08x)", got)
-		}
 	case "attributes":
 		attrs := h.Attributes
 		codec := Codec(attrs & AttrCodec)
@@ -495,13 +501,6 @@ func (ds *describer) messageField(f *tree.Flat, i int, n *tree.Node, a alloc) {
 				last := lastOffset(ds.bufs[s.Ref])
 				n.Value = a.numWith(offset, "absolute", wire.Int64At(outer, 0)-last+offset)
 			}
-		}
-	case msgFieldCRC:
-		want := wire.Uint32At(b, 12)
-		if got := legacyCRC(b[offMagic:]); got == want {
-			n.Detail = "(ok)"
-		} else {
-			n.Detail = xfmt.Sprintf("(mismatch: computed 0x%08x)", got)
 		}
 	case msgFieldAttributes:
 		attrs := int8(b[17])

@@ -122,21 +122,21 @@ const spansPerRecord = 11
 // headers, within the budget: the tree is then one allocation.
 func (d *decoder) estimate(s []byte) int {
 	n := 0
-	for len(s) >= minEntry {
-		total := 12 + int(wire.Int32At(s, offLength))
-		if total < minEntry || total > len(s) {
+	for len(s) > 0 {
+		b, next, err := frameEntry(s)
+		if !next {
 			break
 		}
 		n += len(batchFields) + 8
-		if s[offMagic] == 2 && total >= BatchHeaderSize {
-			count := int(wire.Int32At(s, offRecordCount))
-			bound := (total - BatchHeaderSize) / minRecordSize
-			if Codec(uint16(wire.Int16At(s, offAttributes))&AttrCodec) != None {
+		if err == nil && b[offMagic] == 2 && len(b) >= BatchHeaderSize {
+			count := int(wire.Int32At(b, offRecordCount))
+			bound := (len(b) - BatchHeaderSize) / minRecordSize
+			if Codec(uint16(wire.Int16At(b, offAttributes))&AttrCodec) != None {
 				bound *= 64 // what compression may hide, within the budget
 			}
 			n += spansPerRecord * max(min(count, bound, d.bg.recordsLeft()), 0)
 		}
-		s = s[total:]
+		s = s[len(b):]
 	}
 	return min(n+16, d.bg.NodesLeft()+16)
 }

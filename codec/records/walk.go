@@ -109,7 +109,11 @@ func (d *decoder) walkBatch(parent int, b []byte, pos int, sp span, idx int) (Ba
 // n, at pos, whose header is h and whose bytes give the CRC-32C crc.
 func (d *decoder) batchFieldSpans(n, pos int, sp span, h Batch, crc uint32) {
 	for i, f := range batchFields {
-		c := d.add(n, kBatchField, i, sp, pos+f.at, f.size, tree.RecordBatch)
+		kind, arg := uint8(kBatchField), i
+		if i == fieldCRC {
+			kind, arg = kCRC, int(int32(crc))
+		}
+		c := d.add(n, kind, arg, sp, pos+f.at, f.size, tree.RecordBatch)
 		switch i {
 		case fieldCRC:
 			if h.KeepCRC {
@@ -464,7 +468,11 @@ func (d *decoder) walkMessage(parent int, b []byte, pos int, sp span, idx int) (
 // span n, at pos, whose header is m and whose bytes give the CRC-32 crc.
 func (d *decoder) messageFieldSpans(n, pos int, sp span, m Batch, crc uint32) {
 	for i, f := range messageFields[:5+int(m.Magic)] {
-		c := d.add(n, kMessageField, i, sp, pos+f.at, f.size, tree.RecordBatch)
+		kind, arg := uint8(kMessageField), i
+		if i == msgFieldCRC {
+			kind, arg = kCRC, int(int32(crc))
+		}
+		c := d.add(n, kind, arg, sp, pos+f.at, f.size, tree.RecordBatch)
 		switch i {
 		case msgFieldCRC:
 			if m.KeepCRC {
