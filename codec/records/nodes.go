@@ -197,32 +197,6 @@ const (
 	minEntry = offMagic + 1
 )
 
-// frameEntry reads the framing of the batch or message at the start of
-// rest (its length, then its magic): its bytes, or what is wrong with
-// them, wire.ErrShort when rest ends inside them (a partial batch);
-// next says whether an entry can follow (the length could be read).
-func frameEntry(rest []byte) (b []byte, next bool, err error) {
-	if len(rest) < minEntry {
-		return rest, false, wire.Mark(wire.ErrShort, xfmt.Errorf("partial batch: %d bytes, too few for a batch header", len(rest)))
-	}
-	length := wire.Int32At(rest, offLength)
-	if length < 0 {
-		return rest, false, errNegativeLength(length, len(rest))
-	}
-	total := 12 + int(length)
-	if total > len(rest) {
-		return rest, false, wire.Mark(wire.ErrShort, xfmt.Errorf("partial batch: %d of %d bytes", len(rest), total))
-	}
-	b = rest[:total]
-	if total < minEntry {
-		return b, true, errNoMagic(length)
-	}
-	if magic := int8(b[offMagic]); magic < 0 || magic > 2 {
-		return b, true, errMagic(magic)
-	}
-	return b, true, nil
-}
-
 // headerField is one fixed-size field of a batch or message header.
 type headerField struct {
 	name, typ string

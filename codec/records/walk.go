@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"kwire/codec/wire"
+	"kwire/internal/xfmt"
 	"kwire/tree"
 )
 
@@ -187,10 +188,11 @@ func (d *decoder) walkRecord(rn int, s []byte, pos int, sp span, i int, h *Batch
 		if v.stage < stHeaderCount {
 			return 0, place(v.err, v.errAt, "")
 		}
-		r := Record{Attributes: v.attrs, TimestampDelta: v.tsDelta, OffsetDelta: v.offDelta, Key: v.key.data(s), Value: v.value.data(s)}
-		end, err := d.walkHeaders(-1, -1, s, sp, &v, &r)
-		if err == nil {
-			h.Records = append(h.Records, r)
+		// In its place: a record is not copied.
+		h.Records = append(h.Records, Record{Attributes: v.attrs, TimestampDelta: v.tsDelta, OffsetDelta: v.offDelta, Key: v.key.data(s), Value: v.value.data(s)})
+		end, err := d.walkHeaders(-1, -1, s, sp, &v, &h.Records[len(h.Records)-1])
+		if err != nil {
+			h.Records = h.Records[:len(h.Records)-1]
 		}
 		return end, err
 	}
@@ -343,6 +345,32 @@ func (d *decoder) walkEntry(parent int, s []byte, pos int, sp span, idx int) (pa
 		return e, -1
 	}
 	return e, pos + len(b)
+}
+
+// frameEntry reads the framing of the batch or message at the start of
+// rest (its length, then its magic): its bytes, or what is wrong with
+// them, wire.ErrShort when rest ends inside them (a partial batch);
+// next says whether an entry can follow (the length could be read).
+func frameEntry(rest []byte) (b []byte, next bool, err error) {
+	if len(rest) < minEntry {
+		return rest, false, wire.Mark(wire.ErrShort, xfmt.Errorf("partial batch: %d bytes, too few for a batch header", len(rest)))
+	}
+	length := wire.Int32At(rest, offLength)
+	if length < 0 {
+		return rest, false, errNegativeLength(length, len(rest))
+	}
+	total := 12 + int(length)
+	if total > len(rest) {
+		return rest, false, wire.Mark(wire.ErrShort, xfmt.Errorf("partial batch: %d of %d bytes", len(rest), total))
+	}
+	b = rest[:total]
+	if total < minEntry {
+		return b, true, errNoMagic(length)
+	}
+	if magic := int8(b[offMagic]); magic < 0 || magic > 2 {
+		return b, true, errMagic(magic)
+	}
+	return b, true, nil
 }
 
 // walkMessage reads the legacy message b (exactly its bytes), at position
