@@ -109,18 +109,13 @@ func (d *decoder) walkBatch(parent int, b []byte, pos int, sp span, idx int) (Ba
 // batchFieldSpans adds the spans of the header fields of the batch span
 // n, at pos, whose header is h and whose bytes give the CRC-32C crc.
 func (d *decoder) batchFieldSpans(n, pos int, sp span, h Batch, crc uint32) {
+	var bad error
+	if h.KeepCRC {
+		bad = errCRC32C(h.CRC, crc)
+	}
 	for i, f := range batchFields {
-		kind, arg := uint8(kBatchField), i
-		if i == fieldCRC {
-			kind, arg = kCRC, int(int32(crc))
-		}
-		c := d.add(n, kind, arg, sp, pos+f.at, f.size, tree.RecordBatch)
-		switch i {
-		case fieldCRC:
-			if h.KeepCRC {
-				d.fail(c, errCRC32C(h.CRC, crc))
-			}
-		case fieldAttributes:
+		c := d.fieldSpan(n, pos, sp, kBatchField, i, f, fieldCRC, crc, bad)
+		if i == fieldAttributes {
 			low := pos + offAttributes + 1
 			for bit := range 5 {
 				d.add(c, kAttrBit, bit, sp, low, 1, tree.RecordBatch)
@@ -128,6 +123,22 @@ func (d *decoder) batchFieldSpans(n, pos int, sp span, h Batch, crc uint32) {
 			d.add(c, kAttrBit, 5, sp, pos+offAttributes, 2, tree.RecordBatch)
 		}
 	}
+}
+
+// fieldSpan adds the span of field i (f) of the header of the batch or
+// message span n, at pos, of kind k; the crc field's (crcField) is a kCRC
+// span that keeps the checksum the bytes give, failed with bad when it is
+// not the one the header says.
+func (d *decoder) fieldSpan(n, pos int, sp span, k uint8, i int, f headerField, crcField int, crc uint32, bad error) int {
+	arg := i
+	if i == crcField {
+		k, arg = kCRC, int(int32(crc))
+	}
+	c := d.add(n, k, arg, sp, pos+f.at, f.size, tree.RecordBatch)
+	if i == crcField && bad != nil {
+		d.fail(c, bad)
+	}
+	return c
 }
 
 // walkRecords reads the count records (count >= 0) of s, a batch's
@@ -403,25 +414,17 @@ func (d *decoder) walkMessage(parent int, b []byte, pos int, sp span, idx int) (
 	}
 	// The key and value, each an int32 length (-1: null) and its bytes.
 	kp := hsize - 8
-	klen, err := legacyLength(b, kp, "key")
-	if err != nil {
-		if !spans {
-			return m, nil, place(err, kp, "key")
-		}
-		d.errSpan(n, sp, errKey, pos+kp, pos+len(b), err)
-		return m, nil, nil
+	klen, ok, err := d.walkLength(n, b, kp, pos, sp, errKey)
+	if !ok {
+		return m, nil, err
 	}
 	p, kn := kp+4+max(int(klen), 0), -1
 	if spans {
 		kn = d.add(n, kLegacyBytes, errKey, sp, pos+kp, p-kp, tree.Record)
 	}
-	vlen, err := legacyLength(b, p, "value")
-	if err != nil {
-		if !spans {
-			return m, nil, place(err, p, "value")
-		}
-		d.errSpan(n, sp, errValue, pos+p, pos+len(b), err)
-		return m, nil, nil
+	vlen, ok, err := d.walkLength(n, b, p, pos, sp, errValue)
+	if !ok {
+		return m, nil, err
 	}
 	end := p + 4 + max(int(vlen), 0)
 	vn := -1
@@ -492,25 +495,34 @@ func (d *decoder) walkMessage(parent int, b []byte, pos int, sp span, idx int) (
 	return m, out, nil
 }
 
+// walkLength reads the int32 length of the key or value (which: errKey
+// or errValue) at b[p:] of the message span n, b at pos of its stream; ok
+// says it fits, and when it does not, a value walk returns the error
+// placed in b, a tree walk shows it in an error span.
+func (d *decoder) walkLength(n int, b []byte, p, pos int, sp span, which int) (ln int32, ok bool, err error) {
+	if ln, err = legacyLength(b, p, errNames[which]); err == nil {
+		return ln, true, nil
+	}
+	if !d.spans() {
+		return 0, false, place(err, p, errNames[which])
+	}
+	d.errSpan(n, sp, which, pos+p, pos+len(b), err)
+	return 0, false, nil
+}
+
 // messageFieldSpans adds the spans of the header fields of the message
 // span n, at pos, whose header is m and whose bytes give the CRC-32 crc.
 func (d *decoder) messageFieldSpans(n, pos int, sp span, m Batch, crc uint32) {
+	var bad error
+	if m.KeepCRC {
+		bad = errCRC32(m.CRC, crc)
+	}
 	for i, f := range messageFields[:5+int(m.Magic)] {
-		kind, arg := uint8(kMessageField), i
-		if i == msgFieldCRC {
-			kind, arg = kCRC, int(int32(crc))
-		}
-		c := d.add(n, kind, arg, sp, pos+f.at, f.size, tree.RecordBatch)
-		switch i {
-		case msgFieldCRC:
-			if m.KeepCRC {
-				d.fail(c, errCRC32(m.CRC, crc))
-			}
-		case msgFieldAttributes:
-			at := pos + 17
+		c := d.fieldSpan(n, pos, sp, kMessageField, i, f, msgFieldCRC, crc, bad)
+		if i == msgFieldAttributes {
 			for bit := 0; bit < 3; bit++ {
 				if bit != 1 || m.Magic == 1 {
-					d.add(c, kMessageAttrBit, bit, sp, at, 1, tree.RecordBatch)
+					d.add(c, kMessageAttrBit, bit, sp, pos+17, 1, tree.RecordBatch)
 				}
 			}
 		}
