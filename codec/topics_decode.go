@@ -35,7 +35,7 @@ func recordDecoder(set *schemas.Set, f TopicFormat) records.RecordFunc {
 			if f == TopicAuto {
 				return
 			}
-			partLabel(key, "", "read as a "+topicFormats[f].topic+" record: the topic is given by an id no earlier response named, and its key and value decode exactly as one")
+			key.Label("", "read as a "+topicFormats[f].topic+" record: the topic is given by an id no earlier response named, and its key and value decode exactly as one")
 			coordinatorRecord(set, f, keys, key, value)
 		}
 	}
@@ -189,11 +189,11 @@ func coordinatorRecord(set *schemas.Set, f TopicFormat, keys map[int16]keyLayout
 		partError(key, 2, "key", xfmt.Sprintf("record type %d is no %s key of release %s", typ, topicFormats[f].topic, set.Name))
 		return
 	}
-	partLabel(key, l.key.Name, "")
+	key.Label(l.key.Name, "")
 	partStruct(set, key, 2, l.key, l.version)
 	value.Open()
 	if value.Null {
-		partLabel(value, "", "tombstone: the record of this key is deleted")
+		value.Label("", "tombstone: the record of this key is deleted")
 		return
 	}
 	if l.value == nil {
@@ -210,7 +210,7 @@ func coordinatorRecord(set *schemas.Set, f TopicFormat, keys map[int16]keyLayout
 		partError(value, 2, l.value.Name, xfmt.Sprintf("%s has no version %d (valid: %s)", l.value.Name, version, l.value.ValidVersions))
 		return
 	}
-	partLabel(value, l.value.Name, "")
+	value.Label(l.value.Name, "")
 	partStruct(set, value, 2, l.value, version)
 }
 
@@ -279,7 +279,7 @@ func metadataRecord(set *schemas.Set, recs map[int16]*schemas.Message, value rec
 		partError(value, at, m.Name, xfmt.Sprintf("%s has no version %d (valid: %s)", m.Name, nums[2], m.ValidVersions))
 		return
 	}
-	partLabel(value, m.Name, "")
+	value.Label(m.Name, "")
 	partStruct(set, value, at, m, int16(nums[2]))
 }
 
@@ -327,19 +327,6 @@ func partRow(p records.Part, at, size int, n tree.Node) {
 // partError adds an error node over p.Data[at:] under p's span.
 func partError(p records.Part, at int, name, msg string) {
 	partRow(p, at, len(p.Data)-at, tree.Node{Name: name, Type: "error", Section: tree.Error, Err: msg})
-}
-
-// partLabel adds value (after ", ") to the value of p's own node, and
-// detail (after a space) to its detail, which the tree then keeps.
-func partLabel(p records.Part, value, detail string) {
-	n := p.Flat.Node(p.Span, p.Alloc)
-	if value != "" {
-		n.Value = p.Alloc.Concat(n.Value, ", ", value)
-	}
-	if detail != "" {
-		n.Detail = p.Alloc.Concat(n.Detail, " ", detail)
-	}
-	p.Flat.Set(p.Span, *n)
 }
 
 // recordJSON is the JSON form of the keys and values of records of format

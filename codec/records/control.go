@@ -94,9 +94,9 @@ func (d *decoder) controlFields(p Part, schema string, version int16, typ string
 				if int(d.f.Spans[c].Parent) != n {
 					continue
 				}
-				if x := d.f.Node(c, d.a.Alloc); x.Name == "Type" {
+				if x := textOf(d.f, c, p.Path, d.a.Alloc); x.Name == "Type" {
 					x.Value += " (" + typ + ")"
-					d.f.Set(c, *x)
+					d.f.Set(c, x)
 				}
 			}
 		}

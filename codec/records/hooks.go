@@ -33,8 +33,8 @@ var ErrNoSchema = errors.New("no such schema in the set")
 // they start (an offset in the buffer shown, or in a decompressed stream
 // when Relative), and the tree its nodes join: the hook adds them under
 // span Span of Flat (tree.Flat.Row, or a decode into the Flat), with the
-// path Path, the record's. To change the text of the part's own node, it
-// sets it (tree.Flat.Set).
+// path Path, the record's; Label adds to the text of the part's own
+// node.
 type Part struct {
 	Flat     *tree.Flat // nil for a RecordFilter
 	Span     int        // -1 for a RecordFilter, and a value not yet open
@@ -54,6 +54,30 @@ func (p *Part) Open() {
 	if p.Span < 0 && p.open != nil {
 		p.Span = p.open()
 	}
+}
+
+// Label adds value (after ", ") to the value of the part's own node and
+// detail (after a space) to its detail, which the tree then keeps as the
+// node's text (tree.Flat.Set).
+func (p *Part) Label(value, detail string) {
+	n := textOf(p.Flat, p.Span, p.Path, p.Alloc)
+	if value != "" {
+		n.Value = p.Alloc.Concat(n.Value, ", ", value)
+	}
+	if detail != "" {
+		n.Detail = p.Alloc.Concat(n.Detail, " ", detail)
+	}
+	p.Flat.Set(p.Span, n)
+}
+
+// textOf is node i of f with its text and the path given, as
+// tree.Flat.Node makes it, without making the paths above it.
+func textOf(f *tree.Flat, i int, path string, a *tree.Alloc) tree.Node {
+	s := &f.Spans[i]
+	n := tree.Node{Offset: int(s.Off), Size: int(s.Size), Section: s.Section, Relative: s.Flags&tree.InStream != 0}
+	f.DescriberOf(i).Describe(f, i, &n, a)
+	n.Path = path
+	return n
 }
 
 // RecordFunc decodes the key and value of an ordinary record of a batch

@@ -11,7 +11,7 @@ import (
 // TestRecordHook: a Record hook that adds a node under the values that
 // start with "hel" gets the key and value of every record as spans of the
 // tree, the key's the last and the value's added when asked for; its
-// nodes join the tree under them, and the text it sets is kept (the other
+// nodes join the tree under them, and the label it gives is kept (the other
 // records' stay spans); RecordFilter, asked first without the tree, keeps
 // the hook from the records it turns down, which are then as without a
 // hook.
@@ -32,9 +32,7 @@ func TestRecordHook(t *testing.T) {
 		}
 		if bytes.HasPrefix(value.Data, []byte("hel")) {
 			value.Budget.TakeNodes(1)
-			n := value.Flat.Node(value.Span, nil)
-			n.Value += ", seen"
-			value.Flat.Set(value.Span, *n)
+			value.Label("seen", "")
 			value.Flat.Row(value.Span, tree.Node{Name: "inner", Offset: value.Base, Size: len(value.Data), Relative: value.Relative, Path: value.Path})
 		}
 	}
