@@ -113,6 +113,8 @@ type TreeOptions struct {
 	header     *Frame      // decoding the header of this frame: its fields' labels
 	prefix     string      // the path of the field whose bytes are decoded (nested formats)
 	copied     bool        // b is a copy, not a view of the buffer shown (nested formats)
+	samePath   bool        // every node's path is prefix (what records' hooks decode: the record's)
+	inStream   bool        // b is a decompressed stream: its spans do not move with the buffer's (Patch)
 	rootSpan   bool        // the span the fields hang under is the describer's (kRoot, Plan.DecodeFlat)
 	desc       *planDesc   // the describer's memory, when the caller has it
 	alloc      *tree.Alloc // when set, the allocator of an outer tree the nodes join
@@ -205,7 +207,8 @@ func (p *Plan) treeDecoder(b []byte, fl *tree.Flat, parent int, o TreeOptions) d
 	if desc == nil {
 		desc = new(planDesc)
 	}
-	*desc = planDesc{plan: p, buf: b, base: o.Base, set: o.Set, sample: o.Sample, frame: o.header, root: parent, prefix: o.prefix, copied: o.copied}
+	*desc = planDesc{plan: p, buf: b, base: o.Base, set: o.Set, sample: o.Sample, frame: o.header, root: parent, prefix: o.prefix, copied: o.copied,
+		samePath: o.samePath, inStream: o.inStream}
 	if o.Budget == nil {
 		desc.budget = *records.NewBudget(records.Limits{})
 		o.Budget = &desc.budget

@@ -29,30 +29,45 @@ func recordSpans(fl *tree.Flat, parent int, s string, base int, set *schemas.Set
 // schema's is read as the newest it knows, as Kafka's ControlRecordType
 // does; the fields of the newer version are left over.
 func ControlDecoder(set *schemas.Set) records.ControlFunc {
-	return func(schema string, version int16, b []byte, base int, relative bool) ([]*tree.Node, int, error) {
+	return func(schema string, version int16, p records.Part) (int, error) {
 		msg := set.Message(schema)
 		if msg == nil {
 			// Kafka 4.3 named its schema ControlRecordTypeSchema.
 			msg = set.Message(schema + "Schema")
 		}
 		if msg == nil {
-			return nil, 0, records.ErrNoSchema
+			return 0, records.ErrNoSchema
 		}
 		version = max(min(version, msg.ValidVersions.Hi), msg.ValidVersions.Lo)
-		p, err := PlanFor(msg, version)
+		plan, err := PlanFor(msg, version)
 		if err != nil {
-			return nil, 0, err
+			return 0, err
 		}
-		root := &tree.Node{}
-		_, used, err := p.DecodeTree(b, root, TreeOptions{Base: base, Section: tree.Record, Set: set})
-		if relative {
-			root.Walk(func(n *tree.Node, _ int) bool {
-				n.Relative = true
-				return true
-			})
-		}
-		return root.Children, used, err
+		return decodePart(plan, p, 0, TreeOptions{Section: tree.Record, Set: set})
 	}
+}
+
+// decodePart decodes p.Data[at:] with plan into p's tree under its span,
+// as the records hooks do: the nodes take the record's path (p.Path) and
+// lie in a decompressed stream when p does. On error the spans under
+// p's cover their children's, as DecodeFlat's do.
+func decodePart(plan *Plan, p records.Part, at int, o TreeOptions) (int, error) {
+	fl := p.Flat
+	first := fl.Len()
+	o.Base, o.prefix, o.samePath, o.copied, o.inStream = p.Base+at, p.Path, true, true, p.Relative
+	_, used, err := plan.decodeFlat(p.Data[at:], fl, p.Span, o)
+	if err != nil {
+		fl.Cover(p.Span, fl.Len(), false)
+	}
+	for i := first; i < fl.Len(); i++ {
+		if p.Relative {
+			fl.Spans[i].Flags |= tree.InStream
+		}
+		if n := fl.Stored(i); n != nil { // an error or what the budget left out
+			n.Path = p.Path
+		}
+	}
+	return used, err
 }
 
 // RecordBatches reads the batches of a records field's value (see

@@ -45,6 +45,10 @@ type planDesc struct {
 	// describer's (kRoot).
 	rootNode tree.Node
 	value    Value // the value, while it is decoded
+	// samePath: every span's path is prefix; inStream: buf is a
+	// decompressed stream, which an edit of the buffer does not move
+	// (TreeOptions).
+	samePath, inStream bool
 }
 
 // note sets (*m)[i] to s.
@@ -57,7 +61,7 @@ func (p *planDesc) note(m *map[int]string, i int, s string) {
 
 // Moved moves a copy's bytes with its spans (tree.Mover).
 func (p *planDesc) Moved(at, delta int) {
-	if p.copied && p.base >= at {
+	if p.copied && !p.inStream && p.base >= at {
 		p.base += delta
 	}
 }
@@ -227,6 +231,9 @@ func (p *planDesc) Path(f *tree.Flat, i int, parent string, a *tree.Alloc) strin
 	s := &f.Spans[i]
 	if s.Kind == kRoot {
 		return p.rootNode.Path
+	}
+	if p.samePath {
+		return p.prefix
 	}
 	if int(s.Parent) == p.root {
 		parent = p.prefix

@@ -25,6 +25,7 @@ func recordDecoder(set *schemas.Set, f TopicFormat) records.RecordFunc {
 	case TopicClusterMetadata:
 		recs := metadataRecords(set)
 		return func(_, value records.Part) {
+			value.Open()
 			metadataRecord(set, recs, value)
 		}
 	case topicUnnamed:
@@ -34,7 +35,7 @@ func recordDecoder(set *schemas.Set, f TopicFormat) records.RecordFunc {
 			if f == TopicAuto {
 				return
 			}
-			key.Node.Detail = key.Alloc.Concat(key.Node.Detail, " ", "read as a "+topicFormats[f].topic+" record: the topic is given by an id no earlier response named, and its key and value decode exactly as one")
+			key.Label("", "read as a "+topicFormats[f].topic+" record: the topic is given by an id no earlier response named, and its key and value decode exactly as one")
 			coordinatorRecord(set, f, keys, key, value)
 		}
 	}
@@ -44,7 +45,7 @@ func recordDecoder(set *schemas.Set, f TopicFormat) records.RecordFunc {
 // recordFilter is the records.Options.RecordFilter of RecordDecoder(set,
 // f): for a topic given by an id no response named, the records whose
 // key and value read as one coordinator's (guessCoordinator), so that
-// the others' keys and values are not made into nodes for the guess.
+// the others' keys and values are not decoded for the guess.
 func recordFilter(set *schemas.Set, f TopicFormat) func(key, value records.Part) bool {
 	if set == nil || f != topicUnnamed {
 		return nil
@@ -179,18 +180,20 @@ func coordinatorRecord(set *schemas.Set, f TopicFormat, keys map[int16]keyLayout
 	}
 	l, known := keys[typ]
 	a := key.Alloc
-	tn := partNode(key, 0, 2, "type", "int16", a.Itoa(int64(typ)))
-	tn.About = "record type: the apiKey of the key schema (3.9 and older: its version)"
-	key.Node.Add(tn)
+	tn := tree.Node{Name: "type", Type: "int16", Value: a.Itoa(int64(typ)), About: "record type: the apiKey of the key schema (3.9 and older: its version)"}
+	if known {
+		tn.Value = a.Concat(tn.Value, " (", l.key.Name+")")
+	}
+	partRow(key, 0, 2, tn)
 	if !known {
 		partError(key, 2, "key", xfmt.Sprintf("record type %d is no %s key of release %s", typ, topicFormats[f].topic, set.Name))
 		return
 	}
-	tn.Value = a.Concat(tn.Value, " (", l.key.Name+")")
-	key.Node.Value = a.Concat(key.Node.Value, ", ", l.key.Name)
+	key.Label(l.key.Name, "")
 	partStruct(set, key, 2, l.key, l.version)
+	value.Open()
 	if value.Null {
-		value.Node.Detail = a.Concat(value.Node.Detail, " ", "tombstone: the record of this key is deleted")
+		value.Label("", "tombstone: the record of this key is deleted")
 		return
 	}
 	if l.value == nil {
@@ -202,14 +205,12 @@ func coordinatorRecord(set *schemas.Set, f TopicFormat, keys map[int16]keyLayout
 		partError(value, 0, "version", "a version (int16) does not fit in "+plural(len(value.Data), "byte"))
 		return
 	}
-	vn := partNode(value, 0, 2, "version", "int16", a.Itoa(int64(version)))
-	vn.About = "version of the value schema that follows"
-	value.Node.Add(vn)
+	partRow(value, 0, 2, tree.Node{Name: "version", Type: "int16", Value: a.Itoa(int64(version)), About: "version of the value schema that follows"})
 	if !l.value.ValidVersions.Contains(version) {
 		partError(value, 2, l.value.Name, xfmt.Sprintf("%s has no version %d (valid: %s)", l.value.Name, version, l.value.ValidVersions))
 		return
 	}
-	value.Node.Value = a.Concat(value.Node.Value, ", ", l.value.Name)
+	value.Label(l.value.Name, "")
 	partStruct(set, value, 2, l.value, version)
 }
 
@@ -247,27 +248,30 @@ func metadataRecord(set *schemas.Set, recs map[int16]*schemas.Message, value rec
 			partError(value, at, names[i], "reading an unsigned varint: "+wire.ParseError(n).Error())
 			return
 		}
-		vn := partNode(value, at, n, names[i], "uvarint", value.Alloc.Itoa(int64(x)))
-		value.Node.Add(vn)
-		nums[i] = x
-		at += n
+		vn := tree.Node{Name: names[i], Type: "uvarint", Value: value.Alloc.Itoa(int64(x))}
+		fail := ""
 		switch i {
 		case 0:
 			vn.About = "frame version of the metadata record: 1"
 			if x != metadataFrameVersion {
-				partError(value, at, "record", xfmt.Sprintf("frame version %d is not %d", x, metadataFrameVersion))
-				return
+				fail = xfmt.Sprintf("frame version %d is not %d", x, metadataFrameVersion)
 			}
 		case 1:
 			vn.About = "the record's type: the apiKey of its schema in metadata/"
-			m := recs[int16(x)]
-			if x > 0x7fff || m == nil {
-				partError(value, at, "record", xfmt.Sprintf("API key %d is no metadata record of release %s", x, set.Name))
-				return
+			if m := recs[int16(x)]; x > 0x7fff || m == nil {
+				fail = xfmt.Sprintf("API key %d is no metadata record of release %s", x, set.Name)
+			} else {
+				vn.Value = value.Alloc.Concat(vn.Value, " (", m.Name+")")
 			}
-			vn.Value = value.Alloc.Concat(vn.Value, " (", m.Name+")")
 		case 2:
 			vn.About = "version of the record's schema"
+		}
+		partRow(value, at, n, vn)
+		nums[i] = x
+		at += n
+		if fail != "" {
+			partError(value, at, "record", fail)
+			return
 		}
 	}
 	m := recs[int16(nums[1])]
@@ -275,31 +279,23 @@ func metadataRecord(set *schemas.Set, recs map[int16]*schemas.Message, value rec
 		partError(value, at, m.Name, xfmt.Sprintf("%s has no version %d (valid: %s)", m.Name, nums[2], m.ValidVersions))
 		return
 	}
-	value.Node.Value = value.Alloc.Concat(value.Node.Value, ", ", m.Name)
+	value.Label(m.Name, "")
 	partStruct(set, value, at, m, int16(nums[2]))
 }
 
-// partStruct decodes p.Data[at:] with m at version into children of
-// p.Node: every byte must be used.
+// partStruct decodes p.Data[at:] with m at version into the tree under
+// p's span: every byte must be used.
 func partStruct(set *schemas.Set, p records.Part, at int, m *schemas.Message, version int16) {
 	plan, err := PlanFor(m, version)
 	if err != nil {
 		partError(p, at, m.Name, err.Error())
 		return
 	}
-	root := p.Alloc.Node()
-	_, used, err := plan.DecodeTree(p.Data[at:], root, TreeOptions{Base: p.Base + at, Section: tree.Record, Set: set, Budget: p.Budget, depth: 1, alloc: p.Alloc})
-	if p.Relative {
-		root.Walk(func(n *tree.Node, _ int) bool {
-			n.Relative = true
-			return true
-		})
-	}
-	p.Alloc.Room(p.Node, len(root.Children)+1)
-	p.Node.Add(root.Children...)
+	first := p.Flat.Len()
+	used, err := decodePart(plan, p, at, TreeOptions{Section: tree.Record, Set: set, Budget: p.Budget, depth: 1, alloc: p.Alloc})
 	switch {
 	case err != nil:
-		if e, _ := root.FirstError(); e == nil { // an array's length, say, has no node of its own
+		if !p.Flat.Failed(first, p.Flat.Len()) { // an array's length, say, has no node of its own
 			pos, msg := len(p.Data), err.Error()
 			var de *wire.DecodeError
 			if errors.As(err, &de) {
@@ -315,24 +311,22 @@ func partStruct(set *schemas.Set, p records.Part, at int, m *schemas.Message, ve
 	}
 }
 
-// partNode is a node over p.Data[at:at+size], added by the caller and
-// charged to the budget (the nodes of a struct decoded by partStruct are
-// charged by DecodeTree).
-func partNode(p records.Part, at, size int, name, typ, value string) *tree.Node {
+// partRow adds n over p.Data[at:at+size] under p's span, with its place
+// and path (in the records' section unless n is an error's), charged to
+// the budget (the nodes of a struct decoded by partStruct are charged by
+// the decode).
+func partRow(p records.Part, at, size int, n tree.Node) {
 	p.Budget.TakeNodes(1)
-	n := p.Alloc.Node()
-	n.Name, n.Type, n.Value = name, typ, value
-	n.Offset, n.Size, n.Section, n.Relative = p.Base+at, size, tree.Record, p.Relative
-	return n
+	n.Offset, n.Size, n.Relative, n.Path = p.Base+at, size, p.Relative, p.Path
+	if n.Section != tree.Error {
+		n.Section = tree.Record
+	}
+	p.Flat.Row(p.Span, n)
 }
 
-// partError adds an error node over p.Data[at:] to p.Node and returns
-// it.
-func partError(p records.Part, at int, name, msg string) *tree.Node {
-	e := partNode(p, at, len(p.Data)-at, name, "error", "")
-	e.Section, e.Err = tree.Error, msg
-	p.Node.Add(e)
-	return e
+// partError adds an error node over p.Data[at:] under p's span.
+func partError(p records.Part, at int, name, msg string) {
+	partRow(p, at, len(p.Data)-at, tree.Node{Name: name, Type: "error", Section: tree.Error, Err: msg})
 }
 
 // recordJSON is the JSON form of the keys and values of records of format

@@ -105,6 +105,24 @@ func (f *Flat) Add(parent int, s Span) int {
 // OTLP) add their nodes with it, in preorder. n's Children are not
 // looked at. Stored changes the text kept afterwards.
 func (f *Flat) Row(parent int, n Node) int {
+	return f.Add(parent, f.storedSpan(&n))
+}
+
+// Set makes node i a stored span whose text is n's, in its place: its
+// parent and children stay. A format that changes the text of a node
+// another describer made (records' control records and internal topics,
+// which label what they decode) sets it so. n's Children are not looked
+// at.
+func (f *Flat) Set(i int, n Node) {
+	s := &f.Spans[i]
+	parent, next := s.Parent, s.Next
+	*s = f.storedSpan(&n)
+	s.Parent, s.Next = parent, next
+}
+
+// storedSpan keeps a copy of n's text and returns its span, not yet in
+// the tree.
+func (f *Flat) storedSpan(n *Node) Span {
 	if len(f.who) == 0 {
 		f.who = append(f.whoBuf[:0], storedDescriber{})
 	}
@@ -121,12 +139,13 @@ func (f *Flat) Row(parent int, n Node) int {
 	if n.Err != "" {
 		s.Flags |= Failed
 	}
-	n.Children = nil
+	c := *n
+	c.Children = nil
 	if f.stored == nil {
 		f.stored = make([]Node, 0, firstRows)
 	}
-	f.stored = append(f.stored, n)
-	return f.Add(parent, s)
+	f.stored = append(f.stored, c)
+	return s
 }
 
 // firstRows is the room for rows that a tree's first row makes: a

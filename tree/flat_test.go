@@ -115,3 +115,23 @@ func TestRow(t *testing.T) {
 		t.Errorf("line %q", got)
 	}
 }
+
+// TestSet: a node set in its place keeps its parent and children, and
+// takes the new text, place and flags.
+func TestSet(t *testing.T) {
+	var f Flat
+	root := f.Row(-1, Node{Name: "message", Size: 6, Section: Frame})
+	a := f.Row(root, Node{Name: "a", Type: "int32", Value: "1", Size: 4})
+	b := f.Row(a, Node{Name: "b", Offset: 2, Size: 2})
+	f.Set(a, Node{Name: "a", Type: "int32", Value: "1, labelled", Size: 4, Relative: true, Err: "bad", Children: []*Node{{Name: "ignored"}}})
+	f.Done()
+	if f.Len() != 3 || f.ChildCount(root) != 1 || f.ChildCount(a) != 1 || f.Spans[b].Parent != int32(a) {
+		t.Fatalf("len %d, children %d and %d; want 3, 1 and 1", f.Len(), f.ChildCount(root), f.ChildCount(a))
+	}
+	if got := f.Node(a, nil); got.Value != "1, labelled" || got.Err != "bad" || !got.Relative || f.Spans[a].Flags&Failed == 0 {
+		t.Errorf("set node %+v, flags %b", *got, f.Spans[a].Flags)
+	}
+	if e, _ := f.FirstError(root); e != a {
+		t.Errorf("FirstError = %d, want %d", e, a)
+	}
+}

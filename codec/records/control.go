@@ -42,58 +42,64 @@ var builtinControl = map[string]headerField{
 	"EndTxnMarker":      {"CoordinatorEpoch", "int32", 0, 4, "epoch of the transaction coordinator that wrote the marker (built-in layout)"},
 }
 
-// control decodes the key and value of a control record (the spans key
-// and val, the record's last) into children of their nodes, stored in
-// the tree in their place.
-func (d *decoder) control(s []byte, sp span, ki, vi int, v recordView) {
-	d.nodes(ki, vi, func(key, val *tree.Node) { d.controlNodes(s, sp, key, val, v) })
-}
-
-func (d *decoder) controlNodes(s []byte, sp span, key, val *tree.Node, v recordView) {
-	kb := v.key.data(s)
-	if len(kb) < 4 {
-		key.Err = "a control record key is an int16 version and an int16 type (4 bytes)"
+// control decodes the key (span ki; kp its Part) and value (vp) of a
+// control record into nodes under their spans, adding the value's
+// (expected).
+func (d *decoder) control(ki int, kp, vp Part) {
+	kp.Flat, kp.Span, kp.Path = d.f, ki, d.ds.pathOf(d.f, ki)
+	if len(kp.Data) < 4 {
+		d.fail(ki, errControlKey)
 		return
 	}
-	typ := wire.Int16At(kb, 2)
+	typ := wire.Int16At(kp.Data, 2)
 	ct, known := controlTypes[typ]
-	key.Value += " (" + ControlTypeName(typ) + ")"
-	d.controlPart(s, sp, key, "ControlRecordType", true, v.key, key.Path)
-	for _, c := range key.Children {
-		if c.Name == "Type" {
-			c.Value += " (" + ControlTypeName(typ) + ")"
-		}
-	}
-	if !known || v.value.n < 0 {
+	d.controlPart(kp, "ControlRecordType", true, ControlTypeName(typ))
+	vp.Flat, vp.Span, vp.Path = d.f, d.valueSpan(), kp.Path
+	if !known || vp.Null {
 		if known {
-			val.Err = ct.name + " control record without a value"
+			d.fail(vp.Span, errors.New(ct.name+" control record without a value"))
 		}
 		return
 	}
-	d.controlPart(s, sp, val, ct.value, ct.value == "EndTxnMarker", v.value, val.Path)
+	d.controlPart(vp, ct.value, ct.value == "EndTxnMarker", "")
 }
 
-// controlPart decodes f (a key or value) with schema, after an int16
-// version when prefixed.
-func (d *decoder) controlPart(s []byte, sp span, n *tree.Node, schema string, prefixed bool, f field, path string) {
-	at := f.at + f.size
-	b := f.data(s)
+// controlPart decodes p with schema, after an int16 version when
+// prefixed; typ, when set, labels the key's Type field.
+func (d *decoder) controlPart(p Part, schema string, prefixed bool, typ string) {
 	var version int16
 	if prefixed {
-		if len(b) < 2 {
-			n.Add(d.errNode(sp, "version", at, at+len(b), "the version (int16) does not fit", path))
+		if len(p.Data) < 2 {
+			d.errRow(p, "version", 0, "the version (int16) does not fit")
 			return
 		}
-		version = wire.Int16At(b, 0)
-		vn := d.node(sp, "version", "int16", strconv.Itoa(int(version)), at, 2, tree.Record, path)
-		vn.About = "version of the " + schema + " schema that follows"
-		n.Add(vn)
-		at, b = at+2, b[2:]
+		version = wire.Int16At(p.Data, 0)
+		d.row(p, 0, 2, tree.Node{Name: "version", Type: "int16", Value: strconv.Itoa(int(version)), About: "version of the " + schema + " schema that follows"})
+		p.Base, p.Data = p.Base+2, p.Data[2:]
 	}
-	var nodes []*tree.Node
+	d.controlFields(p, schema, version, typ)
+}
+
+// controlFields decodes the fields of p with schema at version, with
+// Options.Control or the built-in layout.
+func (d *decoder) controlFields(p Part, schema string, version int16, typ string) {
+	n, b := p.Span, p.Data
 	used, err := 0, ErrNoSchema
+	first := d.f.Len()
 	if d.o.Control != nil {
-		nodes, used, err = d.o.Control(schema, version, b, sp.base+at, sp.rel)
+		used, err = d.o.Control(schema, version, p)
+		d.bg.node += d.f.Len() - first
+		if typ != "" { // the Type field says its name
+			for c := first; c < d.f.Len(); c++ {
+				if int(d.f.Spans[c].Parent) != n {
+					continue
+				}
+				if x := textOf(d.f, c, p.Path, d.a.Alloc); x.Name == "Type" {
+					x.Value += " (" + typ + ")"
+					d.f.Set(c, x)
+				}
+			}
+		}
 	}
 	if errors.Is(err, ErrNoSchema) {
 		f, ok := builtinControl[schema]
@@ -101,29 +107,39 @@ func (d *decoder) controlPart(s []byte, sp span, n *tree.Node, schema string, pr
 			return // the bytes stay shown as the value's preview
 		}
 		if len(b) < f.size {
-			n.Add(d.errNode(sp, f.name, at, at+len(b), xfmt.Sprintf("%s (%s) needs %d bytes, %d left", f.name, f.typ, f.size, len(b)), path))
+			d.errRow(p, f.name, 0, xfmt.Sprintf("%s (%s) needs %d bytes, %d left", f.name, f.typ, f.size, len(b)))
 			return
 		}
-		c := d.node(sp, f.name, f.typ, fixedValue(b, f.size, f.typ), at, f.size, tree.Record, path)
-		c.About = f.about
-		n.Add(c)
-		used, err, nodes = f.size, nil, nil
+		c := tree.Node{Name: f.name, Type: f.typ, Value: fixedValue(b, f.size, f.typ), About: f.about}
+		if typ != "" && f.name == "Type" {
+			c.Value += " (" + typ + ")"
+		}
+		d.row(p, 0, f.size, c)
+		used, err = f.size, nil
 	}
-	for _, c := range nodes {
-		c.Walk(func(x *tree.Node, _ int) bool {
-			d.bg.node++
-			x.Path = path
-			return true
-		})
-	}
-	n.Add(nodes...)
 	if err != nil {
-		n.Err = xfmt.Sprintf("%s: %v", schema, err)
+		d.fail(n, xfmt.Errorf("%s: %w", schema, err))
 		return
 	}
 	if used < len(b) {
-		rest := d.node(sp, "rest", "bytes", plural(len(b)-used, "byte"), at+used, len(b)-used, tree.Record, path)
-		rest.About = "bytes past the fields this schema version knows (a newer version's fields)"
-		n.Add(rest)
+		d.row(p, used, len(b)-used, tree.Node{Name: "rest", Type: "bytes", Value: plural(len(b)-used, "byte"),
+			About: "bytes past the fields this schema version knows (a newer version's fields)"})
 	}
+}
+
+// row adds n over p.Data[off:off+size] under p's span, a stored node
+// with the part's place and path (in the records' section unless n says
+// it is an error), charged to the budget.
+func (d *decoder) row(p Part, off, size int, n tree.Node) int {
+	d.bg.node++
+	n.Offset, n.Size, n.Relative, n.Path = p.Base+off, size, p.Relative, p.Path
+	if n.Section != tree.Error {
+		n.Section = tree.Record
+	}
+	return d.f.Row(p.Span, n)
+}
+
+// errRow is an error node named name over p.Data[off:].
+func (d *decoder) errRow(p Part, name string, off int, msg string) {
+	d.row(p, off, len(p.Data)-off, tree.Node{Name: name, Type: "error", Section: tree.Error, Err: msg})
 }

@@ -40,6 +40,7 @@ const (
 	kMessageField   // a field of its header (Arg: index in messageFields)
 	kMessageAttrBit // a bit of its attributes (Arg: 0 compression, 1 timestampType, 2 unused)
 	kLegacyBytes    // its key or value (Arg: errKey or errValue, and the wrapper flags)
+	kCRC            // the crc field of a batch's or message's header (Arg: the checksum its bytes give)
 )
 
 // Arg of kMore: the left-out entries of a set (its path is the set's), or
@@ -68,6 +69,9 @@ const (
 	bytesValue
 	bytesHeaderKey
 	bytesHeaderValue
+	// bytesControl flags the key of a control record: its value names
+	// the record's type.
+	bytesControl = 1 << 2
 )
 
 // Names of kErr spans (their Arg).
@@ -232,6 +236,18 @@ func (ds *describer) Describe(f *tree.Flat, i int, n *tree.Node, ta *tree.Alloc)
 		n.Name, n.Type, n.Value = "RecordBatch", "v2", batchSummary(h, count)
 	case kBatchField:
 		ds.batchField(f, i, n, a)
+	case kCRC:
+		fl := batchFields[fieldCRC]
+		if f.Spans[s.Parent].Kind == kMessage {
+			fl = messageFields[msgFieldCRC]
+		}
+		want, got := wire.Uint32At(ds.bytes(s), 0), uint32(s.Arg)
+		n.Name, n.Type, n.Value, n.About = fl.name, fl.typ, xfmt.Sprintf("0x%08x", want), fl.about
+		if got == want {
+			n.Detail = "(ok)"
+		} else {
+			n.Detail = xfmt.Sprintf("(mismatch: computed 0x%08x)", got)
+		}
 	case kAttrBit:
 		ds.attrBit(f, i, n)
 	case kRecords:
@@ -264,14 +280,19 @@ func (ds *describer) Describe(f *tree.Flat, i int, n *tree.Node, ta *tree.Alloc)
 		delta, _ := varint(ds.bytes(s))
 		n.Name, n.Type, n.Value, n.About = "offsetDelta", "varint", a.numWith(int64(delta), "offset", h.BaseOffset+int64(delta)), "from baseOffset"
 	case kBytes:
-		n.Name, n.Type = [...]string{"key", "value", "key", "value"}[s.Arg], "bytes"
-		if s.Arg == bytesHeaderKey {
+		which := s.Arg &^ bytesControl
+		n.Name, n.Type = [...]string{"key", "value", "key", "value"}[which], "bytes"
+		if which == bytesHeaderKey {
 			n.Type = "string"
 		}
 		b := ds.bytes(s)
 		ln, size := varint(b)
-		n.Value = a.preview(field{size: size, n: ln}.data(b), ln < 0)
+		data := field{size: size, n: ln}.data(b)
+		n.Value = a.preview(data, ln < 0)
 		n.Detail = a.lenDetail(int64(ln))
+		if s.Arg&bytesControl != 0 && len(data) >= 4 {
+			n.Value += " (" + ControlTypeName(wire.Int16At(data, 2)) + ")"
+		}
 	case kHeaders:
 		c, _ := varint(ds.bytes(s))
 		n.Name, n.Type, n.Value, n.Detail = "headers", "[]Header", headerCountValue(c), headerCountDetail(c)
@@ -323,13 +344,6 @@ func (ds *describer) batchField(f *tree.Flat, i int, n *tree.Node, a alloc) {
 		n.Value = a.Itoa(int64(h.PartitionLeaderEpoch))
 	case "magic":
 		n.Value = "2"
-	case "crc":
-		n.Value = xfmt.Sprintf("0x%08x", h.CRC)
-		if got := CRC32C(ds.bytes(&f.Spans[batch])[offAttributes:]); got == h.CRC {
-			n.Detail = "(ok)"
-		} else {
-			n.Detail = xfmt.Sprintf("(mismatch: computed 0x%08x)", got)
-		}
 	case "attributes":
 		attrs := h.Attributes
 		codec := Codec(attrs & AttrCodec)
@@ -487,13 +501,6 @@ func (ds *describer) messageField(f *tree.Flat, i int, n *tree.Node, a alloc) {
 				last := lastOffset(ds.bufs[s.Ref])
 				n.Value = a.numWith(offset, "absolute", wire.Int64At(outer, 0)-last+offset)
 			}
-		}
-	case msgFieldCRC:
-		want := wire.Uint32At(b, 12)
-		if got := legacyCRC(b[offMagic:]); got == want {
-			n.Detail = "(ok)"
-		} else {
-			n.Detail = xfmt.Sprintf("(mismatch: computed 0x%08x)", got)
 		}
 	case msgFieldAttributes:
 		attrs := int8(b[17])

@@ -16,6 +16,7 @@ var (
 	errNoWrapperValue = errors.New("a compressed message needs a value")
 	errNoAttributes   = wire.Mark(wire.ErrShort, errors.New("the record ends before its attributes"))
 	errNested         = errors.New("compressed message set nested too deeply (Kafka writes none inside a compressed message)")
+	errControlKey     = errors.New("a control record key is an int16 version and an int16 type (4 bytes)")
 )
 
 func errNegativeLength(length int32, rest int) error {

@@ -238,7 +238,7 @@ func TestParseErrors(t *testing.T) {
 		}
 	}
 	d := newDecoder(Options{Budget: NewBudget(Limits{MaxRecords: 1})})
-	es := d.parseEntries(plain)
+	es := d.walkEntries(-1, plain, span{})
 	if len(es) != 1 || !errors.Is(es[0].err, wire.ErrBudget) || !strings.Contains(es[0].err.Error(), "records is spent") {
 		t.Errorf("over the budget: %+v", es)
 	}

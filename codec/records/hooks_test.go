@@ -9,23 +9,31 @@ import (
 )
 
 // TestRecordHook: a Record hook that adds a node under the values that
-// start with "hel" gets the key and value of every record as nodes with
-// their text, and its nodes are stored under them (the other records'
-// stay spans); RecordFilter, asked first without nodes, keeps the hook
-// from the records it turns down, which are then as without a hook.
+// start with "hel" gets the key and value of every record as spans of the
+// tree, the key's the last and the value's added when asked for; its
+// nodes join the tree under them, and the label it gives is kept (the other
+// records' stay spans); RecordFilter, asked first without the tree, keeps
+// the hook from the records it turns down, which are then as without a
+// hook.
 func TestRecordHook(t *testing.T) {
 	b := mustEncode(t, sampleBatch(None))
 	plain := Nodes(b, 0, Options{Path: "R"})
 	calls := 0
 	hook := func(key, value Part) {
 		calls++
-		if key.Node.Name != "key" || value.Node.Name != "value" || value.Node.Path == "" {
-			t.Errorf("hook got %+v and %+v", *key.Node, *value.Node)
+		if key.Span != key.Flat.Len()-1 || key.Flat.Node(key.Span, nil).Name != "key" || key.Path == "" || value.Span != -1 {
+			t.Errorf("hook got the key %+v and value %+v", key, value)
+		}
+		value.Open()
+		at := value.Span
+		value.Open()
+		if value.Span != at || at != value.Flat.Len()-1 || value.Flat.Node(at, nil).Name != "value" || value.Path != key.Path {
+			t.Errorf("hook got the value %+v", value)
 		}
 		if bytes.HasPrefix(value.Data, []byte("hel")) {
 			value.Budget.TakeNodes(1)
-			value.Node.Value += ", seen"
-			value.Node.Add(&tree.Node{Name: "inner", Offset: value.Base, Size: len(value.Data), Relative: value.Relative})
+			value.Label("seen", "")
+			value.Flat.Row(value.Span, tree.Node{Name: "inner", Offset: value.Base, Size: len(value.Data), Relative: value.Relative, Path: value.Path})
 		}
 	}
 	hooked := Nodes(b, 0, Options{Path: "R", Record: hook})
@@ -50,8 +58,8 @@ func TestRecordHook(t *testing.T) {
 	asked := 0
 	filtered := Nodes(b, 0, Options{Path: "R", Record: hook, RecordFilter: func(key, value Part) bool {
 		asked++
-		if key.Node != nil || value.Node != nil {
-			t.Errorf("the filter got nodes")
+		if key.Flat != nil || value.Flat != nil || key.Span >= 0 || value.Span >= 0 {
+			t.Errorf("the filter got the tree")
 		}
 		return false
 	}})

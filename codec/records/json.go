@@ -100,7 +100,7 @@ func AppendJSONWith(dst, b []byte, bg *Budget, rj *RecordJSON) []byte {
 	dst = append(dst, '[')
 	readable := false
 	for pos, i := 0, 0; pos < len(b); i++ {
-		e, next := d.parseEntry(b, pos, i)
+		e, next := d.walkEntry(-1, b, pos, span{}, i)
 		if i > 0 {
 			dst = append(dst, ',')
 		}

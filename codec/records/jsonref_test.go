@@ -18,7 +18,7 @@ import (
 // refAppendJSON is AppendJSON as defined: every entry read, then written.
 func refAppendJSON(dst, b []byte, bg *Budget) []byte {
 	d := newDecoder(Options{Budget: bg})
-	entries := d.parseEntries(b)
+	entries := d.walkEntries(-1, b, span{})
 	readable := d.bg.Hit != ""
 	for i := range entries {
 		if refJSONExact(&entries[i]) {

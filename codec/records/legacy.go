@@ -4,7 +4,6 @@ import (
 	"hash/crc32"
 
 	"kwire/codec/wire"
-	"kwire/tree"
 )
 
 // Legacy message sets: magic 0 (Kafka 0.8) and magic 1 (0.10, KIP-32,
@@ -47,94 +46,6 @@ const (
 	msgFieldAttributes = 4
 	msgFieldTimestamp  = 5
 )
-
-// message adds the span of the legacy message b (exactly its bytes), the
-// idx-th of its set.
-func (d *decoder) message(parent int, b []byte, pos int, sp span, idx int) {
-	d.bg.records++ // a legacy message is a record
-	n := d.add(parent, kMessage, idx, sp, pos, len(b), tree.RecordBatch)
-	m, hsize, crc, err := messageHeader(b)
-	magic := m.Magic
-	if err != nil {
-		d.f.Spans[n].Kind, d.f.Spans[n].Section = kMessageErr, tree.Error
-		d.fail(n, err)
-		d.headerSpans(n, b, pos, sp, magic)
-		return
-	}
-	codec := m.Codec()
-	for i, f := range messageFields[:5+int(magic)] {
-		c := d.add(n, kMessageField, i, sp, pos+f.at, f.size, tree.RecordBatch)
-		switch i {
-		case msgFieldCRC:
-			if m.KeepCRC {
-				d.fail(c, errCRC32(m.CRC, crc))
-			}
-		case msgFieldAttributes:
-			at := pos + 17
-			for bit := 0; bit < 3; bit++ {
-				if bit != 1 || magic == 1 {
-					d.add(c, kMessageAttrBit, bit, sp, at, 1, tree.RecordBatch)
-				}
-			}
-		}
-	}
-	p := hsize - 8
-	key, kn, ok := d.legacyBytes(n, b, p, pos, sp, errKey)
-	if !ok {
-		return
-	}
-	kp := p
-	p += 4 + max(int(key), 0)
-	vlen, vn, ok := d.legacyBytes(n, b, p, pos, sp, errValue)
-	if !ok {
-		return
-	}
-	if codec == None && d.o.Record != nil && !d.bg.spent() {
-		d.legacyInner(b, kp, p, pos, sp, kn, vn)
-	}
-	end := p + 4 + max(int(vlen), 0)
-	if end < len(b) {
-		// The wrapper's value is the message's last span: this one,
-		// when the message has trailing bytes.
-		vn = d.errSpan(n, sp, errTrailing, pos+end, pos+len(b), errTrailingMessage(len(b)-end))
-	}
-	if codec == None {
-		return
-	}
-	d.f.Spans[vn].Arg |= argWrapper
-	if vlen < 0 {
-		d.fail(vn, errNoWrapperValue)
-		return
-	}
-	if d.depth >= maxNesting {
-		d.fail(vn, errNested)
-		return
-	}
-	payload := b[p+4 : end]
-	out, note, err := d.decompress(codec, payload, magic, nil)
-	if err != nil {
-		d.f.Spans[vn].Section = tree.Error
-		d.fail(vn, moved(err, sp.base+pos+p+4))
-		return
-	}
-	d.f.Spans[vn].Arg |= argUnpacked | int32(noteCode(note))<<argNoteShift
-	d.depth++
-	d.entries(vn, out, span{rel: true, buf: d.ds.stream(out)})
-	d.depth--
-}
-
-// legacyBytes adds the span of an int32-length key or value at b[p:]
-// (which: errKey or errValue) and returns its length and index; false
-// when it does not fit.
-func (d *decoder) legacyBytes(n int, b []byte, p, pos int, sp span, which int) (int32, int, bool) {
-	ln, err := legacyLength(b, p, errNames[which])
-	if err != nil {
-		d.errSpan(n, sp, which, pos+p, pos+len(b), err)
-		return 0, -1, false
-	}
-	i := d.add(n, kLegacyBytes, which, sp, pos+p, 4+max(int(ln), 0), tree.Record)
-	return ln, i, true
-}
 
 // legacyLength reads the int32 length of a legacy message's key or value
 // (what) at b[p:], -1 for null, checked against the bytes left.

@@ -1,7 +1,6 @@
 package records
 
 import (
-	"errors"
 	"strconv"
 	"time"
 
@@ -9,40 +8,6 @@ import (
 	"kwire/internal/xfmt"
 	"kwire/tree"
 )
-
-// ControlFunc decodes part of a control record with a schema of the
-// protocol's schema set: "ControlRecordType" (a key, after its int16
-// version), "EndTxnMarker" (a COMMIT or ABORT value, after its int16
-// version), or the KRaft values "LeaderChangeMessage",
-// "SnapshotHeaderRecord", "SnapshotFooterRecord", "KRaftVersionRecord" and
-// "VotersRecord" (version 0, no prefix). b starts at offset base; relative
-// says base counts from a decompressed stream. It returns the nodes of the
-// fields, the bytes they used, and ErrNoSchema when the set lacks the
-// schema (the built-in layout is then used, where there is one).
-type ControlFunc func(schema string, version int16, b []byte, base int, relative bool) (nodes []*tree.Node, used int, err error)
-
-// ErrNoSchema is returned by a ControlFunc whose schema set lacks the
-// schema asked for.
-var ErrNoSchema = errors.New("no such schema in the set")
-
-// Part is the key or value of a record, for a RecordFunc: its node, its
-// bytes (nil when null) and where they start (an offset in the buffer
-// shown, or in a decompressed stream when Relative).
-type Part struct {
-	Node     *tree.Node
-	Data     []byte
-	Null     bool
-	Base     int
-	Relative bool
-	Budget   *Budget     // the message's
-	Alloc    *tree.Alloc // the tree's: the nodes made join it
-}
-
-// RecordFunc decodes the key and value of an ordinary record of a batch
-// (not a control record) into children of their nodes, as the records of
-// Kafka's internal topics carry a format of their own, charging the nodes
-// it makes to Part.Budget. The caller sets their paths to the record's.
-type RecordFunc func(key, value Part)
 
 // Options say how Spans and Parse label and bound the tree.
 type Options struct {
@@ -59,7 +24,7 @@ type Options struct {
 	// batches that are not control batches (an internal topic's records).
 	Record RecordFunc
 	// RecordFilter, when set with Record, is asked first, with the key
-	// and value without their nodes (Part.Node nil), whether Record would
+	// and value without their tree (Part.Flat nil), whether Record would
 	// decode them; when it says no, Record is not called and the key and
 	// value stay spans, their text not made (as a guess at a topic's
 	// format passes over the records of an ordinary topic).
@@ -68,9 +33,10 @@ type Options struct {
 	// records fields of its message (see Limits); nil gives the call a
 	// budget of its own with the default limits.
 	Budget *Budget
-	// Alloc, when set, is the allocator of the tree the nodes join (they
-	// then share its blocks): the nodes of control records and of the
-	// hooks, stored; nil gives the call one of its own.
+	// Alloc, when set, is the allocator of the tree the spans join, for
+	// the strings of the text that control records and the hooks keep
+	// (their nodes then share its blocks); nil gives the call one of its
+	// own.
 	Alloc *tree.Alloc
 }
 
@@ -83,9 +49,12 @@ type decoder struct {
 	bg    *Budget
 	f     *tree.Flat
 	ds    *describer
-	who   uint16       // ds's number in f
-	kv    [2]tree.Node // a record's key and value for the hooks (nodes)
-	depth int          // nesting of compressed legacy message sets
+	who   uint16 // ds's number in f
+	depth int    // nesting of compressed legacy message sets
+	// pend is the value whose span follows its key's nodes, for the
+	// hooks; valueFn, its valueSpan.
+	pend    pendingValue
+	valueFn func() int
 	// reuse: the caller is done with each entry's batch and stream
 	// before the next entry is read (AppendJSON), so that their memory
 	// is reused.
@@ -109,8 +78,9 @@ func newDecoder(o Options) *decoder {
 // failed decompression) are spans with an error; the batches around them
 // are still shown. The spans' text is written when it is asked for, by a
 // describer that keeps b and the decompressed streams: b must not change
-// while f is in use. The nodes of control records and of the keys and
-// values Options.Record decodes are stored in f as nodes. Spans does not
+// while f is in use. Control records and the keys and values
+// Options.Record decodes have their fields' nodes under them, written by
+// the hooks into f (Options.Control, Options.Record). Spans does not
 // call f.Done.
 func Spans(f *tree.Flat, parent int, b []byte, base int, o Options) { spans(f, parent, b, base, o) }
 
@@ -124,14 +94,14 @@ func spans(f *tree.Flat, parent int, b []byte, base int, o Options) *describer {
 	ds := &describer{path: o.Path, base: base, bufs: [][]byte{b}}
 	who, ok := f.Describer(ds)
 	if !ok {
-		f.Store(parent, &tree.Node{Name: "records", Type: "error", Offset: base, Size: len(b), Section: tree.Error,
+		f.Row(parent, tree.Node{Name: "records", Type: "error", Offset: base, Size: len(b), Section: tree.Error,
 			Relative: o.Relative, Path: o.Path, Err: "too many records fields in one tree (65,535 at most)"})
 		return nil
 	}
 	ds.who, d.who = who, who
 	d.f, d.ds = f, ds
 	d.reserve(d.estimate(b))
-	d.entries(parent, b, span{base: base, rel: o.Relative})
+	d.walkEntries(parent, b, span{base: base, rel: o.Relative})
 	return ds
 }
 
@@ -152,21 +122,21 @@ const spansPerRecord = 11
 // headers, within the budget: the tree is then one allocation.
 func (d *decoder) estimate(s []byte) int {
 	n := 0
-	for len(s) >= minEntry {
-		total := 12 + int(wire.Int32At(s, offLength))
-		if total < minEntry || total > len(s) {
+	for len(s) > 0 {
+		b, next, err := frameEntry(s)
+		if !next {
 			break
 		}
 		n += len(batchFields) + 8
-		if s[offMagic] == 2 && total >= BatchHeaderSize {
-			count := int(wire.Int32At(s, offRecordCount))
-			bound := (total - BatchHeaderSize) / minRecordSize
-			if Codec(uint16(wire.Int16At(s, offAttributes))&AttrCodec) != None {
+		if err == nil && b[offMagic] == 2 && len(b) >= BatchHeaderSize {
+			count := int(wire.Int32At(b, offRecordCount))
+			bound := (len(b) - BatchHeaderSize) / minRecordSize
+			if Codec(uint16(wire.Int16At(b, offAttributes))&AttrCodec) != None {
 				bound *= 64 // what compression may hide, within the budget
 			}
 			n += spansPerRecord * max(min(count, bound, d.bg.recordsLeft()), 0)
 		}
-		s = s[total:]
+		s = s[len(b):]
 	}
 	return min(n+16, d.bg.NodesLeft()+16)
 }
@@ -210,41 +180,6 @@ func (d *decoder) errSpan(parent int, sp span, name, pos, end int, err error) in
 	return i
 }
 
-// node returns a node with the common fields set, charged to the budget,
-// for the nodes stored in the tree (control records).
-func (d *decoder) node(sp span, name, typ, val string, pos, size int, sec tree.Section, path string) *tree.Node {
-	d.bg.node++
-	n := d.a.Node()
-	n.Name, n.Type, n.Value = name, typ, val
-	n.Offset, n.Size, n.Section, n.Path = sp.base+pos, size, sec, path
-	if sp.rel {
-		n.Relative = true
-	}
-	return n
-}
-
-// errNode is an error node over s[pos:end].
-func (d *decoder) errNode(sp span, name string, pos, end int, msg, path string) *tree.Node {
-	n := d.node(sp, name, "error", "", pos, end-pos, tree.Error, path)
-	n.Err = msg
-	return n
-}
-
-// entries adds the spans of the batches and messages in s under parent.
-func (d *decoder) entries(parent int, s []byte, sp span) {
-	for pos, i := 0, 0; pos < len(s); i++ {
-		if d.bg.spent() {
-			d.more(parent, s, pos, sp, "batches", moreEntries)
-			break
-		}
-		size := d.entry(parent, s, pos, sp, i)
-		if size <= 0 {
-			break
-		}
-		pos += size
-	}
-}
-
 // more is the span of what is left out of s from pos on, once the
 // message's budget of records or nodes is spent; what says what it holds
 // ("batches", or "37 more records").
@@ -261,75 +196,6 @@ const (
 	// minEntry is what entry needs to read the length and magic.
 	minEntry = offMagic + 1
 )
-
-// frameEntry reads the framing of the batch or message at the start of
-// rest (its length, then its magic): its bytes, or what is wrong with
-// them, wire.ErrShort when rest ends inside them (a partial batch);
-// next says whether an entry can follow (the length could be read).
-func frameEntry(rest []byte) (b []byte, next bool, err error) {
-	if len(rest) < minEntry {
-		return rest, false, wire.Mark(wire.ErrShort, xfmt.Errorf("partial batch: %d bytes, too few for a batch header", len(rest)))
-	}
-	length := wire.Int32At(rest, offLength)
-	if length < 0 {
-		return rest, false, errNegativeLength(length, len(rest))
-	}
-	total := 12 + int(length)
-	if total > len(rest) {
-		return rest, false, wire.Mark(wire.ErrShort, xfmt.Errorf("partial batch: %d of %d bytes", len(rest), total))
-	}
-	b = rest[:total]
-	if total < minEntry {
-		return b, true, errNoMagic(length)
-	}
-	if magic := int8(b[offMagic]); magic < 0 || magic > 2 {
-		return b, true, errMagic(magic)
-	}
-	return b, true, nil
-}
-
-// entry adds the span of the batch or message at s[pos:], the idx-th of
-// its set, and returns its size, or a size <= 0 when nothing can follow
-// it.
-func (d *decoder) entry(parent int, s []byte, pos int, sp span, idx int) int {
-	rest := s[pos:]
-	b, next, err := frameEntry(rest)
-	switch {
-	case err == nil:
-	case errors.Is(err, wire.ErrShort):
-		d.partial(parent, rest, pos, sp, idx)
-		return -1
-	default:
-		n := d.add(parent, kEntryErr, idx, sp, pos, len(b), tree.Error)
-		d.fail(n, err)
-		magic := int8(2) // the batch's fields, but for a length that says nothing
-		if !next {
-			magic = int8(b[offMagic])
-		}
-		d.headerSpans(n, b, pos, sp, magic)
-		if !next {
-			return -1
-		}
-		return len(b)
-	}
-	if b[offMagic] == 2 {
-		d.batch(parent, b, pos, sp, idx)
-	} else {
-		d.message(parent, b, pos, sp, idx)
-	}
-	return len(b)
-}
-
-// partial is a batch cut off at the end of the records (its value says
-// how much of it there is, describePartial).
-func (d *decoder) partial(parent int, rest []byte, pos int, sp span, idx int) {
-	n := d.add(parent, kPartial, idx, sp, pos, len(rest), tree.RecordBatch)
-	magic := int8(2)
-	if len(rest) > offMagic {
-		magic = int8(rest[offMagic])
-	}
-	d.headerSpans(n, rest, pos, sp, magic)
-}
 
 // headerField is one fixed-size field of a batch or message header.
 type headerField struct {
@@ -414,50 +280,6 @@ const (
 	fieldAttributes = 5
 )
 
-// batch adds the span of the RecordBatch v2 b (exactly its bytes), at s
-// position pos.
-func (d *decoder) batch(parent int, b []byte, pos int, sp span, idx int) {
-	n := d.add(parent, kBatch, idx, sp, pos, len(b), tree.RecordBatch)
-	h, count, crc, err := batchHeader(b)
-	if err != nil {
-		d.f.Spans[n].Kind, d.f.Spans[n].Section = kEntryErr, tree.Error
-		d.fail(n, err)
-		d.headerSpans(n, b, pos, sp, 2)
-		return
-	}
-	codec := h.Codec()
-	for i, f := range batchFields {
-		c := d.add(n, kBatchField, i, sp, pos+f.at, f.size, tree.RecordBatch)
-		switch i {
-		case fieldCRC:
-			if h.KeepCRC {
-				d.fail(c, errCRC32C(h.CRC, crc))
-			}
-		case fieldAttributes:
-			low := pos + offAttributes + 1
-			for bit := range 5 {
-				d.add(c, kAttrBit, bit, sp, low, 1, tree.RecordBatch)
-			}
-			d.add(c, kAttrBit, 5, sp, pos+offAttributes, 2, tree.RecordBatch)
-		}
-	}
-	payload := b[BatchHeaderSize:]
-	rn := d.add(n, kRecords, 0, sp, pos+BatchHeaderSize, len(payload), tree.Record)
-	stream, ssp := payload, span{base: sp.base + pos + BatchHeaderSize, rel: sp.rel, buf: sp.buf}
-	if codec != None {
-		out, note, err := d.decompress(codec, payload, 2, nil)
-		if err != nil {
-			d.f.Spans[rn].Section = tree.Error
-			d.fail(rn, moved(err, sp.base+pos+BatchHeaderSize))
-			return
-		}
-		k := d.ds.stream(out)
-		d.f.Spans[rn].Arg = int32(k)<<3 | int32(noteCode(note))<<1
-		stream, ssp = out, span{rel: true, buf: k}
-	}
-	d.records(rn, stream, ssp, h, count)
-}
-
 func batchSummary(h Batch, count int32) string {
 	s := plural(int(count), "record")
 	switch {
@@ -496,124 +318,11 @@ const (
 	recordAbout = "a record: its length, then attributes, deltas, key, value and headers"
 )
 
-// records adds the record spans of stream (the batch's records,
-// decompressed if need be) to rn.
-func (d *decoder) records(rn int, s []byte, sp span, h Batch, count int32) {
-	control := h.Attributes&AttrControl != 0
-	if count < 0 {
-		d.errSpan(rn, sp, errRecordCount, 0, len(s), errNegativeCount(count))
-		return
-	}
-	// The records shown are bounded by the bytes and by the budget.
-	expect := min(int(count), len(s)/minRecordSize, d.bg.recordsLeft(), d.bg.NodesLeft()/8)
-	d.reserve(expect*spansPerRecord + 1)
-	pos, i := 0, 0
-	for ; i < int(count) && pos < len(s); i++ {
-		if d.bg.spent() {
-			d.more(rn, s, pos, sp, plural(int(count)-i, "more record"), moreInside)
-			return
-		}
-		d.bg.records++
-		end := d.record(rn, s, pos, sp, h, i, control)
-		if end < 0 {
-			return
-		}
-		pos = end
-	}
-	d.f.Spans[rn].Arg |= recordsDone
-	switch {
-	case i < int(count):
-		d.errSpan(rn, sp, errMissing, pos, len(s), errMissingRecords(count, i))
-	case pos < len(s):
-		d.errSpan(rn, sp, errTrailing, pos, len(s), errTrailingRecords(len(s)-pos, count))
-	}
-}
-
 func joinValue(a, b string) string {
 	if a == "" {
 		return b
 	}
 	return a + ", " + b
-}
-
-// record adds the span of the record at s[pos:], the i-th of its batch,
-// and returns where it ends, or -1 when the next record cannot be found.
-func (d *decoder) record(rn int, s []byte, pos int, sp span, h Batch, i int, control bool) int {
-	v := scanRecord(s, pos)
-	rec := d.add(rn, kRecord, i, sp, pos, 0, tree.Record)
-	if v.stage == stNone {
-		r := &d.f.Spans[rec]
-		r.Size, r.Section = int32(len(s)-pos), tree.Error
-		d.fail(rec, v.err)
-		return -1
-	}
-	d.f.Spans[rec].Size = int32(v.end - pos)
-	d.recordFields(rec, s, sp, v, control)
-	return v.end
-}
-
-// recordFields adds the spans of the record's fields, as far as they
-// could be read, then an error span if need be.
-func (d *decoder) recordFields(rec int, s []byte, sp span, v recordView, control bool) {
-	pos := v.start
-	d.add(rec, kLength, 0, sp, pos, v.lenSize, tree.Record)
-	if v.stage >= stAttributes {
-		d.add(rec, kRecordAttrs, 0, sp, pos+v.lenSize, 1, tree.Record)
-	}
-	if v.stage >= stTimestamp {
-		d.add(rec, kTimestampDelta, 0, sp, v.tsAt, v.tsSize, tree.Record)
-	}
-	if v.stage >= stOffset {
-		d.add(rec, kOffsetDelta, 0, sp, v.offAt, v.offSize, tree.Record)
-	}
-	key := -1
-	if v.stage >= stKey {
-		key = d.bytesSpan(rec, sp, bytesKey, v.key)
-	}
-	if v.stage >= stValue {
-		val := d.bytesSpan(rec, sp, bytesValue, v.value)
-		switch {
-		case control:
-			d.control(s, sp, key, val, v)
-		case d.o.Record != nil && !d.bg.spent():
-			d.inner(s, sp, key, val, v)
-		}
-	}
-	if v.stage < stHeaderCount {
-		d.fail(rec, v.err)
-		d.errSpan(rec, sp, errError, v.errAt, v.end, v.err)
-		return
-	}
-	hn := d.add(rec, kHeaders, 0, sp, v.hdrAt, v.end-v.hdrAt, tree.Record)
-	p := v.hdrAt + v.hdrSize
-	rs := s[:v.end]
-	for j := 0; j < int(v.hdrCount); j++ {
-		if d.bg.NodesLeft() == 0 {
-			d.more(hn, rs, p, sp, plural(int(v.hdrCount)-j, "more header"), moreInside)
-			return
-		}
-		k, hv, stage, err := scanHeader(rs, p)
-		hd := d.add(hn, kHeader, j, sp, p, 0, tree.Record)
-		if stage >= 1 {
-			d.bytesSpan(hd, sp, bytesHeaderKey, k)
-		}
-		if stage >= 2 {
-			d.bytesSpan(hd, sp, bytesHeaderValue, hv)
-			d.f.Spans[hd].Size = int32(hv.end() - p)
-			p = hv.end()
-			continue
-		}
-		d.f.Spans[hd].Size = int32(v.end - p)
-		d.fail(hd, err)
-		d.errSpan(hd, sp, errError, p, v.end, err)
-		d.fail(rec, err)
-		return
-	}
-	if p < v.end {
-		err := errTrailingHeaders(v.end - p)
-		d.errSpan(rec, sp, errTrailing, p, v.end, err)
-		d.fail(rec, err)
-	}
 }
 
 var (
@@ -635,45 +344,31 @@ func headerCountDetail(n int32) string {
 	return "(varint count=" + strconv.Itoa(int(n)) + ")"
 }
 
+// keyValue adds the spans of a record's key and value, decoding them into
+// nodes under their spans when they are a control record's or
+// Options.Record's.
+func (d *decoder) keyValue(rec int, s []byte, sp span, v recordView, control bool) {
+	if !control && !d.hooked() {
+		d.bytesSpan(rec, sp, bytesKey, v.key)
+		d.bytesSpan(rec, sp, bytesValue, v.value)
+		return
+	}
+	arg := bytesKey
+	if control {
+		arg |= bytesControl
+	}
+	key := d.bytesSpan(rec, sp, arg, v.key)
+	d.expectValue(rec, kBytes, bytesValue, sp, v.value.at, v.value.end()-v.value.at)
+	if control {
+		d.control(key, d.part(s, 0, v.key, sp), d.part(s, 0, v.value, sp))
+	} else {
+		d.inner(key, d.part(s, 0, v.key, sp), d.part(s, 0, v.value, sp))
+	}
+	d.valueSpan()
+}
+
 // bytesSpan is the span of a key, value or header field (which says
 // bytesKey...).
 func (d *decoder) bytesSpan(parent int, sp span, which int, f field) int {
 	return d.add(parent, kBytes, which, sp, f.at, f.end()-f.at, tree.Record)
-}
-
-// nodes calls fn with the nodes of the spans ki and vi, a record's key
-// and value (its last spans), made in d.kv, and stores them in the spans'
-// place when fn changed them (the hooks pass over most records: the
-// spans then stay).
-func (d *decoder) nodes(ki, vi int, fn func(key, val *tree.Node)) {
-	k, v := &d.kv[0], &d.kv[1]
-	d.describe(ki, k)
-	d.describe(vi, v)
-	k0, v0 := *k, *v
-	fn(k, v)
-	if sameNode(k, &k0) && sameNode(v, &v0) {
-		return
-	}
-	for i := ki; i < d.f.Len(); i++ {
-		d.ds.setErr(i, nil)
-	}
-	parent := int(d.f.Spans[ki].Parent)
-	d.f.Spans = d.f.Spans[:ki]
-	d.f.Store(parent, k) // copied
-	d.f.Store(parent, v)
-}
-
-// describe writes span i into n, as tree.Flat.Node does.
-func (d *decoder) describe(i int, n *tree.Node) {
-	s := &d.f.Spans[i]
-	*n = tree.Node{Offset: int(s.Off), Size: int(s.Size), Section: s.Section, Relative: s.Flags&tree.InStream != 0}
-	d.ds.Describe(d.f, i, n, d.a.Alloc)
-	n.Path = d.ds.pathOf(d.f, i)
-}
-
-// sameNode reports whether a and b say the same, without children.
-func sameNode(a, b *tree.Node) bool {
-	return len(a.Children) == len(b.Children) && a.Name == b.Name && a.Type == b.Type && a.Value == b.Value &&
-		a.Detail == b.Detail && a.About == b.About && a.Offset == b.Offset && a.Size == b.Size &&
-		a.Section == b.Section && a.Relative == b.Relative && a.Path == b.Path && a.Err == b.Err
 }

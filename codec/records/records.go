@@ -15,7 +15,10 @@
 // a Budget that every records field of one message shares (Limits).
 //
 // Parse reads a field into Batch values, Encode writes them back, and
-// AppendJSON and FromJSON are the field's JSON form (see json.go).
+// AppendJSON and FromJSON are the field's JSON form (see json.go). Parse
+// and Spans are one walk of the format (walk.go), which fills values or
+// adds spans; the keys and values that the schema set reads (control
+// records, internal topics) are decoded by hooks into the same tree.
 package records
 
 import (
