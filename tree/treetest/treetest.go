@@ -106,3 +106,16 @@ func Kids(f *tree.Flat, i int) []int {
 	f.Children(i, func(c int) { out = append(out, c) })
 	return out
 }
+
+// Chain returns a Flat of nodes, each stored and the only child of the
+// one before (the first is the root): a tree built by hand, with no
+// tree.Node.Children.
+func Chain(nodes ...tree.Node) *tree.Flat {
+	f := &tree.Flat{}
+	p := -1
+	for _, n := range nodes {
+		p = f.Row(p, n)
+	}
+	f.Done()
+	return f
+}
