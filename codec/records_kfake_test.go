@@ -5,12 +5,13 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"kwire/codec/wire/wiretest"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"kwire/codec/wire/wiretest"
 
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"

@@ -192,7 +192,7 @@ func TestInPlace(t *testing.T) {
 	jsons := map[bool][]byte{}
 	for _, inPlace := range []bool{false, true} {
 		o.InPlace = inPlace
-		f, _, err := Decode(frame, o)
+		f, _, err := DecodeFlat(frame, o)
 		if err != nil {
 			t.Fatal(err)
 		}

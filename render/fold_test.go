@@ -158,9 +158,12 @@ func TestHexRowsSame(t *testing.T) {
 	for i := range buf {
 		buf[i] = byte(i * 7)
 	}
-	root := &tree.Node{Size: len(buf), Section: tree.Frame}
-	root.Add(&tree.Node{Offset: 3, Size: 500, Section: tree.Record}, &tree.Node{Offset: 0x10010, Size: 20, Section: tree.Error})
-	l := NewLayout(treetest.FlatOf(root), len(buf)-5) // a node past the end of the buffer
+	root := &tree.Flat{}
+	r := root.Row(-1, tree.Node{Size: len(buf), Section: tree.Frame})
+	root.Row(r, tree.Node{Offset: 3, Size: 500, Section: tree.Record})
+	root.Row(r, tree.Node{Offset: 0x10010, Size: 20, Section: tree.Error})
+	root.Done()
+	l := NewLayout(root, len(buf)-5) // a node past the end of the buffer
 	for _, r := range [][2]int{{0, 40}, {4090, 5000}, {-3, 2}} {
 		var got, want strings.Builder
 		HexRows(&got, buf[:len(buf)-5], l, r[0], r[1])
@@ -178,8 +181,7 @@ func BenchmarkHexRowsFmt(b *testing.B) { benchRows(b, hexRowsFmt) }
 
 func benchRows(b *testing.B, rows func(*strings.Builder, []byte, *Layout, int, int)) {
 	buf := make([]byte, 1<<20)
-	root := &tree.Node{Size: len(buf), Section: tree.Frame}
-	l := NewLayout(treetest.FlatOf(root), len(buf))
+	l := NewLayout(treetest.Chain(tree.Node{Size: len(buf), Section: tree.Frame}), len(buf))
 	var sb strings.Builder
 	for b.Loop() {
 		sb.Reset()
