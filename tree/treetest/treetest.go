@@ -1,8 +1,9 @@
 // Package treetest helps the tests of packages that read a tree.Flat
 // (codec, capture, render, the explorer, ...): the text tree of a Flat
-// (Text), its nodes with their text in preorder (All), a node found by
-// name or by path and name (Named, Find), a node's depth (Depth) and a
-// Flat built by hand (Chain; tree.Flat.Row for other shapes).
+// and of a subtree (Text, TextAt), its nodes with their text in preorder
+// (All, Under), a node found by name or by path and name (Named, Find,
+// FindUnder), a node's depth (Depth) and a Flat built by hand (Chain;
+// tree.Flat.Row for other shapes).
 package treetest
 
 import (
@@ -14,12 +15,15 @@ import (
 
 // Text is the text tree of the root at index 0 of f, as kwire decode
 // prints it (tree.Flat.WriteText), "" for an empty or nil Flat.
-func Text(f *tree.Flat) string {
-	if f == nil || f.Len() == 0 {
+func Text(f *tree.Flat) string { return TextAt(f, 0) }
+
+// TextAt is the text tree of node i of f and its subtree ("" for none).
+func TextAt(f *tree.Flat, i int) string {
+	if f == nil || i < 0 || i >= f.Len() {
 		return ""
 	}
 	var b strings.Builder
-	f.WriteText(&b, 0, nil)
+	f.WriteText(&b, i, nil)
 	return b.String()
 }
 
@@ -39,6 +43,22 @@ func All(f *tree.Flat) iter.Seq2[int, *tree.Node] {
 	}
 }
 
+// Under yields, as All does, node i and every node of its subtree
+// (nothing for i < 0).
+func Under(f *tree.Flat, i int) iter.Seq2[int, *tree.Node] {
+	return func(yield func(int, *tree.Node) bool) {
+		if f == nil || i < 0 || i >= f.Len() {
+			return
+		}
+		a := new(tree.Alloc)
+		for j := i; j < int(f.Spans[i].Next); j++ {
+			if !yield(j, f.Node(j, a)) {
+				return
+			}
+		}
+	}
+}
+
 // Depth is the depth of node i: 0 for a root.
 func Depth(f *tree.Flat, i int) int {
 	d := 0
@@ -50,10 +70,13 @@ func Depth(f *tree.Flat, i int) int {
 
 // Find returns the index and node of the first node of f, in preorder,
 // whose Path is path and Name name, or -1 and nil.
-func Find(f *tree.Flat, path, name string) (int, *tree.Node) {
-	for i, n := range All(f) {
+func Find(f *tree.Flat, path, name string) (int, *tree.Node) { return FindUnder(f, 0, path, name) }
+
+// FindUnder is Find in the subtree of node i (none for i < 0).
+func FindUnder(f *tree.Flat, i int, path, name string) (int, *tree.Node) {
+	for j, n := range Under(f, i) {
 		if n.Path == path && n.Name == name {
-			return i, n
+			return j, n
 		}
 	}
 	return -1, nil
