@@ -707,7 +707,8 @@ func TestFetchSnapshotMetadata(t *testing.T) {
 	unaligned := hex.EncodeToString(append(control, data...))
 	b := frameFromJSON(t, "FetchSnapshot", 0, Response, `{"ThrottleTimeMs": 0, "ErrorCode": 0, "Topics": [{"Name": "__cluster_metadata", "Partitions": [{"Index": 0, "ErrorCode": 0,
 		"SnapshotId": {"EndOffset": 2, "Epoch": 1}, "CurrentLeader": {"LeaderId": 1, "LeaderEpoch": 1}, "Size": 100, "Position": 0, "UnalignedRecords": "`+unaligned+`"}]}]}`)
-	_, root, err := decodeTest(t, b, "FetchSnapshot", 0, Response)
+	trunk := loadSet(t, "trunk")
+	_, root, err := Decode(b, DecodeOptions{Set: trunk, API: trunk.APIByKey(59), Version: 0, Dir: Response})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -105,3 +105,23 @@ func Chain(nodes ...tree.Node) *tree.Flat {
 	f.Done()
 	return f
 }
+
+// FirstError returns the first node of f, in preorder, that holds an
+// error (tree.Flat.FirstError), with its text, or nil.
+func FirstError(f *tree.Flat) *tree.Node {
+	if f == nil || f.Len() == 0 {
+		return nil
+	}
+	if j, _ := f.FirstError(0); j >= 0 {
+		return f.Node(j, nil)
+	}
+	return nil
+}
+
+// At returns node i of f with its text, nil for i < 0.
+func At(f *tree.Flat, i int) *tree.Node {
+	if f == nil || i < 0 || i >= f.Len() {
+		return nil
+	}
+	return f.Node(i, nil)
+}
