@@ -172,11 +172,11 @@ func readOpts(t *testing.T, file []byte, opts capture.Options) ([]seen, error) {
 	_, err := capture.Read(bytes.NewReader(file), opts, func(e *capture.Event) {
 		s := seen{e: *e, data: append([]byte(nil), e.Data...)}
 		if e.Kind == capture.KindFrame {
-			f, root, derr := e.Decode(capture.Options{}.Limits)
+			f, fl, derr := e.Decode(capture.Options{}.Limits)
 			s.err = derr
-			if root != nil {
-				if n, _ := root.FirstError(); n != nil {
-					s.first = n.Err
+			if fl != nil {
+				if j, _ := fl.FirstError(0); j >= 0 {
+					s.first = fl.Node(j, nil).Err
 				}
 			}
 			// The values alone decode to the same JSON form.

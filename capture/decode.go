@@ -22,20 +22,10 @@ func setFor(key, version int16, dir codec.Direction) (*schemas.Set, error) {
 
 // Decode decodes a frame event as kwire decode does: a request with the
 // newest release that has its version, a response with its request's
-// API and version (and so its header version). The tree is nil for a
-// response whose request the capture lacks.
-func (e *Event) Decode(limits records.Limits) (*codec.Frame, *tree.Node, error) {
-	f, fl, err := e.decode(codec.DecodeOptions{Limits: limits})
-	if fl == nil {
-		return f, nil, err
-	}
-	return f, fl.Tree(0, nil), err
-}
-
-// DecodeFlat is Decode with the tree as a tree.Flat (codec.DecodeFlat),
-// nil when Decode's is: kwire capture --frame prints it from its spans.
-// The Flat reads e.Data.
-func (e *Event) DecodeFlat(limits records.Limits) (*codec.Frame, *tree.Flat, error) {
+// API and version (and so its header version). The tree, a tree.Flat
+// (codec.DecodeFlat), is nil for a response whose request the capture
+// lacks. The Flat reads e.Data.
+func (e *Event) Decode(limits records.Limits) (*codec.Frame, *tree.Flat, error) {
 	return e.decode(codec.DecodeOptions{Limits: limits})
 }
 
@@ -136,10 +126,10 @@ func ErrorCodes(f *codec.Frame) []string {
 
 // FrameStatus is what went wrong with a frame, "" for nothing: the bytes
 // lost before it (incomplete), the decode's error, or else the first
-// error node of its tree, positioned as a wire.DecodeError says it
-// ("decode error at offset 12 (0x000c): Topics[0].Name: what"), for the
-// command line and the explorer alike.
-func FrameStatus(incomplete string, root *tree.Node, err error) string {
+// error node of its tree (nil: none), positioned as a wire.DecodeError
+// says it ("decode error at offset 12 (0x000c): Topics[0].Name: what"),
+// for the command line and the explorer alike.
+func FrameStatus(incomplete string, fl *tree.Flat, err error) string {
 	var parts []string
 	if incomplete != "" {
 		parts = append(parts, "incomplete: "+incomplete)
@@ -150,9 +140,9 @@ func FrameStatus(incomplete string, root *tree.Node, err error) string {
 		parts = append(parts, "decode error at "+err.Error())
 	case err != nil:
 		parts = append(parts, err.Error())
-	case root != nil:
-		if n, off := root.FirstError(); n != nil {
-			parts = append(parts, "decode error at "+wire.NodeError(n, off).Error())
+	case fl != nil && fl.Len() > 0:
+		if j, off := fl.FirstError(0); j >= 0 {
+			parts = append(parts, "decode error at "+wire.NodeError(fl.Node(j, nil), off).Error())
 		}
 	}
 	return strings.Join(parts, "; ")

@@ -41,11 +41,11 @@ func TestRealMidStreamController(t *testing.T) {
 		if e.Dir == codec.Response && e.Request == nil {
 			t.Errorf("event %d: unpaired response", e.N)
 		}
-		_, root, err := e.Decode(capture.Options{}.Limits)
+		_, fl, err := e.Decode(capture.Options{}.Limits)
 		if err != nil {
 			t.Errorf("event %d: %v", e.N, err)
-		} else if n, _ := root.FirstError(); n != nil {
-			t.Errorf("event %d: %s", e.N, n.Err)
+		} else if j, _ := fl.FirstError(0); j >= 0 {
+			t.Errorf("event %d: %s", e.N, fl.Node(j, nil).Err)
 		}
 		apis[capture.APIName(e.Key)]++
 	})

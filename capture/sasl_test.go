@@ -7,7 +7,7 @@ import (
 
 	"kwire/capture"
 	"kwire/capture/capturetest"
-	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 // TestSASLMechanismFollowed: a SaslAuthenticate frame in a capture is read
@@ -22,22 +22,21 @@ func TestSASLMechanismFollowed(t *testing.T) {
 		if e.Kind != capture.KindFrame || e.Key != 36 {
 			return
 		}
-		_, root, err := e.Decode(capture.Options{}.Limits)
+		_, fl, err := e.Decode(capture.Options{}.Limits)
 		if err != nil {
 			t.Fatalf("event %d: %v", e.N, err)
 		}
-		if text := root.Text(); strings.Contains(text, `"secret"`) || strings.Contains(text, "736563726574") {
-			t.Errorf("event %d: the password shows:\n%s", e.N, root.Text())
+		if text := treetest.Text(fl); strings.Contains(text, `"secret"`) || strings.Contains(text, "736563726574") {
+			t.Errorf("event %d: the password shows:\n%s", e.N, text)
 		}
-		root.Walk(func(n *tree.Node, _ int) bool {
+		for _, n := range treetest.All(fl) {
 			if n.Name == "SASL" {
 				if n.Type != e.SASLMechanism {
 					t.Errorf("event %d: read as %s, the handshake named %q", e.N, n.Type, e.SASLMechanism)
 				}
 				seen[n.Type+" "+n.Value]++
 			}
-			return true
-		})
+		}
 	})
 	if err != nil {
 		t.Fatal(err)

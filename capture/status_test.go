@@ -10,32 +10,34 @@ import (
 	"kwire/codec/wire"
 	"kwire/schemas/sets"
 	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 // TestFrameStatus: the one text of what went wrong with a frame, for the
 // command line's capture and the explorer's rows.
 func TestFrameStatus(t *testing.T) {
-	crc := &tree.Node{Name: "Records", Offset: 40, Size: 70, Path: "Topics[0].Records", Children: []*tree.Node{
-		{Name: "crc", Offset: 57, Size: 4, Path: "Topics[0].Records", Err: "CRC-32C mismatch"}}}
-	inner := &tree.Node{Name: "Records", Offset: 40, Size: 70, Path: "R", Children: []*tree.Node{
-		{Name: "error", Offset: 5, Size: 2, Path: "R", Relative: true, Err: "record length: unexpected end of input"}}}
+	crc := []tree.Node{{}, {Name: "Records", Offset: 40, Size: 70, Path: "Topics[0].Records"},
+		{Name: "crc", Offset: 57, Size: 4, Path: "Topics[0].Records", Err: "CRC-32C mismatch"}}
+	inner := []tree.Node{{}, {Name: "Records", Offset: 40, Size: 70, Path: "R"},
+		{Name: "error", Offset: 5, Size: 2, Path: "R", Relative: true, Err: "record length: unexpected end of input"}}
 	for _, c := range []struct {
 		name       string
 		incomplete string
-		root       *tree.Node
+		root       *tree.Flat
 		err        error
 		want       string
 	}{
-		{"clean", "", &tree.Node{Name: "body"}, nil, ""},
+		{"clean", "", treetest.Chain(tree.Node{Name: "body"}), nil, ""},
 		{"decode error", "", nil, &wire.DecodeError{Offset: 12, Path: "Topics[0].Name", Err: wire.ErrShort},
 			"decode error at offset 12 (0x000c): Topics[0].Name: unexpected end of input"},
 		{"other error", "", nil, errors.New("no API with key 99"), "no API with key 99"},
-		{"error node", "", &tree.Node{Children: []*tree.Node{crc}}, nil,
+		{"error node", "", treetest.Chain(crc...), nil,
 			"decode error at offset 57 (0x0039): Topics[0].Records: crc: CRC-32C mismatch"},
-		{"relative node", "", &tree.Node{Children: []*tree.Node{inner}}, nil,
+		{"relative node", "", treetest.Chain(inner...), nil,
 			"decode error at offset 40 (0x0028): R: at +0x0005 of the decompressed records: record length: unexpected end of input"},
-		{"incomplete", "12 bytes lost", &tree.Node{Children: []*tree.Node{crc}}, nil,
+		{"incomplete", "12 bytes lost", treetest.Chain(crc...), nil,
 			"incomplete: 12 bytes lost; decode error at offset 57 (0x0039): Topics[0].Records: crc: CRC-32C mismatch"},
+		{"empty tree", "", &tree.Flat{}, nil, ""},
 	} {
 		if got := capture.FrameStatus(c.incomplete, c.root, c.err); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
@@ -58,7 +60,7 @@ func TestErrorCodes(t *testing.T) {
 	o := codec.DecodeOptions{Set: set, API: set.APIByKey(3), Version: 12, Dir: codec.Response}
 	for _, valuesOnly := range []bool{false, true} {
 		o.ValuesOnly = valuesOnly
-		f, _, err := codec.Decode(b, o)
+		f, _, err := codec.DecodeFlat(b, o)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,7 +12,7 @@ import (
 	"kwire/capture"
 	"kwire/capture/capturetest"
 	"kwire/codec"
-	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 func frameOf(t *testing.T, api string, version int16, dir codec.Direction, corr int32, body string) []byte {
@@ -54,21 +54,20 @@ func TestTopicIDsFollowed(t *testing.T) {
 		if e.Kind != capture.KindFrame || e.Key != 1 || e.Dir != codec.Response {
 			return
 		}
-		_, root, err := e.Decode(capture.Options{}.Limits)
+		_, fl, err := e.Decode(capture.Options{}.Limits)
 		if err != nil {
 			t.Fatal(err)
 		}
-		root.Walk(func(n *tree.Node, _ int) bool {
+		for _, n := range treetest.All(fl) {
 			if n.Name == "topic" && n.Value == `"orders"` {
 				found = true
 			}
 			if n.Name == "key" && strings.Contains(n.Detail, "read as a") {
 				t.Errorf("guessed, not read by the id's name: %s", n.Detail)
 			}
-			return true
-		})
+		}
 		if !found {
-			t.Errorf("the records are not read as __consumer_offsets':\n%s", root.Text())
+			t.Errorf("the records are not read as __consumer_offsets':\n%s", treetest.Text(fl))
 		}
 		if name, ok := e.TopicNames.Name(strings.Repeat("\x00", 15) + "\x07"); !ok || name != "__consumer_offsets" {
 			t.Errorf("the capture's names: %q %v", name, ok)

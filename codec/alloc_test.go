@@ -10,6 +10,7 @@ import (
 
 	"kwire/codec/wire"
 	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 // bytesPerRun is the average number of bytes f allocates.
@@ -81,7 +82,7 @@ func TestHostileCountsAllocate(t *testing.T) {
 				t.Fatalf("error %v, want %v", err, h.want)
 			}
 			value := bytesPerRun(20, func() { p.Decode(h.body) })
-			withTree := bytesPerRun(20, func() { p.DecodeTree(h.body, &tree.Node{}, TreeOptions{}) })
+			withTree := bytesPerRun(20, func() { p.DecodeFlat(h.body, tree.Node{}, TreeOptions{}) })
 			if max(value, withTree) > allocBound(len(h.body)) {
 				t.Errorf("%d-byte body allocated %d bytes (value) and %d (tree), more than %d", len(h.body), value, withTree, allocBound(len(h.body)))
 			}
@@ -108,17 +109,11 @@ func TestEveryFirstCountHostile(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				root := &tree.Node{}
-				if _, _, err := p.DecodeTree(b, root, TreeOptions{}); err != nil {
+				_, fl, _, err := p.DecodeFlat(b, tree.Node{}, TreeOptions{})
+				if err != nil {
 					t.Fatal(err)
 				}
-				var ln *tree.Node
-				root.Walk(func(n *tree.Node, _ int) bool {
-					if ln == nil && n.Name == "length" {
-						ln = n
-					}
-					return ln == nil
-				})
+				_, ln := treetest.Named(fl, "length")
 				if ln == nil {
 					continue // no array
 				}
@@ -131,7 +126,7 @@ func TestEveryFirstCountHostile(t *testing.T) {
 				if _, _, err := p.Decode(h); !errors.Is(err, wire.ErrLength) {
 					t.Errorf("%s v%d: error %v, want %v", m.Name, v, err, wire.ErrLength)
 				}
-				if got := bytesPerRun(3, func() { p.DecodeTree(h, &tree.Node{}, TreeOptions{}) }); got > allocBound(len(h)) {
+				if got := bytesPerRun(3, func() { p.DecodeFlat(h, tree.Node{}, TreeOptions{}) }); got > allocBound(len(h)) {
 					t.Errorf("%s v%d: %d-byte body allocated %d bytes", m.Name, v, len(h), got)
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 // TestBoolNotCanonical: Kafka reads any byte but 0 as true. A bool byte of
@@ -14,8 +15,7 @@ import (
 func TestBoolNotCanonical(t *testing.T) {
 	p := mustPlan(t, loadSet(t, "4.0"), "MetadataRequest", 4)
 	b := []byte{0xff, 0xff, 0xff, 0xff, 0x02} // Topics null, AllowAutoTopicCreation 2
-	root := &tree.Node{}
-	v, n, err := p.DecodeTree(b, root, TreeOptions{})
+	v, fl, n, err := p.DecodeFlat(b, tree.Node{}, TreeOptions{})
 	if err != nil || n != len(b) {
 		t.Fatalf("decode: %v after %d bytes", err, n)
 	}
@@ -23,13 +23,7 @@ func TestBoolNotCanonical(t *testing.T) {
 	if !v.List()[f.Index].Bool() {
 		t.Error("a bool byte of 2 is not true")
 	}
-	var node *tree.Node
-	root.Walk(func(x *tree.Node, _ int) bool {
-		if x.Name == "AllowAutoTopicCreation" {
-			node = x
-		}
-		return true
-	})
+	_, node := treetest.Named(fl, "AllowAutoTopicCreation")
 	if node == nil || node.Value != "true" || !strings.Contains(node.Detail, "0x02: not canonical") || node.Err != "" {
 		t.Fatalf("node %+v", node)
 	}

@@ -1,10 +1,11 @@
 package codec_test
 
 import (
+	"encoding/hex"
 	"fmt"
+	"os"
 
 	"kwire/codec"
-	"kwire/hexin"
 	"kwire/schemas/sets"
 )
 
@@ -30,12 +31,12 @@ func Example() {
 	}
 	fmt.Printf("%d bytes: %x\n", len(b), b)
 
-	g, root, err := codec.Decode(b, codec.DecodeOptions{Set: set, Dir: codec.Request})
+	g, fl, err := codec.DecodeFlat(b, codec.DecodeOptions{Set: set, Dir: codec.Request})
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(g.API.Name, "v", g.Version, g.Dir)
-	fmt.Print(root.Text())
+	fl.WriteText(os.Stdout, 0, nil)
 	// Output:
 	// 33 bytes: 0000001d000b000900000000000000010000000000000000010101020101000100
 	// JoinGroup v 9 request
@@ -72,13 +73,13 @@ func ExampleDecode_truncated() {
 	if err != nil {
 		panic(err)
 	}
-	b, err := hexin.Parse("0000001d 000b 0009 00000000 ffff 00 05 6772")
+	b, err := hex.DecodeString("0000001d" + "000b" + "0009" + "00000000" + "ffff" + "00" + "05" + "6772")
 	if err != nil {
 		panic(err)
 	}
-	_, root, err := codec.Decode(b, codec.DecodeOptions{Set: set, Dir: codec.Request})
+	_, fl, err := codec.DecodeFlat(b, codec.DecodeOptions{Set: set, Dir: codec.Request})
 	fmt.Println(err)
-	fmt.Print(root.Text())
+	fl.WriteText(os.Stdout, 0, nil)
 	// Output:
 	// offset 15 (0x000f): GroupId: bad length: string length 4 exceeds the 2 bytes left (the frame is truncated: its size says 29 bytes follow, 14 do)
 	// JoinGroupRequest message v9 [0x0000, 18B]
@@ -112,7 +113,7 @@ func ExampleDecode_response() {
 	if err != nil {
 		panic(err)
 	}
-	g, _, err := codec.Decode(b, codec.DecodeOptions{Set: set, API: api, Version: 3, Dir: codec.Response})
+	g, _, err := codec.DecodeFlat(b, codec.DecodeOptions{Set: set, API: api, Version: 3, Dir: codec.Response})
 	if err != nil {
 		panic(err)
 	}

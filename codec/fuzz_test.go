@@ -81,13 +81,13 @@ func FuzzDecodeFrame(f *testing.F) {
 		set, api, v, _ := fuzzPick(sets, data[:3])
 		b := data[3:]
 		o := DecodeOptions{Set: set, Dir: Request}
-		fr, root, err := Decode(b, o)
-		if err := checkDecoded(b, o, fr, root, err); err != nil {
+		fr, fl, err := DecodeFlat(b, o)
+		if err := checkDecoded(b, o, fr, fl, err); err != nil {
 			t.Fatalf("as a request: %v", err)
 		}
 		o = DecodeOptions{Set: set, API: api, Version: v, Dir: Response}
-		fr, root, err = Decode(b, o)
-		if err := checkDecoded(b, o, fr, root, err); err != nil {
+		fr, fl, err = DecodeFlat(b, o)
+		if err := checkDecoded(b, o, fr, fl, err); err != nil {
 			t.Fatalf("as a %s v%d response: %v", api.Name, v, err)
 		}
 	})
@@ -105,8 +105,8 @@ func FuzzDecodeBody(f *testing.F) {
 		set, api, v, dir := fuzzPick(sets, data[:3])
 		b := data[3:]
 		o := DecodeOptions{Set: set, API: api, Version: v, Dir: dir, BodyOnly: true}
-		fr, root, err := Decode(b, o)
-		if err := checkDecoded(b, o, fr, root, err); err != nil {
+		fr, fl, err := DecodeFlat(b, o)
+		if err := checkDecoded(b, o, fr, fl, err); err != nil {
 			t.Fatalf("as a %s v%d %s body: %v", api.Name, v, dir, err)
 		}
 		if err := checkValueDecodes(fr, b, err); err != nil {
@@ -158,8 +158,8 @@ func checkValueDecodes(fr *Frame, b []byte, treeErr error) error {
 // presence byte other than 1, a tagged field written at its default or out
 // of order), to bytes no longer than b that decode to the same frame and
 // encode to themselves.
-func checkDecoded(b []byte, o DecodeOptions, fr *Frame, root *tree.Node, err error) error {
-	if root == nil || fr == nil {
+func checkDecoded(b []byte, o DecodeOptions, fr *Frame, fl *tree.Flat, err error) error {
+	if fl == nil || fl.Len() == 0 || fr == nil {
 		return fmt.Errorf("Decode returned no tree or frame (err %v)", err)
 	}
 	if err != nil {
@@ -171,10 +171,10 @@ func checkDecoded(b []byte, o DecodeOptions, fr *Frame, root *tree.Node, err err
 			return fmt.Errorf("error offset %d outside the %d-byte input: %v", de.Offset, len(b), err)
 		}
 	}
-	if root.Offset != 0 || root.Size != len(b) {
-		return fmt.Errorf("root spans [%d, %d), not the %d-byte input", root.Offset, root.End(), len(b))
+	if root := &fl.Spans[0]; root.Off != 0 || int(root.Size) != len(b) {
+		return fmt.Errorf("root spans [%d, %d), not the %d-byte input", root.Off, root.End(), len(b))
 	}
-	if terr := checkTree(root, 0, len(b), true); terr != nil {
+	if terr := checkTree(fl, 0, 0, len(b), true); terr != nil {
 		return fmt.Errorf("%v (decode error: %v)", terr, err)
 	}
 	if err != nil {
@@ -194,7 +194,7 @@ func checkDecoded(b []byte, o DecodeOptions, fr *Frame, root *tree.Node, err err
 	if len(b2) > len(b) {
 		return fmt.Errorf("re-encoded to %d bytes, more than the %d read:\n%x\n%x", len(b2), len(b), b, b2)
 	}
-	fr2, _, err2 := Decode(b2, o)
+	fr2, _, err2 := DecodeFlat(b2, o)
 	if err2 != nil {
 		return fmt.Errorf("re-encoded bytes do not decode: %v\n%x\n%x", err2, b, b2)
 	}

@@ -16,7 +16,7 @@ import (
 
 	"kwire/codec/wire/wiretest"
 	"kwire/schemas/sets"
-	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 // TestKfakeConsumerGroup runs two kgo consumers of one group against kfake
@@ -77,15 +77,16 @@ func TestKfakeConsumerGroup(t *testing.T) {
 			if dir == Response {
 				o.API, o.Version = api, version
 			}
-			f, root, err := Decode(b, o)
+			f, fl, err := DecodeFlat(b, o)
 			if err != nil {
 				t.Fatalf("%s v%d %s: %v", api.Name, version, dir, err)
 			}
-			if e, _ := root.FirstError(); e != nil {
+			if j, _ := fl.FirstError(0); j >= 0 {
+				e := fl.Node(j, nil)
 				t.Errorf("%s v%d %s: error node %s: %s", api.Name, version, dir, e.Path, e.Err)
 			}
 			jsonRoundTrip(t, f, b)
-			root.Walk(func(n *tree.Node, _ int) bool {
+			for i, n := range treetest.All(fl) {
 				switch n.Name {
 				case "ConsumerProtocolSubscription":
 					subs++
@@ -94,8 +95,8 @@ func TestKfakeConsumerGroup(t *testing.T) {
 						t.Errorf("kmsg reads no subscription at [%d, %d): %v", n.Offset, n.End(), err)
 					}
 					for _, topic := range m.Topics {
-						if !strings.Contains(n.Text(), `"`+topic+`"`) {
-							t.Errorf("subscription without %s:\n%s", topic, n.Text())
+						if text := treetest.TextAt(fl, i); !strings.Contains(text, `"`+topic+`"`) {
+							t.Errorf("subscription without %s:\n%s", topic, text)
 						}
 					}
 				case "ConsumerProtocolAssignment":
@@ -105,13 +106,12 @@ func TestKfakeConsumerGroup(t *testing.T) {
 						t.Errorf("kmsg reads no assignment at [%d, %d): %v", n.Offset, n.End(), err)
 					}
 					for _, tp := range m.Topics {
-						if !strings.Contains(n.Text(), `"`+tp.Topic+`"`) {
-							t.Errorf("assignment without %s:\n%s", tp.Topic, n.Text())
+						if text := treetest.TextAt(fl, i); !strings.Contains(text, `"`+tp.Topic+`"`) {
+							t.Errorf("assignment without %s:\n%s", tp.Topic, text)
 						}
 					}
 				}
-				return true
-			})
+			}
 			if j, _ := f.JSON(len(b)); bytes.Contains(j, []byte(`"Metadata": "`)) && key == 11 {
 				t.Errorf("JoinGroup metadata left as hex:\n%s", j)
 			}

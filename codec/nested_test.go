@@ -10,6 +10,7 @@ import (
 
 	"kwire/schemas"
 	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 // frameFromJSON encodes a frame of api at version from its body's JSON.
@@ -40,26 +41,14 @@ func frameFromJSONSet(t *testing.T, set *schemas.Set, api string, version int16,
 }
 
 // decodeFrame decodes b as a frame of api and version with trunk.
-func decodeTest(t *testing.T, b []byte, api string, version int16, dir Direction) (*Frame, *tree.Node, error) {
+func decodeTest(t *testing.T, b []byte, api string, version int16, dir Direction) (*Frame, *tree.Flat, error) {
 	t.Helper()
 	set := loadSet(t, "trunk")
 	a, err := set.LookupAPI(api)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Decode(b, DecodeOptions{Set: set, API: a, Version: version, Dir: dir})
-}
-
-// findPath returns the first node with path p and name name.
-func findNode(root *tree.Node, path, name string) *tree.Node {
-	var found *tree.Node
-	root.Walk(func(n *tree.Node, _ int) bool {
-		if found == nil && n.Path == path && n.Name == name {
-			found = n
-		}
-		return found == nil
-	})
-	return found
+	return DecodeFlat(b, DecodeOptions{Set: set, API: a, Version: version, Dir: dir})
 }
 
 func subscription(t *testing.T) []byte {
@@ -100,17 +89,17 @@ func TestNestedJoinGroupSubscription(t *testing.T) {
 	meta := subscription(t)
 	body := fmt.Sprintf(`{"GroupId":"g","SessionTimeoutMs":45000,"RebalanceTimeoutMs":60000,"MemberId":"","ProtocolType":"consumer","Protocols":[{"Name":"range","Metadata":"%x"}],"Reason":"why"}`, meta)
 	b := frameFromJSON(t, "JoinGroup", 9, Request, body)
-	_, root, err := decodeTest(t, b, "JoinGroup", 9, Request)
+	_, fl, err := decodeTest(t, b, "JoinGroup", 9, Request)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e, _ := root.FirstError(); e != nil {
+	if e := treetest.FirstError(fl); e != nil {
 		t.Fatalf("error node %s: %s", e.Name, e.Err)
 	}
-	md := findNode(root, "Protocols[0].Metadata", "Metadata")
-	sub := findNode(md, "Protocols[0].Metadata.ConsumerProtocolSubscription", "ConsumerProtocolSubscription")
+	md, _ := treetest.Find(fl, "Protocols[0].Metadata", "Metadata")
+	si, sub := treetest.FindUnder(fl, md, "Protocols[0].Metadata.ConsumerProtocolSubscription", "ConsumerProtocolSubscription")
 	if sub == nil {
-		t.Fatalf("no subscription node:\n%s", root.Text())
+		t.Fatalf("no subscription node:\n%s", treetest.Text(fl))
 	}
 	start := bytes.Index(b, meta)
 	if sub.Offset != start || sub.Size != len(meta) || sub.Type != "v3" {
@@ -119,25 +108,25 @@ func TestNestedJoinGroupSubscription(t *testing.T) {
 	// Each topic's string node covers its int16 length and its bytes in the outer frame.
 	for _, name := range []string{"orders", "payments"} {
 		var n *tree.Node
-		sub.Walk(func(c *tree.Node, _ int) bool {
-			if n == nil && c.Type == "string" && c.Value == `"`+name+`"` {
+		for _, c := range treetest.Under(fl, si) {
+			if c.Type == "string" && c.Value == `"`+name+`"` {
 				n = c
+				break
 			}
-			return n == nil
-		})
+		}
 		if n == nil {
-			t.Fatalf("no topic %s:\n%s", name, root.Text())
+			t.Fatalf("no topic %s:\n%s", name, treetest.Text(fl))
 		}
 		if got := string(b[n.Offset+2 : n.End()]); got != name {
 			t.Errorf("topic %s node spans %q", name, got)
 		}
 	}
 	for _, want := range []string{"OwnedPartitions", "GenerationId", "RackId", "UserData"} {
-		if findNode(sub, "", want) == nil && !strings.Contains(sub.Text(), want) {
-			t.Errorf("no %s in\n%s", want, sub.Text())
+		if i, _ := treetest.FindUnder(fl, si, "", want); i < 0 && !strings.Contains(treetest.TextAt(fl, si), want) {
+			t.Errorf("no %s in\n%s", want, treetest.TextAt(fl, si))
 		}
 	}
-	g := findNode(sub, "Protocols[0].Metadata.ConsumerProtocolSubscription.GenerationId", "GenerationId")
+	_, g := treetest.FindUnder(fl, si, "Protocols[0].Metadata.ConsumerProtocolSubscription.GenerationId", "GenerationId")
 	if g == nil || g.Value != "7" || !bytes.Equal(b[g.Offset:g.End()], []byte{0, 0, 0, 7}) {
 		t.Errorf("GenerationId node %+v", g)
 	}
@@ -189,15 +178,15 @@ func TestNestedJoinGroupSubscription(t *testing.T) {
 func TestNestedConnectStaysBytes(t *testing.T) {
 	body := `{"GroupId":"g","SessionTimeoutMs":45000,"RebalanceTimeoutMs":60000,"MemberId":"","ProtocolType":"connect","Protocols":[{"Name":"sessioned","Metadata":"000100000000"}]}`
 	b := frameFromJSON(t, "JoinGroup", 9, Request, body)
-	_, root, err := decodeTest(t, b, "JoinGroup", 9, Request)
+	_, fl, err := decodeTest(t, b, "JoinGroup", 9, Request)
 	if err != nil {
 		t.Fatal(err)
 	}
-	md := findNode(root, "Protocols[0].Metadata", "Metadata")
-	if len(md.Children) != 0 || !strings.Contains(md.Detail, `protocol type "connect"`) {
+	mi, md := treetest.Find(fl, "Protocols[0].Metadata", "Metadata")
+	if fl.ChildCount(mi) != 0 || !strings.Contains(md.Detail, `protocol type "connect"`) {
 		t.Errorf("connect metadata: %s", md.Line())
 	}
-	if e, _ := root.FirstError(); e != nil {
+	if e := treetest.FirstError(fl); e != nil {
 		t.Errorf("error node %s", e.Err)
 	}
 	if j := roundTrip(t, b, "JoinGroup", 9, Request); !strings.Contains(j, `"Metadata": "000100000000"`) {
@@ -215,16 +204,16 @@ func TestNestedSyncGroupAssignment(t *testing.T) {
 		}
 		body := fmt.Sprintf(`{"ErrorCode":0%s,"Assignment":"%x"}`, pt, ab)
 		b := frameFromJSON(t, "SyncGroup", version, Response, body)
-		_, root, err := decodeTest(t, b, "SyncGroup", version, Response)
+		_, fl, err := decodeTest(t, b, "SyncGroup", version, Response)
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := findNode(root, "Assignment.ConsumerProtocolAssignment", "ConsumerProtocolAssignment")
+		i, n := treetest.Find(fl, "Assignment.ConsumerProtocolAssignment", "ConsumerProtocolAssignment")
 		if n == nil || n.Offset != bytes.Index(b, ab) {
-			t.Fatalf("v%d: no assignment node:\n%s", version, root.Text())
+			t.Fatalf("v%d: no assignment node:\n%s", version, treetest.Text(fl))
 		}
-		if !strings.Contains(n.Text(), `"orders"`) || !strings.Contains(n.Text(), "AssignedPartitions") {
-			t.Errorf("v%d:\n%s", version, n.Text())
+		if text := treetest.TextAt(fl, i); !strings.Contains(text, `"orders"`) || !strings.Contains(text, "AssignedPartitions") {
+			t.Errorf("v%d:\n%s", version, text)
 		}
 		if j := roundTrip(t, b, "SyncGroup", version, Response); !strings.Contains(j, "ConsumerProtocolAssignment") {
 			t.Errorf("v%d JSON:\n%s", version, j)
@@ -239,16 +228,16 @@ func TestNestedNewerVersion(t *testing.T) {
 	meta = append(meta, 0xca, 0xfe)
 	body := fmt.Sprintf(`{"ErrorCode":0,"GenerationId":1,"ProtocolType":"consumer","ProtocolName":"range","Leader":"m","MemberId":"m","Members":[{"MemberId":"m","Metadata":"%x"}]}`, meta)
 	b := frameFromJSON(t, "JoinGroup", 9, Response, body)
-	_, root, err := decodeTest(t, b, "JoinGroup", 9, Response)
+	_, fl, err := decodeTest(t, b, "JoinGroup", 9, Response)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e, _ := root.FirstError(); e != nil {
+	if e := treetest.FirstError(fl); e != nil {
 		t.Fatalf("error node %s", e.Err)
 	}
-	un := findNode(root, "Members[0].Metadata.ConsumerProtocolSubscription.unreadHex", "unread")
+	_, un := treetest.Find(fl, "Members[0].Metadata.ConsumerProtocolSubscription.unreadHex", "unread")
 	if un == nil || un.Size != 2 || un.Offset != bytes.Index(b, meta)+len(meta)-2 {
-		t.Fatalf("unread node %+v\n%s", un, root.Text())
+		t.Fatalf("unread node %+v\n%s", un, treetest.Text(fl))
 	}
 	if j := roundTrip(t, b, "JoinGroup", 9, Response); !strings.Contains(j, `"unreadHex": "cafe"`) {
 		t.Errorf("JSON:\n%s", j)
@@ -259,18 +248,18 @@ func TestNestedJoinGroupResponseSniff(t *testing.T) {
 	meta := subscription(t)
 	body := fmt.Sprintf(`{"ErrorCode":0,"GenerationId":1,"ProtocolName":"range","Leader":"m","MemberId":"m","Members":[{"MemberId":"m","Metadata":"%x"},{"MemberId":"n","Metadata":"00010203"}]}`, meta)
 	b := frameFromJSON(t, "JoinGroup", 6, Response, body)
-	_, root, err := decodeTest(t, b, "JoinGroup", 6, Response)
+	_, fl, err := decodeTest(t, b, "JoinGroup", 6, Response)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if findNode(root, "Members[0].Metadata.ConsumerProtocolSubscription", "ConsumerProtocolSubscription") == nil {
-		t.Errorf("v6 subscription not read:\n%s", root.Text())
+	if i, _ := treetest.Find(fl, "Members[0].Metadata.ConsumerProtocolSubscription", "ConsumerProtocolSubscription"); i < 0 {
+		t.Errorf("v6 subscription not read:\n%s", treetest.Text(fl))
 	}
-	other := findNode(root, "Members[1].Metadata", "Metadata")
-	if len(other.Children) != 0 || !strings.Contains(other.Detail, "not decoded") {
+	oi, other := treetest.Find(fl, "Members[1].Metadata", "Metadata")
+	if fl.ChildCount(oi) != 0 || !strings.Contains(other.Detail, "not decoded") {
 		t.Errorf("other metadata: %s", other.Line())
 	}
-	if e, _ := root.FirstError(); e != nil {
+	if e := treetest.FirstError(fl); e != nil {
 		t.Errorf("error node %s", e.Err)
 	}
 	roundTrip(t, b, "JoinGroup", 6, Response)
@@ -281,19 +270,19 @@ func TestNestedHostile(t *testing.T) {
 	for _, meta := range [][]byte{nil, {0}, {0xff, 0xff}, good[:len(good)-3], {0, 0, 0x7f, 0xff, 0xff, 0xff}, append(append([]byte{}, good...), 1), {0, 3, 0, 0, 0, 1, 0, 200}} {
 		body := fmt.Sprintf(`{"GroupId":"g","ProtocolType":"consumer","Protocols":[{"Name":"range","Metadata":"%x"}],"Reason":"r"}`, meta)
 		b := frameFromJSON(t, "JoinGroup", 9, Request, body)
-		_, root, err := decodeTest(t, b, "JoinGroup", 9, Request)
+		_, fl, err := decodeTest(t, b, "JoinGroup", 9, Request)
 		if err != nil {
 			t.Fatalf("%x: outer decode: %v", meta, err)
 		}
-		e, _ := root.FirstError()
+		e := treetest.FirstError(fl)
 		if e == nil {
-			t.Errorf("%x: no error node:\n%s", meta, root.Text())
+			t.Errorf("%x: no error node:\n%s", meta, treetest.Text(fl))
 			continue
 		}
 		if !strings.HasPrefix(e.Path, "Protocols[0].Metadata") {
 			t.Errorf("%x: error node at %q", meta, e.Path)
 		}
-		if findNode(root, "Reason", "Reason") == nil {
+		if i, _ := treetest.Find(fl, "Reason", "Reason"); i < 0 {
 			t.Errorf("%x: the outer tree stops", meta)
 		}
 		if e.Offset < 0 || e.End() > len(b) {
@@ -309,29 +298,29 @@ func TestNestedEnvelope(t *testing.T) {
 	pb := principal.AppendTo(nil)
 	body := fmt.Sprintf(`{"RequestData":"%x","RequestPrincipal":"%x","ClientHostAddress":"7f000001"}`, inner[4:], pb)
 	b := frameFromJSON(t, "Envelope", 0, Request, body)
-	_, root, err := decodeTest(t, b, "Envelope", 0, Request)
+	_, fl, err := decodeTest(t, b, "Envelope", 0, Request)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e, _ := root.FirstError(); e != nil {
-		t.Fatalf("error node %s: %s\n%s", e.Name, e.Err, root.Text())
+	if e := treetest.FirstError(fl); e != nil {
+		t.Fatalf("error node %s: %s\n%s", e.Name, e.Err, treetest.Text(fl))
 	}
-	rd := findNode(root, "RequestData", "RequestData")
-	if len(rd.Children) != 1 || rd.Children[0].Name != "JoinGroupRequest" {
-		t.Fatalf("RequestData:\n%s", rd.Text())
+	rd, _ := treetest.Find(fl, "RequestData", "RequestData")
+	if fl.ChildCount(rd) != 1 || fl.Node(rd+1, nil).Name != "JoinGroupRequest" {
+		t.Fatalf("RequestData:\n%s", treetest.TextAt(fl, rd))
 	}
 	start := bytes.Index(b, inner[4:])
-	gid := findNode(rd, "RequestData.request.GroupId", "GroupId")
+	_, gid := treetest.FindUnder(fl, rd, "RequestData.request.GroupId", "GroupId")
 	if gid == nil || string(b[gid.Offset+1:gid.End()]) != "g" || gid.Offset < start {
 		t.Errorf("inner GroupId %+v", gid)
 	}
 	// The carried request's own nested bytes are decoded too.
-	if findNode(rd, "RequestData.request.Protocols[0].Metadata.ConsumerProtocolSubscription", "ConsumerProtocolSubscription") == nil {
-		t.Errorf("no subscription in the envelope's request:\n%s", rd.Text())
+	if i, _ := treetest.FindUnder(fl, rd, "RequestData.request.Protocols[0].Metadata.ConsumerProtocolSubscription", "ConsumerProtocolSubscription"); i < 0 {
+		t.Errorf("no subscription in the envelope's request:\n%s", treetest.TextAt(fl, rd))
 	}
-	p := findNode(root, "RequestPrincipal.DefaultPrincipalData", "DefaultPrincipalData")
-	if p == nil || !strings.Contains(p.Text(), `"alice"`) || p.Offset != bytes.Index(b, pb) {
-		t.Fatalf("principal:\n%s", root.Text())
+	pi, p := treetest.Find(fl, "RequestPrincipal.DefaultPrincipalData", "DefaultPrincipalData")
+	if p == nil || !strings.Contains(treetest.TextAt(fl, pi), `"alice"`) || p.Offset != bytes.Index(b, pb) {
+		t.Fatalf("principal:\n%s", treetest.Text(fl))
 	}
 	j := roundTrip(t, b, "Envelope", 0, Request)
 	if !strings.Contains(j, `"DefaultPrincipalData"`) || !strings.Contains(j, `"request": {`) || !strings.Contains(j, `"ConsumerProtocolSubscription"`) {
@@ -344,13 +333,13 @@ func TestNestedEnvelope(t *testing.T) {
 		fmt.Sprintf(`{"RequestData":"%x","RequestPrincipal":"0001%x","ClientHostAddress":"7f000001"}`, inner[4:], pb[2:]),
 	} {
 		bb := frameFromJSON(t, "Envelope", 0, Request, bad)
-		_, broot, err := decodeTest(t, bb, "Envelope", 0, Request)
+		_, bfl, err := decodeTest(t, bb, "Envelope", 0, Request)
 		if err != nil {
 			t.Fatal(err)
 		}
-		e, _ := broot.FirstError()
-		if e == nil || !strings.HasPrefix(e.Path, "Request") || findNode(broot, "ClientHostAddress", "ClientHostAddress") == nil {
-			t.Errorf("%s:\n%s", bad, broot.Text())
+		e := treetest.FirstError(bfl)
+		if ci, _ := treetest.Find(bfl, "ClientHostAddress", "ClientHostAddress"); e == nil || !strings.HasPrefix(e.Path, "Request") || ci < 0 {
+			t.Errorf("%s:\n%s", bad, treetest.Text(bfl))
 		}
 		roundTrip(t, bb, "Envelope", 0, Request)
 	}
@@ -364,11 +353,11 @@ func TestNestedEnvelope(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, root, err = decodeTest(t, nb, "Envelope", 0, Request)
+	_, fl, err = decodeTest(t, nb, "Envelope", 0, Request)
 	if err != nil {
 		t.Fatal(err)
 	}
-	gid = findNode(root, "RequestData.request.GroupId", "GroupId")
+	_, gid = treetest.Find(fl, "RequestData.request.GroupId", "GroupId")
 	if gid == nil || gid.Value != `"group-2"` || string(nb[gid.Offset+1:gid.End()]) != "group-2" {
 		t.Errorf("edited GroupId %+v", gid)
 	}
@@ -449,16 +438,15 @@ func FuzzNested(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, root, err := Decode(b, DecodeOptions{Set: set, API: api, Version: m.version, Dir: m.dir})
+		got, fl, err := DecodeFlat(b, DecodeOptions{Set: set, API: api, Version: m.version, Dir: m.dir})
 		if err != nil {
 			t.Fatal(err)
 		}
-		root.Walk(func(n *tree.Node, _ int) bool {
+		for _, n := range treetest.All(fl) {
 			if !n.Relative && (n.Offset < 0 || n.End() > len(b)) {
 				t.Fatalf("node %s [%d, %d) outside the frame", n.Name, n.Offset, n.End())
 			}
-			return true
-		})
+		}
 		j, err := got.JSON(len(b))
 		if err != nil {
 			t.Fatal(err)

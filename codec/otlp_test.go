@@ -10,7 +10,7 @@ import (
 
 	"kwire/codec/otlp"
 	"kwire/codec/records"
-	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 func TestPushTelemetryOTLP(t *testing.T) {
@@ -19,21 +19,21 @@ func TestPushTelemetryOTLP(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			metrics := compressTest(c, plain)
 			b := telemetryFrame(t, c, metrics)
-			f, root, err := decodeTest(t, b, "PushTelemetry", 0, Request)
+			f, fl, err := decodeTest(t, b, "PushTelemetry", 0, Request)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if e, _ := root.FirstError(); e != nil {
-				t.Fatalf("error node %s: %s\n%s", e.Name, e.Err, root.Text())
+			if e := treetest.FirstError(fl); e != nil {
+				t.Fatalf("error node %s: %s\n%s", e.Name, e.Err, treetest.Text(fl))
 			}
-			md := findNode(root, "Metrics."+otlp.Seg, otlp.Seg)
+			mi, md := treetest.Find(fl, "Metrics."+otlp.Seg, otlp.Seg)
 			if md == nil {
-				t.Fatalf("no %s in\n%s", otlp.Seg, root.Text())
+				t.Fatalf("no %s in\n%s", otlp.Seg, treetest.Text(fl))
 			}
 			if md.Relative != (c != 0) {
 				t.Errorf("relative = %v for %s", md.Relative, name)
 			}
-			text := root.Text()
+			text := treetest.Text(fl)
 			for _, want := range []string{
 				`name string = "org.apache.kafka.producer.record.queue.time.avg"`,
 				`as_double double = 0.75`,
@@ -60,15 +60,14 @@ func TestPushTelemetryOTLP(t *testing.T) {
 			if c != 0 {
 				stream = plain
 			}
-			md.Walk(func(n *tree.Node, _ int) bool {
+			for _, n := range treetest.Under(fl, mi) {
 				if n.Offset < 0 || n.End() > len(stream) {
 					t.Fatalf("%s [%d, %d) outside the stream of %d", n.Name, n.Offset, n.End(), len(stream))
 				}
 				if n.Name == "name" && !bytes.Contains(stream[n.Offset:n.End()], []byte("org.apache.kafka")) {
 					t.Errorf("name spans %q", stream[n.Offset:n.End()])
 				}
-				return true
-			})
+			}
 			// The JSON form keeps Metrics as hex and round-trips.
 			j, err := f.JSON(len(b))
 			if err != nil {
@@ -78,7 +77,7 @@ func TestPushTelemetryOTLP(t *testing.T) {
 				t.Errorf("Metrics not hex in %s", j)
 			}
 			if testing.Verbose() && c == 1 {
-				t.Log(root.Text())
+				t.Log(treetest.Text(fl))
 			}
 			roundTrip(t, b, "PushTelemetry", 0, Request)
 		})
@@ -102,16 +101,16 @@ func TestPushTelemetryHostile(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			b := telemetryFrame(t, tc.c, tc.metrics)
-			_, root, err := decodeTest(t, b, "PushTelemetry", 0, Request)
+			_, fl, err := decodeTest(t, b, "PushTelemetry", 0, Request)
 			if err != nil {
 				t.Fatal(err)
 			}
-			e, _ := root.FirstError()
+			e := treetest.FirstError(fl)
 			if e == nil || !strings.Contains(e.Err, tc.err) {
-				t.Fatalf("want an error node with %q\n%s", tc.err, root.Text())
+				t.Fatalf("want an error node with %q\n%s", tc.err, treetest.Text(fl))
 			}
-			if findNode(root, "CompressionType", "CompressionType") == nil {
-				t.Fatalf("outer tree not whole\n%s", root.Text())
+			if i, _ := treetest.Find(fl, "CompressionType", "CompressionType"); i < 0 {
+				t.Fatalf("outer tree not whole\n%s", treetest.Text(fl))
 			}
 		})
 	}
@@ -122,12 +121,12 @@ func TestPushTelemetryHostile(t *testing.T) {
 	}
 	kv := pbMsg(pbStr(nil, 1, "k"), 2, deep)
 	md := pbMsg(nil, 1, pbMsg(nil, 1, pbMsg(nil, 1, kv)))
-	_, root, err := decodeTest(t, telemetryFrame(t, 0, md), "PushTelemetry", 0, Request)
+	_, fl, err := decodeTest(t, telemetryFrame(t, 0, md), "PushTelemetry", 0, Request)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(root.Text(), "nested more than") {
-		t.Errorf("no depth note in\n%s", root.Text())
+	if !strings.Contains(treetest.Text(fl), "nested more than") {
+		t.Errorf("no depth note in\n%s", treetest.Text(fl))
 	}
 }
 
@@ -150,13 +149,13 @@ func TestPushTelemetryBudget(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := telemetryFrame(t, 1, compressTest(1, plain))
-			_, root, err := Decode(b, DecodeOptions{Set: set, API: api, Version: 0, Dir: Request, budget: records.NewBudget(tc.l)})
+			_, fl, err := DecodeFlat(b, DecodeOptions{Set: set, API: api, Version: 0, Dir: Request, budget: records.NewBudget(tc.l)})
 			if err != nil {
 				t.Fatal(err)
 			}
-			e, _ := root.FirstError()
+			e := treetest.FirstError(fl)
 			if e == nil || !strings.Contains(e.Err, tc.want) {
-				t.Fatalf("want an error node with %q\n%s", tc.want, root.Text())
+				t.Fatalf("want an error node with %q\n%s", tc.want, treetest.Text(fl))
 			}
 		})
 	}

@@ -100,21 +100,21 @@ func edited(f *Frame, l leaf, r *rand.Rand) Frame {
 	return g
 }
 
-// diffTree reports the first difference between two trees, field by
-// field, or "" when they are the same.
-func diffTree(a, b *tree.Node) string {
-	ca, cb := *a, *b
-	ca.Children, cb.Children = nil, nil
-	if !reflect.DeepEqual(ca, cb) {
-		return fmt.Sprintf("node %q differs:\n got %+v\nwant %+v", a.Path+" "+a.Name, ca, cb)
-	}
-	if len(a.Children) != len(b.Children) {
-		return fmt.Sprintf("node %q: %d children, want %d", a.Path+" "+a.Name, len(a.Children), len(b.Children))
-	}
-	for i := range a.Children {
-		if d := diffTree(a.Children[i], b.Children[i]); d != "" {
-			return d
+// diffTree reports the first difference between two trees, node by node
+// in preorder, field by field and parent by parent, or "" when they are
+// the same.
+func diffTree(a, b *tree.Flat) string {
+	for i := range min(a.Len(), b.Len()) {
+		na, nb := a.Node(i, nil), b.Node(i, nil)
+		if !reflect.DeepEqual(*na, *nb) {
+			return fmt.Sprintf("node %q differs:\n got %+v\nwant %+v", na.Path+" "+na.Name, *na, *nb)
 		}
+		if pa, pb := a.Spans[i].Parent, b.Spans[i].Parent; pa != pb {
+			return fmt.Sprintf("node %q: under node %d, want %d", na.Path+" "+na.Name, pa, pb)
+		}
+	}
+	if a.Len() != b.Len() {
+		return fmt.Sprintf("%d nodes, want %d", a.Len(), b.Len())
 	}
 	return ""
 }
@@ -168,7 +168,7 @@ func TestPatch(t *testing.T) {
 				t.Fatalf("%s: %v", where, err)
 			}
 			ok := Patch(fl, old, cur, o) >= 0
-			_, want, werr := Decode(cur, o)
+			_, want, werr := DecodeFlat(cur, o)
 			edits++
 			if !ok {
 				refused++
@@ -188,7 +188,7 @@ func TestPatch(t *testing.T) {
 			if !l.patched {
 				t.Errorf("%s: patched an edit Patch cannot decode alone", where)
 			}
-			if d := diffTree(fl.Tree(0, nil), want); d != "" {
+			if d := diffTree(fl, want); d != "" {
 				t.Errorf("%s: %s", where, d)
 			}
 		}
@@ -230,7 +230,7 @@ func TestPatchCorpus(t *testing.T) {
 			}
 			api := set.APIByKey(key)
 			o := DecodeOptions{Set: set, API: api, Version: version, Dir: dir}
-			f, _, err := Decode(old, o)
+			f, _, err := DecodeFlat(old, o)
 			if err != nil {
 				t.Fatalf("%s:%d: %v", file, ln+1, err)
 			}
@@ -248,7 +248,7 @@ func TestPatchCorpus(t *testing.T) {
 				where := fmt.Sprintf("%s:%d: %s v%d %s: %s %s", file, ln+1, api.Name, version, dir, l.position, l.fp.Field.Name)
 				_, fl, _ := DecodeFlat(old, o)
 				ok := Patch(fl, old, cur, o) >= 0
-				_, want, werr := Decode(cur, o)
+				_, want, werr := DecodeFlat(cur, o)
 				edits++
 				if !ok {
 					if l.patched && werr == nil {
@@ -259,7 +259,7 @@ func TestPatchCorpus(t *testing.T) {
 				patched++
 				if werr != nil {
 					t.Errorf("%s: patched, but the frame no longer decodes: %v", where, werr)
-				} else if d := diffTree(fl.Tree(0, nil), want); d != "" {
+				} else if d := diffTree(fl, want); d != "" {
 					t.Errorf("%s: %s", where, d)
 				}
 			}
@@ -324,11 +324,11 @@ func FuzzPatch(f *testing.F) {
 		if Patch(fl, old, cur, o) < 0 {
 			return
 		}
-		_, want, err := Decode(cur, o)
+		_, want, err := DecodeFlat(cur, o)
 		if err != nil {
 			t.Fatalf("%s v%d %s: patched, but the body no longer decodes: %v", api.Name, v, dir, err)
 		}
-		if d := diffTree(fl.Tree(0, nil), want); d != "" {
+		if d := diffTree(fl, want); d != "" {
 			t.Fatalf("%s v%d %s: %s", api.Name, v, dir, d)
 		}
 	})

@@ -82,12 +82,11 @@ func checkRoundTrip(p *Plan, val Value) error {
 	if err != nil || !bytes.Equal(b, b2) {
 		return fmt.Errorf("re-encode differs (%v):\n%x\n%x", err, b, b2)
 	}
-	root := &tree.Node{Name: p.Msg.Name, Size: len(b)}
-	tv, n, err := p.DecodeTree(b, root, TreeOptions{})
+	tv, fl, n, err := p.DecodeFlat(b, tree.Node{Name: p.Msg.Name, Size: len(b)}, TreeOptions{})
 	if err != nil || n != len(b) || !tv.Equal(val) {
 		return fmt.Errorf("tree decode used %d of %d bytes, equal=%v: %v", n, len(b), tv.Equal(val), err)
 	}
-	if err := checkTree(root, 0, len(b), false); err != nil {
+	if err := checkTree(fl, 0, 0, len(b), false); err != nil {
 		return err
 	}
 	j := p.JSON(val)
@@ -122,17 +121,17 @@ func checkFrameRoundTrip(set *schemas.Set, api *schemas.API, v int16, dir Direct
 	if dir == Response {
 		o.API, o.Version = api, v
 	}
-	g, root, err := Decode(b, o)
+	g, fl, err := DecodeFlat(b, o)
 	if err != nil {
 		return fmt.Errorf("decode: %v", err)
 	}
 	if g.API != api || g.Version != v || !g.Header.Equal(f.Header) || !g.Body.Equal(f.Body) {
 		return fmt.Errorf("decoded frame differs")
 	}
-	if root.Size != len(b) {
-		return fmt.Errorf("tree covers %d of %d bytes", root.Size, len(b))
+	if size := int(fl.Spans[0].Size); size != len(b) {
+		return fmt.Errorf("tree covers %d of %d bytes", size, len(b))
 	}
-	if err := checkTree(root, 0, len(b), false); err != nil {
+	if err := checkTree(fl, 0, 0, len(b), false); err != nil {
 		return err
 	}
 	b2, err := g.Encode()
@@ -142,26 +141,27 @@ func checkFrameRoundTrip(set *schemas.Set, api *schemas.API, v int16, dir Direct
 	return nil
 }
 
-// checkTree checks that every node lies inside [lo, hi) and its children
-// inside it; with errorsAllowed false, that no node is an error node.
-func checkTree(n *tree.Node, lo, hi int, errorsAllowed bool) error {
+// checkTree checks that node i of fl lies inside [lo, hi) and its
+// children inside it; with errorsAllowed false, that no node is an error
+// node.
+func checkTree(fl *tree.Flat, i, lo, hi int, errorsAllowed bool) error {
+	n := fl.Node(i, nil)
 	if n.Size < 0 || n.Offset < lo || n.End() > hi {
 		return fmt.Errorf("node %s (%s) spans [%d, %d), outside [%d, %d)", n.Path, n.Name, n.Offset, n.End(), lo, hi)
 	}
 	if !errorsAllowed && (n.Err != "" || n.Section == tree.Error) {
 		return fmt.Errorf("error node %s: %s", n.Name, n.Err)
 	}
-	for _, c := range n.Children {
-		if c.Relative {
-			continue
+	var err error
+	fl.Children(i, func(c int) {
+		if err != nil || fl.Spans[c].Flags&tree.InStream != 0 {
+			return
 		}
 		// Random bytes that carry another format (nested.go) may well not
 		// be one: errors there are the bytes', not the codec's.
-		if err := checkTree(c, n.Offset, n.End(), errorsAllowed || n.Type == "bytes"); err != nil {
-			return err
-		}
-	}
-	return nil
+		err = checkTree(fl, c, n.Offset, n.End(), errorsAllowed || n.Type == "bytes")
+	})
+	return err
 }
 
 // countShapes tallies the shapes in a random value, to show the generator

@@ -14,7 +14,7 @@ import (
 	"kwire/codec/records/recordstest"
 	"kwire/schemas"
 	"kwire/schemas/sets"
-	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 // Fetch responses for the records benchmark: recordstest.Field, 10,000
@@ -99,20 +99,19 @@ func kmsgDecode(frame []byte, dec kgo.Decompressor) (int, error) {
 // kwireDecode decodes the frame with its whole object tree and returns the
 // record nodes in it.
 func kwireDecode(frame []byte, o DecodeOptions) (int, error) {
-	_, root, err := Decode(frame, o)
+	_, fl, err := DecodeFlat(frame, o)
 	if err != nil {
 		return 0, err
 	}
 	n := 0
-	root.Walk(func(x *tree.Node, _ int) bool {
+	for _, x := range treetest.All(fl) {
 		if x.Err != "" {
 			err = fmt.Errorf("%s: %s", x.Name, x.Err)
 		}
 		if x.Type == "Record" {
 			n++
 		}
-		return true
-	})
+	}
 	return n, err
 }
 
@@ -201,7 +200,7 @@ func BenchmarkFetchRecords(b *testing.B) {
 			vo.ValuesOnly = true
 			var out []byte
 			measure(b, len(frame), func() {
-				f, _, err := Decode(frame, vo)
+				f, _, err := DecodeFlat(frame, vo)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -5,12 +5,14 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"kwire/codec/wire/wiretest"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"kwire/codec/wire/wiretest"
+	"kwire/tree/treetest"
 
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -35,15 +37,15 @@ func recordText(key, value string, headers ...string) string {
 
 // treeRecords returns the text of every record node in a tree, and the
 // node values of every control record key.
-func treeRecords(root *tree.Node) (recs []string, controls []string) {
-	root.Walk(func(n *tree.Node, _ int) bool {
+func treeRecords(fl *tree.Flat) (recs []string, controls []string) {
+	for i, n := range treetest.All(fl) {
 		if n.Type != "Record" {
-			return true
+			continue
 		}
 		var key, value string
 		var headers []string
-		for _, c := range n.Children {
-			switch c.Name {
+		fl.Children(i, func(ci int) {
+			switch c := fl.Node(ci, nil); c.Name {
 			case "key":
 				key = c.Value
 				if strings.Contains(c.Value, "(COMMIT)") || strings.Contains(c.Value, "(ABORT)") {
@@ -52,16 +54,13 @@ func treeRecords(root *tree.Node) (recs []string, controls []string) {
 			case "value":
 				value = c.Value
 			case "headers":
-				for _, h := range c.Children {
-					for _, kv := range h.Children {
-						headers = append(headers, kv.Value)
-					}
-				}
+				fl.Children(ci, func(h int) {
+					fl.Children(h, func(kv int) { headers = append(headers, fl.Node(kv, nil).Value) })
+				})
 			}
-		}
+		})
 		recs = append(recs, recordText(key, value, headers...))
-		return true
-	})
+	}
 	return recs, controls
 }
 
@@ -203,22 +202,22 @@ func kfakeRecords(t *testing.T, set *schemas.Set, versions *kversion.Versions) {
 		byCorr := map[int32]reqInfo{}
 		for _, b := range reqs {
 			nFrames++
-			f, root, err := Decode(b, DecodeOptions{Set: set, Dir: Request})
+			f, fl, err := DecodeFlat(b, DecodeOptions{Set: set, Dir: Request})
 			if err != nil {
 				t.Errorf("request %x: %v", b[4:8], err)
 				continue
 			}
 			byCorr[int32(binary.BigEndian.Uint32(b[8:]))] = reqInfo{f.API.Key, f.Version}
-			if e := treeErrors(root); e != nil {
-				t.Errorf("%s v%d request: %v", f.API.Name, f.Version, e)
+			if e := treetest.FirstError(fl); e != nil {
+				t.Errorf("%s v%d request: %s %s [%d]: %s", f.API.Name, f.Version, e.Path, e.Name, e.Offset, e.Err)
 			}
 			ok, c, r := jsonRoundTrip(t, f, b)
 			exact, compressed, recompressed = exact+btoi(ok), compressed+btoi(c), recompressed+btoi(r)
 			if f.API.Name == "Produce" {
 				if c {
-					editAcks(t, f, root, b)
+					editAcks(t, f, fl, b)
 				}
-				recs, _ := treeRecords(root)
+				recs, _ := treeRecords(fl)
 				produceRecs = append(produceRecs, recs...)
 			}
 		}
@@ -230,27 +229,26 @@ func kfakeRecords(t *testing.T, set *schemas.Set, versions *kversion.Versions) {
 				continue
 			}
 			api := set.APIByKey(ri.key)
-			f, root, err := Decode(b, DecodeOptions{Set: set, API: api, Version: ri.version, Dir: Response})
+			f, fl, err := DecodeFlat(b, DecodeOptions{Set: set, API: api, Version: ri.version, Dir: Response})
 			if err != nil {
 				t.Errorf("%s v%d response: %v", api.Name, ri.version, err)
 				continue
 			}
-			if e := treeErrors(root); e != nil {
-				t.Errorf("%s v%d response: %v", api.Name, ri.version, e)
+			if e := treetest.FirstError(fl); e != nil {
+				t.Errorf("%s v%d response: %s %s [%d]: %s", api.Name, ri.version, e.Path, e.Name, e.Offset, e.Err)
 			}
 			ok, c, r := jsonRoundTrip(t, f, b)
 			exact, compressed, recompressed = exact+btoi(ok), compressed+btoi(c), recompressed+btoi(r)
 			if f.API.Name == "Fetch" {
 				nFetch++
-				recs, ctl := treeRecords(root)
+				recs, ctl := treeRecords(fl)
 				fetchRecs = append(fetchRecs, recs...)
 				controls = append(controls, ctl...)
-				root.Walk(func(n *tree.Node, _ int) bool {
+				for _, n := range treetest.All(fl) {
 					if n.Name == "records" && n.Section == tree.Record {
 						codecsSeen[n.Type] = true
 					}
-					return true
-				})
+				}
 			}
 		}
 	}
@@ -317,19 +315,16 @@ func treeErrors(root *tree.Node) []string {
 // editAcks changes Acks in the value of a Produce request decoded from
 // b and encodes it: the Acks bytes alone change, the compressed batches
 // are written as the producer wrote them.
-func editAcks(t *testing.T, f *Frame, root *tree.Node, b []byte) {
+func editAcks(t *testing.T, f *Frame, fl *tree.Flat, b []byte) {
 	t.Helper()
 	_, bp, err := f.Plans()
 	if err != nil {
 		t.Fatal(err)
 	}
 	at := -1
-	root.Walk(func(n *tree.Node, _ int) bool {
-		if n.Path == "Acks" {
-			at = n.Offset
-		}
-		return at < 0
-	})
+	if _, n := treetest.Find(fl, "Acks", "Acks"); n != nil {
+		at = n.Offset
+	}
 	g := *f
 	g.Body = f.Body.Clone()
 	acks := &g.Body.List()[bp.Root.Field("Acks").Index]

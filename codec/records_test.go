@@ -10,6 +10,7 @@ import (
 	"kwire/schemas"
 	"kwire/schemas/sets"
 	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 // controlField is a records field holding one control batch whose record
@@ -155,14 +156,14 @@ func TestRecordsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, root, err := Decode(b, DecodeOptions{Set: set, Dir: Request})
+	g, fl, err := DecodeFlat(b, DecodeOptions{Set: set, Dir: Request})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e := treeErrors(root); e != nil {
-		t.Fatal(e)
+	if e := treetest.FirstError(fl); e != nil {
+		t.Fatalf("error node %s %s: %s", e.Path, e.Name, e.Err)
 	}
-	val := nodeNamed(root.Children, "Record[1]")
+	_, val := treetest.Named(fl, "Record[1]")
 	if val == nil || !val.Relative || val.Path != "TopicData[0].PartitionData[0].Records[0].records[1]" {
 		t.Fatalf("Record[1] node %+v", val)
 	}
@@ -192,7 +193,7 @@ func TestInPlace(t *testing.T) {
 	jsons := map[bool][]byte{}
 	for _, inPlace := range []bool{false, true} {
 		o.InPlace = inPlace
-		f, _, err := Decode(frame, o)
+		f, _, err := DecodeFlat(frame, o)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 
 	"kwire/schemas"
 	"kwire/schemas/sets"
+	"kwire/tree/treetest"
 )
 
 // forEachVersion calls f for every API, valid version and direction of
@@ -43,12 +44,12 @@ func TestSmallestRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s %s v%d %s: encode: %v", set.Name, api.Name, v, dir, err)
 		}
-		g, root, err := Decode(b, DecodeOptions{Set: set, API: api, Version: v, Dir: dir})
+		g, fl, err := DecodeFlat(b, DecodeOptions{Set: set, API: api, Version: v, Dir: dir})
 		if err != nil {
-			t.Fatalf("%s %s v%d %s: decode: %v\n%s", set.Name, api.Name, v, dir, err, root.Text())
+			t.Fatalf("%s %s v%d %s: decode: %v\n%s", set.Name, api.Name, v, dir, err, treetest.Text(fl))
 		}
-		if root.Size != len(b) {
-			t.Errorf("%s %s v%d %s: tree covers %d of %d bytes", set.Name, api.Name, v, dir, root.Size, len(b))
+		if size := int(fl.Spans[0].Size); size != len(b) {
+			t.Errorf("%s %s v%d %s: tree covers %d of %d bytes", set.Name, api.Name, v, dir, size, len(b))
 		}
 		if !g.Body.Equal(f.Body) {
 			t.Errorf("%s %s v%d %s: decoded body differs", set.Name, api.Name, v, dir)

@@ -17,7 +17,7 @@ import (
 
 	saslnodes "kwire/codec/sasl"
 	"kwire/codec/wire/wiretest"
-	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 // TestKfakeSASL authenticates kgo against kfake with PLAIN,
@@ -92,24 +92,23 @@ func saslCheck(t *testing.T, b []byte, dir Direction, version int16, pass string
 	if dir == Response {
 		o.API, o.Version = s.APIByKey(36), version
 	}
-	f, root, err := Decode(b, o)
+	f, fl, err := DecodeFlat(b, o)
 	if err != nil {
 		t.Fatalf("%s: %v", dir, err)
 	}
-	if e, _ := root.FirstError(); e != nil {
+	if e := treetest.FirstError(fl); e != nil {
 		t.Errorf("%s: error node %s: %s", dir, e.Path, e.Err)
 	}
-	if strings.Contains(root.Text(), pass) {
-		t.Errorf("the password shows:\n%s", root.Text())
+	if strings.Contains(treetest.Text(fl), pass) {
+		t.Errorf("the password shows:\n%s", treetest.Text(fl))
 	}
 	jsonRoundTrip(t, f, b)
 	var out []string
-	root.Walk(func(n *tree.Node, _ int) bool {
+	for _, n := range treetest.All(fl) {
 		if n.Name == saslnodes.Seg {
 			out = append(out, n.Value)
 		}
-		return true
-	})
+	}
 	return out
 }
 
@@ -124,15 +123,15 @@ func TestOAuthBearerClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, root, n := saslDecoded(t, first, Request)
-	if n == nil || n.Type != "OAUTHBEARER" {
-		t.Fatalf("%q:\n%s", first, root.Text())
+	b, fl, n := saslDecoded(t, first, Request)
+	if sn := treetest.At(fl, n); sn == nil || sn.Type != "OAUTHBEARER" {
+		t.Fatalf("%q:\n%s", first, treetest.Text(fl))
 	}
-	saslAttrIs(t, b, n, "gs2-header", `"n,a=admin,"`, "n,a=admin,")
-	saslAttrIs(t, b, n, "traceId", `"t-1"`, "traceId=t-1")
-	saslAttrIs(t, b, n, "sub", `"svc-a"`, strings.Split(jwt, ".")[1])
-	saslAttrIs(t, b, n, "kid", `"k1"`, strings.Split(jwt, ".")[0])
-	if strings.Contains(root.Text(), "U0lHTkFUVVJF") {
-		t.Errorf("the signature shows:\n%s", root.Text())
+	saslAttrIs(t, b, fl, n, "gs2-header", `"n,a=admin,"`, "n,a=admin,")
+	saslAttrIs(t, b, fl, n, "traceId", `"t-1"`, "traceId=t-1")
+	saslAttrIs(t, b, fl, n, "sub", `"svc-a"`, strings.Split(jwt, ".")[1])
+	saslAttrIs(t, b, fl, n, "kid", `"k1"`, strings.Split(jwt, ".")[0])
+	if strings.Contains(treetest.Text(fl), "U0lHTkFUVVJF") {
+		t.Errorf("the signature shows:\n%s", treetest.Text(fl))
 	}
 }

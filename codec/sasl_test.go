@@ -10,6 +10,7 @@ import (
 
 	"kwire/codec/sasl"
 	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 // saslFrame is a SaslAuthenticate v2 frame whose AuthBytes are auth.
@@ -23,34 +24,35 @@ func saslFrame(t *testing.T, auth []byte, dir Direction) []byte {
 }
 
 // saslDecoded decodes a SaslAuthenticate frame of auth and returns the
-// frame, its tree and the SASL node (nil when there is none).
-func saslDecoded(t *testing.T, auth []byte, dir Direction) ([]byte, *tree.Node, *tree.Node) {
+// frame, its tree and the index of the SASL node (-1 when there is none).
+func saslDecoded(t *testing.T, auth []byte, dir Direction) ([]byte, *tree.Flat, int) {
 	t.Helper()
 	b := saslFrame(t, auth, dir)
-	_, root, err := decodeTest(t, b, "SaslAuthenticate", 2, dir)
+	_, fl, err := decodeTest(t, b, "SaslAuthenticate", 2, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e, _ := root.FirstError(); e != nil {
-		t.Fatalf("error node %s: %s\n%s", e.Name, e.Err, root.Text())
+	if e := treetest.FirstError(fl); e != nil {
+		t.Fatalf("error node %s: %s\n%s", e.Name, e.Err, treetest.Text(fl))
 	}
 	roundTrip(t, b, "SaslAuthenticate", 2, dir)
-	return b, root, findNode(root, "AuthBytes."+sasl.Seg, sasl.Seg)
+	n, _ := treetest.Find(fl, "AuthBytes."+sasl.Seg, sasl.Seg)
+	return b, fl, n
 }
 
-// saslAttrIs checks that the child name of n has value value (when not
-// "") and spans exactly span in b.
-func saslAttrIs(t *testing.T, b []byte, n *tree.Node, name, value, span string) {
+// saslAttrIs checks that the descendant name of node n of fl has value
+// value (when not "") and spans exactly span in b.
+func saslAttrIs(t *testing.T, b []byte, fl *tree.Flat, n int, name, value, span string) {
 	t.Helper()
 	var c *tree.Node
-	n.Walk(func(x *tree.Node, _ int) bool {
-		if c == nil && x.Name == name && x != n {
+	for i, x := range treetest.Under(fl, n) {
+		if x.Name == name && i != n {
 			c = x
+			break
 		}
-		return c == nil
-	})
+	}
 	if c == nil {
-		t.Fatalf("no %s in\n%s", name, n.Text())
+		t.Fatalf("no %s in\n%s", name, treetest.TextAt(fl, n))
 	}
 	if value != "" && c.Value != value {
 		t.Errorf("%s = %s, want %s", name, c.Value, value)
@@ -63,14 +65,14 @@ func saslAttrIs(t *testing.T, b []byte, n *tree.Node, name, value, span string) 
 func TestSASLPlain(t *testing.T) {
 	const pw = "s3cr3t-Pa55!"
 	auth := []byte("admin\x00alice\x00" + pw)
-	b, root, n := saslDecoded(t, auth, Request)
-	if n == nil || n.Type != "PLAIN" || n.Offset != bytes.Index(b, auth) || n.Size != len(auth) {
-		t.Fatalf("PLAIN node %+v\n%s", n, root.Text())
+	b, fl, n := saslDecoded(t, auth, Request)
+	if sn := treetest.At(fl, n); sn == nil || sn.Type != "PLAIN" || sn.Offset != bytes.Index(b, auth) || sn.Size != len(auth) {
+		t.Fatalf("PLAIN node %+v\n%s", sn, treetest.Text(fl))
 	}
-	saslAttrIs(t, b, n, "authzid", `"admin"`, "admin")
-	saslAttrIs(t, b, n, "user", `"alice"`, "alice")
-	saslAttrIs(t, b, n, "password", "•••••••• (12 bytes, masked)", pw)
-	text := root.Text()
+	saslAttrIs(t, b, fl, n, "authzid", `"admin"`, "admin")
+	saslAttrIs(t, b, fl, n, "user", `"alice"`, "alice")
+	saslAttrIs(t, b, fl, n, "password", "•••••••• (12 bytes, masked)", pw)
+	text := treetest.Text(fl)
 	if strings.Contains(text, pw) || strings.Contains(text, hex.EncodeToString([]byte(pw))[:8]) {
 		t.Errorf("the password shows in the tree:\n%s", text)
 	}
@@ -80,18 +82,18 @@ func TestSASLPlain(t *testing.T) {
 		t.Errorf("JSON form without the bytes: %v\n%s", err, j)
 	}
 	// Revealed on request: the password's value, and nothing else changed.
-	if !tree.HasSecret(root) || !tree.Reveal(root, b) || tree.Reveal(root, b) || !tree.HasSecret(root) {
+	if !fl.HasSecret() || !fl.Reveal(b) || fl.Reveal(b) || !fl.HasSecret() {
 		t.Fatalf("Reveal found no secret, or revealed one twice")
 	}
-	saslAttrIs(t, b, n, "password", `"`+pw+`"`, pw)
-	saslAttrIs(t, b, n, "user", `"alice"`, "alice")
-	if strings.Count(root.Text(), pw) != 1 || !strings.Contains(root.Text(), tree.Revealed) {
-		t.Errorf("revealed tree:\n%s", root.Text())
+	saslAttrIs(t, b, fl, n, "password", `"`+pw+`"`, pw)
+	saslAttrIs(t, b, fl, n, "user", `"alice"`, "alice")
+	if text := treetest.Text(fl); strings.Count(text, pw) != 1 || !strings.Contains(text, tree.Revealed) {
+		t.Errorf("revealed tree:\n%s", treetest.Text(fl))
 	}
 	// Empty authzid.
-	b, _, n = saslDecoded(t, []byte("\x00bob\x00pw"), Request)
-	saslAttrIs(t, b, n, "user", `"bob"`, "bob")
-	saslAttrIs(t, b, n, "authzid", `""`, "")
+	b, fl, n = saslDecoded(t, []byte("\x00bob\x00pw"), Request)
+	saslAttrIs(t, b, fl, n, "user", `"bob"`, "bob")
+	saslAttrIs(t, b, fl, n, "authzid", `""`, "")
 }
 
 func TestSASLScram(t *testing.T) {
@@ -113,16 +115,16 @@ func TestSASLScram(t *testing.T) {
 		{Response, "v=rmF9pqV8S7suAoZWja4dJRkFsKQ=", "server-final-message", [][3]string{{"verifier", "", "v=rmF9pqV8S7suAoZWja4dJRkFsKQ="}}},
 		{Response, "e=invalid-proof", "server-final-message", [][3]string{{"server-error", `"invalid-proof"`, "e=invalid-proof"}}},
 	} {
-		b, root, n := saslDecoded(t, []byte(c.auth), c.dir)
-		if n == nil || n.Type != "SCRAM" || n.Value != c.what {
-			t.Fatalf("%s: %+v\n%s", c.auth, n, root.Text())
+		b, fl, n := saslDecoded(t, []byte(c.auth), c.dir)
+		if sn := treetest.At(fl, n); sn == nil || sn.Type != "SCRAM" || sn.Value != c.what {
+			t.Fatalf("%s: %+v\n%s", c.auth, sn, treetest.Text(fl))
 		}
 		for _, a := range c.attrs {
-			saslAttrIs(t, b, n, a[0], a[1], a[2])
+			saslAttrIs(t, b, fl, n, a[0], a[1], a[2])
 		}
 	}
-	_, _, n := saslDecoded(t, []byte("r=abc,s=QSXCR+Q6sek8bf92,i=4096"), Response)
-	if s := findNode(n, "AuthBytes.SASL.salt", "salt"); s == nil || s.Detail != "(base64 of 12 bytes: 4125c247e43ab1e93c6dff76)" {
+	_, fl, n := saslDecoded(t, []byte("r=abc,s=QSXCR+Q6sek8bf92,i=4096"), Response)
+	if _, s := treetest.FindUnder(fl, n, "AuthBytes.SASL.salt", "salt"); s == nil || s.Detail != "(base64 of 12 bytes: 4125c247e43ab1e93c6dff76)" {
 		t.Errorf("salt %+v", s)
 	}
 }
@@ -132,38 +134,38 @@ func TestSASLOAuthBearer(t *testing.T) {
 	const sig = "c2lnbmF0dXJlLXNlY3JldA"
 	jwt := enc([]byte(`{"alg":"HS256","typ":"JWT"}`)) + "." + enc([]byte(`{"sub":"alice","exp":1700000000,"scope":["a","b"]}`)) + "." + sig
 	auth := []byte("n,a=alice,\x01auth=Bearer " + jwt + "\x01host=broker\x01port=9092\x01\x01")
-	b, root, n := saslDecoded(t, auth, Request)
-	if n == nil || n.Type != "OAUTHBEARER" {
-		t.Fatalf("%+v\n%s", n, root.Text())
+	b, fl, n := saslDecoded(t, auth, Request)
+	if sn := treetest.At(fl, n); sn == nil || sn.Type != "OAUTHBEARER" {
+		t.Fatalf("%+v\n%s", sn, treetest.Text(fl))
 	}
-	saslAttrIs(t, b, n, "gs2-header", `"n,a=alice,"`, "n,a=alice,")
-	saslAttrIs(t, b, n, "host", `"broker"`, "host=broker")
-	saslAttrIs(t, b, n, "port", `"9092"`, "port=9092")
-	saslAttrIs(t, b, n, "auth", `"Bearer" JWT`, "auth=Bearer "+jwt)
-	saslAttrIs(t, b, n, "alg", `"HS256"`, strings.Split(jwt, ".")[0])
-	saslAttrIs(t, b, n, "sub", `"alice"`, strings.Split(jwt, ".")[1])
-	saslAttrIs(t, b, n, "exp", "1700000000", strings.Split(jwt, ".")[1])
-	saslAttrIs(t, b, n, "scope", `["a", "b"]`, strings.Split(jwt, ".")[1])
-	saslAttrIs(t, b, n, "signature", "•••••••• (22 bytes, masked)", sig)
-	if strings.Contains(root.Text(), sig) {
-		t.Errorf("the signature shows:\n%s", root.Text())
+	saslAttrIs(t, b, fl, n, "gs2-header", `"n,a=alice,"`, "n,a=alice,")
+	saslAttrIs(t, b, fl, n, "host", `"broker"`, "host=broker")
+	saslAttrIs(t, b, fl, n, "port", `"9092"`, "port=9092")
+	saslAttrIs(t, b, fl, n, "auth", `"Bearer" JWT`, "auth=Bearer "+jwt)
+	saslAttrIs(t, b, fl, n, "alg", `"HS256"`, strings.Split(jwt, ".")[0])
+	saslAttrIs(t, b, fl, n, "sub", `"alice"`, strings.Split(jwt, ".")[1])
+	saslAttrIs(t, b, fl, n, "exp", "1700000000", strings.Split(jwt, ".")[1])
+	saslAttrIs(t, b, fl, n, "scope", `["a", "b"]`, strings.Split(jwt, ".")[1])
+	saslAttrIs(t, b, fl, n, "signature", "•••••••• (22 bytes, masked)", sig)
+	if strings.Contains(treetest.Text(fl), sig) {
+		t.Errorf("the signature shows:\n%s", treetest.Text(fl))
 	}
 	// A token that is no JWT is masked whole.
-	b, root, n = saslDecoded(t, []byte("n,,\x01auth=Bearer opaque-token\x01\x01"), Request)
-	if n == nil || strings.Contains(root.Text(), "opaque-token") {
-		t.Fatalf("opaque token:\n%s", root.Text())
+	b, fl, n = saslDecoded(t, []byte("n,,\x01auth=Bearer opaque-token\x01\x01"), Request)
+	if n < 0 || strings.Contains(treetest.Text(fl), "opaque-token") {
+		t.Fatalf("opaque token:\n%s", treetest.Text(fl))
 	}
-	saslAttrIs(t, b, n, "token", "•••••••• (12 bytes, masked)", "opaque-token")
+	saslAttrIs(t, b, fl, n, "token", "•••••••• (12 bytes, masked)", "opaque-token")
 	// A secret with a control character is revealed escaped.
-	b, root, n = saslDecoded(t, []byte("n,,\x01auth=Bearer op\x1baque\x01\x01"), Request)
-	tree.Reveal(root, b)
-	saslAttrIs(t, b, n, "token", `"op\x1baque"`, "op\x1baque")
+	b, fl, n = saslDecoded(t, []byte("n,,\x01auth=Bearer op\x1baque\x01\x01"), Request)
+	fl.Reveal(b)
+	saslAttrIs(t, b, fl, n, "token", `"op\x1baque"`, "op\x1baque")
 	// The server's error.
-	b, _, n = saslDecoded(t, []byte(`{"status":"invalid_token","scope":"s"}`), Response)
-	if n == nil || n.Type != "OAUTHBEARER" {
-		t.Fatalf("server error %+v", n)
+	b, fl, n = saslDecoded(t, []byte(`{"status":"invalid_token","scope":"s"}`), Response)
+	if sn := treetest.At(fl, n); sn == nil || sn.Type != "OAUTHBEARER" {
+		t.Fatalf("server error %+v", sn)
 	}
-	saslAttrIs(t, b, n, "status", `"invalid_token"`, `{"status":"invalid_token","scope":"s"}`)
+	saslAttrIs(t, b, fl, n, "status", `"invalid_token"`, `{"status":"invalid_token","scope":"s"}`)
 }
 
 func TestSASLOpaque(t *testing.T) {
@@ -175,15 +177,15 @@ func TestSASLOpaque(t *testing.T) {
 		{Request, "\x60\x01\x00\x02\x00x"}, {Request, "a\x00b\x00\xff"}, {Request, "no nul"}, {Request, "a\x00\x00"}, {Request, "n,,"}, {Request, "n,,n=x"}, {Request, "c=biws"},
 		{Response, "r=abc"}, {Response, "{}"}, {Response, "{\"status\":"}, {Response, "\xff\xfe"},
 	} {
-		_, root, n := saslDecoded(t, []byte(c.auth), c.dir)
-		ab := findNode(root, "AuthBytes", "AuthBytes")
-		if n != nil || !strings.Contains(ab.Detail, "not decoded: no SASL mechanism") {
-			t.Errorf("%q: %s\n%s", c.auth, ab.Line(), root.Text())
+		_, fl, n := saslDecoded(t, []byte(c.auth), c.dir)
+		_, ab := treetest.Find(fl, "AuthBytes", "AuthBytes")
+		if n >= 0 || !strings.Contains(ab.Detail, "not decoded: no SASL mechanism") {
+			t.Errorf("%q: %s\n%s", c.auth, ab.Line(), treetest.Text(fl))
 		}
 	}
 	// Empty: nothing to say.
-	_, root, _ := saslDecoded(t, nil, Response)
-	if ab := findNode(root, "AuthBytes", "AuthBytes"); strings.Contains(ab.Detail, "not decoded") {
+	_, fl, _ := saslDecoded(t, nil, Response)
+	if _, ab := treetest.Find(fl, "AuthBytes", "AuthBytes"); strings.Contains(ab.Detail, "not decoded") {
 		t.Errorf("empty: %s", ab.Line())
 	}
 }
@@ -197,9 +199,9 @@ func TestSASLNestedOwner(t *testing.T) {
 func TestSASLOddKeys(t *testing.T) {
 	enc := base64.RawURLEncoding.EncodeToString
 	jwt := enc([]byte(`{"":1,"[0]":2}`)) + "." + enc([]byte(`{}`)) + ".x"
-	_, _, n := saslDecoded(t, []byte("n,,\x01=x\x01auth=Bearer "+jwt+"\x01\x01"), Request)
-	if n == nil || findNode(n, `AuthBytes.SASL.""`, `""`) == nil {
-		t.Errorf("%v", n)
+	_, fl, n := saslDecoded(t, []byte("n,,\x01=x\x01auth=Bearer "+jwt+"\x01\x01"), Request)
+	if i, _ := treetest.FindUnder(fl, n, `AuthBytes.SASL.""`, `""`); n < 0 || i < 0 {
+		t.Errorf("%v", treetest.At(fl, n))
 	}
 }
 
@@ -220,14 +222,14 @@ func TestSASLMechanismGiven(t *testing.T) {
 		{"AWS_MSK_IAM", `{"version":"2020_10_22"}`, "", `not decoded: mechanism "AWS_MSK_IAM"`},
 	} {
 		b := saslFrame(t, []byte(c.auth), Request)
-		f, root, err := Decode(b, DecodeOptions{Set: set, API: api, Dir: Request, SASLMechanism: c.mech})
+		f, fl, err := DecodeFlat(b, DecodeOptions{Set: set, API: api, Dir: Request, SASLMechanism: c.mech})
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := findNode(root, "AuthBytes."+sasl.Seg, sasl.Seg)
-		ab := findNode(root, "AuthBytes", "AuthBytes")
+		_, n := treetest.Find(fl, "AuthBytes."+sasl.Seg, sasl.Seg)
+		_, ab := treetest.Find(fl, "AuthBytes", "AuthBytes")
 		if c.typ == "" && (n != nil || !strings.Contains(ab.Detail, c.note)) || c.typ != "" && (n == nil || n.Type != c.typ) {
-			t.Errorf("%s %q:\n%s", c.mech, c.auth, root.Text())
+			t.Errorf("%s %q:\n%s", c.mech, c.auth, treetest.Text(fl))
 		}
 		if c.auth == "\x00u\x00p" && c.mech != "GSSAPI" && !strings.Contains(ab.Value, "masked") {
 			t.Errorf("%s %q: the password shows: %s", c.mech, c.auth, ab.Line())

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"kwire/schemas/sets"
+	"kwire/tree/treetest"
 )
 
 // seedTrees reads the object trees of a seed page, flattened as the page's
@@ -87,12 +88,12 @@ func TestSeedPages(t *testing.T) {
 				if len(b) != wantSize {
 					t.Errorf("%s: %d bytes, want %d", dir, len(b), wantSize)
 				}
-				_, root, err := Decode(b, DecodeOptions{Set: set, API: api, Version: c.version, Dir: dir, Sample: true})
+				_, fl, err := DecodeFlat(b, DecodeOptions{Set: set, API: api, Version: c.version, Dir: dir, Sample: true})
 				if err != nil {
 					t.Fatalf("%s: decode: %v", dir, err)
 				}
-				if got := flatten(root.Text()); !sameTree(got, want) {
-					t.Errorf("%s tree:\n%s\nwant (flattened):\n%s", dir, root.Text(), want)
+				if text := treetest.Text(fl); !sameTree(flatten(text), want) {
+					t.Errorf("%s tree:\n%s\nwant (flattened):\n%s", dir, text, want)
 				}
 			}
 		})

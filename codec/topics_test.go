@@ -625,7 +625,7 @@ func TestInternalJSON(t *testing.T) {
 	key := (&kmsg.OffsetCommitKey{Version: 1, Group: "g1", Topic: "orders", Partition: 3}).AppendTo(nil)
 	value := (&kmsg.OffsetCommitValue{Version: 3, Offset: 42, LeaderEpoch: 5, Metadata: "meta", CommitTimestamp: 1700000000000}).AppendTo(nil)
 	b := produceTo(t, set, 9, "__consumer_offsets", "", topicRecord{key, value}, topicRecord{(&kmsg.GroupMetadataKey{Version: 2, Group: "g1"}).AppendTo(nil), nil})
-	f, _, err := Decode(b, DecodeOptions{Set: set, Dir: Request})
+	f, _, err := DecodeFlat(b, DecodeOptions{Set: set, Dir: Request})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -638,7 +638,7 @@ func TestInternalJSON(t *testing.T) {
 			t.Errorf("JSON lacks %s:\n%s", want, j)
 		}
 	}
-	g, _, _ := Decode(b, DecodeOptions{Set: set, Dir: Request})
+	g, _, _ := DecodeFlat(b, DecodeOptions{Set: set, Dir: Request})
 	if err := g.SetJSON(j); err != nil {
 		t.Fatal(err)
 	}
@@ -707,7 +707,8 @@ func TestFetchSnapshotMetadata(t *testing.T) {
 	unaligned := hex.EncodeToString(append(control, data...))
 	b := frameFromJSON(t, "FetchSnapshot", 0, Response, `{"ThrottleTimeMs": 0, "ErrorCode": 0, "Topics": [{"Name": "__cluster_metadata", "Partitions": [{"Index": 0, "ErrorCode": 0,
 		"SnapshotId": {"EndOffset": 2, "Epoch": 1}, "CurrentLeader": {"LeaderId": 1, "LeaderEpoch": 1}, "Size": 100, "Position": 0, "UnalignedRecords": "`+unaligned+`"}]}]}`)
-	_, root, err := decodeTest(t, b, "FetchSnapshot", 0, Response)
+	trunk := loadSet(t, "trunk")
+	_, root, err := Decode(b, DecodeOptions{Set: trunk, API: trunk.APIByKey(59), Version: 0, Dir: Response})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -757,7 +758,7 @@ func BenchmarkInternalRecords(b *testing.B) {
 		}
 		b.Run(topic, func(b *testing.B) {
 			measure(b, len(frame), func() {
-				if _, _, err := Decode(frame, DecodeOptions{Set: set, Dir: Request}); err != nil {
+				if _, _, err := DecodeFlat(frame, DecodeOptions{Set: set, Dir: Request}); err != nil {
 					b.Fatal(err)
 				}
 			})

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"kwire/tree/treetest"
 )
 
 // TestTrailingRealLibrdkafka: librdkafka's Metadata v13 request with three
@@ -23,20 +25,20 @@ func TestTrailingRealLibrdkafka(t *testing.T) {
 	}
 	set := loadSet(t, "trunk")
 	// Where the direction is a guess, they are an error.
-	if _, _, err := Decode(b, DecodeOptions{Set: set, Dir: Request}); err == nil || !strings.Contains(err.Error(), "3 bytes of the frame are left") {
+	if _, _, err := DecodeFlat(b, DecodeOptions{Set: set, Dir: Request}); err == nil || !strings.Contains(err.Error(), "3 bytes of the frame are left") {
 		t.Errorf("decoded without Trailing: %v", err)
 	}
-	f, root, err := Decode(b, DecodeOptions{Set: set, Dir: Request, Trailing: true})
+	f, fl, err := DecodeFlat(b, DecodeOptions{Set: set, Dir: Request, Trailing: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := root.FirstError(); n != nil {
-		t.Errorf("error node: %s", n.Err)
+	if j, _ := fl.FirstError(0); j >= 0 {
+		t.Errorf("error node: %s", fl.Node(j, nil).Err)
 	}
 	if !bytes.Equal(f.Trailing, []byte{1, 0, 0}) {
 		t.Errorf("Trailing = %x, want 010000", f.Trailing)
 	}
-	if n := findNode(root, "", "trailing"); n == nil || n.Offset != len(b)-3 || n.Size != 3 {
+	if _, n := treetest.Find(fl, "", "trailing"); n == nil || n.Offset != len(b)-3 || n.Size != 3 {
 		t.Errorf("no trailing node over the last 3 bytes: %+v", n)
 	}
 	j, err := f.AppendJSON(nil, len(b))
@@ -46,7 +48,7 @@ func TestTrailingRealLibrdkafka(t *testing.T) {
 	if !bytes.Contains(j, []byte(`"trailing_hex":"010000"`)) {
 		t.Errorf("JSON lacks trailing_hex: %s", j)
 	}
-	g, _, _ := Decode(b, DecodeOptions{Set: set, Dir: Request, Trailing: true})
+	g, _, _ := DecodeFlat(b, DecodeOptions{Set: set, Dir: Request, Trailing: true})
 	g.Trailing = nil
 	if err := g.SetJSON(j); err != nil {
 		t.Fatal(err)

@@ -44,10 +44,42 @@ var (
 // its smallest instance).
 const treeDumpRandom = 2
 
-// dumpTree appends every node of the tree under n, in preorder, a line
-// each: depth, then every field of tree.Node (strings quoted), then the
-// number of children.
-func dumpTree(b []byte, n *tree.Node, depth int) []byte {
+// dumpRow is one node of a dump: the node's fields (Flat.Node), its
+// depth and its number of children.
+type dumpRow struct {
+	n               *tree.Node
+	depth, children int
+}
+
+// flatRows returns the rows of the nodes of fl, in preorder.
+func flatRows(fl *tree.Flat) []dumpRow {
+	rows := make([]dumpRow, 0, fl.Len())
+	a := new(tree.Alloc)
+	for i := range fl.Len() {
+		d := 0
+		if p := fl.Spans[i].Parent; p >= 0 {
+			d = rows[p].depth + 1
+		}
+		rows = append(rows, dumpRow{fl.Node(i, a), d, fl.ChildCount(i)})
+	}
+	return rows
+}
+
+// dumpTree appends every node of fl, in preorder, a line each: depth,
+// then every field of tree.Node (strings quoted), then the number of
+// children; the depths count from base.
+func dumpTree(b []byte, fl *tree.Flat, base int) []byte { return dumpRows(b, flatRows(fl), base) }
+
+// dumpRows is dumpTree of the rows.
+func dumpRows(b []byte, rows []dumpRow, base int) []byte {
+	for _, r := range rows {
+		b = dumpNode(b, r.n, base+r.depth, r.children)
+	}
+	return b
+}
+
+// dumpNode appends the line of one node of the dump.
+func dumpNode(b []byte, n *tree.Node, depth, children int) []byte {
 	b = strconv.AppendInt(b, int64(depth), 10)
 	for _, s := range [...]string{n.Name, n.Type, n.Value, n.Detail, n.About} {
 		b = append(b, ' ')
@@ -66,18 +98,14 @@ func dumpTree(b []byte, n *tree.Node, depth int) []byte {
 	b = append(b, ' ')
 	b = strconv.AppendQuote(b, n.Err)
 	b = append(b, ' ')
-	b = strconv.AppendInt(b, int64(len(n.Children)), 10)
-	b = append(b, '\n')
-	for _, c := range n.Children {
-		b = dumpTree(b, c, depth+1)
-	}
-	return b
+	b = strconv.AppendInt(b, int64(children), 10)
+	return append(b, '\n')
 }
 
 // dumpDecode appends one decode's section of a case's dump: a title, the
 // error (its text, or nil), the number of bytes read when known (-1 when
 // not), then the tree (or "no tree").
-func dumpDecode(b []byte, title string, root *tree.Node, read int, err error) []byte {
+func dumpDecode(b []byte, title string, fl *tree.Flat, read int, err error) []byte {
 	b = append(b, "== "...)
 	b = append(b, title...)
 	b = append(b, "\nerr "...)
@@ -89,10 +117,10 @@ func dumpDecode(b []byte, title string, root *tree.Node, read int, err error) []
 	b = append(b, "\nread "...)
 	b = strconv.AppendInt(b, int64(read), 10)
 	b = append(b, '\n')
-	if root == nil {
+	if fl == nil || fl.Len() == 0 {
 		return append(b, "no tree\n"...)
 	}
-	return dumpTree(b, root, 0)
+	return dumpTree(b, fl, 0)
 }
 
 // treeDumper gathers the cases: each is named, and its dump is the
@@ -154,18 +182,18 @@ func (td *treeDumper) frameCase(name string, frame []byte, o DecodeOptions, pre 
 		return
 	}
 	d := append(td.buf[:0], pre...)
-	_, root, err := Decode(frame, o)
-	d = dumpDecode(d, "frame "+strconv.Itoa(len(frame))+" bytes", root, -1, err)
+	_, fl, err := DecodeFlat(frame, o)
+	d = dumpDecode(d, "frame "+strconv.Itoa(len(frame))+" bytes", fl, -1, err)
 	for _, n := range damageCuts(len(frame)) {
-		_, root, err := Decode(frame[:n], o)
-		d = dumpDecode(d, "cut at "+strconv.Itoa(n), root, -1, err)
+		_, fl, err := DecodeFlat(frame[:n], o)
+		d = dumpDecode(d, "cut at "+strconv.Itoa(n), fl, -1, err)
 	}
 	bad := make([]byte, len(frame))
 	for _, at := range damageSpots(name, len(frame)) {
 		copy(bad, frame)
 		bad[at] = 0xff
-		_, root, err := Decode(bad, o)
-		d = dumpDecode(d, "0xff at "+strconv.Itoa(at), root, -1, err)
+		_, fl, err := DecodeFlat(bad, o)
+		d = dumpDecode(d, "0xff at "+strconv.Itoa(at), fl, -1, err)
 	}
 	td.buf = d
 	td.add(name, d)
@@ -193,7 +221,8 @@ func damageSpots(name string, n int) []int {
 // TestTreeDump writes the hashes (and with -treedump-full the dumps) of
 // the trees of: every API version of every release, both directions, as
 // its smallest instance and random values, framed (Decode) and as a bare
-// body (Plan.DecodeTree), cut short and corrupted; Produce requests and
+// body (Plan.DecodeFlat, titled "Plan.DecodeTree" as it was), cut short
+// and corrupted; Produce requests and
 // Fetch responses whose records are batches of each codec and legacy
 // messages; nested formats, internal topics, SASL and OTLP payloads; and
 // identify's corpora of real frames. It does nothing without -treedump.
@@ -285,9 +314,8 @@ func dumpVersions(t *testing.T, td *treeDumper) {
 				td.frameCase(name, frame, o, nil)
 				continue
 			}
-			root := &tree.Node{}
-			_, n, err := bp.DecodeTree(body, root, TreeOptions{Set: set})
-			pre := dumpDecode(nil, "body "+strconv.Itoa(len(body))+" bytes (Plan.DecodeTree)", root, n, err)
+			_, fl, n, err := bp.DecodeFlat(body, tree.Node{}, TreeOptions{Set: set})
+			pre := dumpDecode(nil, "body "+strconv.Itoa(len(body))+" bytes (Plan.DecodeTree)", fl, n, err)
 			td.frameCase(name, frame, o, pre)
 		}
 	})
@@ -602,7 +630,8 @@ func dumpCorpus(t *testing.T, td *treeDumper) {
 // TestTreeDumpRuns checks the dumper: the dump of a small frame's
 // decode is the same twice, and a change to any field of any node of
 // it (found by reflection, so a field added to tree.Node is covered or
-// fails here) or to the error changes its hash.
+// fails here), to its depth or number of children, or to the error
+// changes its hash.
 func TestTreeDumpRuns(t *testing.T) {
 	set := loadSet(t, "trunk")
 	api, err := set.LookupAPI("JoinGroup")
@@ -617,12 +646,12 @@ func TestTreeDumpRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	decode := func() (*tree.Node, error) {
-		_, root, err := Decode(frame[:len(frame)-1], DecodeOptions{Set: set, Dir: Request})
-		return root, err
+	decode := func() (*tree.Flat, error) {
+		_, fl, err := DecodeFlat(frame[:len(frame)-1], DecodeOptions{Set: set, Dir: Request})
+		return fl, err
 	}
-	hash := func(root *tree.Node, err error) string {
-		s := sha256.Sum256(dumpDecode(nil, "frame", root, -1, err))
+	hash := func(fl *tree.Flat, err error) string {
+		s := sha256.Sum256(dumpDecode(nil, "frame", fl, -1, err))
 		return hex.EncodeToString(s[:])
 	}
 	// A case as TestTreeDump writes it: its line is its name and the hash
@@ -652,29 +681,49 @@ func TestTreeDumpRuns(t *testing.T) {
 		t.Error("two runs of a case dump differently")
 	}
 
-	root, derr := decode()
+	fl, derr := decode()
 	if derr == nil {
 		t.Fatal("a frame cut short decodes without error")
 	}
-	h := hash(root, derr)
-	if root2, err2 := decode(); hash(root2, err2) != h {
+	h := hash(fl, derr)
+	if fl2, err2 := decode(); hash(fl2, err2) != h {
 		t.Fatal("two decodes of a frame dump differently")
 	}
-	if hash(root, nil) == h {
+	if hash(fl, nil) == h {
 		t.Error("the error is not in the dump")
 	}
-	var nodes []*tree.Node
-	root.Walk(func(n *tree.Node, _ int) bool {
-		nodes = append(nodes, n)
-		return true
-	})
-	if len(nodes) < 10 {
-		t.Fatalf("only %d nodes", len(nodes))
+	// The rows of the tree, changed one field at a time: the section of
+	// the dump is what dumpDecode writes of them.
+	rows := flatRows(fl)
+	if d := dumpDecode(nil, "frame", fl, -1, derr); !bytes.HasSuffix(d, dumpRows(nil, rows, 0)) {
+		t.Fatal("the dump is not its rows'")
+	}
+	rowsHash := func() string {
+		d := dumpDecode(nil, "frame", &tree.Flat{}, -1, derr)
+		s := sha256.Sum256(append(d[:len(d)-len("no tree\n")], dumpRows(nil, rows, 0)...))
+		return hex.EncodeToString(s[:])
+	}
+	if rowsHash() != h {
+		t.Fatal("the rows dump differently from the tree")
+	}
+	if len(rows) < 10 {
+		t.Fatalf("only %d nodes", len(rows))
 	}
 	ty := reflect.TypeFor[tree.Node]()
 	changed := 0
-	for _, n := range nodes {
+	for ri := range rows {
+		n, r := rows[ri].n, &rows[ri]
+		for _, k := range []*int{&r.depth, &r.children} {
+			*k++
+			if rowsHash() == h {
+				t.Errorf("node %q: a change of its depth or children leaves the hash as it was", n.Path+" "+n.Name)
+			}
+			*k--
+		}
 		for i := range ty.NumField() {
+			if ty.Field(i).Name == "Children" {
+				continue // a Flat's node has none: the dump has the row's children
+			}
 			saved := *n
 			fv := reflect.ValueOf(n).Elem().Field(i)
 			switch fv.Kind() {
@@ -686,12 +735,10 @@ func TestTreeDumpRuns(t *testing.T) {
 				fv.SetUint(fv.Uint() ^ 1)
 			case reflect.Bool:
 				fv.SetBool(!fv.Bool())
-			case reflect.Slice:
-				fv.Set(reflect.Append(fv, reflect.ValueOf(&tree.Node{})))
 			default:
 				t.Fatalf("tree.Node.%s: a %s, which the dump test cannot change", ty.Field(i).Name, fv.Kind())
 			}
-			if hash(root, derr) == h {
+			if rowsHash() == h {
 				t.Errorf("node %q: a change of its %s leaves the hash as it was", n.Path+" "+n.Name, ty.Field(i).Name)
 			}
 			*n = saved
@@ -701,19 +748,19 @@ func TestTreeDumpRuns(t *testing.T) {
 		if n.Name != "" {
 			saved := *n
 			n.Name, n.Type = n.Name[:len(n.Name)-1], n.Name[len(n.Name)-1:]+n.Type
-			if hash(root, derr) == h {
+			if rowsHash() == h {
 				t.Errorf("node %q: a character moved from Name to Type leaves the hash as it was", n.Name)
 			}
 			*n = saved
 		}
 	}
-	if hash(root, derr) != h {
+	if rowsHash() != h {
 		t.Fatal("the tree restored dumps differently")
 	}
 	// The depth, which the numbers of children imply: a tree dumped one
 	// level down differs.
-	if bytes.Equal(dumpTree(nil, root, 0), dumpTree(nil, root, 1)) {
+	if bytes.Equal(dumpTree(nil, fl, 0), dumpTree(nil, fl, 1)) {
 		t.Error("the depth is not in the dump")
 	}
-	t.Logf("%d nodes, %d field changes", len(nodes), changed)
+	t.Logf("%d nodes, %d field changes", len(rows), changed)
 }

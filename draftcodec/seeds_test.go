@@ -127,9 +127,9 @@ func TestSeedsEncode(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", s.Name, err)
 			}
-			back, root, err := codec.Decode(b, codec.DecodeOptions{Set: d.Set, API: a, Version: f.Version, Dir: dir})
-			if err != nil || root == nil || back.API != a || root.Name != s.Name {
-				t.Fatalf("%s: decode: %v (root %v)", s.Name, err, root)
+			back, fl, err := codec.DecodeFlat(b, codec.DecodeOptions{Set: d.Set, API: a, Version: f.Version, Dir: dir})
+			if err != nil || fl == nil || fl.Len() == 0 || back.API != a || fl.Node(0, nil).Name != s.Name {
+				t.Fatalf("%s: decode: %v (tree %v)", s.Name, err, fl)
 			}
 			if !back.Body.Equal(f.Body) {
 				t.Errorf("%s: the body did not come back", s.Name)

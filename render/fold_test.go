@@ -20,11 +20,11 @@ func TestTreeView(t *testing.T) {
 	api, _ := set.LookupAPI("JoinGroup")
 	f, _ := codec.NewFrame(set, api, 9, codec.Request)
 	b, _ := f.Encode()
-	_, root, err := codec.Decode(b, codec.DecodeOptions{Set: set})
+	_, fl, err := codec.DecodeFlat(b, codec.DecodeOptions{Set: set})
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := NewLayout(treetest.FlatOf(root), len(b))
+	l := NewLayout(fl, len(b))
 	var all, view strings.Builder
 	Tree(&all, l)
 	TreeView(&view, l, nil)
@@ -92,16 +92,15 @@ func owners(l *Layout) []int32 {
 // every node, also for odd trees: overlapping siblings, spans outside the
 // buffer, relative nodes, empty nodes.
 func TestLayoutPaint(t *testing.T) {
-	odd := &tree.Node{Offset: 0, Size: 40}
-	odd.Add(
-		&tree.Node{Offset: 2, Size: 10},
-		&tree.Node{Offset: 8, Size: 10},  // overlaps the previous sibling
-		&tree.Node{Offset: -5, Size: 8},  // starts before the buffer
-		&tree.Node{Offset: 30, Size: 50}, // ends after it
-		&tree.Node{Offset: 12, Size: 3, Relative: true},
-		&tree.Node{Offset: 20, Size: 0},
-	)
-	odd.Children[0].Add(&tree.Node{Offset: 5, Size: 20}) // wider than its parent
+	odd := &tree.Flat{}
+	r := odd.Row(-1, tree.Node{Offset: 0, Size: 40})
+	odd.Row(odd.Row(r, tree.Node{Offset: 2, Size: 10}), tree.Node{Offset: 5, Size: 20}) // wider than its parent
+	odd.Row(r, tree.Node{Offset: 8, Size: 10})                                          // overlaps the previous sibling
+	odd.Row(r, tree.Node{Offset: -5, Size: 8})                                          // starts before the buffer
+	odd.Row(r, tree.Node{Offset: 30, Size: 50})                                         // ends after it
+	odd.Row(r, tree.Node{Offset: 12, Size: 3, Relative: true})
+	odd.Row(r, tree.Node{Offset: 20, Size: 0})
+	odd.Done()
 	set, err := sets.Load("trunk")
 	if err != nil {
 		t.Fatal(err)
@@ -109,12 +108,12 @@ func TestLayoutPaint(t *testing.T) {
 	api, _ := set.LookupAPI("Fetch")
 	f, _ := codec.NewFrame(set, api, api.Response.ValidVersions.Hi, codec.Response)
 	b, _ := f.Encode()
-	_, fetch, _ := codec.Decode(b, codec.DecodeOptions{Set: set, API: api, Version: f.Version, Dir: codec.Response})
+	_, fetch, _ := codec.DecodeFlat(b, codec.DecodeOptions{Set: set, API: api, Version: f.Version, Dir: codec.Response})
 	for name, tc := range map[string]struct {
-		root *tree.Node
+		root *tree.Flat
 		size int
-	}{"odd": {odd, 45}, "fetch": {fetch, len(b)}, "short buffer": {fetch, len(b) / 2}, "empty": {nil, 10}} {
-		l := NewLayout(treetest.FlatOf(tc.root), tc.size)
+	}{"odd": {odd, 45}, "fetch": {fetch, len(b)}, "short buffer": {fetch, len(b) / 2}, "empty": {&tree.Flat{}, 10}} {
+		l := NewLayout(tc.root, tc.size)
 		want, got := naiveOwners(l), owners(l)
 		for i := range want {
 			if got[i] != want[i] {
@@ -159,9 +158,12 @@ func TestHexRowsSame(t *testing.T) {
 	for i := range buf {
 		buf[i] = byte(i * 7)
 	}
-	root := &tree.Node{Size: len(buf), Section: tree.Frame}
-	root.Add(&tree.Node{Offset: 3, Size: 500, Section: tree.Record}, &tree.Node{Offset: 0x10010, Size: 20, Section: tree.Error})
-	l := NewLayout(treetest.FlatOf(root), len(buf)-5) // a node past the end of the buffer
+	root := &tree.Flat{}
+	r := root.Row(-1, tree.Node{Size: len(buf), Section: tree.Frame})
+	root.Row(r, tree.Node{Offset: 3, Size: 500, Section: tree.Record})
+	root.Row(r, tree.Node{Offset: 0x10010, Size: 20, Section: tree.Error})
+	root.Done()
+	l := NewLayout(root, len(buf)-5) // a node past the end of the buffer
 	for _, r := range [][2]int{{0, 40}, {4090, 5000}, {-3, 2}} {
 		var got, want strings.Builder
 		HexRows(&got, buf[:len(buf)-5], l, r[0], r[1])
@@ -179,8 +181,7 @@ func BenchmarkHexRowsFmt(b *testing.B) { benchRows(b, hexRowsFmt) }
 
 func benchRows(b *testing.B, rows func(*strings.Builder, []byte, *Layout, int, int)) {
 	buf := make([]byte, 1<<20)
-	root := &tree.Node{Size: len(buf), Section: tree.Frame}
-	l := NewLayout(treetest.FlatOf(root), len(buf))
+	l := NewLayout(treetest.Chain(tree.Node{Size: len(buf), Section: tree.Frame}), len(buf))
 	var sb strings.Builder
 	for b.Loop() {
 		sb.Reset()

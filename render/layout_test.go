@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"kwire/tree"
-	"kwire/tree/treetest"
 )
 
 // Shapes of random trees.
@@ -16,38 +15,40 @@ const (
 	anywhere        // spans anywhere, some relative or empty
 )
 
-// randomTree returns a tree of about n nodes over size bytes, of a shape.
-func randomTree(r *rand.Rand, n, size, shape int) *tree.Node {
-	root := &tree.Node{Offset: 0, Size: size}
-	var grow func(p *tree.Node, budget int)
-	grow = func(p *tree.Node, budget int) {
-		at := p.Offset
+// randomTree returns a tree of about n nodes over size bytes, of a shape,
+// every node stored.
+func randomTree(r *rand.Rand, n, size, shape int) *tree.Flat {
+	f := &tree.Flat{}
+	var grow func(p int, po, pe, budget int)
+	grow = func(p int, po, pe, budget int) {
+		at := po
 		for budget > 0 {
-			c := &tree.Node{}
+			c := tree.Node{}
 			switch shape {
 			case inOrder:
-				if at >= p.End() {
+				if at >= pe {
 					return
 				}
 				c.Offset = at + r.IntN(3)
-				c.Size = max(min(r.IntN(p.End()-at+1), p.End()-c.Offset), 0)
+				c.Size = max(min(r.IntN(pe-at+1), pe-c.Offset), 0)
 				at = c.End()
 			case inside:
-				c.Offset = p.Offset + r.IntN(p.Size+1)
-				c.Size = r.IntN(p.End() - c.Offset + 1)
+				c.Offset = po + r.IntN(pe-po+1)
+				c.Size = r.IntN(pe - c.Offset + 1)
 			default:
 				c.Offset = r.IntN(size+10) - 5
 				c.Size = r.IntN(size/2 + 1)
 				c.Relative = r.IntN(8) == 0
 			}
-			p.Add(c)
+			i := f.Row(p, c)
 			k := r.IntN(budget)
-			grow(c, k)
+			grow(i, c.Offset, c.End(), k)
 			budget -= k + 1
 		}
 	}
-	grow(root, n)
-	return root
+	grow(f.Row(-1, tree.Node{Offset: 0, Size: size}), 0, size, n)
+	f.Done()
+	return f
 }
 
 // The one-pass painting and its fallback give every byte the owner that
@@ -59,8 +60,7 @@ func TestLayoutPaintRandom(t *testing.T) {
 	for i := range 900 {
 		shape := i % 3
 		size := 1 + r.IntN(300)
-		root := randomTree(r, 1+r.IntN(60), size, shape)
-		l := NewLayout(treetest.FlatOf(root), max(size-r.IntN(20), 0))
+		l := NewLayout(randomTree(r, 1+r.IntN(60), size, shape), max(size-r.IntN(20), 0))
 		probe := &Layout{flat: l.flat, size: l.size}
 		if probe.sweep() {
 			swept[shape]++
@@ -86,12 +86,11 @@ func TestLayoutPaintRandom(t *testing.T) {
 func TestRelayout(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	root := randomTree(r, 80, 200, inOrder)
-	prev := NewLayout(treetest.FlatOf(root), 200)
+	prev := NewLayout(root, 200)
 	same := func(l *Layout) bool { return &l.runs[0] == &prev.runs[0] }
-	edited := &tree.Node{}
-	*edited = *root // a new tree, every span as before
-	edited.Name = "edited"
-	if l := Relayout(prev, treetest.FlatOf(edited), 200); !same(l) || l.Node(0).Name != "edited" {
+	edited := randomTree(rand.New(rand.NewPCG(3, 4)), 80, 200, inOrder) // a new tree, every span as before
+	edited.Stored(0).Name = "edited"
+	if l := Relayout(prev, edited, 200); !same(l) || l.Node(0).Name != "edited" {
 		t.Errorf("same spans: owners painted again, or nodes not the new tree's")
 	}
 	// The same Flat changed in place: its spans cannot be compared with
@@ -100,17 +99,13 @@ func TestRelayout(t *testing.T) {
 		t.Errorf("same flat: owners shared (%v) or not as before", same(l))
 	}
 	moved := randomTree(rand.New(rand.NewPCG(3, 4)), 80, 200, inOrder)
-	last := moved
-	for len(last.Children) > 0 {
-		last = last.Children[len(last.Children)-1]
-	}
-	last.Offset--
+	moved.Spans[moved.Len()-1].Off-- // the last node in preorder: the innermost last child
 	for name, tc := range map[string]struct {
-		root *tree.Node
+		root *tree.Flat
 		size int
-	}{"moved": {moved, 200}, "resized": {root, 190}, "none": {nil, 200}} {
-		l := Relayout(prev, treetest.FlatOf(tc.root), tc.size)
-		want := NewLayout(treetest.FlatOf(tc.root), tc.size)
+	}{"moved": {moved, 200}, "resized": {root, 190}, "none": {&tree.Flat{}, 200}} {
+		l := Relayout(prev, tc.root, tc.size)
+		want := NewLayout(tc.root, tc.size)
 		if len(l.runs) > 0 && same(l) || !slices.Equal(owners(l), owners(want)) {
 			t.Errorf("%s: owners shared (%v) or not as NewLayout paints them", name, same(l))
 		}

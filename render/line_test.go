@@ -11,17 +11,15 @@ import (
 )
 
 // treeViewRef is TreeView as it was written with fmt, line by line, over
-// the Node tree root (numbered in preorder by its own walk): the reference
-// the append-based writer over a Layout must match byte for byte.
-func treeViewRef(b *strings.Builder, root *tree.Node, folded func(id int) bool) {
+// the nodes of fl (numbered in preorder, their depths and parents found
+// from the depths alone): the reference the append-based writer over a
+// Layout must match byte for byte.
+func treeViewRef(b *strings.Builder, fl *tree.Flat, folded func(id int) bool) {
 	b.WriteString(`<div class="tree">`)
 	var nodes []*tree.Node
-	var depth, parent []int
-	if root != nil {
-		root.Walk(func(n *tree.Node, d int) bool {
-			nodes, depth = append(nodes, n), append(depth, d)
-			return true
-		})
+	var depth, parent, kids []int
+	for i, n := range treetest.All(fl) {
+		nodes, depth, kids = append(nodes, n), append(depth, treetest.Depth(fl, i)), append(kids, fl.ChildCount(i))
 	}
 	if len(nodes) > 0 {
 		parent = make([]int, len(nodes))
@@ -63,8 +61,8 @@ func treeViewRef(b *strings.Builder, root *tree.Node, folded func(id int) bool) 
 			if d > 0 {
 				guides = append(guides, !lastChild[i])
 			}
-			lineRef(b, i, d, prefix, n)
-			if len(n.Children) == 0 || folded == nil || !folded(i) {
+			lineRef(b, i, d, prefix, n, kids[i] > 0)
+			if kids[i] == 0 || folded == nil || !folded(i) {
 				continue
 			}
 			end := i + 1
@@ -72,14 +70,14 @@ func treeViewRef(b *strings.Builder, root *tree.Node, folded func(id int) bool) 
 				end++
 			}
 			fmt.Fprintf(b, `<div class="tn fold" data-n="%d" data-d="%d"><span class="g">%s</span><span class="fm">… %d children, %d nodes folded</span></div>`+"\n",
-				i, d+1, prefixOf(d+1), len(n.Children), end-i-1)
+				i, d+1, prefixOf(d+1), kids[i], end-i-1)
 			i = end - 1
 		}
 	}
 	b.WriteString("</div>\n")
 }
 
-func lineRef(b *strings.Builder, id, depth int, prefix string, n *tree.Node) {
+func lineRef(b *strings.Builder, id, depth int, prefix string, n *tree.Node, parent bool) {
 	cls := "tn s-" + n.Section.String()
 	if n.Err != "" {
 		cls += " err"
@@ -87,7 +85,7 @@ func lineRef(b *strings.Builder, id, depth int, prefix string, n *tree.Node) {
 	if n.Relative {
 		cls += " rel"
 	}
-	if len(n.Children) > 0 {
+	if parent {
 		cls += " parent"
 	}
 	fmt.Fprintf(b, `<div class="%s" data-n="%d" data-d="%d" data-o="%d" data-s="%d" data-path="%s">`,
@@ -128,9 +126,9 @@ func TestTreeViewAsFmt(t *testing.T) {
 	pick := func() string { return texts[r.IntN(len(texts))] }
 	for i := range 300 {
 		size := 1 + r.IntN(200)
-		root := randomTree(r, 1+r.IntN(50), size, i%3)
-		var fill func(n *tree.Node)
-		fill = func(n *tree.Node) {
+		shape := randomTree(r, 1+r.IntN(50), size, i%3)
+		root := &tree.Flat{} // the same tree, its nodes given texts in preorder
+		for j, n := range treetest.All(shape) {
 			n.Name, n.Type, n.Value, n.Detail, n.Path = pick(), pick(), pick(), pick(), pick()
 			n.Section = tree.Sections[r.IntN(len(tree.Sections))]
 			switch r.IntN(4) {
@@ -142,12 +140,10 @@ func TestTreeViewAsFmt(t *testing.T) {
 			if r.IntN(10) == 0 {
 				n.Offset = -r.IntN(70000)
 			}
-			for _, c := range n.Children {
-				fill(c)
-			}
+			root.Row(int(shape.Spans[j].Parent), *n)
 		}
-		fill(root)
-		l := NewLayout(treetest.FlatOf(root), size)
+		root.Done()
+		l := NewLayout(root, size)
 		var folded func(int) bool
 		if i%2 == 1 {
 			folded = func(id int) bool { return id%3 == 1 }
@@ -172,8 +168,7 @@ func TestTreeViewAsFmt(t *testing.T) {
 func TestTreeRowsPieces(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for i := range 200 {
-		root := randomTree(r, 1+r.IntN(80), 100, inOrder)
-		l := NewLayout(treetest.FlatOf(root), 100)
+		l := NewLayout(randomTree(r, 1+r.IntN(80), 100, inOrder), 100)
 		folded := func(id int) bool { return id%4 == 2 }
 		var whole strings.Builder
 		TreeView(&whole, l, folded)

@@ -465,9 +465,10 @@ func Hex(b *strings.Builder, buf []byte, l *Layout) {
 }
 
 // Tree writes the object tree, one line a node, with the `+--` and `|`
-// guides of the text tree, so that the page's text reads as Node.Text.
-// Each line carries its node number (data-n), span (data-o, data-s), depth
-// (data-d), field path (data-path) and section.
+// guides of the text tree, so that the page's text reads as
+// tree.Flat.WriteText writes it. Each line carries its node number
+// (data-n), span (data-o, data-s), depth (data-d), field path (data-path)
+// and section.
 func Tree(b *strings.Builder, l *Layout) { TreeView(b, l, nil) }
 
 // Text is s as HTML text or attribute value: every rune that would not

@@ -23,17 +23,17 @@ func TestTreeReadsAsText(t *testing.T) {
 	api, _ := set.LookupAPI("ShareAcknowledge")
 	f, _ := codec.NewFrame(set, api, 0, codec.Response)
 	b, _ := f.Encode()
-	_, root, err := codec.Decode(b, codec.DecodeOptions{Set: set, API: api, Dir: codec.Response})
+	_, fl, err := codec.DecodeFlat(b, codec.DecodeOptions{Set: set, API: api, Dir: codec.Response})
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := NewLayout(treetest.FlatOf(root), len(b))
+	l := NewLayout(fl, len(b))
 	var sb strings.Builder
 	Tree(&sb, l)
 	text := tags.ReplaceAllString(sb.String(), "")
 	text = strings.NewReplacer("&#34;", `"`, "&#39;", "'", "&lt;", "<", "&gt;", ">", "&amp;", "&").Replace(text)
-	if strings.TrimSpace(text) != strings.TrimSpace(root.Text()) {
-		t.Errorf("tree HTML as text:\n%s\nwant:\n%s", text, root.Text())
+	if want := treetest.Text(fl); strings.TrimSpace(text) != strings.TrimSpace(want) {
+		t.Errorf("tree HTML as text:\n%s\nwant:\n%s", text, want)
 	}
 	// Every byte belongs to a node, and the innermost owner of the first
 	// body byte is the body's first field.
@@ -58,9 +58,9 @@ func TestEscapes(t *testing.T) {
 	}
 	f.Body = v
 	b, _ := f.Encode()
-	_, root, _ := codec.Decode(b, codec.DecodeOptions{Set: set})
+	_, fl, _ := codec.DecodeFlat(b, codec.DecodeOptions{Set: set})
 	var sb strings.Builder
-	l := NewLayout(treetest.FlatOf(root), len(b))
+	l := NewLayout(fl, len(b))
 	Tree(&sb, l)
 	Hex(&sb, b, l)
 	if strings.Contains(sb.String(), "<img") {
@@ -85,19 +85,21 @@ func TestText(t *testing.T) {
 
 func TestHexRowsMasksSecrets(t *testing.T) {
 	buf := []byte("\x00alice\x00hunter2")
-	root := &tree.Node{Name: "AuthBytes", Type: "bytes", Size: len(buf), Section: tree.RequestBody}
-	root.Add(&tree.Node{Name: "user", Type: "string", Offset: 1, Size: 5, Section: tree.RequestBody},
-		&tree.Node{Name: "password", Type: tree.Secret, Offset: 7, Size: 7, Section: tree.RequestBody})
+	root := &tree.Flat{}
+	r := root.Row(-1, tree.Node{Name: "AuthBytes", Type: "bytes", Size: len(buf), Section: tree.RequestBody})
+	root.Row(r, tree.Node{Name: "user", Type: "string", Offset: 1, Size: 5, Section: tree.RequestBody})
+	root.Row(r, tree.Node{Name: "password", Type: tree.Secret, Offset: 7, Size: 7, Section: tree.RequestBody})
+	root.Done()
 	var b strings.Builder
-	HexRows(&b, buf, NewLayout(treetest.FlatOf(root), len(buf)), 0, 1)
+	HexRows(&b, buf, NewLayout(root, len(buf)), 0, 1)
 	out := b.String()
 	if strings.Contains(out, ">h<") || strings.Count(out, ">•<") != 7 || !strings.Contains(out, ">a<") {
 		t.Errorf("text column:\n%s", out)
 	}
 	// Revealed, the secret's bytes show.
-	tree.Reveal(root, buf)
+	root.Reveal(buf)
 	b.Reset()
-	HexRows(&b, buf, NewLayout(treetest.FlatOf(root), len(buf)), 0, 1)
+	HexRows(&b, buf, NewLayout(root, len(buf)), 0, 1)
 	if out := b.String(); !strings.Contains(out, ">h<") || strings.Contains(out, ">•<") {
 		t.Errorf("text column, revealed:\n%s", out)
 	}

@@ -1,6 +1,6 @@
 package tree
 
-// FlatOf, for tree's own tests (others use treetest.FlatOf), returns the Flat of a Node tree: every node stored.
+// FlatOf, for tree's own tests, returns the Flat of a Node tree: every node stored.
 func FlatOf(root *Node) *Flat {
 	f := &Flat{}
 	if root != nil {

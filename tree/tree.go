@@ -9,7 +9,7 @@
 // a row at a time into one buffer, without a Node per row: kwire decode,
 // capture --frame; stored spans print their stored nodes' text); Flat, the
 // tree as pointer-free spans in preorder whose text a Describer writes when
-// asked (Store keeps Node trees as stored spans, treetest.FlatOf for tests; Flat.Reveal,
+// asked (Store keeps Node trees as stored spans; Flat.Reveal,
 // Flat.HasSecret and Flat.FirstError as for Node trees). Text shown on a
 // terminal or a page is escaped by internal/textesc (controls, bidi
 // characters, bytes that are not UTF-8).

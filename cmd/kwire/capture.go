@@ -332,7 +332,7 @@ func (run *captureRun) event(e *capture.Event) {
 // render decodes an event and formats its line.
 func (run *captureRun) render(e *capture.Event) rendered {
 	var f *codec.Frame
-	var root *tree.Node
+	var fl *tree.Flat
 	var ranked *identify.Candidate // a response without its request, identified by the ranking
 	status, failed := "ok", false
 	switch e.Kind {
@@ -343,8 +343,8 @@ func (run *captureRun) render(e *capture.Event) rendered {
 			return run.renderBody(e)
 		}
 		var err error
-		f, root, err = e.Decode(run.limits)
-		if s := capture.FrameStatus(e.Incomplete, root, err); s != "" {
+		f, fl, err = e.Decode(run.limits)
+		if s := capture.FrameStatus(e.Incomplete, fl, err); s != "" {
 			status, failed = s, true
 		}
 		if c, ok := rankUnpaired(e); ok {
@@ -439,12 +439,12 @@ func (run *captureRun) renderBody(e *capture.Event) rendered {
 			run.learnSize(e.Size, len(j))
 		}
 	}
-	var root *tree.Node
+	var fl *tree.Flat
 	if err != nil || bg.Unread > 0 {
-		f, root, err = e.Decode(run.limits)
+		f, fl, err = e.Decode(run.limits)
 	}
 	codes := capture.ErrorCodes(f)
-	status := capture.FrameStatus(e.Incomplete, root, err)
+	status := capture.FrameStatus(e.Incomplete, fl, err)
 	failed := status != ""
 	if !failed {
 		status = "ok"
@@ -524,7 +524,7 @@ func (run *captureRun) printFrame(e *capture.Event) bool {
 		printLine(run.stderr, "kwire: %d is not a Kafka frame: %s", e.N, e.Note)
 		return false
 	}
-	f, fl, err := e.DecodeFlat(run.limits)
+	f, fl, err := e.Decode(run.limits)
 	if fl != nil && fl.Len() > 0 {
 		var top func(*tree.Node)
 		if f.API != nil {

@@ -80,7 +80,7 @@ func (m *marked) Error() string   { return m.err.Error() }
 func (m *marked) Unwrap() []error { return []error{m.kind, m.err} }
 
 // NodeError is the DecodeError of a tree's error node at offset off (as
-// tree.Node.FirstError gives them): its path, and its text after where in
+// tree.Flat.FirstError gives them): its path, and its text after where in
 // decompressed bytes it lies (a node with Relative offsets) and its name
 // when the path does not end with it.
 func NodeError(n *tree.Node, off int) *DecodeError {

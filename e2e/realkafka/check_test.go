@@ -15,6 +15,7 @@ import (
 	"kwire/schemas"
 	"kwire/schemas/sets"
 	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 // passwords are the cluster's (scripts/realkafka.sh): never in a tree's text.
@@ -134,13 +135,13 @@ func checkFrame(t *testing.T, r *result, e *capture.Event, limits records.Limits
 	t.Helper()
 	path, api := r.name, capture.APIName(e.Key)
 	where := path + ": event " + strconv.Itoa(e.N) + " (" + api + " v" + strconv.Itoa(int(e.Version)) + " " + e.Dir.String() + ")"
-	fr, root, err := e.Decode(limits)
+	fr, fl, err := e.Decode(limits)
 	if err != nil {
 		t.Errorf("%s: %v", where, err)
 		return
 	}
-	if n, off := root.FirstError(); n != nil {
-		t.Errorf("%s: error node at byte %d: %s", where, off, n.Err)
+	if j, off := fl.FirstError(0); j >= 0 {
+		t.Errorf("%s: error node at byte %d: %s", where, off, fl.Node(j, nil).Err)
 	}
 	j, err := fr.AppendJSON(nil, e.Size)
 	if err != nil {
@@ -166,7 +167,7 @@ func checkFrame(t *testing.T, r *result, e *capture.Event, limits records.Limits
 
 	// What the tree holds.
 	text := ""
-	root.Walk(func(n *tree.Node, _ int) bool {
+	for _, n := range treetest.All(fl) {
 		switch {
 		case strings.HasPrefix(n.Name, "ConsumerProtocolSubscription"), strings.HasPrefix(n.Name, "ConsumerProtocolAssignment"):
 			r.fact("nested " + strings.Fields(n.Name)[0])
@@ -179,12 +180,11 @@ func checkFrame(t *testing.T, r *result, e *capture.Event, limits records.Limits
 		case n.Type == "Metric" && strings.HasPrefix(n.Value, `"org.apache.kafka.`):
 			r.fact("otlp metric")
 		}
-		return true
-	})
+	}
 	for _, p := range passwords {
 		if bytes.Contains(e.Data, []byte(p)) {
 			if text == "" {
-				text = root.Text()
+				text = treetest.Text(fl)
 			}
 			if strings.Contains(text, p) {
 				t.Errorf("%s: the tree shows the password %q", where, p)

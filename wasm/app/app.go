@@ -189,7 +189,7 @@ type State struct {
 	shownAs  *codec.Frame        // and the frame it gave: its release, API and version
 
 	// reveal shows secrets (a SASL password, a token) in the tree and the
-	// byte view instead of masking them (tree.Reveal); revealed says
+	// byte view instead of masking them (tree.Flat.Reveal); revealed says
 	// whether Root was shown so.
 	reveal, revealed bool
 	// secrets says whether Root holds a secret, masked or revealed: found

@@ -135,7 +135,7 @@ func TestPaste(t *testing.T) {
 		t.Fatal(err)
 	}
 	if s.Root().Name != "JoinGroupResponse" || s.Frame == nil || !s.Pasted {
-		t.Fatalf("pasted response: %s", s.Root().Text())
+		t.Fatalf("pasted response: %s", s.TreeText())
 	}
 	// A request names itself.
 	if err := s.Paste(joinGroup9); err != nil || s.API.Name != "JoinGroup" || s.Version != 9 {
@@ -149,8 +149,8 @@ func TestPaste(t *testing.T) {
 	if err == nil || s.ErrOffset != 20 || s.Frame != nil {
 		t.Fatalf("short paste: %v at %d", err, s.ErrOffset)
 	}
-	if !strings.Contains(s.Root().Text(), "GroupId") || !strings.Contains(s.ErrorText(), "decode error at offset 20 (0x0014)") {
-		t.Errorf("partial tree or error text wrong: %s\n%s", s.ErrorText(), s.Root().Text())
+	if !strings.Contains(s.TreeText(), "GroupId") || !strings.Contains(s.ErrorText(), "decode error at offset 20 (0x0014)") {
+		t.Errorf("partial tree or error text wrong: %s\n%s", s.ErrorText(), s.TreeText())
 	}
 	// The error's node is the last that holds one; the node it is in
 	// lies where the error is.

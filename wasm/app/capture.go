@@ -525,16 +525,16 @@ func PastedStream(text string) *Capture {
 	for _, f := range frames {
 		f = bytes.Clone(f)
 		corr := int32(binary.BigEndian.Uint32(f[4:]))
-		fr, root, err := codec.Decode(f, codec.DecodeOptions{Set: auto, Choose: sets.Choice{}, Dir: codec.Request})
+		fr, fl, err := codec.DecodeFlat(f, codec.DecodeOptions{Set: auto, Choose: sets.Choice{}, Dir: codec.Request})
 		// A response may read as some request with bytes left over
 		// (Frame.Trailing): such a reading is not taken as a request, and
 		// the row is identified when opened.
-		if err == nil && root != nil && (fr == nil || len(fr.Trailing) == 0) {
+		if err == nil && fl != nil && (fr == nil || len(fr.Trailing) == 0) {
 			row := CapRow{ReqSize: len(f), RespSize: -1, Latency: -1, Req: f,
 				Key: int16(binary.BigEndian.Uint16(f[4:])), Version: int16(binary.BigEndian.Uint16(f[6:])),
 				Corr: int32(binary.BigEndian.Uint32(f[8:]))}
 			row.API = capture.APIName(row.Key)
-			if st := capture.FrameStatus("", root, nil); st != "" {
+			if st := capture.FrameStatus("", fl, nil); st != "" {
 				row.Status = "request: " + st
 			}
 			pending[row.Corr] = len(c.Rows)
@@ -551,14 +551,14 @@ func PastedStream(text string) *Capture {
 		r.RespSize, r.Resp = len(f), f
 		if set, err := sets.ForVersion(r.Key, r.Version, true); err == nil {
 			if a := set.APIByKey(r.Key); a != nil {
-				fr, root, err := codec.Decode(f, codec.DecodeOptions{Set: set, API: a, Version: r.Version, Dir: codec.Response, TopicNames: c.names, Trailing: true})
+				fr, fl, err := codec.DecodeFlat(f, codec.DecodeOptions{Set: set, API: a, Version: r.Version, Dir: codec.Response, TopicNames: c.names, Trailing: true})
 				r.Errors = capture.ErrorCodes(fr)
 				if err == nil && capture.NamesTopics(r.Key) {
 					if _, bp, err := fr.Plans(); err == nil {
 						c.names.Add(bp, fr.Body)
 					}
 				}
-				if st := capture.FrameStatus("", root, err); st != "" {
+				if st := capture.FrameStatus("", fl, err); st != "" {
 					r.Status = strings.TrimPrefix(r.Status+"; response: "+st, "; ")
 				}
 			}

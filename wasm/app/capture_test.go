@@ -3,12 +3,14 @@ package app
 import (
 	"bytes"
 	"encoding/hex"
-	"kwire/capture"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"kwire/capture"
+	"kwire/tree/treetest"
 
 	"kwire/capture/capturetest"
 	"kwire/codec"
@@ -341,9 +343,9 @@ func TestPastedStream(t *testing.T) {
 
 // treeErrorCodes reads the error codes from a tree's text, as the rows
 // once did: the oracle of TestValueErrorCodes.
-func treeErrorCodes(root *tree.Node) []string {
+func treeErrorCodes(fl *tree.Flat) []string {
 	var out []string
-	root.Walk(func(n *tree.Node, _ int) bool {
+	for _, n := range treetest.All(fl) {
 		if strings.HasSuffix(n.Name, "ErrorCode") && n.Value != "0" && n.Value != "" && n.Err == "" {
 			v := n.Value
 			if i := strings.IndexByte(v, '('); i >= 0 {
@@ -353,8 +355,7 @@ func treeErrorCodes(root *tree.Node) []string {
 				out = append(out, v)
 			}
 		}
-		return true
-	})
+	}
 	return out
 }
 
@@ -380,7 +381,7 @@ func TestValueErrorCodes(t *testing.T) {
 		if err := s.Load(b); err != nil {
 			t.Fatal(err)
 		}
-		tree, values := strings.Join(treeErrorCodes(s.Root()), ","), strings.Join(capture.ErrorCodes(s.Frame), ",")
+		tree, values := strings.Join(treeErrorCodes(s.Flat), ","), strings.Join(capture.ErrorCodes(s.Frame), ",")
 		if tree != c.want || values != c.want {
 			t.Errorf("%s: tree %q, values %q, want %q", c.api, tree, values, c.want)
 		}
@@ -419,10 +420,9 @@ func TestCaptureRowTrailing(t *testing.T) {
 	}
 	trailing := func() bool {
 		found := false
-		s.Root().Walk(func(n *tree.Node, _ int) bool {
+		for _, n := range treetest.All(s.Flat) {
 			found = found || n.Name == "trailing" && n.Size == 3
-			return true
-		})
+		}
 		return found
 	}
 	if !trailing() {

@@ -2,10 +2,11 @@ package app
 
 import (
 	"bytes"
-	"kwire/schemas/sets"
 	"os"
 	"strings"
 	"testing"
+
+	"kwire/schemas/sets"
 
 	"kwire/codec"
 	"kwire/schemas/draft"

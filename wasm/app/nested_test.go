@@ -98,7 +98,7 @@ func TestNestedFormEdit(t *testing.T) {
 	if err := s.SetField("b:Protocols[0].Metadata.ConsumerProtocolSubscription.GenerationId", "6"); err != nil {
 		t.Fatal(err)
 	}
-	text := s.Root().Text()
+	text := s.TreeText()
 	if !strings.Contains(text, "int32[1] int32 = 7") || !strings.Contains(text, "GenerationId int32 = 6") || s.ErrorText() != "" {
 		t.Errorf("after adding a partition and changing the generation (%s):\n%s", s.ErrorText(), text)
 	}
@@ -148,7 +148,7 @@ func TestNestedFormNotConsumer(t *testing.T) {
 
 // treeLineOf is the first line of the tree that names name.
 func treeLineOf(s *State, name string) string {
-	for _, l := range strings.Split(s.Root().Text(), "\n") {
+	for _, l := range strings.Split(s.TreeText(), "\n") {
 		if strings.Contains(l, "+-- "+name+" ") {
 			return l
 		}
@@ -182,8 +182,8 @@ func TestNestedFormAssignment(t *testing.T) {
 	if got := hex.EncodeToString([]byte(s.Frame.Body.List()[s.bodyField(t, "Assignments")].List()[0].List()[1].Str())); got != want {
 		t.Errorf("assignment %s, want %s", got, want)
 	}
-	if s.ErrorText() != "" || !strings.Contains(s.Root().Text(), `Topic string = "orders"`) {
-		t.Errorf("%s\n%s", s.ErrorText(), s.Root().Text())
+	if s.ErrorText() != "" || !strings.Contains(s.TreeText(), `Topic string = "orders"`) {
+		t.Errorf("%s\n%s", s.ErrorText(), s.TreeText())
 	}
 }
 

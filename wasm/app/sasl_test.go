@@ -37,19 +37,19 @@ func TestCaptureSASLMechanism(t *testing.T) {
 	if err := s.OpenRow(c, 1, false); err != nil {
 		t.Fatal(err)
 	}
-	if text := s.Root().Text(); !strings.Contains(text, "SASL SCRAM-SHA-512 = client-first-message") {
+	if text := s.TreeText(); !strings.Contains(text, "SASL SCRAM-SHA-512 = client-first-message") {
 		t.Errorf("request:\n%s", text)
 	}
 	if err := s.OpenRow(c, 1, true); err != nil {
 		t.Fatal(err)
 	}
-	if text := s.Root().Text(); !strings.Contains(text, "SASL SCRAM-SHA-512 = server-first-message") {
+	if text := s.TreeText(); !strings.Contains(text, "SASL SCRAM-SHA-512 = server-first-message") {
 		t.Errorf("response:\n%s", text)
 	}
 	if err := s.Paste(hex.EncodeToString(frames[2])); err != nil {
 		t.Fatal(err)
 	}
-	if text := s.Root().Text(); !strings.Contains(text, "SASL SCRAM = client-first-message") {
+	if text := s.TreeText(); !strings.Contains(text, "SASL SCRAM = client-first-message") {
 		t.Errorf("pasted:\n%s", text)
 	}
 }
@@ -65,7 +65,7 @@ func TestRevealSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	shows := func() (inTree, inBytes bool) {
-		return strings.Contains(s.Root().Text(), pw), strings.Contains(s.HexRows(0, s.Rows()), ">h<")
+		return strings.Contains(s.TreeText(), pw), strings.Contains(s.HexRows(0, s.Rows()), ">h<")
 	}
 	json := s.JSON()
 	if !s.Secrets() || s.Revealed() || !strings.Contains(json, auth) {
@@ -76,7 +76,7 @@ func TestRevealSecrets(t *testing.T) {
 	}
 	s.Reveal(true)
 	if tr, by := shows(); !tr || !by || !s.Secrets() {
-		t.Fatalf("revealed: the password is missing from the tree (%v) or the bytes (%v)\n%s", !tr, !by, s.Root().Text())
+		t.Fatalf("revealed: the password is missing from the tree (%v) or the bytes (%v)\n%s", !tr, !by, s.TreeText())
 	}
 	if s.JSON() != json || s.Err != nil {
 		t.Errorf("revealing changed the JSON form or failed: %v", s.Err)

@@ -43,20 +43,17 @@ func TestShowSameBytes(t *testing.T) {
 // the bytes shown gives.
 func checkShown(t *testing.T, s *State) {
 	t.Helper()
-	_, root, err := codec.Decode(s.Bytes, s.shown)
+	_, fl, err := codec.DecodeFlat(s.Bytes, s.shown)
 	if (err == nil) != (s.Err == nil) {
 		t.Fatalf("decode: %v; shown: %v", err, s.Err)
 	}
-	if got, want := s.Root().Text(), root.Text(); got != want {
+	if got, want := s.TreeText(), treetest.Text(fl); got != want {
 		t.Fatalf("tree shown:\n%s\nwant:\n%s", got, want)
 	}
 	if s.Layout.Flat() != s.Flat {
 		t.Fatalf("the layout is not of the tree shown")
 	}
-	if got, want := s.Flat.Tree(0, nil).Text(), root.Text(); got != want {
-		t.Fatalf("flat shown:\n%s\nwant:\n%s", got, want)
-	}
-	l := render.NewLayout(treetest.FlatOf(root), len(s.Bytes))
+	l := render.NewLayout(fl, len(s.Bytes))
 	var got, want strings.Builder
 	render.TreeView(&got, s.Layout, nil)
 	render.TreeView(&want, l, nil)
@@ -76,18 +73,18 @@ func checkShown(t *testing.T, s *State) {
 // its array elements samples, so it is decoded again.
 func TestShowSameBytesSample(t *testing.T) {
 	s := newState(t)
-	sample := s.Root().Text()
+	sample := s.TreeText()
 	if err := s.Paste(joinGroup9); err != nil {
 		t.Fatal(err)
 	}
-	pasted := s.Root().Text()
+	pasted := s.TreeText()
 	if pasted == sample {
 		t.Fatalf("the pasted tree reads as the sample's:\n%s", pasted)
 	}
 	if err := s.SetField("b:SessionTimeoutMs", "0"); err != nil || s.HexString() != joinGroup9 {
 		t.Fatalf("%v, bytes %s", err, s.HexString())
 	}
-	if got := s.Root().Text(); got != sample {
+	if got := s.TreeText(); got != sample {
 		t.Errorf("edited back to the smallest message, tree:\n%s\nwant:\n%s", got, sample)
 	}
 }

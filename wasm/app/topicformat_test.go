@@ -18,14 +18,14 @@ func TestTopicFormatPicker(t *testing.T) {
 	if err := s.Paste(produceOffsets); err != nil {
 		t.Fatal(err)
 	}
-	if s.TopicFormat() != "auto" || !strings.Contains(s.Root().Text(), "OffsetCommitValue") || !strings.Contains(s.JSON(), `"OffsetCommitKey"`) {
-		t.Fatalf("auto: %s\n%s", s.TopicFormat(), s.Root().Text())
+	if s.TopicFormat() != "auto" || !strings.Contains(s.TreeText(), "OffsetCommitValue") || !strings.Contains(s.JSON(), `"OffsetCommitKey"`) {
+		t.Fatalf("auto: %s\n%s", s.TopicFormat(), s.TreeText())
 	}
 	if err := s.SetTopicFormat("plain"); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(s.Root().Text(), "OffsetCommitValue") || strings.Contains(s.JSON(), `"OffsetCommitKey"`) || !strings.Contains(s.Query(), "&records=plain") {
-		t.Errorf("plain: %s\n%s", s.Query(), s.Root().Text())
+	if strings.Contains(s.TreeText(), "OffsetCommitValue") || strings.Contains(s.JSON(), `"OffsetCommitKey"`) || !strings.Contains(s.Query(), "&records=plain") {
+		t.Errorf("plain: %s\n%s", s.Query(), s.TreeText())
 	}
 	// The same bytes with the topic renamed: plain records under auto, an
 	// offset commit when chosen.
@@ -36,14 +36,14 @@ func TestTopicFormatPicker(t *testing.T) {
 	if err := s.Paste(renamed); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(s.Root().Text(), "OffsetCommitValue") {
-		t.Errorf("auto read a plain topic's records as offsets:\n%s", s.Root().Text())
+	if strings.Contains(s.TreeText(), "OffsetCommitValue") {
+		t.Errorf("auto read a plain topic's records as offsets:\n%s", s.TreeText())
 	}
 	if err := s.SetTopicFormat("__consumer_offsets"); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(s.Root().Text(), "OffsetCommitValue") || !strings.Contains(s.JSON(), `"OffsetCommitValue"`) || s.TopicFormat() != "consumer-offsets" {
-		t.Errorf("chosen: %s\n%s", s.TopicFormat(), s.Root().Text())
+	if !strings.Contains(s.TreeText(), "OffsetCommitValue") || !strings.Contains(s.JSON(), `"OffsetCommitValue"`) || s.TopicFormat() != "consumer-offsets" {
+		t.Errorf("chosen: %s\n%s", s.TopicFormat(), s.TreeText())
 	}
 	// The link reproduces the choice.
 	q := s.Query()
@@ -51,7 +51,7 @@ func TestTopicFormatPicker(t *testing.T) {
 	if err := o.Apply(q); err != nil {
 		t.Fatal(err)
 	}
-	if o.TopicFormat() != "consumer-offsets" || !strings.Contains(o.Root().Text(), "OffsetCommitValue") {
+	if o.TopicFormat() != "consumer-offsets" || !strings.Contains(o.TreeText(), "OffsetCommitValue") {
 		t.Errorf("link %s: %s", q, o.TopicFormat())
 	}
 	if err := o.Apply(strings.Replace(q, "records=consumer-offsets", "records=nope", 1)); err == nil || !strings.Contains(err.Error(), "records") {

@@ -10,6 +10,7 @@ import (
 	"kwire/capture/capturetest"
 	"kwire/codec"
 	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 func jsonFrame(t *testing.T, api string, version int16, dir codec.Direction, corr int32, body string) []byte {
@@ -37,13 +38,12 @@ func offsetsByID(t *testing.T) (metaReq, metaResp, produce []byte) {
 
 // hasTopicOrders says whether the offset commit's key is decoded because
 // its topic's id was named: not guessed from the bytes (the key says so).
-func hasTopicOrders(root *tree.Node) bool {
+func hasTopicOrders(fl *tree.Flat) bool {
 	found, guessed := false, false
-	root.Walk(func(n *tree.Node, _ int) bool {
+	for _, n := range treetest.All(fl) {
 		found = found || n.Name == "topic" && n.Value == `"orders"`
 		guessed = guessed || n.Name == "key" && strings.Contains(n.Detail, "read as a __consumer_offsets record")
-		return true
-	})
+	}
 	return found && !guessed
 }
 
@@ -57,7 +57,7 @@ func TestTopicIDsPasted(t *testing.T) {
 	if err := s.Load(produce); err != nil {
 		t.Fatal(err)
 	}
-	if hasTopicOrders(s.Root()) {
+	if hasTopicOrders(s.Flat) {
 		t.Fatal("decoded by the id before a response named it")
 	}
 	if err := s.Select(Auto, "Metadata", 12, codec.Response); err != nil {
@@ -70,8 +70,8 @@ func TestTopicIDsPasted(t *testing.T) {
 	if err := s.Load(produce); err != nil {
 		t.Fatal(err)
 	}
-	if !hasTopicOrders(s.Root()) {
-		t.Errorf("not decoded after the Metadata response:\n%s", s.Root().Text())
+	if !hasTopicOrders(s.Flat) {
+		t.Errorf("not decoded after the Metadata response:\n%s", s.TreeText())
 	}
 	c := PastedStream(hex.EncodeToString(metaReq) + hex.EncodeToString(metaResp) + hex.EncodeToString(produce))
 	if c == nil || len(c.Rows) != 2 {
@@ -81,10 +81,10 @@ func TestTopicIDsPasted(t *testing.T) {
 	if err := s.OpenRow(c, 1, false); err != nil {
 		t.Fatal(err)
 	}
-	if !hasTopicOrders(s.Root()) {
-		t.Errorf("the stream's Produce request is not decoded:\n%s", s.Root().Text())
+	if !hasTopicOrders(s.Flat) {
+		t.Errorf("the stream's Produce request is not decoded:\n%s", s.TreeText())
 	}
-	if !strings.Contains(s.Root().Text(), "OffsetCommitKey") {
+	if !strings.Contains(s.TreeText(), "OffsetCommitKey") {
 		t.Error("no OffsetCommitKey")
 	}
 }
