@@ -60,7 +60,7 @@ func TestErrorCodes(t *testing.T) {
 	o := codec.DecodeOptions{Set: set, API: set.APIByKey(3), Version: 12, Dir: codec.Response}
 	for _, valuesOnly := range []bool{false, true} {
 		o.ValuesOnly = valuesOnly
-		f, _, err := codec.DecodeFlat(b, o)
+		f, _, err := codec.Decode(b, o)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,7 +15,7 @@ import (
 func TestBoolNotCanonical(t *testing.T) {
 	p := mustPlan(t, loadSet(t, "4.0"), "MetadataRequest", 4)
 	b := []byte{0xff, 0xff, 0xff, 0xff, 0x02} // Topics null, AllowAutoTopicCreation 2
-	v, fl, n, err := p.DecodeFlat(b, tree.Node{}, TreeOptions{})
+	v, fl, n, err := p.DecodeTree(b, tree.Node{}, TreeOptions{})
 	if err != nil || n != len(b) {
 		t.Fatalf("decode: %v after %d bytes", err, n)
 	}

@@ -253,21 +253,15 @@ type DecodeOptions struct {
 }
 
 // Decode reads a frame (or, with BodyOnly, a body) and returns it with its
-// object tree. Every byte must be used: a frame shorter than its size, a
-// body that ends before the frame does and bytes after the frame are
-// errors. On error the frame and tree hold what was decoded before it, and
-// every node's span covers its children's (the error node spans the bytes
-// left). It is DecodeFlat with the tree made into Nodes.
-func Decode(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
-	f, fl, err := DecodeFlat(b, o)
-	return f, fl.Tree(0, nil), err
-}
-
-// DecodeFlat is Decode with the tree as a tree.Flat (its root the span
-// at 0), whose text is written when asked for: a view formats only what
-// it draws. The Flat reads b: b must not change while it is used (Patch
-// moves it to the bytes after an edit).
-func DecodeFlat(b []byte, o DecodeOptions) (*Frame, *tree.Flat, error) {
+// object tree, a tree.Flat (its root the span at 0) whose text is written
+// when asked for: a view formats only what it draws. Every byte must be
+// used: a frame shorter than its size, a body that ends before the frame
+// does and bytes after the frame are errors. On error the frame and tree
+// hold what was decoded before it, and every node's span covers its
+// children's (the error node spans the bytes left). The Flat reads b: b
+// must not change while it is used (Patch moves it to the bytes after an
+// edit).
+func Decode(b []byte, o DecodeOptions) (*Frame, *tree.Flat, error) {
 	all := new(struct { // one allocation for the tree and its describers
 		fl     tree.Flat
 		hd, bd planDesc
@@ -282,7 +276,7 @@ func DecodeFlat(b []byte, o DecodeOptions) (*Frame, *tree.Flat, error) {
 	return f, fl, err
 }
 
-// decodeFrame is DecodeFlat before the spans are linked and those of an
+// decodeFrame is Decode before the spans are linked and those of an
 // error tree fixed up.
 func decodeFrame(b []byte, o DecodeOptions, fl *tree.Flat, hd, bd *planDesc) (*Frame, error) {
 	f := &Frame{Set: o.Set, API: o.API, Version: o.Version, Dir: o.Dir, Limits: o.Limits, topics: topicCtx{o.TopicFormat, o.TopicNames}}

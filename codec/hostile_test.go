@@ -216,7 +216,7 @@ func TestHostileFrames(t *testing.T) {
 			if strings.HasPrefix(name, "telemetry") {
 				o = DecodeOptions{Set: set, API: set.APIByKey(71), Version: 0, Dir: Response}
 			}
-			total, live := memoryOf(func() { f, fl, err = DecodeFlat(b, o) })
+			total, live := memoryOf(func() { f, fl, err = Decode(b, o) })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -268,7 +268,7 @@ func TestNodeBudgetArrays(t *testing.T) {
 	body = append(body, 0)
 	want, _, _ := p.Decode(body)
 	for _, cut := range []int{len(body), len(body) - 500} {
-		v, fl, _, err := p.DecodeFlat(body[:cut], tree.Node{}, TreeOptions{Budget: records.NewBudget(records.Limits{MaxNodes: 100})})
+		v, fl, _, err := p.DecodeTree(body[:cut], tree.Node{}, TreeOptions{Budget: records.NewBudget(records.Limits{MaxNodes: 100})})
 		if (err == nil) != (cut == len(body)) {
 			t.Fatalf("%d bytes: %v", cut, err)
 		}

@@ -149,7 +149,7 @@ func TestPushTelemetryBudget(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := telemetryFrame(t, 1, compressTest(1, plain))
-			_, fl, err := DecodeFlat(b, DecodeOptions{Set: set, API: api, Version: 0, Dir: Request, budget: records.NewBudget(tc.l)})
+			_, fl, err := Decode(b, DecodeOptions{Set: set, API: api, Version: 0, Dir: Request, budget: records.NewBudget(tc.l)})
 			if err != nil {
 				t.Fatal(err)
 			}

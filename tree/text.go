@@ -45,8 +45,8 @@ type textState struct {
 
 var textStates = sync.Pool{New: func() any { return &textState{out: make([]byte, 0, 8<<10)} }}
 
-// WriteText writes the text tree of the root at index i, as Node.WriteText
-// writes that of f.Tree(i, nil), without making the Node tree: the spans
+// WriteText writes the text tree of the root at index i, one node a line
+// under `+--` and `|` guides, without a Node per row: the spans
 // are walked in preorder and each row is appended by its describer
 // (LineAppender) or, for a describer that cannot, written into one
 // scratch node whose strings are made in a block that the next row

@@ -72,7 +72,7 @@ func TestBadBatches(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			nodes := Nodes(c.b, 0, Options{})
+			nodes := Tree(c.b, 0, Options{})
 			checkSpans(t, nodes, 0, len(c.b))
 			var found bool
 			for _, x := range walk(nodes) {
@@ -89,7 +89,8 @@ func TestBadBatches(t *testing.T) {
 				t.Errorf("%d records shown, want %d", got, c.records)
 			}
 			if c.partial != "" {
-				last := nodes[len(nodes)-1]
+				r := roots(nodes)
+				last := r[len(r)-1]
 				if last.Type != "partial" || !strings.Contains(last.Value, c.partial) || last.Err != "" {
 					t.Errorf("last node %s %s = %s (err %q), want partial %q", last.Name, last.Type, last.Value, last.Err, c.partial)
 				}
