@@ -24,7 +24,7 @@ func TestBoolNotCanonical(t *testing.T) {
 		t.Error("a bool byte of 2 is not true")
 	}
 	_, node := treetest.Named(fl, "AllowAutoTopicCreation")
-	if node == nil || node.Value != "true" || !strings.Contains(node.Detail, "0x02: not canonical") || node.Err != "" {
+	if node == nil || node.Value != "true" || !strings.Contains(node.Detail, "0x02: not canonical") || node.Err != nil {
 		t.Fatalf("node %+v", node)
 	}
 	back, err := p.Encode(v)

@@ -346,11 +346,16 @@ func (d *decoder) errorNode(parent int, name, path string, err error) {
 	if parent < 0 {
 		return
 	}
-	msg := err.Error()
+	d.add(parent, tree.Node{Name: name, Type: "error", Offset: d.off + d.base, Size: d.left(), Section: tree.Error, Path: path, Err: cause(err)})
+}
+
+// cause is err without its place: a DecodeError's cause (the node's row
+// says where).
+func cause(err error) error {
 	if de, ok := err.(*wire.DecodeError); ok {
-		msg = de.Err.Error()
+		return de.Err
 	}
-	d.add(parent, tree.Node{Name: name, Type: "error", Offset: d.off + d.base, Size: d.left(), Section: tree.Error, Path: path, Err: msg})
+	return err
 }
 
 // add adds n, with its text, as the last child of span parent and
@@ -376,11 +381,10 @@ func (d *decoder) failed(i int, err error) {
 	s.Flags |= tree.Failed
 	s.Section = tree.Error
 	s.Size = int32(d.end + d.base - int(s.Off))
-	msg := err.Error()
-	if de, ok := err.(*wire.DecodeError); ok {
-		msg = de.Err.Error()
+	if d.desc.errs == nil {
+		d.desc.errs = map[int]error{}
 	}
-	d.desc.note(&d.desc.errs, i, msg)
+	d.desc.errs[i] = cause(err)
 }
 
 // setSize ends span i at the current offset.

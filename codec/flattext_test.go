@@ -92,7 +92,7 @@ func lineText(b *bytes.Buffer, fl *tree.Flat, i int, prefix string, a *tree.Allo
 func firstError(fl *tree.Flat, a *tree.Alloc) (e, offset int) {
 	for i := range fl.Len() {
 		n := fl.Node(i, a)
-		if n.Err == "" {
+		if n.Err == nil {
 			continue
 		}
 		off := n.Offset

@@ -225,8 +225,8 @@ func TestHostileFrames(t *testing.T) {
 				if fl.Spans[i].Flags&tree.Failed == 0 {
 					continue // the error nodes alone: a Node for each of millions costs
 				}
-				if n := fl.Node(i, nil); strings.Contains(n.Err, "--max-") {
-					leftOut = append(leftOut, n.Err)
+				if n := fl.Node(i, nil); strings.Contains(treetest.ErrText(n), "--max-") {
+					leftOut = append(leftOut, treetest.ErrText(n))
 				}
 			}
 			t.Logf("%d-byte frame: tree allocates %d MB, holds %d MB; %d nodes say what was left out, the first: %.200s",
@@ -280,11 +280,11 @@ func TestNodeBudgetArrays(t *testing.T) {
 		for _, n := range treetest.All(fl) {
 			if n.Name == "more" {
 				more = append(more, n)
-			} else if n.Err != "" {
+			} else if n.Err != nil {
 				errs = append(errs, n)
 			}
 		}
-		if len(more) != 1 || !strings.Contains(more[0].Err, "budget of 100 tree nodes") || more[0].End() > cut {
+		if len(more) != 1 || !strings.Contains(treetest.ErrText(more[0]), "budget of 100 tree nodes") || more[0].End() > cut {
 			t.Fatalf("%d bytes: more nodes %+v", cut, more)
 		}
 		if nodes > 120 {

@@ -149,7 +149,7 @@ func checkTree(fl *tree.Flat, i, lo, hi int, errorsAllowed bool) error {
 	if n.Size < 0 || n.Offset < lo || n.End() > hi {
 		return fmt.Errorf("node %s (%s) spans [%d, %d), outside [%d, %d)", n.Path, n.Name, n.Offset, n.End(), lo, hi)
 	}
-	if !errorsAllowed && (n.Err != "" || n.Section == tree.Error) {
+	if !errorsAllowed && (n.Err != nil || n.Section == tree.Error) {
 		return fmt.Errorf("error node %s: %s", n.Name, n.Err)
 	}
 	var err error

@@ -105,7 +105,7 @@ func kwireDecode(frame []byte, o DecodeOptions) (int, error) {
 	}
 	n := 0
 	for _, x := range treetest.All(fl) {
-		if x.Err != "" {
+		if x.Err != nil {
 			err = fmt.Errorf("%s: %s", x.Name, x.Err)
 		}
 		if x.Type == "Record" {

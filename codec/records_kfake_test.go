@@ -304,7 +304,7 @@ func contains(list []string, s string) bool {
 func treeErrors(f *tree.Flat) []string {
 	var out []string
 	for _, n := range treetest.All(f) {
-		if n.Err != "" {
+		if n.Err != nil {
 			out = append(out, fmt.Sprintf("%s %s [%d]: %s", n.Path, n.Name, n.Offset, n.Err))
 		}
 	}

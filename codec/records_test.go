@@ -2,11 +2,13 @@ package codec
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 	"unsafe"
 
 	"kwire/codec/records"
+	"kwire/codec/wire"
 	"kwire/schemas"
 	"kwire/schemas/sets"
 	"kwire/tree"
@@ -209,5 +211,35 @@ func TestInPlace(t *testing.T) {
 	}
 	if !bytes.Equal(jsons[false], jsons[true]) {
 		t.Error("the JSON differs with InPlace")
+	}
+}
+
+// TestTreeErrorIs: the tree keeps errors as errors. A Produce request
+// whose RecordBatch's CRC-32C does not match its bytes decodes to a Flat
+// whose first error node holds a case of wire.ErrCRC (its text the
+// cause, without where: the row says that), and wire.NodeError of that
+// node keeps the chain.
+func TestTreeErrorIs(t *testing.T) {
+	set := loadSet(t, "trunk")
+	for _, version := range []int16{3, 9} { // an int32-sized and a compact records field
+		b := produceTo(t, set, version, "orders", "", topicRecord{[]byte("k"), []byte("value-x")})
+		at := bytes.LastIndex(b, []byte("value-x")) + len("value-")
+		b[at] = 'y' // covered by the CRC: it no longer matches
+		_, fl, _ := Decode(b, DecodeOptions{Set: set, Dir: Request})
+		j, off := fl.FirstError(0)
+		if j < 0 {
+			t.Fatalf("v%d: no error node:\n%s", version, treetest.Text(fl))
+		}
+		n := fl.Node(j, nil)
+		if !errors.Is(n.Err, wire.ErrCRC) || !strings.HasPrefix(n.Err.Error(), "CRC-32C mismatch: the batch says 0x") {
+			t.Fatalf("v%d: first error node %s: %v is not wire.ErrCRC", version, n.Line(), n.Err)
+		}
+		if strings.Contains(n.Err.Error(), "offset") {
+			t.Errorf("v%d: the node's error says where: %q", version, n.Err)
+		}
+		de := wire.NodeError(n, off)
+		if !errors.Is(de, wire.ErrCRC) || errors.Is(de, wire.ErrDecompress) || de.Offset != off || !strings.Contains(de.Error(), n.Err.Error()) {
+			t.Errorf("v%d: NodeError %v (offset %d, want %d) is not wire.ErrCRC", version, de, de.Offset, off)
+		}
 	}
 }

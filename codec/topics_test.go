@@ -603,7 +603,7 @@ func TestInternalMalformed(t *testing.T) {
 func firstErr(n fnode) string {
 	for _, c := range n.kids() {
 		if e, _ := n.f.FirstError(c.i); e >= 0 {
-			return n.f.Node(e, nil).Err
+			return treetest.ErrText(n.f.Node(e, nil))
 		}
 	}
 	return ""

@@ -133,7 +133,7 @@ func (f *Flat) storedSpan(n *Node) Span {
 	case Revealed:
 		s.Flags |= Shown
 	}
-	if n.Err != "" {
+	if n.Err != nil {
 		s.Flags |= Failed
 	}
 	c := *n

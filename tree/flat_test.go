@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 )
@@ -10,8 +11,8 @@ func sampleTree() tn {
 		{n: Node{Name: "A", Type: "int32", Value: "1", Offset: 0, Size: 4, Section: RequestBody, Path: "A"}},
 		{Node{Name: "B", Type: "[]X", Value: "1 element", Offset: 4, Size: 5, Path: "B"}, []tn{
 			{Node{Name: "X[0]", Type: "X", Offset: 4, Size: 5, Path: "B[0]"}, []tn{
-				{n: Node{Name: "pw", Type: Secret, Offset: 5, Size: 3, Err: "", Path: "B[0].pw"}},
-				{n: Node{Name: "e", Type: "error", Offset: 8, Size: 1, Section: Error, Err: "bad", Relative: true}},
+				{n: Node{Name: "pw", Type: Secret, Offset: 5, Size: 3, Path: "B[0].pw"}},
+				{n: Node{Name: "e", Type: "error", Offset: 8, Size: 1, Section: Error, Err: errors.New("bad"), Relative: true}},
 			}},
 		}},
 	}}
@@ -109,7 +110,7 @@ func TestRow(t *testing.T) {
 	var f Flat
 	root := f.Row(-1, Node{Name: "message", Size: 6, Section: Frame})
 	a := f.Row(root, Node{Name: "a", Type: "int32", Value: "1", Size: 4})
-	f.Row(a, Node{Name: "b", Type: "error", Offset: 4, Size: 2, Err: "short"})
+	f.Row(a, Node{Name: "b", Type: "error", Offset: 4, Size: 2, Err: errors.New("short")})
 	f.Done()
 	if f.Len() != 3 || f.ChildCount(root) != 1 || f.ChildCount(a) != 1 {
 		t.Fatalf("len %d, children %d and %d; want 3, 1 and 1", f.Len(), f.ChildCount(root), f.ChildCount(a))
@@ -129,12 +130,12 @@ func TestSet(t *testing.T) {
 	root := f.Row(-1, Node{Name: "message", Size: 6, Section: Frame})
 	a := f.Row(root, Node{Name: "a", Type: "int32", Value: "1", Size: 4})
 	b := f.Row(a, Node{Name: "b", Offset: 2, Size: 2})
-	f.Set(a, Node{Name: "a", Type: "int32", Value: "1, labelled", Size: 4, Relative: true, Err: "bad"})
+	f.Set(a, Node{Name: "a", Type: "int32", Value: "1, labelled", Size: 4, Relative: true, Err: errors.New("bad")})
 	f.Done()
 	if f.Len() != 3 || f.ChildCount(root) != 1 || f.ChildCount(a) != 1 || f.Spans[b].Parent != int32(a) {
 		t.Fatalf("len %d, children %d and %d; want 3, 1 and 1", f.Len(), f.ChildCount(root), f.ChildCount(a))
 	}
-	if got := f.Node(a, nil); got.Value != "1, labelled" || got.Err != "bad" || !got.Relative || f.Spans[a].Flags&Failed == 0 {
+	if got := f.Node(a, nil); got.Value != "1, labelled" || got.Err == nil || got.Err.Error() != "bad" || !got.Relative || f.Spans[a].Flags&Failed == 0 {
 		t.Errorf("set node %+v, flags %b", *got, f.Spans[a].Flags)
 	}
 	if e, _ := f.FirstError(root); e != a {

@@ -135,7 +135,7 @@ func (f *Flat) appendDescribed(out []byte, j int, st *textState, i int, top func
 		top(n)
 	}
 	short := false
-	if n.Err == "" && n.About != "" && st.sh[s.Who] != nil {
+	if n.Err == nil && n.About != "" && st.sh[s.Who] != nil {
 		var about string
 		if about, short = st.sh[s.Who].Short(f, j, n.About); short {
 			n.About = ""
@@ -166,9 +166,9 @@ func appendRaw(b []byte, n *Node) []byte {
 		b = append(b, n.Detail...)
 	}
 	b = AppendPlace(b, n.Offset, n.Size, n.Relative)
-	if n.Err != "" {
+	if n.Err != nil {
 		b = append(b, " ERROR: "...)
-		b = append(b, n.Err...)
+		b = append(b, n.Err.Error()...)
 	} else if n.About != "" {
 		b = append(b, ' ')
 		b = appendShortened(b, n.About, MaxAbout)

@@ -97,7 +97,10 @@ type Node struct {
 	// decompressed stream rather than the original buffer.
 	Relative bool
 	Path     string // field path in the value ("Protocols[0].Name"), "" for framing
-	Err      string // set on error nodes: what went wrong here
+	// Err is set on error nodes: what went wrong here, without where (the
+	// row says that), a cause errors.Is finds wire's sentinels in
+	// (wire.ErrCRC, ErrDecompress, ErrBudget, ...).
+	Err error
 }
 
 // End is the offset just past the node.
@@ -126,8 +129,8 @@ func (n *Node) Line() string {
 		rel = "+"
 	}
 	xfmt.Fprintf(&b, " [%s0x%04x, %dB]", rel, n.Offset, n.Size)
-	if n.Err != "" {
-		b.WriteString(" ERROR: " + n.Err)
+	if n.Err != nil {
+		b.WriteString(" ERROR: " + n.Err.Error())
 	} else if n.About != "" {
 		b.WriteString(" " + Shorten(n.About, MaxAbout))
 	}

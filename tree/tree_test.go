@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -12,7 +13,7 @@ func sample() tn {
 	return tn{Node{Name: "root", Type: "message v1", Size: 4}, []tn{
 		{Node{Name: "A", Offset: 0, Size: 2}, []tn{leaf("a1", 0, 1), leaf("a2", 1, 1)}},
 		{Node{Name: "B", Offset: 2, Size: 2, About: strings.Repeat("x", 80)}, []tn{
-			leaf("b1", 2, 1), {n: Node{Name: "b2", Offset: 3, Size: 1, Err: "bad"}},
+			leaf("b1", 2, 1), {n: Node{Name: "b2", Offset: 3, Size: 1, Err: errors.New("bad")}},
 		}},
 	}}
 }

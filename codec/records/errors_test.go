@@ -11,6 +11,7 @@ import (
 	"kwire/internal/xfmt"
 	"kwire/jsonv"
 	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 func mustEncode(t *testing.T, bs ...Batch) []byte {
@@ -76,7 +77,7 @@ func TestBadBatches(t *testing.T) {
 			checkSpans(t, nodes, 0, len(c.b))
 			var found bool
 			for _, x := range walk(nodes) {
-				if x.Err != "" && x.Name == c.errNode && strings.Contains(x.Err, c.errText) {
+				if x.Err != nil && x.Name == c.errNode && strings.Contains(treetest.ErrText(x), c.errText) {
 					found = true
 				}
 			}
@@ -91,7 +92,7 @@ func TestBadBatches(t *testing.T) {
 			if c.partial != "" {
 				r := roots(nodes)
 				last := r[len(r)-1]
-				if last.Type != "partial" || !strings.Contains(last.Value, c.partial) || last.Err != "" {
+				if last.Type != "partial" || !strings.Contains(last.Value, c.partial) || last.Err != nil {
 					t.Errorf("last node %s %s = %s (err %q), want partial %q", last.Name, last.Type, last.Value, last.Err, c.partial)
 				}
 			}
@@ -273,7 +274,7 @@ func TestSpanErrorKinds(t *testing.T) {
 		var found bool
 		for i, err := range ds.errs {
 			n := f.Node(int(i), nil)
-			if errors.Is(err, c.is) && strings.HasPrefix(n.Err, c.text) && n.Err == err.Error() {
+			if errors.Is(err, c.is) && strings.HasPrefix(treetest.ErrText(n), c.text) && treetest.ErrText(n) == err.Error() {
 				found = true
 			}
 		}

@@ -156,7 +156,7 @@ func checkFlat(t *testing.T, b []byte, base int) {
 		if s.Size < 0 || s.Flags&tree.InStream == 0 && (int(s.Off) < base || s.End() > base+len(b)) {
 			t.Fatalf("span %d (%+v) is not within the %d bytes at %d", i, *s, len(b), base)
 		}
-		if n := f.Node(i, nil); (n.Err != "") != (s.Flags&tree.Failed != 0) {
+		if n := f.Node(i, nil); (n.Err != nil) != (s.Flags&tree.Failed != 0) {
 			t.Fatalf("span %d: error %q, flags %v", i, n.Err, s.Flags)
 		}
 	}

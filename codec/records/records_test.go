@@ -59,7 +59,7 @@ func roots(f *tree.Flat) []*tree.Node {
 func errs(f *tree.Flat) []string {
 	var out []string
 	for _, n := range walk(f) {
-		if n.Err != "" {
+		if n.Err != nil {
 			out = append(out, fmt.Sprintf("%s [%d,+%d]: %s", n.Name, n.Offset, n.Size, n.Err))
 		}
 	}

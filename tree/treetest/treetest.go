@@ -135,17 +135,33 @@ func Children(f *tree.Flat, i int) []int {
 }
 
 // Diff says how a and b differ as trees: their number of nodes, or the
-// first node whose text (every field, tree.Flat.Node) or parent is not
-// the other's; "" when they are the same tree.
+// first node whose text (every field, tree.Flat.Node; an error by its
+// text) or parent is not the other's; "" when they are the same tree.
 func Diff(a, b *tree.Flat) string {
 	if a.Len() != b.Len() {
 		return "the trees have " + strconv.Itoa(a.Len()) + " and " + strconv.Itoa(b.Len()) + " nodes:\n" + Text(a) + "\n" + Text(b)
 	}
 	for i := range a.Len() {
-		if na, nb := a.Node(i, nil), b.Node(i, nil); *na != *nb || a.Spans[i].Parent != b.Spans[i].Parent {
+		if na, nb := a.Node(i, nil), b.Node(i, nil); !same(na, nb) || a.Spans[i].Parent != b.Spans[i].Parent {
 			return "node " + strconv.Itoa(i) + " differs: " + na.Line() + " (under " + strconv.Itoa(int(a.Spans[i].Parent)) + "), " +
 				nb.Line() + " (under " + strconv.Itoa(int(b.Spans[i].Parent)) + ")"
 		}
 	}
 	return ""
+}
+
+// ErrText is the text of n's error, "" for none.
+func ErrText(n *tree.Node) string {
+	if n == nil || n.Err == nil {
+		return ""
+	}
+	return n.Err.Error()
+}
+
+// same says whether a and b have the same fields, their errors the same
+// text.
+func same(a, b *tree.Node) bool {
+	x, y := *a, *b
+	x.Err, y.Err = nil, nil
+	return x == y && ErrText(a) == ErrText(b)
 }
