@@ -20,6 +20,7 @@ import (
 	"kwire/capture"
 	"kwire/capture/capturetest"
 	"kwire/codec"
+	"kwire/tree/treetest"
 )
 
 var (
@@ -176,7 +177,7 @@ func readOpts(t *testing.T, file []byte, opts capture.Options) ([]seen, error) {
 			s.err = derr
 			if fl != nil {
 				if j, _ := fl.FirstError(0); j >= 0 {
-					s.first = fl.Node(j, nil).Err
+					s.first = treetest.ErrText(fl.Node(j, nil))
 				}
 			}
 			// The values alone decode to the same JSON form.

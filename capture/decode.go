@@ -23,7 +23,7 @@ func setFor(key, version int16, dir codec.Direction) (*schemas.Set, error) {
 // Decode decodes a frame event as kwire decode does: a request with the
 // newest release that has its version, a response with its request's
 // API and version (and so its header version). The tree, a tree.Flat
-// (codec.DecodeFlat), is nil for a response whose request the capture
+// (codec.Decode), is nil for a response whose request the capture
 // lacks. The Flat reads e.Data.
 func (e *Event) Decode(limits records.Limits) (*codec.Frame, *tree.Flat, error) {
 	return e.decode(codec.DecodeOptions{Limits: limits})
@@ -51,7 +51,7 @@ func (e *Event) decode(o codec.DecodeOptions) (*codec.Frame, *tree.Flat, error) 
 			return nil, nil, err
 		}
 		o.Set, o.Choose, o.Dir = set, sets.Choice{}, codec.Request
-		return codec.DecodeFlat(e.Data, o)
+		return codec.Decode(e.Data, o)
 	}
 	if e.Request == nil {
 		return nil, nil, xfmt.Errorf("no request with correlation id %d in the capture: the response's API is unknown", e.Correlation)
@@ -65,7 +65,7 @@ func (e *Event) decode(o codec.DecodeOptions) (*codec.Frame, *tree.Flat, error) 
 		return nil, nil, errors.New("no API with key " + xfmt.Sprint(e.Key))
 	}
 	o.Set, o.API, o.Version, o.Dir = set, api, e.Version, codec.Response
-	return codec.DecodeFlat(e.Data, o)
+	return codec.Decode(e.Data, o)
 }
 
 // APIName is the name of an API key in the newest release that has it.

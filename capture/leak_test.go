@@ -71,7 +71,7 @@ func TestEndpoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, _ := sets.Load("trunk")
-	f, _, err := codec.DecodeFlat(b, codec.DecodeOptions{Set: s, API: s.APIByKey(55), Version: 2, Dir: codec.Response})
+	f, _, err := codec.Decode(b, codec.DecodeOptions{Set: s, API: s.APIByKey(55), Version: 2, Dir: codec.Response})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestEndpoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, _, err = codec.DecodeFlat(b, codec.DecodeOptions{Set: s, API: s.APIByKey(88), Version: 0, Dir: codec.Response})
+	f, _, err = codec.Decode(b, codec.DecodeOptions{Set: s, API: s.APIByKey(88), Version: 0, Dir: codec.Response})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,9 +17,9 @@ import (
 // command line's capture and the explorer's rows.
 func TestFrameStatus(t *testing.T) {
 	crc := []tree.Node{{}, {Name: "Records", Offset: 40, Size: 70, Path: "Topics[0].Records"},
-		{Name: "crc", Offset: 57, Size: 4, Path: "Topics[0].Records", Err: "CRC-32C mismatch"}}
+		{Name: "crc", Offset: 57, Size: 4, Path: "Topics[0].Records", Err: errors.New("CRC-32C mismatch")}}
 	inner := []tree.Node{{}, {Name: "Records", Offset: 40, Size: 70, Path: "R"},
-		{Name: "error", Offset: 5, Size: 2, Path: "R", Relative: true, Err: "record length: unexpected end of input"}}
+		{Name: "error", Offset: 5, Size: 2, Path: "R", Relative: true, Err: errors.New("record length: unexpected end of input")}}
 	for _, c := range []struct {
 		name       string
 		incomplete string
@@ -60,7 +60,7 @@ func TestErrorCodes(t *testing.T) {
 	o := codec.DecodeOptions{Set: set, API: set.APIByKey(3), Version: 12, Dir: codec.Response}
 	for _, valuesOnly := range []bool{false, true} {
 		o.ValuesOnly = valuesOnly
-		f, _, err := codec.DecodeFlat(b, o)
+		f, _, err := codec.Decode(b, o)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -82,7 +82,7 @@ func TestHostileCountsAllocate(t *testing.T) {
 				t.Fatalf("error %v, want %v", err, h.want)
 			}
 			value := bytesPerRun(20, func() { p.Decode(h.body) })
-			withTree := bytesPerRun(20, func() { p.DecodeFlat(h.body, tree.Node{}, TreeOptions{}) })
+			withTree := bytesPerRun(20, func() { p.DecodeTree(h.body, tree.Node{}, TreeOptions{}) })
 			if max(value, withTree) > allocBound(len(h.body)) {
 				t.Errorf("%d-byte body allocated %d bytes (value) and %d (tree), more than %d", len(h.body), value, withTree, allocBound(len(h.body)))
 			}
@@ -109,7 +109,7 @@ func TestEveryFirstCountHostile(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				_, fl, _, err := p.DecodeFlat(b, tree.Node{}, TreeOptions{})
+				_, fl, _, err := p.DecodeTree(b, tree.Node{}, TreeOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -126,7 +126,7 @@ func TestEveryFirstCountHostile(t *testing.T) {
 				if _, _, err := p.Decode(h); !errors.Is(err, wire.ErrLength) {
 					t.Errorf("%s v%d: error %v, want %v", m.Name, v, err, wire.ErrLength)
 				}
-				if got := bytesPerRun(3, func() { p.DecodeFlat(h, tree.Node{}, TreeOptions{}) }); got > allocBound(len(h)) {
+				if got := bytesPerRun(3, func() { p.DecodeTree(h, tree.Node{}, TreeOptions{}) }); got > allocBound(len(h)) {
 					t.Errorf("%s v%d: %d-byte body allocated %d bytes", m.Name, v, len(h), got)
 				}
 			}
@@ -236,7 +236,7 @@ func TestDecodeSizesHint(t *testing.T) {
 // descriptions come shortened from the plan.
 func TestWriteTextAllocs(t *testing.T) {
 	in, p, _ := benchInput(t, benchCases()[0])
-	_, fl, _, err := p.DecodeFlat(in, tree.Node{}, TreeOptions{})
+	_, fl, _, err := p.DecodeTree(in, tree.Node{}, TreeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -211,7 +211,7 @@ func BenchmarkCodec(b *testing.B) {
 		// when drawn.
 		b.Run(c.name+"/tree/kwire", func(b *testing.B) {
 			measure(b, len(in), func() {
-				if _, _, _, err := p.DecodeFlat(in, tree.Node{}, TreeOptions{}); err != nil {
+				if _, _, _, err := p.DecodeTree(in, tree.Node{}, TreeOptions{}); err != nil {
 					b.Fatal(err)
 				}
 			})
@@ -220,7 +220,7 @@ func BenchmarkCodec(b *testing.B) {
 		// node's text written, as it prints it (tree.Flat.WriteText).
 		b.Run(c.name+"/nodes/kwire", func(b *testing.B) {
 			measure(b, len(in), func() {
-				_, fl, _, err := p.DecodeFlat(in, tree.Node{}, TreeOptions{})
+				_, fl, _, err := p.DecodeTree(in, tree.Node{}, TreeOptions{})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -15,7 +15,7 @@ import (
 func TestBoolNotCanonical(t *testing.T) {
 	p := mustPlan(t, loadSet(t, "4.0"), "MetadataRequest", 4)
 	b := []byte{0xff, 0xff, 0xff, 0xff, 0x02} // Topics null, AllowAutoTopicCreation 2
-	v, fl, n, err := p.DecodeFlat(b, tree.Node{}, TreeOptions{})
+	v, fl, n, err := p.DecodeTree(b, tree.Node{}, TreeOptions{})
 	if err != nil || n != len(b) {
 		t.Fatalf("decode: %v after %d bytes", err, n)
 	}
@@ -24,7 +24,7 @@ func TestBoolNotCanonical(t *testing.T) {
 		t.Error("a bool byte of 2 is not true")
 	}
 	_, node := treetest.Named(fl, "AllowAutoTopicCreation")
-	if node == nil || node.Value != "true" || !strings.Contains(node.Detail, "0x02: not canonical") || node.Err != "" {
+	if node == nil || node.Value != "true" || !strings.Contains(node.Detail, "0x02: not canonical") || node.Err != nil {
 		t.Fatalf("node %+v", node)
 	}
 	back, err := p.Encode(v)

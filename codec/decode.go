@@ -115,33 +115,19 @@ type TreeOptions struct {
 	copied     bool        // b is a copy, not a view of the buffer shown (nested formats)
 	samePath   bool        // every node's path is prefix (what records' hooks decode: the record's)
 	inStream   bool        // b is a decompressed stream: its spans do not move with the buffer's (Patch)
-	rootSpan   bool        // the span the fields hang under is the describer's (kRoot, Plan.DecodeFlat)
+	rootSpan   bool        // the span the fields hang under is the describer's (kRoot, Plan.DecodeTree)
 	desc       *planDesc   // the describer's memory, when the caller has it
 	alloc      *tree.Alloc // when set, the allocator of an outer tree the nodes join
 }
 
-// DecodeTree is Decode that also builds the object tree: root gets one
-// child per field. On error the tree holds every node decoded before the
-// failure and an error node spanning the bytes left, and the spans of
-// root's descendants cover their children's (see tree.Flat.Cover). It is
-// DecodeFlat with the Flat made into Node trees.
-func (p *Plan) DecodeTree(b []byte, root *tree.Node, o TreeOptions) (Value, int, error) {
-	v, fl, used, err := p.DecodeFlat(b, *root, o)
-	a := o.alloc
-	if a == nil {
-		a = new(tree.Alloc)
-	}
-	if k := fl.ChildCount(0); k > 0 {
-		a.Room(root, k)
-		fl.Children(0, func(c int) { root.Add(fl.Tree(c, a)) })
-	}
-	return v, used, err
-}
-
-// DecodeFlat is DecodeTree with the tree as a tree.Flat whose root (span
-// 0) is root's copy: the nodes' text is written when it is asked for.
-// The Flat reads b, which must not change while it is used.
-func (p *Plan) DecodeFlat(b []byte, root tree.Node, o TreeOptions) (Value, *tree.Flat, int, error) {
+// DecodeTree is Decode that also builds the object tree, a tree.Flat
+// whose root (span 0) is root's copy with one child per field: the
+// nodes' text is written when it is asked for. On error the tree holds
+// every node decoded before the failure and an error node spanning the
+// bytes left, and the spans of root's descendants cover their children's
+// (see tree.Flat.Cover). The Flat reads b, which must not change while
+// it is used.
+func (p *Plan) DecodeTree(b []byte, root tree.Node, o TreeOptions) (Value, *tree.Flat, int, error) {
 	both := new(struct { // one allocation for the two
 		fl tree.Flat
 		pd planDesc
@@ -152,7 +138,6 @@ func (p *Plan) DecodeFlat(b []byte, root tree.Node, o TreeOptions) (Value, *tree
 	r := fl.Add(-1, tree.Span{Off: int32(root.Offset), Size: int32(root.Size), Section: root.Section, Kind: kRoot})
 	o.rootSpan = true
 	v, used, err := p.decodeFlat(b, fl, r, o)
-	root.Children = nil
 	fl.DescriberOf(r).(*planDesc).rootNode = root
 	fl.Done()
 	if err != nil {
@@ -361,11 +346,16 @@ func (d *decoder) errorNode(parent int, name, path string, err error) {
 	if parent < 0 {
 		return
 	}
-	msg := err.Error()
+	d.add(parent, tree.Node{Name: name, Type: "error", Offset: d.off + d.base, Size: d.left(), Section: tree.Error, Path: path, Err: cause(err)})
+}
+
+// cause is err without its place: a DecodeError's cause (the node's row
+// says where).
+func cause(err error) error {
 	if de, ok := err.(*wire.DecodeError); ok {
-		msg = de.Err.Error()
+		return de.Err
 	}
-	d.add(parent, tree.Node{Name: name, Type: "error", Offset: d.off + d.base, Size: d.left(), Section: tree.Error, Path: path, Err: msg})
+	return err
 }
 
 // add adds n, with its text, as the last child of span parent and
@@ -391,11 +381,10 @@ func (d *decoder) failed(i int, err error) {
 	s.Flags |= tree.Failed
 	s.Section = tree.Error
 	s.Size = int32(d.end + d.base - int(s.Off))
-	msg := err.Error()
-	if de, ok := err.(*wire.DecodeError); ok {
-		msg = de.Err.Error()
+	if d.desc.errs == nil {
+		d.desc.errs = map[int]error{}
 	}
-	d.desc.note(&d.desc.errs, i, msg)
+	d.desc.errs[i] = cause(err)
 }
 
 // setSize ends span i at the current offset.

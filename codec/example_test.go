@@ -31,7 +31,7 @@ func Example() {
 	}
 	fmt.Printf("%d bytes: %x\n", len(b), b)
 
-	g, fl, err := codec.DecodeFlat(b, codec.DecodeOptions{Set: set, Dir: codec.Request})
+	g, fl, err := codec.Decode(b, codec.DecodeOptions{Set: set, Dir: codec.Request})
 	if err != nil {
 		panic(err)
 	}
@@ -77,7 +77,7 @@ func ExampleDecode_truncated() {
 	if err != nil {
 		panic(err)
 	}
-	_, fl, err := codec.DecodeFlat(b, codec.DecodeOptions{Set: set, Dir: codec.Request})
+	_, fl, err := codec.Decode(b, codec.DecodeOptions{Set: set, Dir: codec.Request})
 	fmt.Println(err)
 	fl.WriteText(os.Stdout, 0, nil)
 	// Output:
@@ -113,7 +113,7 @@ func ExampleDecode_response() {
 	if err != nil {
 		panic(err)
 	}
-	g, _, err := codec.DecodeFlat(b, codec.DecodeOptions{Set: set, API: api, Version: 3, Dir: codec.Response})
+	g, _, err := codec.Decode(b, codec.DecodeOptions{Set: set, API: api, Version: 3, Dir: codec.Response})
 	if err != nil {
 		panic(err)
 	}

@@ -92,7 +92,7 @@ func lineText(b *bytes.Buffer, fl *tree.Flat, i int, prefix string, a *tree.Allo
 func firstError(fl *tree.Flat, a *tree.Alloc) (e, offset int) {
 	for i := range fl.Len() {
 		n := fl.Node(i, a)
-		if n.Err == "" {
+		if n.Err == nil {
 			continue
 		}
 		off := n.Offset
@@ -123,7 +123,7 @@ func (c *textCheck) frame(t *testing.T, name string, frame []byte, o DecodeOptio
 	t.Helper()
 	one := func(what string, b []byte) {
 		b = bytes.Clone(b) // Reveal reads it; the Flat keeps it
-		_, fl, _ := DecodeFlat(b, o)
+		_, fl, _ := Decode(b, o)
 		c.compare(t, name+": "+what, fl, b)
 	}
 	one("frame", frame)
@@ -137,10 +137,10 @@ func (c *textCheck) frame(t *testing.T, name string, frame []byte, o DecodeOptio
 	}
 }
 
-// body checks a bare body's decode (Plan.DecodeFlat).
+// body checks a bare body's decode (Plan.DecodeTree).
 func (c *textCheck) body(t *testing.T, name string, bp *Plan, body []byte, o TreeOptions) {
 	t.Helper()
-	_, fl, _, _ := bp.DecodeFlat(body, tree.Node{}, o)
+	_, fl, _, _ := bp.DecodeTree(body, tree.Node{}, o)
 	c.compare(t, name+": body", fl, body)
 }
 

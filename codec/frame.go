@@ -253,21 +253,15 @@ type DecodeOptions struct {
 }
 
 // Decode reads a frame (or, with BodyOnly, a body) and returns it with its
-// object tree. Every byte must be used: a frame shorter than its size, a
-// body that ends before the frame does and bytes after the frame are
-// errors. On error the frame and tree hold what was decoded before it, and
-// every node's span covers its children's (the error node spans the bytes
-// left). It is DecodeFlat with the tree made into Nodes.
-func Decode(b []byte, o DecodeOptions) (*Frame, *tree.Node, error) {
-	f, fl, err := DecodeFlat(b, o)
-	return f, fl.Tree(0, nil), err
-}
-
-// DecodeFlat is Decode with the tree as a tree.Flat (its root the span
-// at 0), whose text is written when asked for: a view formats only what
-// it draws. The Flat reads b: b must not change while it is used (Patch
-// moves it to the bytes after an edit).
-func DecodeFlat(b []byte, o DecodeOptions) (*Frame, *tree.Flat, error) {
+// object tree, a tree.Flat (its root the span at 0) whose text is written
+// when asked for: a view formats only what it draws. Every byte must be
+// used: a frame shorter than its size, a body that ends before the frame
+// does and bytes after the frame are errors. On error the frame and tree
+// hold what was decoded before it, and every node's span covers its
+// children's (the error node spans the bytes left). The Flat reads b: b
+// must not change while it is used (Patch moves it to the bytes after an
+// edit).
+func Decode(b []byte, o DecodeOptions) (*Frame, *tree.Flat, error) {
 	all := new(struct { // one allocation for the tree and its describers
 		fl     tree.Flat
 		hd, bd planDesc
@@ -282,7 +276,7 @@ func DecodeFlat(b []byte, o DecodeOptions) (*Frame, *tree.Flat, error) {
 	return f, fl, err
 }
 
-// decodeFrame is DecodeFlat before the spans are linked and those of an
+// decodeFrame is Decode before the spans are linked and those of an
 // error tree fixed up.
 func decodeFrame(b []byte, o DecodeOptions, fl *tree.Flat, hd, bd *planDesc) (*Frame, error) {
 	f := &Frame{Set: o.Set, API: o.API, Version: o.Version, Dir: o.Dir, Limits: o.Limits, topics: topicCtx{o.TopicFormat, o.TopicNames}}
@@ -308,7 +302,7 @@ func decodeFrame(b []byte, o DecodeOptions, fl *tree.Flat, hd, bd *planDesc) (*F
 	if n < 0 {
 		err := wire.Errorf(0, wire.ErrShort, "a frame starts with an int32 size; only %d bytes", len(b))
 		fl.Spans[frameNode].Size = int32(len(b))
-		fl.Row(frameNode, tree.Node{Name: "size", Type: "error", Size: len(b), Section: tree.Error, Err: err.Err.Error()})
+		fl.Row(frameNode, tree.Node{Name: "size", Type: "error", Size: len(b), Section: tree.Error, Err: err.Err})
 		return f, err
 	}
 	if rec, ok := tlsrec.Sniff(b); ok && int64(size) != int64(len(b)-4) {
@@ -317,7 +311,7 @@ func decodeFrame(b []byte, o DecodeOptions, fl *tree.Flat, hd, bd *planDesc) (*F
 		// 335 million or more (KAFKA-4090).
 		err := wire.Errorf(0, wire.ErrTLS, "%s; one side speaks TLS and the other does not (the first 4 bytes read as a size of %d)", rec, size)
 		fl.Spans[frameNode].Size = int32(len(b))
-		fl.Row(frameNode, tree.Node{Name: "size", Type: "error", Value: strconv.Itoa(int(size)), Size: len(b), Section: tree.Error, Err: err.Err.Error()})
+		fl.Row(frameNode, tree.Node{Name: "size", Type: "error", Value: strconv.Itoa(int(size)), Size: len(b), Section: tree.Error, Err: err.Err})
 		return f, err
 	}
 	fl.Row(frameNode, tree.Node{Name: "size", Type: "int32", Value: strconv.Itoa(int(size)), Size: 4, Section: tree.Frame, About: "number of bytes that follow, patched after encoding"})
@@ -346,7 +340,7 @@ func decodeFrame(b []byte, o DecodeOptions, fl *tree.Flat, hd, bd *planDesc) (*F
 	}
 	if tail != nil {
 		if de := tail.(*wire.DecodeError); errors.Is(de, wire.ErrTrailing) {
-			fl.Row(root, tree.Node{Name: "trailing", Type: "bytes", Value: plural(len(b)-end, "byte"), Offset: end, Size: len(b) - end, Section: tree.Error, Err: de.Err.Error()})
+			fl.Row(root, tree.Node{Name: "trailing", Type: "bytes", Value: plural(len(b)-end, "byte"), Offset: end, Size: len(b) - end, Section: tree.Error, Err: de.Err})
 		}
 	}
 	return f, tail
@@ -477,7 +471,7 @@ func (f *Frame) decodeBody(b []byte, start int, fl *tree.Flat, root int, o Decod
 	if rest := len(b) - start - used; rest > 0 {
 		if !o.Trailing {
 			fl.Row(bn, tree.Node{Name: "unread", Type: "bytes", Value: plural(rest, "byte"), Offset: at + used, Size: rest, Section: tree.Error, Path: o.prefix,
-				Err: "the body ended before the frame did"})
+				Err: errors.New("the body ended before the frame did")})
 			return wire.Errorf(at+used, wire.ErrTrailing, "%s v%d ended after %d bytes; %d bytes of the frame are left", bp.Msg.Name, f.Version, used, rest)
 		}
 		// Kafka's broker reads the body and ignores the rest of the

@@ -81,12 +81,12 @@ func FuzzDecodeFrame(f *testing.F) {
 		set, api, v, _ := fuzzPick(sets, data[:3])
 		b := data[3:]
 		o := DecodeOptions{Set: set, Dir: Request}
-		fr, fl, err := DecodeFlat(b, o)
+		fr, fl, err := Decode(b, o)
 		if err := checkDecoded(b, o, fr, fl, err); err != nil {
 			t.Fatalf("as a request: %v", err)
 		}
 		o = DecodeOptions{Set: set, API: api, Version: v, Dir: Response}
-		fr, fl, err = DecodeFlat(b, o)
+		fr, fl, err = Decode(b, o)
 		if err := checkDecoded(b, o, fr, fl, err); err != nil {
 			t.Fatalf("as a %s v%d response: %v", api.Name, v, err)
 		}
@@ -105,7 +105,7 @@ func FuzzDecodeBody(f *testing.F) {
 		set, api, v, dir := fuzzPick(sets, data[:3])
 		b := data[3:]
 		o := DecodeOptions{Set: set, API: api, Version: v, Dir: dir, BodyOnly: true}
-		fr, fl, err := DecodeFlat(b, o)
+		fr, fl, err := Decode(b, o)
 		if err := checkDecoded(b, o, fr, fl, err); err != nil {
 			t.Fatalf("as a %s v%d %s body: %v", api.Name, v, dir, err)
 		}
@@ -194,7 +194,7 @@ func checkDecoded(b []byte, o DecodeOptions, fr *Frame, fl *tree.Flat, err error
 	if len(b2) > len(b) {
 		return fmt.Errorf("re-encoded to %d bytes, more than the %d read:\n%x\n%x", len(b2), len(b), b, b2)
 	}
-	fr2, _, err2 := DecodeFlat(b2, o)
+	fr2, _, err2 := Decode(b2, o)
 	if err2 != nil {
 		return fmt.Errorf("re-encoded bytes do not decode: %v\n%x\n%x", err2, b, b2)
 	}

@@ -33,16 +33,12 @@ func mustPlan(tb testing.TB, set *schemas.Set, msg string, v int16) *Plan {
 	return p
 }
 
-// recordNodes is the tree of the records field b at offset base as
-// records.Spans makes it (what a message's tree holds), its roots made
-// nodes.
-func recordNodes(b []byte, base int, o records.Options) []*tree.Node {
+// recordTree is the tree of the records field b at offset base as
+// records.Spans makes it (what a message's tree holds): a Flat whose
+// roots are its batches.
+func recordTree(b []byte, base int, o records.Options) *tree.Flat {
 	f := &tree.Flat{}
 	records.Spans(f, -1, b, base, o)
 	f.Done()
-	var out []*tree.Node
-	for i := 0; i < f.Len(); i = int(f.Spans[i].Next) {
-		out = append(out, f.Tree(i, o.Alloc))
-	}
-	return out
+	return f
 }

@@ -216,7 +216,7 @@ func TestHostileFrames(t *testing.T) {
 			if strings.HasPrefix(name, "telemetry") {
 				o = DecodeOptions{Set: set, API: set.APIByKey(71), Version: 0, Dir: Response}
 			}
-			total, live := memoryOf(func() { f, fl, err = DecodeFlat(b, o) })
+			total, live := memoryOf(func() { f, fl, err = Decode(b, o) })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -225,8 +225,8 @@ func TestHostileFrames(t *testing.T) {
 				if fl.Spans[i].Flags&tree.Failed == 0 {
 					continue // the error nodes alone: a Node for each of millions costs
 				}
-				if n := fl.Node(i, nil); strings.Contains(n.Err, "--max-") {
-					leftOut = append(leftOut, n.Err)
+				if n := fl.Node(i, nil); strings.Contains(treetest.ErrText(n), "--max-") {
+					leftOut = append(leftOut, treetest.ErrText(n))
 				}
 			}
 			t.Logf("%d-byte frame: tree allocates %d MB, holds %d MB; %d nodes say what was left out, the first: %.200s",
@@ -268,7 +268,7 @@ func TestNodeBudgetArrays(t *testing.T) {
 	body = append(body, 0)
 	want, _, _ := p.Decode(body)
 	for _, cut := range []int{len(body), len(body) - 500} {
-		v, fl, _, err := p.DecodeFlat(body[:cut], tree.Node{}, TreeOptions{Budget: records.NewBudget(records.Limits{MaxNodes: 100})})
+		v, fl, _, err := p.DecodeTree(body[:cut], tree.Node{}, TreeOptions{Budget: records.NewBudget(records.Limits{MaxNodes: 100})})
 		if (err == nil) != (cut == len(body)) {
 			t.Fatalf("%d bytes: %v", cut, err)
 		}
@@ -280,11 +280,11 @@ func TestNodeBudgetArrays(t *testing.T) {
 		for _, n := range treetest.All(fl) {
 			if n.Name == "more" {
 				more = append(more, n)
-			} else if n.Err != "" {
+			} else if n.Err != nil {
 				errs = append(errs, n)
 			}
 		}
-		if len(more) != 1 || !strings.Contains(more[0].Err, "budget of 100 tree nodes") || more[0].End() > cut {
+		if len(more) != 1 || !strings.Contains(treetest.ErrText(more[0]), "budget of 100 tree nodes") || more[0].End() > cut {
 			t.Fatalf("%d bytes: more nodes %+v", cut, more)
 		}
 		if nodes > 120 {

@@ -290,7 +290,7 @@ func (d *decoder) versioned(fp *FieldPlan, s string, base int, node int) string 
 		if len(b) < 2 {
 			at = 0
 		}
-		d.add(c, tree.Node{Name: "error", Type: "error", Offset: base + at, Size: len(b) - at, Section: tree.Error, Path: prefix, Err: err.Error()})
+		d.add(c, tree.Node{Name: "error", Type: "error", Offset: base + at, Size: len(b) - at, Section: tree.Error, Path: prefix, Err: err})
 		return note
 	}
 	_, used, err := vp.plan.decodeFlat(b[2:], d.flat, c, TreeOptions{Base: base + 2, Section: d.section, Set: d.set, Budget: d.budget, depth: d.depth + 1, prefix: prefix, copied: true})
@@ -305,7 +305,7 @@ func (d *decoder) versioned(fp *FieldPlan, s string, base int, node int) string 
 					msg = de.Path + ": " + msg
 				}
 			}
-			d.add(c, tree.Node{Name: "error", Type: "error", Offset: at, Size: base + len(b) - at, Section: tree.Error, Path: prefix, Err: msg})
+			d.add(c, tree.Node{Name: "error", Type: "error", Offset: at, Size: base + len(b) - at, Section: tree.Error, Path: prefix, Err: errors.New(msg)})
 		}
 		return note
 	}
@@ -314,7 +314,7 @@ func (d *decoder) versioned(fp *FieldPlan, s string, base int, node int) string 
 		if vp.newer {
 			un.About = "fields of version " + strconv.Itoa(int(vp.version)) + " that the schema does not know; Kafka's consumer leaves them too"
 		} else {
-			un.Section, un.Err = tree.Error, xfmt.Sprintf("%s v%d ended after %d bytes; %d bytes are left", name, vp.version, 2+used, rest)
+			un.Section, un.Err = tree.Error, xfmt.Errorf("%s v%d ended after %d bytes; %d bytes are left", name, vp.version, 2+used, rest)
 		}
 		d.add(c, un)
 	}
@@ -376,7 +376,7 @@ func (d *decoder) nestedRequest(b []byte, base int, node int) string {
 			// after its 4-byte size, as it did when it was decoded so.
 			de.Offset += 4 - base
 		}
-		d.add(c, tree.Node{Name: "error", Type: "error", Offset: base + at, Size: len(b) - at, Section: tree.Error, Path: prefix, Err: err.Error()})
+		d.add(c, tree.Node{Name: "error", Type: "error", Offset: base + at, Size: len(b) - at, Section: tree.Error, Path: prefix, Err: err})
 	}
 	return ""
 }
@@ -663,7 +663,7 @@ func (d *decoder) telemetry(b []byte, base int, node int) {
 	if codec != records.None {
 		out, note, err := records.Decompress(codec, b, bg)
 		if err != nil {
-			d.add(node, tree.Node{Name: "error", Type: "error", Offset: base, Size: len(b), Section: tree.Error, Path: path, Err: err.Error()})
+			d.add(node, tree.Node{Name: "error", Type: "error", Offset: base, Size: len(b), Section: tree.Error, Path: path, Err: err})
 			return
 		}
 		parent = d.add(node, tree.Node{Name: "decompressed", Type: codec.String(), Value: d.plural(len(out), "byte"), Size: len(out),

@@ -12,7 +12,7 @@ import (
 // Flat: SASL PLAIN and OTLP metrics (rows, their strings in shared
 // blocks) and Envelope's request (spans of the carried request's own
 // describers), with the most allocations each decode may make, as spans
-// (DecodeFlat) and with every row's text written as kwire decode prints
+// (Decode) and with every row's text written as kwire decode prints
 // it (WriteText). The bounds are what the decodes make now (23, 38 and
 // 42) plus a little room: as Node trees copied into the Flat, their
 // strings each allocated, they made 46, 90 and 243.
@@ -41,16 +41,16 @@ func TestNestedAllocs(t *testing.T) {
 	set := loadSet(t, "trunk")
 	for _, c := range nestedAllocCases(t) {
 		o := DecodeOptions{Set: set, Dir: Request}
-		_, fl, err := DecodeFlat(c.b, o)
+		_, fl, err := Decode(c.b, o)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if e, _ := fl.FirstError(0); e >= 0 {
 			t.Fatalf("%s: error node %+v", c.name, fl.Node(e, nil))
 		}
-		flat := testing.AllocsPerRun(50, func() { DecodeFlat(c.b, o) })
+		flat := testing.AllocsPerRun(50, func() { Decode(c.b, o) })
 		text := testing.AllocsPerRun(50, func() {
-			_, fl, _ := DecodeFlat(c.b, o)
+			_, fl, _ := Decode(c.b, o)
 			fl.WriteText(io.Discard, 0, nil)
 		})
 		t.Logf("%s: %.0f allocations as spans, %.0f with the text written", c.name, flat, text)

@@ -77,7 +77,7 @@ func TestKfakeConsumerGroup(t *testing.T) {
 			if dir == Response {
 				o.API, o.Version = api, version
 			}
-			f, fl, err := DecodeFlat(b, o)
+			f, fl, err := Decode(b, o)
 			if err != nil {
 				t.Fatalf("%s v%d %s: %v", api.Name, version, dir, err)
 			}

@@ -48,7 +48,7 @@ func decodeTest(t *testing.T, b []byte, api string, version int16, dir Direction
 	if err != nil {
 		t.Fatal(err)
 	}
-	return DecodeFlat(b, DecodeOptions{Set: set, API: a, Version: version, Dir: dir})
+	return Decode(b, DecodeOptions{Set: set, API: a, Version: version, Dir: dir})
 }
 
 func subscription(t *testing.T) []byte {
@@ -438,7 +438,7 @@ func FuzzNested(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, fl, err := DecodeFlat(b, DecodeOptions{Set: set, API: api, Version: m.version, Dir: m.dir})
+		got, fl, err := Decode(b, DecodeOptions{Set: set, API: api, Version: m.version, Dir: m.dir})
 		if err != nil {
 			t.Fatal(err)
 		}

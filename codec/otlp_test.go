@@ -106,7 +106,7 @@ func TestPushTelemetryHostile(t *testing.T) {
 				t.Fatal(err)
 			}
 			e := treetest.FirstError(fl)
-			if e == nil || !strings.Contains(e.Err, tc.err) {
+			if e == nil || !strings.Contains(treetest.ErrText(e), tc.err) {
 				t.Fatalf("want an error node with %q\n%s", tc.err, treetest.Text(fl))
 			}
 			if i, _ := treetest.Find(fl, "CompressionType", "CompressionType"); i < 0 {
@@ -149,12 +149,12 @@ func TestPushTelemetryBudget(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := telemetryFrame(t, 1, compressTest(1, plain))
-			_, fl, err := DecodeFlat(b, DecodeOptions{Set: set, API: api, Version: 0, Dir: Request, budget: records.NewBudget(tc.l)})
+			_, fl, err := Decode(b, DecodeOptions{Set: set, API: api, Version: 0, Dir: Request, budget: records.NewBudget(tc.l)})
 			if err != nil {
 				t.Fatal(err)
 			}
 			e := treetest.FirstError(fl)
-			if e == nil || !strings.Contains(e.Err, tc.want) {
+			if e == nil || !strings.Contains(treetest.ErrText(e), tc.want) {
 				t.Fatalf("want an error node with %q\n%s", tc.want, treetest.Text(fl))
 			}
 		})

@@ -9,7 +9,7 @@ import (
 	"kwire/tree"
 )
 
-// Patch brings fl, the tree that DecodeFlat(old, o) returned without
+// Patch brings fl, the tree that Decode(old, o) returned without
 // error, up to date with cur, the same message after an edit of one
 // field, by decoding that field alone: the cost of an edit of a number or
 // a string in a 4 MB Fetch response is that of the field, not of the

@@ -163,12 +163,12 @@ func TestPatch(t *testing.T) {
 				continue // null where the version does not allow it
 			}
 			where := fmt.Sprintf("%s %s v%d %s body=%v: %s %s", set.Name, api.Name, v, dir, body, l.position, l.fp.Field.Name)
-			_, fl, err := DecodeFlat(old, o)
+			_, fl, err := Decode(old, o)
 			if err != nil {
 				t.Fatalf("%s: %v", where, err)
 			}
 			ok := Patch(fl, old, cur, o) >= 0
-			_, want, werr := DecodeFlat(cur, o)
+			_, want, werr := Decode(cur, o)
 			edits++
 			if !ok {
 				refused++
@@ -230,7 +230,7 @@ func TestPatchCorpus(t *testing.T) {
 			}
 			api := set.APIByKey(key)
 			o := DecodeOptions{Set: set, API: api, Version: version, Dir: dir}
-			f, _, err := DecodeFlat(old, o)
+			f, _, err := Decode(old, o)
 			if err != nil {
 				t.Fatalf("%s:%d: %v", file, ln+1, err)
 			}
@@ -246,9 +246,9 @@ func TestPatchCorpus(t *testing.T) {
 					continue
 				}
 				where := fmt.Sprintf("%s:%d: %s v%d %s: %s %s", file, ln+1, api.Name, version, dir, l.position, l.fp.Field.Name)
-				_, fl, _ := DecodeFlat(old, o)
+				_, fl, _ := Decode(old, o)
 				ok := Patch(fl, old, cur, o) >= 0
-				_, want, werr := DecodeFlat(cur, o)
+				_, want, werr := Decode(cur, o)
 				edits++
 				if !ok {
 					if l.patched && werr == nil {
@@ -317,14 +317,14 @@ func FuzzPatch(f *testing.F) {
 		cut = min(cut, len(old)-at)
 		cur := append(append(append([]byte(nil), old[:at]...), data[7:7+ins]...), old[at+cut:]...)
 		o := DecodeOptions{Set: set, API: api, Version: v, Dir: dir, BodyOnly: true}
-		_, fl, err := DecodeFlat(old, o)
+		_, fl, err := Decode(old, o)
 		if err != nil {
 			return
 		}
 		if Patch(fl, old, cur, o) < 0 {
 			return
 		}
-		_, want, err := DecodeFlat(cur, o)
+		_, want, err := Decode(cur, o)
 		if err != nil {
 			t.Fatalf("%s v%d %s: patched, but the body no longer decodes: %v", api.Name, v, dir, err)
 		}

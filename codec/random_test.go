@@ -82,7 +82,7 @@ func checkRoundTrip(p *Plan, val Value) error {
 	if err != nil || !bytes.Equal(b, b2) {
 		return fmt.Errorf("re-encode differs (%v):\n%x\n%x", err, b, b2)
 	}
-	tv, fl, n, err := p.DecodeFlat(b, tree.Node{Name: p.Msg.Name, Size: len(b)}, TreeOptions{})
+	tv, fl, n, err := p.DecodeTree(b, tree.Node{Name: p.Msg.Name, Size: len(b)}, TreeOptions{})
 	if err != nil || n != len(b) || !tv.Equal(val) {
 		return fmt.Errorf("tree decode used %d of %d bytes, equal=%v: %v", n, len(b), tv.Equal(val), err)
 	}
@@ -121,7 +121,7 @@ func checkFrameRoundTrip(set *schemas.Set, api *schemas.API, v int16, dir Direct
 	if dir == Response {
 		o.API, o.Version = api, v
 	}
-	g, fl, err := DecodeFlat(b, o)
+	g, fl, err := Decode(b, o)
 	if err != nil {
 		return fmt.Errorf("decode: %v", err)
 	}
@@ -149,7 +149,7 @@ func checkTree(fl *tree.Flat, i, lo, hi int, errorsAllowed bool) error {
 	if n.Size < 0 || n.Offset < lo || n.End() > hi {
 		return fmt.Errorf("node %s (%s) spans [%d, %d), outside [%d, %d)", n.Path, n.Name, n.Offset, n.End(), lo, hi)
 	}
-	if !errorsAllowed && (n.Err != "" || n.Section == tree.Error) {
+	if !errorsAllowed && (n.Err != nil || n.Section == tree.Error) {
 		return fmt.Errorf("error node %s: %s", n.Name, n.Err)
 	}
 	var err error

@@ -50,7 +50,7 @@ func ControlDecoder(set *schemas.Set) records.ControlFunc {
 // decodePart decodes p.Data[at:] with plan into p's tree under its span,
 // as the records hooks do: the nodes take the record's path (p.Path) and
 // lie in a decompressed stream when p does. On error the spans under
-// p's cover their children's, as DecodeFlat's do.
+// p's cover their children's, as Decode's do.
 func decodePart(plan *Plan, p records.Part, at int, o TreeOptions) (int, error) {
 	fl := p.Flat
 	first := fl.Len()

@@ -99,13 +99,13 @@ func kmsgDecode(frame []byte, dec kgo.Decompressor) (int, error) {
 // kwireDecode decodes the frame with its whole object tree and returns the
 // record nodes in it.
 func kwireDecode(frame []byte, o DecodeOptions) (int, error) {
-	_, fl, err := DecodeFlat(frame, o)
+	_, fl, err := Decode(frame, o)
 	if err != nil {
 		return 0, err
 	}
 	n := 0
 	for _, x := range treetest.All(fl) {
-		if x.Err != "" {
+		if x.Err != nil {
 			err = fmt.Errorf("%s: %s", x.Name, x.Err)
 		}
 		if x.Type == "Record" {
@@ -200,7 +200,7 @@ func BenchmarkFetchRecords(b *testing.B) {
 			vo.ValuesOnly = true
 			var out []byte
 			measure(b, len(frame), func() {
-				f, _, err := DecodeFlat(frame, vo)
+				f, _, err := Decode(frame, vo)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -213,7 +213,7 @@ func BenchmarkFetchRecords(b *testing.B) {
 		// when drawn.
 		b.Run(c.String()+"/tree/kwire", func(b *testing.B) {
 			measure(b, len(frame), func() {
-				if _, _, err := DecodeFlat(frame, o); err != nil {
+				if _, _, err := Decode(frame, o); err != nil {
 					b.Fatal(err)
 				}
 			})
@@ -222,7 +222,7 @@ func BenchmarkFetchRecords(b *testing.B) {
 		// text written, as it prints it (tree.Flat.WriteText).
 		b.Run(c.String()+"/nodes/kwire", func(b *testing.B) {
 			measure(b, len(frame), func() {
-				_, fl, err := DecodeFlat(frame, o)
+				_, fl, err := Decode(frame, o)
 				if err != nil {
 					b.Fatal(err)
 				}

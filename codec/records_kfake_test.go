@@ -202,7 +202,7 @@ func kfakeRecords(t *testing.T, set *schemas.Set, versions *kversion.Versions) {
 		byCorr := map[int32]reqInfo{}
 		for _, b := range reqs {
 			nFrames++
-			f, fl, err := DecodeFlat(b, DecodeOptions{Set: set, Dir: Request})
+			f, fl, err := Decode(b, DecodeOptions{Set: set, Dir: Request})
 			if err != nil {
 				t.Errorf("request %x: %v", b[4:8], err)
 				continue
@@ -229,7 +229,7 @@ func kfakeRecords(t *testing.T, set *schemas.Set, versions *kversion.Versions) {
 				continue
 			}
 			api := set.APIByKey(ri.key)
-			f, fl, err := DecodeFlat(b, DecodeOptions{Set: set, API: api, Version: ri.version, Dir: Response})
+			f, fl, err := Decode(b, DecodeOptions{Set: set, API: api, Version: ri.version, Dir: Response})
 			if err != nil {
 				t.Errorf("%s v%d response: %v", api.Name, ri.version, err)
 				continue
@@ -301,14 +301,13 @@ func contains(list []string, s string) bool {
 }
 
 // treeErrors lists the error nodes of a tree.
-func treeErrors(root *tree.Node) []string {
+func treeErrors(f *tree.Flat) []string {
 	var out []string
-	root.Walk(func(n *tree.Node, _ int) bool {
-		if n.Err != "" {
+	for _, n := range treetest.All(f) {
+		if n.Err != nil {
 			out = append(out, fmt.Sprintf("%s %s [%d]: %s", n.Path, n.Name, n.Offset, n.Err))
 		}
-		return true
-	})
+	}
 	return out
 }
 

@@ -2,11 +2,13 @@ package codec
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 	"unsafe"
 
 	"kwire/codec/records"
+	"kwire/codec/wire"
 	"kwire/schemas"
 	"kwire/schemas/sets"
 	"kwire/tree"
@@ -27,17 +29,9 @@ func controlField(t *testing.T, key, value []byte) []byte {
 	return out
 }
 
-func nodeNamed(nodes []*tree.Node, name string) *tree.Node {
-	var found *tree.Node
-	for _, n := range nodes {
-		n.Walk(func(x *tree.Node, _ int) bool {
-			if found == nil && x.Name == name {
-				found = x
-			}
-			return found == nil
-		})
-	}
-	return found
+func nodeNamed(f *tree.Flat, name string) *tree.Node {
+	_, n := treetest.Named(f, name)
+	return n
 }
 
 // TestControlRecords: control record values are decoded with the schema
@@ -63,14 +57,14 @@ func TestControlRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	field := controlField(t, []byte{0, 0, 0, 2}, value)
-	nodes := recordNodes(field, 0, records.Options{Control: ControlDecoder(trunk)})
+	nodes := recordTree(field, 0, records.Options{Control: ControlDecoder(trunk)})
 	if key := nodeNamed(nodes, "key"); !strings.Contains(key.Value, "(LEADER_CHANGE)") {
 		t.Errorf("key %q", key.Value)
 	}
 	if l := nodeNamed(nodes, "LeaderId"); l == nil || l.Value != "3" || l.Path != "[0].records[0]" {
 		t.Errorf("LeaderId node %+v", l)
 	}
-	if e := treeErrors(&tree.Node{Children: nodes}); e != nil {
+	if e := treeErrors(nodes); e != nil {
 		t.Errorf("errors %q", e)
 	}
 
@@ -80,7 +74,7 @@ func TestControlRecords(t *testing.T) {
 	// it does not.
 	for _, name := range sets.Names() {
 		set, _ := sets.Load(name)
-		nodes = recordNodes(commit, 0, records.Options{Control: ControlDecoder(set)})
+		nodes = recordTree(commit, 0, records.Options{Control: ControlDecoder(set)})
 		ty, epoch := nodeNamed(nodes, "Type"), nodeNamed(nodes, "CoordinatorEpoch")
 		hasType := set.Message("ControlRecordType") != nil || set.Message("ControlRecordTypeSchema") != nil
 		if ty == nil || ty.Value != "1 (COMMIT)" || strings.Contains(ty.About, "built-in") == hasType {
@@ -108,7 +102,7 @@ func TestControlRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes = recordNodes(commit, 100, records.Options{Control: ControlDecoder(set)})
+	nodes = recordTree(commit, 100, records.Options{Control: ControlDecoder(set)})
 	ty, epoch := nodeNamed(nodes, "Type"), nodeNamed(nodes, "CoordinatorEpoch")
 	if ty == nil || ty.Value != "1 (COMMIT)" || ty.About != "type from the schema" {
 		t.Errorf("Type node %+v", ty)
@@ -121,7 +115,7 @@ func TestControlRecords(t *testing.T) {
 	b := records.Batch{Magic: 2, Attributes: records.AttrControl | int16(records.Zstd), Records: []records.Record{{Key: []byte{0, 0, 0, 0}, Value: []byte{0, 0, 0, 0, 0, 1}}}}
 	b.Fill()
 	zc, _ := records.Encode([]records.Batch{b})
-	nodes = recordNodes(zc, 0, records.Options{Control: ControlDecoder(set)})
+	nodes = recordTree(zc, 0, records.Options{Control: ControlDecoder(set)})
 	if ty := nodeNamed(nodes, "Type"); ty == nil || ty.Value != "0 (ABORT)" || !ty.Relative {
 		t.Errorf("compressed Type node %+v", ty)
 	}
@@ -156,7 +150,7 @@ func TestRecordsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, fl, err := DecodeFlat(b, DecodeOptions{Set: set, Dir: Request})
+	g, fl, err := Decode(b, DecodeOptions{Set: set, Dir: Request})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +187,7 @@ func TestInPlace(t *testing.T) {
 	jsons := map[bool][]byte{}
 	for _, inPlace := range []bool{false, true} {
 		o.InPlace = inPlace
-		f, _, err := DecodeFlat(frame, o)
+		f, _, err := Decode(frame, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -217,5 +211,35 @@ func TestInPlace(t *testing.T) {
 	}
 	if !bytes.Equal(jsons[false], jsons[true]) {
 		t.Error("the JSON differs with InPlace")
+	}
+}
+
+// TestTreeErrorIs: the tree keeps errors as errors. A Produce request
+// whose RecordBatch's CRC-32C does not match its bytes decodes to a Flat
+// whose first error node holds a case of wire.ErrCRC (its text the
+// cause, without where: the row says that), and wire.NodeError of that
+// node keeps the chain.
+func TestTreeErrorIs(t *testing.T) {
+	set := loadSet(t, "trunk")
+	for _, version := range []int16{3, 9} { // an int32-sized and a compact records field
+		b := produceTo(t, set, version, "orders", "", topicRecord{[]byte("k"), []byte("value-x")})
+		at := bytes.LastIndex(b, []byte("value-x")) + len("value-")
+		b[at] = 'y' // covered by the CRC: it no longer matches
+		_, fl, _ := Decode(b, DecodeOptions{Set: set, Dir: Request})
+		j, off := fl.FirstError(0)
+		if j < 0 {
+			t.Fatalf("v%d: no error node:\n%s", version, treetest.Text(fl))
+		}
+		n := fl.Node(j, nil)
+		if !errors.Is(n.Err, wire.ErrCRC) || !strings.HasPrefix(n.Err.Error(), "CRC-32C mismatch: the batch says 0x") {
+			t.Fatalf("v%d: first error node %s: %v is not wire.ErrCRC", version, n.Line(), n.Err)
+		}
+		if strings.Contains(n.Err.Error(), "offset") {
+			t.Errorf("v%d: the node's error says where: %q", version, n.Err)
+		}
+		de := wire.NodeError(n, off)
+		if !errors.Is(de, wire.ErrCRC) || errors.Is(de, wire.ErrDecompress) || de.Offset != off || !strings.Contains(de.Error(), n.Err.Error()) {
+			t.Errorf("v%d: NodeError %v (offset %d, want %d) is not wire.ErrCRC", version, de, de.Offset, off)
+		}
 	}
 }

@@ -27,7 +27,7 @@ func TestAutoChoice(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				g, _, err := DecodeFlat(b, DecodeOptions{Set: newest, Choose: sets.Choice{}})
+				g, _, err := Decode(b, DecodeOptions{Set: newest, Choose: sets.Choice{}})
 				if err != nil {
 					t.Fatalf("%s %s v%d: %v", name, api.Name, v, err)
 				}
@@ -55,13 +55,13 @@ func TestGuess(t *testing.T) {
 	}
 	b, _ := f.Encode()
 	b[7]++ // the version's low byte: hi+1
-	_, _, err = DecodeFlat(b, DecodeOptions{Set: newest, Choose: sets.Choice{}})
+	_, _, err = Decode(b, DecodeOptions{Set: newest, Choose: sets.Choice{}})
 	var de *wire.DecodeError
 	var verr *sets.VersionError
 	if !errors.As(err, &de) || de.Offset != 6 || !errors.As(err, &verr) || !verr.Newer() || verr.Hi != hi {
 		t.Fatalf("got %v", err)
 	}
-	g, fl, err := DecodeFlat(b, DecodeOptions{Set: newest, Choose: sets.Choice{}, Guess: true})
+	g, fl, err := Decode(b, DecodeOptions{Set: newest, Choose: sets.Choice{}, Guess: true})
 	if err != nil || !g.Guessed || g.Layout != hi || g.Version != hi+1 {
 		t.Fatalf("guess: %v %+v", err, g)
 	}
@@ -73,7 +73,7 @@ func TestGuess(t *testing.T) {
 		t.Errorf("json: %v %s", err, j)
 	}
 	// Bytes that stop fitting the guessed layout say where.
-	_, _, err = DecodeFlat(b[:len(b)-3], DecodeOptions{Set: newest, Choose: sets.Choice{}, Guess: true})
+	_, _, err = Decode(b[:len(b)-3], DecodeOptions{Set: newest, Choose: sets.Choice{}, Guess: true})
 	if !errors.As(err, &de) || de.Offset == 0 {
 		t.Errorf("cut guess: %v", err)
 	}

@@ -44,7 +44,7 @@ func TestSmallestRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s %s v%d %s: encode: %v", set.Name, api.Name, v, dir, err)
 		}
-		g, fl, err := DecodeFlat(b, DecodeOptions{Set: set, API: api, Version: v, Dir: dir})
+		g, fl, err := Decode(b, DecodeOptions{Set: set, API: api, Version: v, Dir: dir})
 		if err != nil {
 			t.Fatalf("%s %s v%d %s: decode: %v\n%s", set.Name, api.Name, v, dir, err, treetest.Text(fl))
 		}

@@ -92,7 +92,7 @@ func saslCheck(t *testing.T, b []byte, dir Direction, version int16, pass string
 	if dir == Response {
 		o.API, o.Version = s.APIByKey(36), version
 	}
-	f, fl, err := DecodeFlat(b, o)
+	f, fl, err := Decode(b, o)
 	if err != nil {
 		t.Fatalf("%s: %v", dir, err)
 	}

@@ -222,7 +222,7 @@ func TestSASLMechanismGiven(t *testing.T) {
 		{"AWS_MSK_IAM", `{"version":"2020_10_22"}`, "", `not decoded: mechanism "AWS_MSK_IAM"`},
 	} {
 		b := saslFrame(t, []byte(c.auth), Request)
-		f, fl, err := DecodeFlat(b, DecodeOptions{Set: set, API: api, Dir: Request, SASLMechanism: c.mech})
+		f, fl, err := Decode(b, DecodeOptions{Set: set, API: api, Dir: Request, SASLMechanism: c.mech})
 		if err != nil {
 			t.Fatal(err)
 		}

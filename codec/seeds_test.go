@@ -88,7 +88,7 @@ func TestSeedPages(t *testing.T) {
 				if len(b) != wantSize {
 					t.Errorf("%s: %d bytes, want %d", dir, len(b), wantSize)
 				}
-				_, fl, err := DecodeFlat(b, DecodeOptions{Set: set, API: api, Version: c.version, Dir: dir, Sample: true})
+				_, fl, err := Decode(b, DecodeOptions{Set: set, API: api, Version: c.version, Dir: dir, Sample: true})
 				if err != nil {
 					t.Fatalf("%s: decode: %v", dir, err)
 				}

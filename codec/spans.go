@@ -31,13 +31,13 @@ type planDesc struct {
 	plan   *Plan
 	buf    []byte // the bytes decoded; a span's offset less base indexes them
 	base   int
-	set    *schemas.Set // for error-code names, may be nil
-	sample bool         // a sample instance: "one sample element follows"
-	frame  *Frame       // for a frame's header: its fields' labels
-	root   int          // the span the plan's fields hang under
-	prefix string       // the path of the fields under root ("" in a message)
-	copied bool         // buf is a copy of the bytes shown, not a view
-	errs   map[int]string
+	set    *schemas.Set   // for error-code names, may be nil
+	sample bool           // a sample instance: "one sample element follows"
+	frame  *Frame         // for a frame's header: its fields' labels
+	root   int            // the span the plan's fields hang under
+	prefix string         // the path of the fields under root ("" in a message)
+	copied bool           // buf is a copy of the bytes shown, not a view
+	errs   map[int]error  // the causes of the error nodes
 	notes  map[int]string // what nested formats say of their field
 	values map[int]string // values they show instead of the bytes'
 	budget records.Budget // the decode's, when it was given none

@@ -27,7 +27,7 @@ func TestTLSRecordFrame(t *testing.T) {
 			"a TLS 1.0 handshake record: ClientHello;"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, fl, err := DecodeFlat(c.b, c.o)
+			_, fl, err := Decode(c.b, c.o)
 			var de *wire.DecodeError
 			if !errors.Is(err, wire.ErrTLS) || !errors.As(err, &de) || de.Offset != 0 || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("err = %v, want ErrTLS at 0 saying %q", err, c.want)

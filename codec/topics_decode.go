@@ -326,7 +326,7 @@ func partRow(p records.Part, at, size int, n tree.Node) {
 
 // partError adds an error node over p.Data[at:] under p's span.
 func partError(p records.Part, at int, name, msg string) {
-	partRow(p, at, len(p.Data)-at, tree.Node{Name: name, Type: "error", Section: tree.Error, Err: msg})
+	partRow(p, at, len(p.Data)-at, tree.Node{Name: name, Type: "error", Section: tree.Error, Err: errors.New(msg)})
 }
 
 // recordJSON is the JSON form of the keys and values of records of format

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"hash/crc32"
+	"iter"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"kwire/codec/wire"
 	"kwire/schemas"
 	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 // topicRecord is a record of a Produce request's JSON form.
@@ -49,13 +51,40 @@ func produceTo(t *testing.T, set *schemas.Set, version int16, topic, topicID str
 		"Records": [{"records": [`+strings.Join(rs, ", ")+`]}]}]}]}`)
 }
 
-// recordParts returns the key and value nodes of each record of a tree.
-func recordParts(root *tree.Node) (keys, values []*tree.Node) {
-	root.Walk(func(n *tree.Node, _ int) bool {
-		if n.Type != "Record" {
-			return true
+// fnode is a node of a Flat with its text, and where it is.
+type fnode struct {
+	*tree.Node
+	f *tree.Flat
+	i int
+}
+
+// kids returns n's children.
+func (n fnode) kids() []fnode {
+	var out []fnode
+	for _, c := range treetest.Children(n.f, n.i) {
+		out = append(out, fnode{n.f.Node(c, nil), n.f, c})
+	}
+	return out
+}
+
+// under yields the nodes of n's subtree, below n.
+func (n fnode) under() iter.Seq2[int, *tree.Node] {
+	return func(yield func(int, *tree.Node) bool) {
+		for j, x := range treetest.Under(n.f, n.i) {
+			if j != n.i && !yield(j, x) {
+				return
+			}
 		}
-		for _, c := range n.Children {
+	}
+}
+
+// recordParts returns the key and value nodes of each record of a tree.
+func recordParts(f *tree.Flat) (keys, values []fnode) {
+	for i, n := range treetest.All(f) {
+		if n.Type != "Record" {
+			continue
+		}
+		for _, c := range (fnode{n, f, i}).kids() {
 			switch c.Name {
 			case "key":
 				keys = append(keys, c)
@@ -63,18 +92,17 @@ func recordParts(root *tree.Node) (keys, values []*tree.Node) {
 				values = append(values, c)
 			}
 		}
-		return true // Walk stops at false; nothing under a record is one
-	})
+	}
 	return keys, values
 }
 
 // child is the first child of n whose name is name, ignoring case (3.9's
 // coordinator schemas name fields in lower case, later ones too but not
 // all).
-func child(n *tree.Node, name string) *tree.Node {
-	for _, c := range n.Children {
+func child(n fnode, name string) *tree.Node {
+	for _, c := range n.kids() {
 		if strings.EqualFold(c.Name, name) {
-			return c
+			return c.Node
 		}
 	}
 	return nil
@@ -82,7 +110,7 @@ func child(n *tree.Node, name string) *tree.Node {
 
 // checkField says whether the child name of n shows want and covers, in
 // b, the bytes enc.
-func checkField(t *testing.T, b []byte, n *tree.Node, name, want string, enc []byte) {
+func checkField(t *testing.T, b []byte, n fnode, name, want string, enc []byte) {
 	t.Helper()
 	c := child(n, name)
 	if c == nil {
@@ -97,9 +125,9 @@ func checkField(t *testing.T, b []byte, n *tree.Node, name, want string, enc []b
 	}
 }
 
-func childNames(n *tree.Node) string {
+func childNames(n fnode) string {
 	var s []string
-	for _, c := range n.Children {
+	for _, c := range n.kids() {
 		s = append(s, c.Name)
 	}
 	return strings.Join(s, ",")
@@ -165,7 +193,7 @@ func TestConsumerOffsetsFromKmsg(t *testing.T) {
 				want = "0 (LegacyOffsetCommitKey)"
 			}
 			checkField(t, b, keys[2], "type", want, i16(0))
-			if !strings.Contains(values[2].Detail, "tombstone") || len(values[2].Children) != 0 {
+			if !strings.Contains(values[2].Detail, "tombstone") || len(values[2].kids()) != 0 {
 				t.Errorf("a null value: %+v", values[2])
 			}
 		})
@@ -277,15 +305,14 @@ func TestCoordinatorToKmsg(t *testing.T) {
 
 // internalPart decodes key and value as records of format f with set,
 // straight through the records package: the tree of the one record.
-func internalPart(set *schemas.Set, f TopicFormat, key, value []byte) (*tree.Node, []byte) {
+func internalPart(set *schemas.Set, f TopicFormat, key, value []byte) (*tree.Flat, []byte) {
 	b := records.Batch{Magic: 2, ProducerID: -1, ProducerEpoch: -1, BaseSequence: -1, Records: []records.Record{{Key: key, Value: value}}}
 	b.Fill()
 	enc, err := records.Encode([]records.Batch{b})
 	if err != nil {
 		panic(err)
 	}
-	nodes := recordNodes(enc, 0, records.Options{Record: RecordDecoder(set, f), Control: ControlDecoder(set)})
-	return &tree.Node{Children: nodes}, enc
+	return recordTree(enc, 0, records.Options{Record: RecordDecoder(set, f), Control: ControlDecoder(set)}), enc
 }
 
 // TestInternalSchemasRandom: every coordinator key and value schema of
@@ -376,7 +403,7 @@ func metadataFrame(key, version int16) []byte {
 	return wire.AppendUvarint(b, uint64(version))
 }
 
-func checkInternal(t *testing.T, what string, root *tree.Node, enc []byte, keyName, valueName string) {
+func checkInternal(t *testing.T, what string, root *tree.Flat, enc []byte, keyName, valueName string) {
 	t.Helper()
 	if e := treeErrors(root); e != nil {
 		t.Errorf("%s: %v", what, e)
@@ -386,16 +413,15 @@ func checkInternal(t *testing.T, what string, root *tree.Node, enc []byte, keyNa
 	if keyName != "" && !strings.Contains(keys[0].Value, keyName) {
 		t.Errorf("%s: key %q", what, keys[0].Value)
 	}
-	if !strings.Contains(values[0].Value, valueName) || len(values[0].Children) == 0 {
-		t.Errorf("%s: value %q, %d children", what, values[0].Value, len(values[0].Children))
+	if !strings.Contains(values[0].Value, valueName) || len(values[0].kids()) == 0 {
+		t.Errorf("%s: value %q, %d children", what, values[0].Value, len(values[0].kids()))
 	}
-	for _, part := range []*tree.Node{keys[0], values[0]} {
-		part.Walk(func(n *tree.Node, _ int) bool {
-			if n != part && (n.Offset < part.Offset || n.End() > part.End()) {
+	for _, part := range []fnode{keys[0], values[0]} {
+		for _, n := range part.under() {
+			if n.Offset < part.Offset || n.End() > part.End() {
 				t.Errorf("%s: %s [%d, %d) outside its %s [%d, %d)", what, n.Name, n.Offset, n.End(), part.Name, part.Offset, part.End())
 			}
-			return true
-		})
+		}
 	}
 }
 
@@ -480,7 +506,7 @@ func TestInternalTopicKnown(t *testing.T) {
 	}
 	for _, r := range []topicRecord{{[]byte("user-1"), []byte("hello")}, {nil, value}, {key, []byte("plain")}, {append(key, 0), value}} {
 		_, root, err := Decode(produceTo(t, set, 13, "", uuid, r), DecodeOptions{Set: set, Dir: Request})
-		if keys, _ := recordParts(root); err != nil || len(keys[0].Children) != 0 || strings.Contains(keys[0].Detail, "read as") {
+		if keys, _ := recordParts(root); err != nil || len(keys[0].kids()) != 0 || strings.Contains(keys[0].Detail, "read as") {
 			t.Errorf("% x / % x guessed: %v %s", r.key, r.value, err, keys[0].Detail)
 		}
 	}
@@ -574,10 +600,10 @@ func TestInternalMalformed(t *testing.T) {
 
 // firstErr is the message of the first error node under n (n's own
 // aside: a nested part's errors are nodes inside it).
-func firstErr(n *tree.Node) string {
-	for _, c := range n.Children {
-		if e, _ := c.FirstError(); e != nil {
-			return e.Err
+func firstErr(n fnode) string {
+	for _, c := range n.kids() {
+		if e, _ := n.f.FirstError(c.i); e >= 0 {
+			return treetest.ErrText(n.f.Node(e, nil))
 		}
 	}
 	return ""
@@ -601,13 +627,12 @@ func FuzzInternalRecords(f *testing.F) {
 				if len(keys) != 1 || len(values) != 1 {
 					t.Fatalf("%d keys, %d values", len(keys), len(values))
 				}
-				for _, part := range []*tree.Node{keys[0], values[0]} {
-					part.Walk(func(n *tree.Node, _ int) bool {
-						if n != part && (n.Offset < part.Offset || n.End() > part.End() || n.End() > len(enc)) {
+				for _, part := range []fnode{keys[0], values[0]} {
+					for _, n := range part.under() {
+						if n.Offset < part.Offset || n.End() > part.End() || n.End() > len(enc) {
 							t.Fatalf("%s %s: %s [%d, %d) outside [%d, %d)", set.Name, tf, n.Name, n.Offset, n.End(), part.Offset, part.End())
 						}
-						return true
-					})
+					}
 				}
 			}
 		}
@@ -625,7 +650,7 @@ func TestInternalJSON(t *testing.T) {
 	key := (&kmsg.OffsetCommitKey{Version: 1, Group: "g1", Topic: "orders", Partition: 3}).AppendTo(nil)
 	value := (&kmsg.OffsetCommitValue{Version: 3, Offset: 42, LeaderEpoch: 5, Metadata: "meta", CommitTimestamp: 1700000000000}).AppendTo(nil)
 	b := produceTo(t, set, 9, "__consumer_offsets", "", topicRecord{key, value}, topicRecord{(&kmsg.GroupMetadataKey{Version: 2, Group: "g1"}).AppendTo(nil), nil})
-	f, _, err := DecodeFlat(b, DecodeOptions{Set: set, Dir: Request})
+	f, _, err := Decode(b, DecodeOptions{Set: set, Dir: Request})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -638,7 +663,7 @@ func TestInternalJSON(t *testing.T) {
 			t.Errorf("JSON lacks %s:\n%s", want, j)
 		}
 	}
-	g, _, _ := DecodeFlat(b, DecodeOptions{Set: set, Dir: Request})
+	g, _, _ := Decode(b, DecodeOptions{Set: set, Dir: Request})
 	if err := g.SetJSON(j); err != nil {
 		t.Fatal(err)
 	}
@@ -758,7 +783,7 @@ func BenchmarkInternalRecords(b *testing.B) {
 		}
 		b.Run(topic, func(b *testing.B) {
 			measure(b, len(frame), func() {
-				if _, _, err := DecodeFlat(frame, DecodeOptions{Set: set, Dir: Request}); err != nil {
+				if _, _, err := Decode(frame, DecodeOptions{Set: set, Dir: Request}); err != nil {
 					b.Fatal(err)
 				}
 			})
@@ -778,21 +803,19 @@ func TestInternalLegacyMessage(t *testing.T) {
 	body = append(append(body, i32(int32(len(value)))...), value...)
 	msg := append(append(i64(0), i32(int32(4+len(body)))...), i32(int32(crc32.ChecksumIEEE(body)))...)
 	msg = append(msg, body...)
-	nodes := recordNodes(msg, 100, records.Options{Record: RecordDecoder(set, TopicConsumerOffsets)})
-	root := &tree.Node{Children: nodes}
+	root := recordTree(msg, 100, records.Options{Record: RecordDecoder(set, TopicConsumerOffsets)})
 	if e := treeErrors(root); e != nil {
 		t.Fatal(e)
 	}
-	var k, v *tree.Node
-	root.Walk(func(n *tree.Node, _ int) bool {
+	var k, v fnode
+	for i, n := range treetest.All(root) {
 		switch n.Name {
 		case "key":
-			k = n
+			k = fnode{n, root, i}
 		case "value":
-			v = n
+			v = fnode{n, root, i}
 		}
-		return true
-	})
+	}
 	shifted := append(make([]byte, 100), msg...) // offsets count from 100
 	checkField(t, shifted, k, "topic", `"orders"`, str("orders"))
 	checkField(t, shifted, v, "offset", "9", i64(9))
@@ -815,11 +838,10 @@ func TestInternalBudget(t *testing.T) {
 		if err != nil && limit == 0 {
 			t.Fatal(err)
 		}
-		root.Walk(func(n *tree.Node, _ int) bool {
+		for _, n := range treetest.All(root) {
 			nodes++
 			leftOut = leftOut || n.Name == "more"
-			return true
-		})
+		}
 		return nodes, leftOut
 	}
 	all, cut := count(0)
@@ -845,7 +867,7 @@ func TestInternalCompressed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := &tree.Node{Children: recordNodes(enc, 0, records.Options{Record: RecordDecoder(set, TopicConsumerOffsets)})}
+	root := recordTree(enc, 0, records.Options{Record: RecordDecoder(set, TopicConsumerOffsets)})
 	if e := treeErrors(root); e != nil {
 		t.Fatal(e)
 	}

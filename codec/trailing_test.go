@@ -25,10 +25,10 @@ func TestTrailingRealLibrdkafka(t *testing.T) {
 	}
 	set := loadSet(t, "trunk")
 	// Where the direction is a guess, they are an error.
-	if _, _, err := DecodeFlat(b, DecodeOptions{Set: set, Dir: Request}); err == nil || !strings.Contains(err.Error(), "3 bytes of the frame are left") {
+	if _, _, err := Decode(b, DecodeOptions{Set: set, Dir: Request}); err == nil || !strings.Contains(err.Error(), "3 bytes of the frame are left") {
 		t.Errorf("decoded without Trailing: %v", err)
 	}
-	f, fl, err := DecodeFlat(b, DecodeOptions{Set: set, Dir: Request, Trailing: true})
+	f, fl, err := Decode(b, DecodeOptions{Set: set, Dir: Request, Trailing: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestTrailingRealLibrdkafka(t *testing.T) {
 	if !bytes.Contains(j, []byte(`"trailing_hex":"010000"`)) {
 		t.Errorf("JSON lacks trailing_hex: %s", j)
 	}
-	g, _, _ := DecodeFlat(b, DecodeOptions{Set: set, Dir: Request, Trailing: true})
+	g, _, _ := Decode(b, DecodeOptions{Set: set, Dir: Request, Trailing: true})
 	g.Trailing = nil
 	if err := g.SetJSON(j); err != nil {
 		t.Fatal(err)

@@ -21,12 +21,11 @@
 // tag), and its text (name, type, value read again from the bytes, detail,
 // description, path) is written when it is drawn by the decode's planDesc,
 // which keeps only what the bytes cannot say (error texts, the notes of
-// nested formats); Plan.DecodeFlat and DecodeFlat (a frame: its framing,
-// header and body nodes rows whose text is kept, tree.Flat.Row) give the Flat, Plan.DecodeTree and Decode
-// the tree.Node tree made of it (Flat.Tree), for the docs and the tests (the
-// command line prints the Flat itself, tree.Flat.WriteText; TestFlatText
-// checks its text against the Node tree's on every input of TestTreeDump); a
-// Flat's first spans are as many as the plan's last tree decode made
+// nested formats); Plan.DecodeTree and Decode (a frame: its framing,
+// header and body nodes rows whose text is kept, tree.Flat.Row) give the
+// Flat, which the command line prints (tree.Flat.WriteText; TestFlatText
+// checks its text against the nodes' own lines on every input of
+// TestTreeDump) and the docs and the explorer draw; a Flat's first spans are as many as the plan's last tree decode made
 // (Plan.spans), in proportion.
 //
 // TestTreeDump (-treedump FILE) hashes every field of every node of 12,576

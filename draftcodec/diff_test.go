@@ -96,7 +96,7 @@ func TestDiffStreamsGroupHeartbeat(t *testing.T) {
 		dir codec.Direction
 	}{{req.DraftBytes, codec.Request}, {resp.DraftBytes, codec.Response}} {
 		a, _ := d.LookupAPI("StreamsGroupHeartbeat")
-		if _, _, err := codec.DecodeFlat(c.b, codec.DecodeOptions{Set: d.Set, API: a, Version: 0, Dir: c.dir}); err != nil {
+		if _, _, err := codec.Decode(c.b, codec.DecodeOptions{Set: d.Set, API: a, Version: 0, Dir: c.dir}); err != nil {
 			t.Error(err)
 		}
 		ra, _ := base.LookupAPI("StreamsGroupHeartbeat")
@@ -104,7 +104,7 @@ func TestDiffStreamsGroupHeartbeat(t *testing.T) {
 		if c.dir == codec.Response {
 			rb = resp.ReleasedBytes
 		}
-		if _, _, err := codec.DecodeFlat(rb, codec.DecodeOptions{Set: base, API: ra, Version: req.ReleasedVersion, Dir: c.dir}); err != nil {
+		if _, _, err := codec.Decode(rb, codec.DecodeOptions{Set: base, API: ra, Version: req.ReleasedVersion, Dir: c.dir}); err != nil {
 			t.Error(err)
 		}
 	}

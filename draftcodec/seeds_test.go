@@ -127,7 +127,7 @@ func TestSeedsEncode(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", s.Name, err)
 			}
-			back, fl, err := codec.DecodeFlat(b, codec.DecodeOptions{Set: d.Set, API: a, Version: f.Version, Dir: dir})
+			back, fl, err := codec.Decode(b, codec.DecodeOptions{Set: d.Set, API: a, Version: f.Version, Dir: dir})
 			if err != nil || fl == nil || fl.Len() == 0 || back.API != a || fl.Node(0, nil).Name != s.Name {
 				t.Fatalf("%s: decode: %v (tree %v)", s.Name, err, fl)
 			}

@@ -94,7 +94,7 @@ func (a *accuracy) decoded(b []byte, all []Candidate, label string) {
 		return
 	}
 	a.exactN++
-	_, _, err := codec.DecodeFlat(b, codec.DecodeOptions{Dir: codec.Request, Choose: sets.Choice{}})
+	_, _, err := codec.Decode(b, codec.DecodeOptions{Dir: codec.Request, Choose: sets.Choice{}})
 	if _, ok := Instead(b, err, Options{Max: 5}); !ok {
 		if err != nil {
 			a.refused++
@@ -142,7 +142,7 @@ func measure(t testing.TB, file string) (frames, bodies, streams accuracy, reque
 		body := p.resp[4+n:]
 		all = Rank(body, Options{})
 		bodies.add(first(all, 3), all, p.key, p.version, Body, label+" body", p.seen)
-		_, _, err = codec.DecodeFlat(p.req, codec.DecodeOptions{Dir: codec.Request, Choose: sets.Choice{}})
+		_, _, err = codec.Decode(p.req, codec.DecodeOptions{Dir: codec.Request, Choose: sets.Choice{}})
 		cs, ok := Instead(p.req, err, Options{Max: 5})
 		switch {
 		case err == nil && ok:

@@ -127,7 +127,7 @@ func FuzzRank(f *testing.F) {
 		}
 		// Read as a request first, as decode does: what is shown instead
 		// decodes every byte and is no request frame.
-		_, _, err := codec.DecodeFlat(b, codec.DecodeOptions{Dir: codec.Request, Choose: sets.Choice{}})
+		_, _, err := codec.Decode(b, codec.DecodeOptions{Dir: codec.Request, Choose: sets.Choice{}})
 		if in, ok := Instead(b, err, Options{Max: 3}); ok && (!in[0].Exact() || in[0].Dir == codec.Request && in[0].Framing == Frame) {
 			t.Fatalf("instead of the request: %s", describe(in[0]))
 		}
@@ -168,7 +168,7 @@ func TestInstead(t *testing.T) {
 		{"a request cut short", join[:100], -1, 0},
 		{"the smallest JoinGroup v9 request, MemberId null (a response reads it whole)", smallest, -1, 0},
 	} {
-		_, _, err := codec.DecodeFlat(c.b, codec.DecodeOptions{Dir: codec.Request, Choose: sets.Choice{}})
+		_, _, err := codec.Decode(c.b, codec.DecodeOptions{Dir: codec.Request, Choose: sets.Choice{}})
 		cs, ok := Instead(c.b, err, Options{})
 		switch {
 		case c.key < 0 && ok:

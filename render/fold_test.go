@@ -20,7 +20,7 @@ func TestTreeView(t *testing.T) {
 	api, _ := set.LookupAPI("JoinGroup")
 	f, _ := codec.NewFrame(set, api, 9, codec.Request)
 	b, _ := f.Encode()
-	_, fl, err := codec.DecodeFlat(b, codec.DecodeOptions{Set: set})
+	_, fl, err := codec.Decode(b, codec.DecodeOptions{Set: set})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestLayoutPaint(t *testing.T) {
 	api, _ := set.LookupAPI("Fetch")
 	f, _ := codec.NewFrame(set, api, api.Response.ValidVersions.Hi, codec.Response)
 	b, _ := f.Encode()
-	_, fetch, _ := codec.DecodeFlat(b, codec.DecodeOptions{Set: set, API: api, Version: f.Version, Dir: codec.Response})
+	_, fetch, _ := codec.Decode(b, codec.DecodeOptions{Set: set, API: api, Version: f.Version, Dir: codec.Response})
 	for name, tc := range map[string]struct {
 		root *tree.Flat
 		size int

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -79,7 +80,7 @@ func treeViewRef(b *strings.Builder, fl *tree.Flat, folded func(id int) bool) {
 
 func lineRef(b *strings.Builder, id, depth int, prefix string, n *tree.Node, parent bool) {
 	cls := "tn s-" + n.Section.String()
-	if n.Err != "" {
+	if n.Err != nil {
 		cls += " err"
 	}
 	if n.Relative {
@@ -108,8 +109,8 @@ func lineRef(b *strings.Builder, id, depth int, prefix string, n *tree.Node, par
 		rel = "+"
 	}
 	fmt.Fprintf(b, ` <span class="sp">[%s0x%04x, %dB]</span>`, rel, n.Offset, n.Size)
-	if n.Err != "" {
-		fmt.Fprintf(b, ` <span class="er">ERROR: %s</span>`, Text(n.Err))
+	if n.Err != nil {
+		fmt.Fprintf(b, ` <span class="er">ERROR: %s</span>`, Text(treetest.ErrText(n)))
 	} else if n.About != "" {
 		fmt.Fprintf(b, ` <span class="ab" title="%s">%s</span>`, Text(n.About), Text(tree.Shorten(n.About, tree.MaxAbout)))
 	}
@@ -133,7 +134,9 @@ func TestTreeViewAsFmt(t *testing.T) {
 			n.Section = tree.Sections[r.IntN(len(tree.Sections))]
 			switch r.IntN(4) {
 			case 0:
-				n.Err = pick()
+				if e := pick(); e != "" {
+					n.Err = errors.New(e)
+				}
 			case 1:
 				n.About = pick()
 			}

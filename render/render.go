@@ -498,7 +498,7 @@ var htmlEscaper = strings.NewReplacer(
 func appendLine(w []byte, id, depth int, prefix []byte, n *tree.Node, parent bool) []byte {
 	w = append(w, `<div class="tn s-`...)
 	w = append(w, n.Section.String()...)
-	if n.Err != "" {
+	if n.Err != nil {
 		w = append(w, " err"...)
 	}
 	if n.Relative {
@@ -554,9 +554,9 @@ func appendLine(w []byte, id, depth int, prefix []byte, n *tree.Node, parent boo
 	w = append(w, ", "...)
 	w = strconv.AppendInt(w, int64(n.Size), 10)
 	w = append(w, "B]</span>"...)
-	if n.Err != "" {
+	if n.Err != nil {
 		w = append(w, ` <span class="er">ERROR: `...)
-		w = appendText(w, n.Err)
+		w = appendText(w, n.Err.Error())
 		w = append(w, `</span>`...)
 	} else if n.About != "" {
 		w = append(w, ` <span class="ab" title="`...)

@@ -23,7 +23,7 @@ func TestTreeReadsAsText(t *testing.T) {
 	api, _ := set.LookupAPI("ShareAcknowledge")
 	f, _ := codec.NewFrame(set, api, 0, codec.Response)
 	b, _ := f.Encode()
-	_, fl, err := codec.DecodeFlat(b, codec.DecodeOptions{Set: set, API: api, Dir: codec.Response})
+	_, fl, err := codec.Decode(b, codec.DecodeOptions{Set: set, API: api, Dir: codec.Response})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestEscapes(t *testing.T) {
 	}
 	f.Body = v
 	b, _ := f.Encode()
-	_, fl, _ := codec.DecodeFlat(b, codec.DecodeOptions{Set: set})
+	_, fl, _ := codec.Decode(b, codec.DecodeOptions{Set: set})
 	var sb strings.Builder
 	l := NewLayout(fl, len(b))
 	Tree(&sb, l)

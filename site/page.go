@@ -111,7 +111,7 @@ func encodeSmallest(s *schemas.Set, api *schemas.API, v int16, dir codec.Directi
 	if err != nil {
 		return nil, err
 	}
-	_, fl, err := codec.DecodeFlat(b, codec.DecodeOptions{Set: s, API: api, Version: v, Dir: dir, Sample: true})
+	_, fl, err := codec.Decode(b, codec.DecodeOptions{Set: s, API: api, Version: v, Dir: dir, Sample: true})
 	if err != nil {
 		return nil, fmt.Errorf("decoding the smallest %s v%d: %w", dir.Schema(api).Name, v, err)
 	}

@@ -5,32 +5,28 @@ import (
 	"unsafe"
 )
 
-// Alloc hands out the nodes, child lists and strings of one tree from
+// Alloc hands out the nodes and strings of one tree from
 // shared blocks, so that a tree of many thousand nodes costs a few dozen
 // allocations rather than one or more per node. Blocks start small and
 // grow with the tree up to a bound, so a small tree stays small. Strings are written
 // once into a text block and never touched again, which is what makes
 // unsafe.String safe. The zero Alloc is ready; a nil *Alloc allocates
-// each node, list and string on its own. An Alloc is not safe for
+// each node and string on its own. An Alloc is not safe for
 // concurrent use.
 type Alloc struct {
 	nodes     []Node
-	ptrs      []*Node
 	text      []byte
 	nodeTotal int // sizes of the blocks so far
-	ptrTotal  int
 	textTotal int
 }
 
-// Block bounds, in nodes, pointers and bytes. Each block is a quarter of
+// Block bounds, in nodes and bytes. Each block is a quarter of
 // the size of those before it together, within the bounds: little of what
 // a tree allocates goes unused (at most a fifth, past the first blocks),
 // with few allocations.
 const (
 	minNodeBlock = 8
 	maxNodeBlock = 512
-	minPtrBlock  = 16
-	maxPtrBlock  = 1024
 	minTextBlock = 256
 	maxTextBlock = 8 << 10
 )
@@ -72,37 +68,6 @@ func (a *Alloc) Nodes(n int) []Node {
 	s := a.nodes[:n:n]
 	a.nodes = a.nodes[n:]
 	return s
-}
-
-// Children returns an empty child list with room for k nodes; appending
-// more than k reallocates it, as with any slice.
-func (a *Alloc) Children(k int) []*Node {
-	if k == 0 {
-		return nil
-	}
-	if a == nil || k > maxPtrBlock/4 {
-		return make([]*Node, 0, k)
-	}
-	if len(a.ptrs) < k {
-		block := make([]*Node, grow(&a.ptrTotal, k, minPtrBlock, maxPtrBlock))
-		if len(block)-k <= len(a.ptrs) {
-			return block[:0:k]
-		}
-		a.ptrs = block
-	}
-	s := a.ptrs[:0:k]
-	a.ptrs = a.ptrs[k:]
-	return s
-}
-
-// Room makes room for k more children of n, so that adding them does not
-// reallocate n.Children.
-func (a *Alloc) Room(n *Node, k int) {
-	if cap(n.Children)-len(n.Children) >= k {
-		return
-	}
-	c := a.Children(len(n.Children) + k)
-	n.Children = append(c, n.Children...)
 }
 
 // Text returns an empty slice with room for n bytes at the end of the

@@ -7,12 +7,11 @@ package tree
 // Describer that made the span writes it when it is asked for (Node),
 // from the bytes and the schema, so that a view formats only the rows it
 // draws. Formats whose text is cheaper to keep add rows (Row), stored
-// spans that keep their text; Node trees made elsewhere join as rows too
-// (Store).
+// spans that keep their text.
 type Flat struct {
 	Spans  []Span
 	who    []Describer
-	stored []Node // the stored nodes' own fields (Children nil)
+	stored []Node // the rows' text
 	whoBuf [2]Describer
 }
 
@@ -102,8 +101,7 @@ func (f *Flat) Add(parent int, s Span) int {
 // Row appends one node under parent (-1: a root) whose text is n's, kept
 // as it is (a stored span), and returns its index: the formats whose text
 // is cheaper to keep than to write again when drawn (framing, SASL,
-// OTLP) add their nodes with it, in preorder. n's Children are not
-// looked at. Stored changes the text kept afterwards.
+// OTLP) add their nodes with it, in preorder. Stored changes the text kept afterwards.
 func (f *Flat) Row(parent int, n Node) int {
 	return f.Add(parent, f.storedSpan(&n))
 }
@@ -111,8 +109,7 @@ func (f *Flat) Row(parent int, n Node) int {
 // Set makes node i a stored span whose text is n's, in its place: its
 // parent and children stay. A format that changes the text of a node
 // another describer made (records' control records and internal topics,
-// which label what they decode) sets it so. n's Children are not looked
-// at.
+// which label what they decode) sets it so.
 func (f *Flat) Set(i int, n Node) {
 	s := &f.Spans[i]
 	parent, next := s.Parent, s.Next
@@ -136,11 +133,10 @@ func (f *Flat) storedSpan(n *Node) Span {
 	case Revealed:
 		s.Flags |= Shown
 	}
-	if n.Err != "" {
+	if n.Err != nil {
 		s.Flags |= Failed
 	}
 	c := *n
-	c.Children = nil
 	if f.stored == nil {
 		f.stored = make([]Node, 0, firstRows)
 	}
@@ -152,17 +148,6 @@ func (f *Flat) storedSpan(n *Node) Span {
 // frame's framing (message, Frame, size, header, body) and a few more,
 // in one allocation rather than four.
 const firstRows = 8
-
-// Store appends n and its descendants as stored spans under parent (-1:
-// a root) and returns n's index. The nodes are copied; their text is
-// theirs.
-func (f *Flat) Store(parent int, n *Node) int {
-	i := f.Row(parent, *n)
-	for _, k := range n.Children {
-		f.Store(i, k)
-	}
-	return i
-}
 
 // Done sets every span's Next once the tree is built (or changed in
 // shape).
@@ -223,27 +208,7 @@ func (f *Flat) ChildCount(i int) int {
 	return n
 }
 
-// Tree returns the Node tree of the root at index i, every node with its
-// text, strings and nodes from a (nil: a new one).
-func (f *Flat) Tree(i int, a *Alloc) *Node {
-	if a == nil {
-		a = new(Alloc)
-	}
-	return f.tree(i, a, f.Path(int(f.Spans[i].Parent)))
-}
-
-// tree is Tree given the path of i's parent.
-func (f *Flat) tree(i int, a *Alloc, parent string) *Node {
-	n := a.Node()
-	f.fill(n, i, a, parent)
-	if k := f.ChildCount(i); k > 0 {
-		a.Room(n, k)
-		f.Children(i, func(c int) { n.Add(f.tree(c, a, n.Path)) })
-	}
-	return n
-}
-
-// Stored returns the stored node of span i (a row: Row, Store), to
+// Stored returns the stored node of span i (a row: Row, Set), to
 // change its text once it is known (a message's name, after its header
 // is read; a summary of the rows below it), or nil when it is not one.
 func (f *Flat) Stored(i int) *Node {
@@ -253,9 +218,9 @@ func (f *Flat) Stored(i int) *Node {
 	return nil
 }
 
-// Reveal shows the secrets of the tree, which was decoded from buf, as
-// Reveal does those of a Node tree: each Masked span becomes Shown, and a
-// stored one's node takes Reveal's Value and Type. Spans in a
+// Reveal shows the secrets of the tree, which was decoded from buf: each
+// Masked span becomes Shown, and a stored one's node takes its bytes as
+// an escaped, quoted string for Value and Revealed for Type. Spans in a
 // decompressed stream (InStream, and their subtrees) or past buf's end
 // stay masked. It reports whether it revealed any.
 func (f *Flat) Reveal(buf []byte) bool {
@@ -279,7 +244,7 @@ func (f *Flat) Reveal(buf []byte) bool {
 }
 
 // HasSecret reports whether a node of the tree is a secret, masked or
-// shown (HasSecret for a Node tree).
+// shown (Secret or Revealed).
 func (f *Flat) HasSecret() bool {
 	for i := range f.Spans {
 		if f.Spans[i].Flags&(Masked|Shown) != 0 {
@@ -350,10 +315,9 @@ func (f *Flat) Grow(n int) {
 }
 
 // FirstError returns the index of the first error node (Failed) of the
-// subtree of root, in preorder, and where it lies in the original buffer,
-// as Node.FirstError does: its own offset, or for a node in a
-// decompressed stream (InStream), that of the outermost node above it
-// that is not. It returns -1 when no node holds an error.
+// subtree of root, in preorder, and where it lies in the original buffer:
+// its own offset, or for a node in a decompressed stream (InStream), that
+// of the outermost node above it that is not. It returns -1 when no node holds an error.
 func (f *Flat) FirstError(root int) (e, offset int) {
 	for j := root; j < int(f.Spans[root].Next); j++ {
 		if f.Spans[j].Flags&Failed == 0 {

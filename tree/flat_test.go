@@ -1,29 +1,40 @@
 package tree
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 )
 
-func sampleTree() *Node {
-	root := &Node{Name: "m", Type: "message", Size: 9, Section: Frame}
-	a := &Node{Name: "A", Type: "int32", Value: "1", Offset: 0, Size: 4, Section: RequestBody, Path: "A"}
-	b := &Node{Name: "B", Type: "[]X", Value: "1 element", Offset: 4, Size: 5, Path: "B"}
-	b.Add(&Node{Name: "X[0]", Type: "X", Offset: 4, Size: 5, Path: "B[0]"})
-	b.Children[0].Add(&Node{Name: "pw", Type: Secret, Offset: 5, Size: 3, Err: "", Path: "B[0].pw"},
-		&Node{Name: "e", Type: "error", Offset: 8, Size: 1, Section: Error, Err: "bad", Relative: true})
-	return root.Add(a, b)
+func sampleTree() tn {
+	return tn{Node{Name: "m", Type: "message", Size: 9, Section: Frame}, []tn{
+		{n: Node{Name: "A", Type: "int32", Value: "1", Offset: 0, Size: 4, Section: RequestBody, Path: "A"}},
+		{Node{Name: "B", Type: "[]X", Value: "1 element", Offset: 4, Size: 5, Path: "B"}, []tn{
+			{Node{Name: "X[0]", Type: "X", Offset: 4, Size: 5, Path: "B[0]"}, []tn{
+				{n: Node{Name: "pw", Type: Secret, Offset: 5, Size: 3, Path: "B[0].pw"}},
+				{n: Node{Name: "e", Type: "error", Offset: 8, Size: 1, Section: Error, Err: errors.New("bad"), Relative: true}},
+			}},
+		}},
+	}}
 }
 
-func TestFlatStoreTree(t *testing.T) {
+// checkNodes: the Flat's nodes are want's, in preorder.
+func checkNodes(t *testing.T, f *Flat, want []Node) {
+	t.Helper()
+	if f.Len() != len(want) {
+		t.Fatalf("%d spans, want %d", f.Len(), len(want))
+	}
+	for i := range want {
+		if got := f.Node(i, nil); !reflect.DeepEqual(*got, want[i]) {
+			t.Errorf("node %d = %+v, want %+v", i, *got, want[i])
+		}
+	}
+}
+
+func TestFlatRows(t *testing.T) {
 	root := sampleTree()
 	f := FlatOf(root)
-	if f.Len() != 6 {
-		t.Fatalf("%d spans, want 6", f.Len())
-	}
-	if got := f.Tree(0, nil); !reflect.DeepEqual(got, root) {
-		t.Errorf("tree of the flat differs:\n%s\nwant\n%s", got.Text(), root.Text())
-	}
+	checkNodes(t, f, preorder(root))
 	if n := f.ChildCount(0); n != 2 {
 		t.Errorf("root has %d children, want 2", n)
 	}
@@ -39,11 +50,9 @@ func TestFlatStoreTree(t *testing.T) {
 }
 
 func TestFlatCover(t *testing.T) {
-	root := &Node{Name: "r", Offset: 0, Size: 2}
-	c := &Node{Name: "c", Offset: 2, Size: 1}
-	c.Add(&Node{Name: "e", Offset: 3, Size: 5})
-	root.Add(c)
-	f := FlatOf(root)
+	f := FlatOf(tn{Node{Name: "r", Offset: 0, Size: 2}, []tn{
+		{Node{Name: "c", Offset: 2, Size: 1}, []tn{{n: Node{Name: "e", Offset: 3, Size: 5}}}},
+	}})
 	f.Cover(0, f.Len(), false)
 	if s := f.Spans[1]; s.Off != 2 || s.Size != 6 {
 		t.Errorf("child %+v, want 2+6", s)
@@ -57,33 +66,31 @@ func TestFlatCover(t *testing.T) {
 	}
 }
 
-// Flat.Reveal shows what Reveal shows in the Node tree the Flat was made
-// from: a secret in the buffer, not one in a decompressed stream (nor
-// under one), past the buffer's end, or not a secret; HasSecret agrees.
+// Flat.Reveal shows a secret in the buffer, not one in a decompressed
+// stream (nor under one), past the buffer's end, or not a secret;
+// HasSecret agrees.
 func TestFlatReveal(t *testing.T) {
 	buf := []byte("\x00alice\x00hunter2\x01")
-	build := func() *Node {
-		root := &Node{Name: "AuthBytes", Type: "bytes", Size: len(buf)}
-		stream := &Node{Name: "stream", Offset: 14, Size: 1}
-		stream.Add(&Node{Name: "inner", Type: Secret, Offset: 1, Size: 3, Relative: true})
-		stream.Children[0].Relative = false // under a Relative node: Reveal does not look
-		stream.Relative = true
-		return root.Add(&Node{Name: "user", Type: "string", Offset: 1, Size: 5},
-			&Node{Name: "password", Type: Secret, Value: "7 bytes, masked", Offset: 7, Size: 7},
-			&Node{Name: "rel", Type: Secret, Offset: 1, Size: 2, Relative: true},
-			&Node{Name: "past", Type: Secret, Offset: 12, Size: 9},
-			stream)
+	build := func(password Node) tn {
+		return tn{Node{Name: "AuthBytes", Type: "bytes", Size: len(buf)}, []tn{
+			{n: Node{Name: "user", Type: "string", Offset: 1, Size: 5}},
+			{n: password},
+			{n: Node{Name: "rel", Type: Secret, Offset: 1, Size: 2, Relative: true}},
+			{n: Node{Name: "past", Type: Secret, Offset: 12, Size: 9}},
+			{Node{Name: "stream", Offset: 14, Size: 1, Relative: true}, []tn{
+				{n: Node{Name: "inner", Type: Secret, Offset: 1, Size: 3}}, // under a Relative node: Reveal does not look
+			}},
+		}}
 	}
-	want, f := build(), FlatOf(build())
-	if !f.HasSecret() || !HasSecret(want) {
+	f := FlatOf(build(Node{Name: "password", Type: Secret, Value: "7 bytes, masked", Offset: 7, Size: 7}))
+	want := preorder(build(Node{Name: "password", Type: Revealed, Value: `"hunter2"`, Offset: 7, Size: 7}))
+	if !f.HasSecret() {
 		t.Fatal("no secret found")
 	}
-	if got, w := f.Reveal(buf), Reveal(want, buf); got != w || !got {
-		t.Fatalf("Flat.Reveal %v, Reveal %v", got, w)
+	if !f.Reveal(buf) {
+		t.Fatal("Flat.Reveal revealed none")
 	}
-	if got := f.Tree(0, nil); !reflect.DeepEqual(got, want) {
-		t.Errorf("revealed:\n%s\nwant\n%s", got.Text(), want.Text())
-	}
+	checkNodes(t, f, want)
 	for i, s := range f.Spans {
 		n := f.Node(i, nil)
 		if masked, shown := s.Flags&Masked != 0, s.Flags&Shown != 0; masked != (n.Type == Secret) || shown != (n.Type == Revealed) {
@@ -93,7 +100,7 @@ func TestFlatReveal(t *testing.T) {
 	if !f.HasSecret() || f.Reveal(buf) {
 		t.Errorf("after Reveal: HasSecret %v, revealed again", f.HasSecret())
 	}
-	plain := FlatOf(sampleTree().Children[0])
+	plain := FlatOf(sampleTree().kids[0])
 	if plain.HasSecret() || plain.Reveal(buf) {
 		t.Errorf("a tree without secrets has one")
 	}
@@ -102,8 +109,8 @@ func TestFlatReveal(t *testing.T) {
 func TestRow(t *testing.T) {
 	var f Flat
 	root := f.Row(-1, Node{Name: "message", Size: 6, Section: Frame})
-	a := f.Row(root, Node{Name: "a", Type: "int32", Value: "1", Size: 4, Children: []*Node{{Name: "ignored"}}})
-	f.Row(a, Node{Name: "b", Type: "error", Offset: 4, Size: 2, Err: "short"})
+	a := f.Row(root, Node{Name: "a", Type: "int32", Value: "1", Size: 4})
+	f.Row(a, Node{Name: "b", Type: "error", Offset: 4, Size: 2, Err: errors.New("short")})
 	f.Done()
 	if f.Len() != 3 || f.ChildCount(root) != 1 || f.ChildCount(a) != 1 {
 		t.Fatalf("len %d, children %d and %d; want 3, 1 and 1", f.Len(), f.ChildCount(root), f.ChildCount(a))
@@ -123,12 +130,12 @@ func TestSet(t *testing.T) {
 	root := f.Row(-1, Node{Name: "message", Size: 6, Section: Frame})
 	a := f.Row(root, Node{Name: "a", Type: "int32", Value: "1", Size: 4})
 	b := f.Row(a, Node{Name: "b", Offset: 2, Size: 2})
-	f.Set(a, Node{Name: "a", Type: "int32", Value: "1, labelled", Size: 4, Relative: true, Err: "bad", Children: []*Node{{Name: "ignored"}}})
+	f.Set(a, Node{Name: "a", Type: "int32", Value: "1, labelled", Size: 4, Relative: true, Err: errors.New("bad")})
 	f.Done()
 	if f.Len() != 3 || f.ChildCount(root) != 1 || f.ChildCount(a) != 1 || f.Spans[b].Parent != int32(a) {
 		t.Fatalf("len %d, children %d and %d; want 3, 1 and 1", f.Len(), f.ChildCount(root), f.ChildCount(a))
 	}
-	if got := f.Node(a, nil); got.Value != "1, labelled" || got.Err != "bad" || !got.Relative || f.Spans[a].Flags&Failed == 0 {
+	if got := f.Node(a, nil); got.Value != "1, labelled" || got.Err == nil || got.Err.Error() != "bad" || !got.Relative || f.Spans[a].Flags&Failed == 0 {
 		t.Errorf("set node %+v, flags %b", *got, f.Spans[a].Flags)
 	}
 	if e, _ := f.FirstError(root); e != a {

@@ -45,8 +45,8 @@ type textState struct {
 
 var textStates = sync.Pool{New: func() any { return &textState{out: make([]byte, 0, 8<<10)} }}
 
-// WriteText writes the text tree of the root at index i, as Node.WriteText
-// writes that of f.Tree(i, nil), without making the Node tree: the spans
+// WriteText writes the text tree of the root at index i, one node a line
+// under `+--` and `|` guides, without a Node per row: the spans
 // are walked in preorder and each row is appended by its describer
 // (LineAppender) or, for a describer that cannot, written into one
 // scratch node whose strings are made in a block that the next row
@@ -135,7 +135,7 @@ func (f *Flat) appendDescribed(out []byte, j int, st *textState, i int, top func
 		top(n)
 	}
 	short := false
-	if n.Err == "" && n.About != "" && st.sh[s.Who] != nil {
+	if n.Err == nil && n.About != "" && st.sh[s.Who] != nil {
 		var about string
 		if about, short = st.sh[s.Who].Short(f, j, n.About); short {
 			n.About = ""
@@ -166,9 +166,9 @@ func appendRaw(b []byte, n *Node) []byte {
 		b = append(b, n.Detail...)
 	}
 	b = AppendPlace(b, n.Offset, n.Size, n.Relative)
-	if n.Err != "" {
+	if n.Err != nil {
 		b = append(b, " ERROR: "...)
-		b = append(b, n.Err...)
+		b = append(b, n.Err.Error()...)
 	} else if n.About != "" {
 		b = append(b, ' ')
 		b = appendShortened(b, n.About, MaxAbout)

@@ -3,21 +3,17 @@
 // value, the section of the frame it belongs to and the schema's
 // description. Codecs build trees; renderers draw them.
 //
-// The object tree: nodes with half-open byte spans into the original buffer,
-// section, type, value, description; the seed-format text rendering
-// (Node.WriteText, and Flat.WriteText, the same text written from the spans
-// a row at a time into one buffer, without a Node per row: kwire decode,
-// capture --frame; stored spans print their stored nodes' text); Flat, the
-// tree as pointer-free spans in preorder whose text a Describer writes when
-// asked (Store keeps Node trees as stored spans; Flat.Reveal,
-// Flat.HasSecret and Flat.FirstError as for Node trees). Text shown on a
-// terminal or a page is escaped by internal/textesc (controls, bidi
-// characters, bytes that are not UTF-8).
+// The object tree is a Flat: pointer-free spans in preorder whose text a
+// Describer writes when asked, or rows whose text is kept (Flat.Row,
+// Flat.Set); a Node is the text of one row. Flat.WriteText writes the
+// seed-format text tree a row at a time into one buffer, without a Node
+// per row (kwire decode, capture --frame); Flat.Reveal, Flat.HasSecret
+// and Flat.FirstError look at its spans. Text shown on a terminal or a
+// page is escaped by internal/textesc (controls, bidi characters, bytes
+// that are not UTF-8).
 package tree
 
 import (
-	"bufio"
-	"io"
 	"strconv"
 	"strings"
 
@@ -77,26 +73,6 @@ const Secret = "secret"
 // Revealed is the Type of a Secret node that Reveal showed.
 const Revealed = "secret, revealed"
 
-// Reveal shows the secrets under root, which was decoded from buf: each
-// Secret node's Value becomes its bytes as an escaped, quoted string and
-// its Type Revealed, so that the byte view stops masking them too. Nodes
-// whose spans are not in buf (Relative, or past its end) stay masked. It
-// reports whether it revealed any.
-func Reveal(root *Node, buf []byte) bool {
-	if root.Relative {
-		return false
-	}
-	shown := false
-	if root.Type == Secret && root.Offset >= 0 && root.Size >= 0 && root.End() <= len(buf) {
-		root.reveal(buf[root.Offset:root.End()])
-		shown = true
-	}
-	for _, c := range root.Children {
-		shown = Reveal(c, buf) || shown
-	}
-	return shown
-}
-
 // reveal makes n, a Secret, show its bytes b: escaped and quoted, as a
 // Revealed node.
 func (n *Node) reveal(b []byte) {
@@ -104,22 +80,10 @@ func (n *Node) reveal(b []byte) {
 	n.Type = Revealed
 }
 
-// HasSecret reports whether a node under root is a secret, masked
-// (Secret) or revealed (Revealed).
-func HasSecret(root *Node) bool {
-	if root.Type == Secret || root.Type == Revealed {
-		return true
-	}
-	for _, c := range root.Children {
-		if HasSecret(c) {
-			return true
-		}
-	}
-	return false
-}
-
-// Node is one node of the object tree (160 bytes: trees of a hundred
-// thousand nodes are common, so fields are ordered to pack).
+// Node is the text of one row of the object tree (a Flat's node: Flat.Node
+// fills one, Flat.Row and Flat.Set keep one): it has no children, the
+// Flat holds the tree's shape. 136 bytes: trees of a hundred thousand
+// nodes are common, so fields are ordered to pack.
 type Node struct {
 	Name    string  // "GroupId", "Protocols", "JoinGroupRequestProtocol[0]"
 	Type    string  // "string", "[]JoinGroupRequestProtocol", "int32"
@@ -133,68 +97,14 @@ type Node struct {
 	// decompressed stream rather than the original buffer.
 	Relative bool
 	Path     string // field path in the value ("Protocols[0].Name"), "" for framing
-	Err      string // set on error nodes: what went wrong here
-	Children []*Node
+	// Err is set on error nodes: what went wrong here, without where (the
+	// row says that), a cause errors.Is finds wire's sentinels in
+	// (wire.ErrCRC, ErrDecompress, ErrBudget, ...).
+	Err error
 }
 
 // End is the offset just past the node.
 func (n *Node) End() int { return n.Offset + n.Size }
-
-// Add appends children and returns n.
-func (n *Node) Add(children ...*Node) *Node {
-	n.Children = append(n.Children, children...)
-	return n
-}
-
-// Walk calls f for n and every descendant, depth first, with the depth.
-func (n *Node) Walk(f func(n *Node, depth int) bool) {
-	n.walk(f, 0)
-}
-
-func (n *Node) walk(f func(*Node, int) bool, depth int) bool {
-	if !f(n, depth) {
-		return false
-	}
-	for _, c := range n.Children {
-		if !c.walk(f, depth+1) {
-			return false
-		}
-	}
-	return true
-}
-
-// Innermost returns the deepest node whose span holds offset off (among
-// nodes in the original buffer), or nil.
-func (n *Node) Innermost(off int) *Node {
-	if n.Relative || off < n.Offset || off >= n.End() {
-		return nil
-	}
-	for _, c := range n.Children {
-		if in := c.Innermost(off); in != nil {
-			return in
-		}
-	}
-	return n
-}
-
-// FirstError returns the first node, depth first, that holds an error,
-// and where it lies in the original buffer: its own offset, or for a node
-// in a decompressed stream (Relative), that of the nearest node above it
-// that is not. It returns nil when no node holds an error.
-func (n *Node) FirstError() (e *Node, offset int) {
-	if n.Err != "" {
-		return n, n.Offset
-	}
-	for _, c := range n.Children {
-		if e, off := c.FirstError(); e != nil {
-			if c.Relative && !n.Relative {
-				off = n.Offset
-			}
-			return e, off
-		}
-	}
-	return nil, 0
-}
 
 // MaxAbout is how much of a description the text tree shows.
 const MaxAbout = 75
@@ -219,8 +129,8 @@ func (n *Node) Line() string {
 		rel = "+"
 	}
 	xfmt.Fprintf(&b, " [%s0x%04x, %dB]", rel, n.Offset, n.Size)
-	if n.Err != "" {
-		b.WriteString(" ERROR: " + n.Err)
+	if n.Err != nil {
+		b.WriteString(" ERROR: " + n.Err.Error())
 	} else if n.About != "" {
 		b.WriteString(" " + Shorten(n.About, MaxAbout))
 	}
@@ -254,36 +164,4 @@ func spaced(s string) bool {
 		}
 	}
 	return true
-}
-
-// Text renders the tree with `+--` and `|` guides, one node a line.
-func (n *Node) Text() string {
-	var b strings.Builder
-	n.WriteText(&b)
-	return b.String()
-}
-
-// WriteText writes Text to w a line at a time, so that a large tree is
-// not held as one string as well.
-func (n *Node) WriteText(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	bw.WriteString(n.Line())
-	bw.WriteByte('\n')
-	writeChildren(bw, n, "")
-	return bw.Flush()
-}
-
-func writeChildren(b *bufio.Writer, n *Node, prefix string) {
-	for i, c := range n.Children {
-		last := i == len(n.Children)-1
-		b.WriteString(prefix)
-		b.WriteString("+-- ")
-		b.WriteString(c.Line())
-		b.WriteByte('\n')
-		next := prefix + "|   "
-		if last {
-			next = prefix + "    "
-		}
-		writeChildren(b, c, next)
-	}
 }

@@ -1,20 +1,21 @@
 package tree
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
 
-func sample() *Node {
-	leaf := func(name string, off, size int) *Node {
-		return &Node{Name: name, Type: "int8", Value: "0", Offset: off, Size: size}
+func sample() tn {
+	leaf := func(name string, off, size int) tn {
+		return tn{n: Node{Name: name, Type: "int8", Value: "0", Offset: off, Size: size}}
 	}
-	a := &Node{Name: "A", Offset: 0, Size: 2}
-	a.Add(leaf("a1", 0, 1), leaf("a2", 1, 1))
-	b := &Node{Name: "B", Offset: 2, Size: 2, About: strings.Repeat("x", 80)}
-	b.Add(leaf("b1", 2, 1), &Node{Name: "b2", Offset: 3, Size: 1, Err: "bad"})
-	root := &Node{Name: "root", Type: "message v1", Size: 4}
-	return root.Add(a, b)
+	return tn{Node{Name: "root", Type: "message v1", Size: 4}, []tn{
+		{Node{Name: "A", Offset: 0, Size: 2}, []tn{leaf("a1", 0, 1), leaf("a2", 1, 1)}},
+		{Node{Name: "B", Offset: 2, Size: 2, About: strings.Repeat("x", 80)}, []tn{
+			leaf("b1", 2, 1), {n: Node{Name: "b2", Offset: 3, Size: 1, Err: errors.New("bad")}},
+		}},
+	}}
 }
 
 func TestText(t *testing.T) {
@@ -26,20 +27,8 @@ func TestText(t *testing.T) {
     +-- b1 int8 = 0 [0x0002, 1B]
     +-- b2 [0x0003, 1B] ERROR: bad
 `
-	if got := sample().Text(); got != want {
+	if got := text(FlatOf(sample())); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
-	}
-}
-
-func TestInnermost(t *testing.T) {
-	root := sample()
-	for off, want := range map[int]string{0: "a1", 1: "a2", 3: "b2"} {
-		if n := root.Innermost(off); n == nil || n.Name != want {
-			t.Errorf("Innermost(%d) = %v, want %s", off, n, want)
-		}
-	}
-	if root.Innermost(4) != nil || root.Innermost(-1) != nil {
-		t.Error("Innermost outside the tree")
 	}
 }
 

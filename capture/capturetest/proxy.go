@@ -156,7 +156,7 @@ func (p *Proxy) rewritePorts(frame []byte, key, version int16) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, _, err := codec.DecodeFlat(frame, codec.DecodeOptions{Set: set, API: set.APIByKey(key), Version: version, Dir: codec.Response})
+	f, _, err := codec.Decode(frame, codec.DecodeOptions{Set: set, API: set.APIByKey(key), Version: version, Dir: codec.Response})
 	if err != nil {
 		return nil, err
 	}

@@ -319,7 +319,7 @@ func cmdDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if t.auto() && api == nil {
 			opts.Choose = sets.Choice{}
 		}
-		f, fl, derr = codec.DecodeFlat(data, opts)
+		f, fl, derr = codec.Decode(data, opts)
 		if ident && api == nil {
 			// The header named the request: unless a response (or a
 			// body) reads the bytes whole and better (identify.Instead).

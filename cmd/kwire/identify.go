@@ -134,8 +134,9 @@ func decodeIdentified(data []byte, cs []identify.Candidate, o codec.DecodeOption
 	for _, c := range cs[1:] {
 		printLine(stderr, "kwire: or %s", candidateLine(c))
 	}
-	return codec.DecodeFlat(data, codec.DecodeOptions{Set: best.Set, API: best.API, Version: best.Version, Dir: best.Dir,
+	return codec.Decode(data, codec.DecodeOptions{Set: best.Set, API: best.API, Version: best.Version, Dir: best.Dir,
 		BodyOnly: best.Framing == identify.Body, Limits: o.Limits, SASLMechanism: o.SASLMechanism, TopicFormat: o.TopicFormat})
+
 }
 
 // identifiedJSON adds to a frame's JSON form the candidates and which was

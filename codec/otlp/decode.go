@@ -1,6 +1,7 @@
 package otlp
 
 import (
+	"errors"
 	"math"
 	"strconv"
 	"unicode/utf8"
@@ -143,9 +144,9 @@ func (d *dec) node(name, typ, val string, pos, size int, path string) tree.Node 
 	return tree.Node{Name: name, Type: typ, Value: val, Offset: d.o.Base + pos, Size: size, Section: d.o.Section, Path: path, Relative: d.o.Relative}
 }
 
-func (d *dec) errNode(parent int, pos, end int, msg, path string) {
+func (d *dec) errNode(parent int, pos, end int, err error, path string) {
 	n := d.node("error", "error", "", pos, end-pos, path)
-	n.Section, n.Err = tree.Error, msg
+	n.Section, n.Err = tree.Error, err
 	d.f.Row(parent, n)
 }
 
@@ -218,12 +219,12 @@ func (d *dec) message(parent int, b []byte, pos int, m int, path string, depth i
 		}
 		num, typ, tn := consumeTag(b)
 		if tn < 0 {
-			d.errNode(parent, pos, pos+len(b), "bad tag: "+parseError(tn), path)
+			d.errNode(parent, pos, pos+len(b), errors.New("bad tag: "+parseError(tn)), path)
 			return sum.String()
 		}
 		vn := consumeFieldValue(num, typ, b[tn:])
 		if vn < 0 {
-			d.errNode(parent, pos, pos+len(b), "field "+strconv.Itoa(int(num))+": "+parseError(vn), path)
+			d.errNode(parent, pos, pos+len(b), errors.New("field "+strconv.Itoa(int(num))+": "+parseError(vn)), path)
 			return sum.String()
 		}
 		var f field
@@ -267,14 +268,14 @@ func (d *dec) known(parent int, f field, num number, typ wireTyp, val []byte, po
 	}
 	if typ != want && !packed {
 		n := d.node(name, wireName(typ), d.raw(typ, val), pos, size, p)
-		n.Section, n.Err = tree.Error, "wire type "+wireName(typ)+", want "+wireName(want)
+		n.Section, n.Err = tree.Error, errors.New("wire type "+wireName(typ)+", want "+wireName(want))
 		d.f.Row(parent, n)
 		return name, n.Value
 	}
 	if typ == bytesType {
 		v, n := consumeBytes(val)
 		if n < 0 {
-			d.errNode(parent, pos, pos+size, f.name+": "+parseError(n), p)
+			d.errNode(parent, pos, pos+size, errors.New(f.name+": "+parseError(n)), p)
 			return "", ""
 		}
 		val = v
@@ -301,7 +302,7 @@ func (d *dec) known(parent int, f field, num number, typ wireTyp, val []byte, po
 		value := d.a.Plural(i, "value")
 		d.f.Stored(n).Value = value
 		if len(val) > 0 && len(val) < 8 {
-			d.errNode(n, pos+tn+8*i, pos+size, "packed fixed64 values: "+strconv.Itoa(len(val))+" bytes left over", p)
+			d.errNode(n, pos+tn+8*i, pos+size, errors.New("packed fixed64 values: "+strconv.Itoa(len(val))+" bytes left over"), p)
 		}
 		return name, value
 	case f.kind == kMsg:

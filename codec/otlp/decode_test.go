@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 // decodeFlat decodes b into a Flat under a root of its own and returns
@@ -50,7 +51,7 @@ func TestDecodeBothBuilds(t *testing.T) {
 		}
 	}
 	f, text = decodeFlat(t, b[:7], Options{Base: 100, Path: "Metrics"})
-	if e, _ := f.FirstError(0); e < 0 || !strings.Contains(f.Node(e, nil).Err, "unexpected EOF") {
+	if e, _ := f.FirstError(0); e < 0 || !strings.Contains(treetest.ErrText(f.Node(e, nil)), "unexpected EOF") {
 		t.Errorf("cut short:\n%s", text)
 	}
 }

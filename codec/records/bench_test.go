@@ -37,7 +37,7 @@ func BenchmarkNodes(b *testing.B) {
 			b.SetBytes(int64(len(field)))
 			b.ReportAllocs()
 			for b.Loop() {
-				Nodes(field, 0, Options{})
+				Tree(field, 0, Options{})
 			}
 		})
 	}

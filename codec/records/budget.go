@@ -1,6 +1,7 @@
 package records
 
 import (
+	"errors"
 	"strconv"
 
 	"kwire/codec/wire"
@@ -115,14 +116,14 @@ func (b *Budget) TakeNodes(n int) { b.node += n }
 
 // LeftOut says that what follows is left out because records or nodes
 // are spent, and how to raise the limit; what names it ("37 more
-// records (259 bytes)").
-func (b *Budget) LeftOut(what string) string {
+// records (259 bytes)"). It is a case of wire.ErrBudget.
+func (b *Budget) LeftOut(what string) error {
 	if b.NodesLeft() == 0 {
-		return b.hit(what + " left out: the message's budget of " + strconv.Itoa(b.l.MaxNodes) +
-			" tree nodes is spent (kwire decode --max-records raises it)")
+		return wire.Mark(wire.ErrBudget, errors.New(b.hit(what+" left out: the message's budget of "+strconv.Itoa(b.l.MaxNodes)+
+			" tree nodes is spent (kwire decode --max-records raises it)")))
 	}
-	return b.hit(what + " left out: the message's budget of " + strconv.Itoa(b.l.MaxRecords) +
-		" records is spent (kwire decode --max-records raises it)")
+	return wire.Mark(wire.ErrBudget, errors.New(b.hit(what+" left out: the message's budget of "+strconv.Itoa(b.l.MaxRecords)+
+		" records is spent (kwire decode --max-records raises it)")))
 }
 
 // byteCount writes a size in bytes, with MiB when it is large.

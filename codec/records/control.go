@@ -141,5 +141,5 @@ func (d *decoder) row(p Part, off, size int, n tree.Node) int {
 
 // errRow is an error node named name over p.Data[off:].
 func (d *decoder) errRow(p Part, name string, off int, msg string) {
-	d.row(p, off, len(p.Data)-off, tree.Node{Name: name, Type: "error", Section: tree.Error, Err: msg})
+	d.row(p, off, len(p.Data)-off, tree.Node{Name: name, Type: "error", Section: tree.Error, Err: errors.New(msg)})
 }

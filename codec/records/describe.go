@@ -204,7 +204,7 @@ func (ds *describer) Describe(f *tree.Flat, i int, n *tree.Node, ta *tree.Alloc)
 	s := &f.Spans[i]
 	if s.Flags&tree.Failed != 0 {
 		if err := ds.errs[int32(i)]; err != nil {
-			n.Err = err.Error()
+			n.Err = err
 		}
 	}
 	switch s.Kind {

@@ -67,11 +67,6 @@ func errLegacyLength(what string, n int32, left int) error {
 	return wire.Mark(wire.ErrLength, xfmt.Errorf("%s length %d does not fit the %d bytes left in the message", what, n, left))
 }
 
-// errLeftOut says that what is left out, the message's budget bg spent.
-func errLeftOut(bg *Budget, what string) error {
-	return wire.Mark(wire.ErrBudget, errors.New(bg.LeftOut(what)))
-}
-
 // errCRC32C is a RecordBatch v2 whose CRC-32C is not its bytes' (KIP-98).
 func errCRC32C(want, got uint32) error {
 	return wire.Mark(wire.ErrCRC, xfmt.Errorf("CRC-32C mismatch: the batch says 0x%08x, its bytes give 0x%08x", want, got))

@@ -11,6 +11,7 @@ import (
 	"kwire/internal/xfmt"
 	"kwire/jsonv"
 	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 func mustEncode(t *testing.T, bs ...Batch) []byte {
@@ -72,11 +73,11 @@ func TestBadBatches(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			nodes := Nodes(c.b, 0, Options{})
+			nodes := Tree(c.b, 0, Options{})
 			checkSpans(t, nodes, 0, len(c.b))
 			var found bool
 			for _, x := range walk(nodes) {
-				if x.Err != "" && x.Name == c.errNode && strings.Contains(x.Err, c.errText) {
+				if x.Err != nil && x.Name == c.errNode && strings.Contains(treetest.ErrText(x), c.errText) {
 					found = true
 				}
 			}
@@ -89,8 +90,9 @@ func TestBadBatches(t *testing.T) {
 				t.Errorf("%d records shown, want %d", got, c.records)
 			}
 			if c.partial != "" {
-				last := nodes[len(nodes)-1]
-				if last.Type != "partial" || !strings.Contains(last.Value, c.partial) || last.Err != "" {
+				r := roots(nodes)
+				last := r[len(r)-1]
+				if last.Type != "partial" || !strings.Contains(last.Value, c.partial) || last.Err != nil {
 					t.Errorf("last node %s %s = %s (err %q), want partial %q", last.Name, last.Type, last.Value, last.Err, c.partial)
 				}
 			}
@@ -272,7 +274,7 @@ func TestSpanErrorKinds(t *testing.T) {
 		var found bool
 		for i, err := range ds.errs {
 			n := f.Node(int(i), nil)
-			if errors.Is(err, c.is) && strings.HasPrefix(n.Err, c.text) && n.Err == err.Error() {
+			if errors.Is(err, c.is) && strings.HasPrefix(treetest.ErrText(n), c.text) && treetest.ErrText(n) == err.Error() {
 				found = true
 			}
 		}

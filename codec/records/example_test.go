@@ -29,10 +29,13 @@ func ExampleSpans() {
 	records.Spans(f, -1, raw, 0, records.Options{Path: "Records"})
 	f.Done()
 	for i := 0; i < f.Len(); i = int(f.Spans[i].Next) { // the roots
-		n := f.Tree(i, nil)
-		rec := n.Children[len(n.Children)-1].Children[0]
+		var last, rec int
+		f.Children(i, func(c int) { last = c })             // the batch's records
+		f.Children(last, func(c int) { rec = max(rec, c) }) // its record
+		n := f.Node(i, nil)
 		fmt.Println(n.Name, n.Value)
-		for _, c := range rec.Children {
+		for c := rec + 1; c < int(f.Spans[rec].Next); c = int(f.Spans[c].Next) {
+			c := f.Node(c, nil)
 			fmt.Println(strings.TrimSpace("  " + c.Name + " " + c.Type + " = " + c.Value + " " + c.Detail))
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"kwire/jsonv"
-	"reflect"
+	"kwire/tree/treetest"
 	"testing"
 
 	"kwire/tree"
@@ -12,13 +12,13 @@ import (
 	"github.com/klauspost/compress/s2"
 )
 
-// checkInput is what every input must satisfy: Nodes and Parse do not
+// checkInput is what every input must satisfy: Tree and Parse do not
 // panic, every node lies where it should (checkSpans), so do the spans
 // (checkFlat), and the JSON form is
 // valid, reads back to the same bytes, and is stable: writing the JSON of
 // those bytes again gives the same JSON.
 func checkInput(t *testing.T, b []byte) {
-	nodes := Nodes(b, 3, Options{Path: "R", Budget: NewBudget(Limits{MaxRecords: 1000})})
+	nodes := Tree(b, 3, Options{Path: "R", Budget: NewBudget(Limits{MaxRecords: 1000})})
 	checkSpans(t, nodes, 3, len(b))
 	checkFlat(t, b, 3)
 	Parse(b)
@@ -141,10 +141,10 @@ func FuzzSpans(f *testing.F) {
 // in the buffer lie within b; each span's text is written without a panic
 // (the describer reads the bytes of every span of a batch, message or
 // record field, in b or in its stream), and the tree of the root is
-// Nodes' under it.
+// Tree's.
 func checkFlat(t *testing.T, b []byte, base int) {
 	f := &tree.Flat{}
-	root := f.Store(-1, &tree.Node{Name: "root", Offset: base, Size: len(b)})
+	root := f.Row(-1, tree.Node{Name: "Records", Type: "records", Offset: base, Size: len(b)})
 	o := Options{Path: "R", Budget: NewBudget(Limits{MaxRecords: 1000})}
 	Spans(f, root, b, base, o)
 	f.Done()
@@ -156,18 +156,12 @@ func checkFlat(t *testing.T, b []byte, base int) {
 		if s.Size < 0 || s.Flags&tree.InStream == 0 && (int(s.Off) < base || s.End() > base+len(b)) {
 			t.Fatalf("span %d (%+v) is not within the %d bytes at %d", i, *s, len(b), base)
 		}
-		if n := f.Node(i, nil); (n.Err != "") != (s.Flags&tree.Failed != 0) {
+		if n := f.Node(i, nil); (n.Err != nil) != (s.Flags&tree.Failed != 0) {
 			t.Fatalf("span %d: error %q, flags %v", i, n.Err, s.Flags)
 		}
 	}
 	o.Budget = NewBudget(Limits{MaxRecords: 1000})
-	got, want := f.Tree(root, nil).Children, Nodes(b, base, o)
-	if len(got) != len(want) {
-		t.Fatalf("%d nodes under the root, %d from Nodes", len(got), len(want))
-	}
-	for i := range got {
-		if !reflect.DeepEqual(got[i], want[i]) {
-			t.Fatalf("the tree of the spans is not Nodes':\n%s\n%s", got[i].Text(), want[i].Text())
-		}
+	if d := treetest.Diff(f, Tree(b, base, o)); d != "" {
+		t.Fatalf("the tree of the spans is not Tree's: %s", d)
 	}
 }

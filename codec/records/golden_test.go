@@ -3,11 +3,10 @@ package records
 import (
 	"flag"
 	"fmt"
+	"kwire/tree/treetest"
 	"os"
 	"strings"
 	"testing"
-
-	"kwire/tree"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -42,9 +41,7 @@ func TestGoldenTrees(t *testing.T) {
 	}
 	var out strings.Builder
 	for _, c := range cases {
-		root := &tree.Node{Name: "Records", Type: "records", Size: len(c.b)}
-		root.Add(Nodes(c.b, 0, Options{Path: "Records"})...)
-		fmt.Fprintf(&out, "== %s (%d bytes)\n%s\n", c.name, len(c.b), root.Text())
+		fmt.Fprintf(&out, "== %s (%d bytes)\n%s\n", c.name, len(c.b), treetest.Text(Tree(c.b, 0, Options{Path: "Records"})))
 	}
 	const file = "testdata/trees.golden"
 	if *update {

@@ -2,10 +2,10 @@ package records
 
 import (
 	"bytes"
-	"reflect"
 	"testing"
 
 	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 // TestRecordHook: a Record hook that adds a node under the values that
@@ -17,7 +17,7 @@ import (
 // hook.
 func TestRecordHook(t *testing.T) {
 	b := mustEncode(t, sampleBatch(None))
-	plain := Nodes(b, 0, Options{Path: "R"})
+	plain := Tree(b, 0, Options{Path: "R"})
 	calls := 0
 	hook := func(key, value Part) {
 		calls++
@@ -36,7 +36,7 @@ func TestRecordHook(t *testing.T) {
 			value.Flat.Row(value.Span, tree.Node{Name: "inner", Offset: value.Base, Size: len(value.Data), Relative: value.Relative, Path: value.Path})
 		}
 	}
-	hooked := Nodes(b, 0, Options{Path: "R", Record: hook})
+	hooked := Tree(b, 0, Options{Path: "R", Record: hook})
 	records := 0
 	for _, n := range walk(plain) {
 		if n.Type == "Record" {
@@ -47,16 +47,18 @@ func TestRecordHook(t *testing.T) {
 		t.Fatalf("%d calls for %d records", calls, records)
 	}
 	seen := 0
-	for _, v := range find(hooked, "value") {
-		if len(v.Children) == 1 && v.Children[0].Name == "inner" && v.Children[0].Path == v.Path && v.Value == `"hello", seen` {
-			seen++
+	for i, v := range treetest.All(hooked) {
+		if kids := treetest.Children(hooked, i); v.Name == "value" && len(kids) == 1 {
+			if c := hooked.Node(kids[0], nil); c.Name == "inner" && c.Path == v.Path && v.Value == `"hello", seen` {
+				seen++
+			}
 		}
 	}
 	if seen != 1 {
-		t.Fatalf("no value holds the hook's node:\n%s", (&tree.Node{Children: hooked}).Text())
+		t.Fatalf("no value holds the hook's node:\n%s", treetest.Text(hooked))
 	}
 	asked := 0
-	filtered := Nodes(b, 0, Options{Path: "R", Record: hook, RecordFilter: func(key, value Part) bool {
+	filtered := Tree(b, 0, Options{Path: "R", Record: hook, RecordFilter: func(key, value Part) bool {
 		asked++
 		if key.Flat != nil || value.Flat != nil || key.Span >= 0 || value.Span >= 0 {
 			t.Errorf("the filter got the tree")
@@ -66,7 +68,7 @@ func TestRecordHook(t *testing.T) {
 	if asked != records || calls != records {
 		t.Errorf("filter asked %d times, hook called %d times, for %d records", asked, calls-records, records)
 	}
-	if !reflect.DeepEqual(filtered, plain) {
-		t.Errorf("the records the filter turned down are not as without a hook:\n%s", (&tree.Node{Children: filtered}).Text())
+	if d := treetest.Diff(filtered, plain); d != "" {
+		t.Errorf("the records the filter turned down are not as without a hook: %s", d)
 	}
 }

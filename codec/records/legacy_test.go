@@ -11,6 +11,7 @@ import (
 
 	"kwire/codec/records/internal/codecs"
 	"kwire/jsonv"
+	"kwire/tree/treetest"
 
 	"github.com/klauspost/compress/s2"
 	"github.com/pierrec/lz4/v4"
@@ -140,12 +141,17 @@ func TestLegacy(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			nodes := Nodes(c.b, 0, Options{Path: "Records"})
+			nodes := Tree(c.b, 0, Options{Path: "Records"})
 			if e := errs(nodes); e != nil {
 				t.Fatalf("errors: %q", e)
 			}
 			checkSpans(t, nodes, 0, len(c.b))
-			msgs := find(nodes, "Message")
+			var msgs []int // the messages' indexes
+			for i, n := range treetest.All(nodes) {
+				if n.Name == "Message" {
+					msgs = append(msgs, i)
+				}
+			}
 			compressed := len(msgs) > c.messages
 			if compressed {
 				msgs = msgs[1:]
@@ -153,11 +159,12 @@ func TestLegacy(t *testing.T) {
 			if len(msgs) != c.messages {
 				t.Fatalf("%d messages shown, want %d", len(msgs), c.messages)
 			}
-			for i, m := range msgs {
+			for i, at := range msgs {
+				m := treetest.At(nodes, at)
 				if m.Relative != compressed {
 					t.Errorf("message %d: Relative = %v", i, m.Relative)
 				}
-				off := m.Children[0].Value
+				off := treetest.At(nodes, treetest.Children(nodes, at)[0]).Value
 				if want := fmt.Sprintf("%d (absolute %d)", i, 100+i); c.absolute && off != want {
 					t.Errorf("message %d offset %q", i, off)
 				}

@@ -1,6 +1,7 @@
 package records
 
 import (
+	"errors"
 	"strconv"
 	"time"
 
@@ -95,7 +96,7 @@ func spans(f *tree.Flat, parent int, b []byte, base int, o Options) *describer {
 	who, ok := f.Describer(ds)
 	if !ok {
 		f.Row(parent, tree.Node{Name: "records", Type: "error", Offset: base, Size: len(b), Section: tree.Error,
-			Relative: o.Relative, Path: o.Path, Err: "too many records fields in one tree (65,535 at most)"})
+			Relative: o.Relative, Path: o.Path, Err: errTooManyFields})
 		return nil
 	}
 	ds.who, d.who = who, who
@@ -185,7 +186,7 @@ func (d *decoder) errSpan(parent int, sp span, name, pos, end int, err error) in
 // ("batches", or "37 more records").
 func (d *decoder) more(parent int, s []byte, pos int, sp span, what string, level int) {
 	i := d.add(parent, kMore, level, sp, pos, len(s)-pos, tree.Error)
-	d.fail(i, errLeftOut(d.bg, what+" ("+plural(len(s)-pos, "byte")+")"))
+	d.fail(i, d.bg.LeftOut(what+" ("+plural(len(s)-pos, "byte")+")"))
 }
 
 // Sizes of the legacy message header: offset, size, crc, magic,
@@ -372,3 +373,5 @@ func (d *decoder) keyValue(rec int, s []byte, sp span, v recordView, control boo
 func (d *decoder) bytesSpan(parent int, sp span, which int, f field) int {
 	return d.add(parent, kBytes, which, sp, f.at, f.end()-f.at, tree.Record)
 }
+
+var errTooManyFields = errors.New("too many records fields in one tree (65,535 at most)")

@@ -5,7 +5,7 @@
 // raw), lz4 frames or zstd (KIP-110).
 //
 // Spans builds the object tree of a field as spans of a tree.Flat whose
-// text is written when it is drawn (tree.Flat.Tree makes them nodes):
+// text is written when it is drawn (tree.Flat.Node):
 // every header field, each attribute bit, every record with its varint sizes and
 // absolute offsets and timestamps, compressed records beneath their
 // compressed bytes with offsets relative to the decompressed stream,

@@ -14,6 +14,7 @@ import (
 	"github.com/pierrec/lz4/v4"
 
 	"kwire/tree"
+	"kwire/tree/treetest"
 )
 
 // sampleBatch is a batch of three records with keys, values (one null,
@@ -35,30 +36,39 @@ func sampleBatch(c Codec) Batch {
 var allCodecs = []Codec{None, Gzip, Snappy, LZ4, Zstd}
 
 // walk returns every node under the given nodes, depth first.
-func walk(nodes []*tree.Node) []*tree.Node {
+// walk lists the nodes under the root of f (Tree's), in preorder.
+func walk(f *tree.Flat) []*tree.Node {
 	var out []*tree.Node
-	for _, n := range nodes {
-		n.Walk(func(x *tree.Node, _ int) bool {
-			out = append(out, x)
-			return true
-		})
+	for i, n := range treetest.All(f) {
+		if i > 0 {
+			out = append(out, n)
+		}
 	}
 	return out
 }
 
-func errs(nodes []*tree.Node) []string {
+// roots lists the nodes right under the root of f (Tree's): Spans' roots.
+func roots(f *tree.Flat) []*tree.Node {
+	var out []*tree.Node
+	for _, c := range treetest.Children(f, 0) {
+		out = append(out, f.Node(c, nil))
+	}
+	return out
+}
+
+func errs(f *tree.Flat) []string {
 	var out []string
-	for _, n := range walk(nodes) {
-		if n.Err != "" {
+	for _, n := range walk(f) {
+		if n.Err != nil {
 			out = append(out, fmt.Sprintf("%s [%d,+%d]: %s", n.Name, n.Offset, n.Size, n.Err))
 		}
 	}
 	return out
 }
 
-func find(nodes []*tree.Node, name string) []*tree.Node {
+func find(f *tree.Flat, name string) []*tree.Node {
 	var out []*tree.Node
-	for _, n := range walk(nodes) {
+	for _, n := range walk(f) {
 		if n.Name == name {
 			out = append(out, n)
 		}
@@ -69,10 +79,16 @@ func find(nodes []*tree.Node, name string) []*tree.Node {
 // checkSpans asserts that every node in the original buffer lies inside
 // [base, base+size) and inside its parent, and that relative nodes have
 // only relative descendants.
-func checkSpans(t *testing.T, nodes []*tree.Node, base, size int) {
+func checkSpans(t *testing.T, f *tree.Flat, base, size int) {
 	t.Helper()
-	var check func(n, parent *tree.Node)
-	check = func(n, parent *tree.Node) {
+	for i, n := range treetest.All(f) {
+		if i == 0 {
+			continue // Tree's root
+		}
+		var parent *tree.Node
+		if p := int(f.Spans[i].Parent); p > 0 {
+			parent = f.Node(p, nil)
+		}
 		if n.Size < 0 {
 			t.Errorf("%s: negative size %d", n.Name, n.Size)
 		}
@@ -87,12 +103,6 @@ func checkSpans(t *testing.T, nodes []*tree.Node, base, size int) {
 				t.Errorf("%s [%d,+%d] outside its parent %s [%d,+%d]", n.Name, n.Offset, n.Size, parent.Name, parent.Offset, parent.Size)
 			}
 		}
-		for _, c := range n.Children {
-			check(c, n)
-		}
-	}
-	for _, n := range nodes {
-		check(n, nil)
 	}
 }
 
@@ -101,9 +111,9 @@ func TestEmptyBatch(t *testing.T) {
 	if len(b) != BatchHeaderSize {
 		t.Fatalf("%d bytes", len(b))
 	}
-	nodes := Nodes(b, 10, Options{})
-	if len(nodes) != 1 || nodes[0].Type != "v2" || nodes[0].Size != 61 {
-		t.Fatalf("nodes: %+v", nodes)
+	nodes := Tree(b, 10, Options{})
+	if r := roots(nodes); len(r) != 1 || r[0].Type != "v2" || r[0].Size != 61 {
+		t.Fatalf("nodes: %+v", r)
 	}
 	if e := errs(nodes); e != nil {
 		t.Fatal(e)
@@ -142,7 +152,7 @@ func TestCodecsRoundTrip(t *testing.T) {
 			if !reflect.DeepEqual(got[0], want) {
 				t.Errorf("got %+v\nwant %+v", got[0], want)
 			}
-			nodes := Nodes(b, 4, Options{Path: "Records"})
+			nodes := Tree(b, 4, Options{Path: "Records"})
 			if e := errs(nodes); e != nil {
 				t.Fatal(e)
 			}
@@ -173,7 +183,7 @@ func TestCodecsRoundTrip(t *testing.T) {
 			lat := sampleBatch(c)
 			lat.Attributes |= AttrLogAppendTime
 			lat.MaxTimestamp = 1800000000000
-			if ts := find(Nodes(mustEncode(t, lat), 0, Options{}), "timestampDelta")[1]; ts.Value != "12 (timestamp 1800000000000)" {
+			if ts := find(Tree(mustEncode(t, lat), 0, Options{}), "timestampDelta")[1]; ts.Value != "12 (timestamp 1800000000000)" {
 				t.Errorf("LogAppendTime timestampDelta %q", ts.Value)
 			}
 		})
@@ -220,23 +230,23 @@ func TestDecompressionLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	small := NewBudget(Limits{MaxDecompressed: 2 << 20})
-	e := errs(Nodes(b, 0, Options{Budget: small}))
+	e := errs(Tree(b, 0, Options{Budget: small}))
 	if len(e) != 1 || !strings.Contains(e[0], "decompression budget of 2 MiB") || !strings.Contains(e[0], "--max-decompressed") {
 		t.Fatalf("errors %q", e)
 	}
 	if small.Hit == "" {
 		t.Error("the budget does not say it was hit")
 	}
-	if e := errs(Nodes(b, 0, Options{})); e != nil {
+	if e := errs(Tree(b, 0, Options{})); e != nil {
 		t.Fatalf("with the default limit: %q", e)
 	}
 	// Two fields of one message share the budget: the second one's
 	// batch is not decompressed.
 	shared := NewBudget(Limits{MaxDecompressed: 4 << 20})
-	if e := errs(Nodes(b, 0, Options{Budget: shared})); e != nil {
+	if e := errs(Tree(b, 0, Options{Budget: shared})); e != nil {
 		t.Fatalf("first field: %q", e)
 	}
-	if e := errs(Nodes(b, 0, Options{Budget: shared})); len(e) != 1 || !strings.Contains(e[0], "3145741 bytes already decompressed") {
+	if e := errs(Tree(b, 0, Options{Budget: shared})); len(e) != 1 || !strings.Contains(e[0], "3145741 bytes already decompressed") {
 		t.Fatalf("second field: %q", e)
 	}
 	if got, _, _ := shared.Spent(); got != 3145741 {

@@ -153,7 +153,7 @@ func (d *decoder) walkRecords(rn int, s []byte, sp span, h *Batch, count int32) 
 	} else {
 		n := min(int(count), len(s)/minRecordSize)
 		if n > d.bg.recordsLeft() {
-			return place(errLeftOut(d.bg, plural(int(count), "record")), 0, "")
+			return place(d.bg.LeftOut(plural(int(count), "record")), 0, "")
 		}
 		d.bg.records += n
 		h.Records = d.recordSlice(n)
@@ -248,7 +248,7 @@ func (d *decoder) walkHeaders(rec, hn int, s []byte, sp span, v *recordView, r *
 	rs := s[:v.end]
 	if !spans && v.hdrCount > 0 {
 		if int(v.hdrCount) > d.bg.NodesLeft() {
-			return 0, place(errLeftOut(d.bg, plural(int(v.hdrCount), "header")), v.hdrAt, "headers")
+			return 0, place(d.bg.LeftOut(plural(int(v.hdrCount), "header")), v.hdrAt, "headers")
 		}
 		d.bg.TakeNodes(int(v.hdrCount))
 		r.Headers = d.headerSlice(int(v.hdrCount))
@@ -394,7 +394,7 @@ func (d *decoder) walkMessage(parent int, b []byte, pos int, sp span, idx int) (
 	if spans {
 		n = d.add(parent, kMessage, idx, sp, pos, len(b), tree.RecordBatch)
 	} else if d.bg.recordsLeft() == 0 {
-		return Batch{}, nil, errLeftOut(d.bg, "a message")
+		return Batch{}, nil, d.bg.LeftOut("a message")
 	}
 	d.bg.records++ // a legacy message is a record
 	m, hsize, crc, err := messageHeader(b)

@@ -19,10 +19,10 @@ import (
 func TestZstdBrowser(t *testing.T) {
 	// mustEncode(t, sampleBatch(Zstd)), written by the native build.
 	b, _ := hex.DecodeString("00000000000000640000007c0000000702c11f63df0004000000020000018bcfe568000000018bcfe5681e000000000000002a0003000000090000000328b52ffd0400f10100360000000c757365722d310a68656c6c6f020a747261636506616263140018020108000102ff002c003c0410d0bad0bbd18ed187010404683101046832005ae21159")
-	if e := errs(Nodes(b, 0, Options{})); e != nil {
+	if e := errs(Tree(b, 0, Options{})); e != nil {
 		t.Fatalf("errors %q", e)
 	}
-	if n := len(find(Nodes(b, 0, Options{}), "Record[2]")); n != 1 {
+	if n := len(find(Tree(b, 0, Options{}), "Record[2]")); n != 1 {
 		t.Errorf("%d third records in the tree, want 1", n)
 	}
 	got, err := Parse(b)

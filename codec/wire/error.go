@@ -82,16 +82,16 @@ func (m *marked) Unwrap() []error { return []error{m.kind, m.err} }
 // NodeError is the DecodeError of a tree's error node at offset off (as
 // tree.Flat.FirstError gives them): its path, and its text after where in
 // decompressed bytes it lies (a node with Relative offsets) and its name
-// when the path does not end with it.
+// when the path does not end with it; it wraps the node's Err.
 func NodeError(n *tree.Node, off int) *DecodeError {
-	what := n.Err
+	what := n.Err // its chain kept: errors.Is finds the sentinels it wraps
 	if n.Name != "" && n.Name != "error" && n.Name != "more" && !strings.HasPrefix(n.Path, n.Name) {
-		what = n.Name + ": " + what
+		what = xfmt.Errorf("%s: %w", n.Name, what)
 	}
 	if n.Relative {
-		return &DecodeError{Offset: off, Path: n.Path, Err: &DecodeError{Offset: n.Offset, Err: errors.New(what)}}
+		return &DecodeError{Offset: off, Path: n.Path, Err: &DecodeError{Offset: n.Offset, Err: what}}
 	}
-	return &DecodeError{Offset: off, Path: n.Path, Err: errors.New(what)}
+	return &DecodeError{Offset: off, Path: n.Path, Err: what}
 }
 
 // WithPath prefixes the path of a DecodeError with a field name or index;

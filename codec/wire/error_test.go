@@ -33,10 +33,10 @@ func TestNodeError(t *testing.T) {
 		off  int
 		want string
 	}{
-		{tree.Node{Name: "crc", Path: "Topics[0].Records", Err: "CRC-32C mismatch"}, 57, "offset 57 (0x0039): Topics[0].Records: crc: CRC-32C mismatch"},
-		{tree.Node{Name: "Topics", Path: "Topics[0].Name", Err: "unexpected end of input"}, 20, "offset 20 (0x0014): Topics[0].Name: unexpected end of input"},
-		{tree.Node{Name: "error", Err: "3 bytes left"}, 9, "offset 9 (0x0009): 3 bytes left"},
-		{tree.Node{Name: "more", Offset: 16, Relative: true, Path: "R", Err: "left out"}, 40, "offset 40 (0x0028): R: at +0x0010 of the decompressed records: left out"},
+		{tree.Node{Name: "crc", Path: "Topics[0].Records", Err: errors.New("CRC-32C mismatch")}, 57, "offset 57 (0x0039): Topics[0].Records: crc: CRC-32C mismatch"},
+		{tree.Node{Name: "Topics", Path: "Topics[0].Name", Err: errors.New("unexpected end of input")}, 20, "offset 20 (0x0014): Topics[0].Name: unexpected end of input"},
+		{tree.Node{Name: "error", Err: errors.New("3 bytes left")}, 9, "offset 9 (0x0009): 3 bytes left"},
+		{tree.Node{Name: "more", Offset: 16, Relative: true, Path: "R", Err: errors.New("left out")}, 40, "offset 40 (0x0028): R: at +0x0010 of the decompressed records: left out"},
 	} {
 		if got := NodeError(&c.n, c.off).Error(); got != c.want {
 			t.Errorf("%q, want %q", got, c.want)

@@ -2,12 +2,14 @@
 // (codec, capture, render, the explorer, ...): the text tree of a Flat
 // and of a subtree (Text, TextAt), its nodes with their text in preorder
 // (All, Under), a node found by name or by path and name (Named, Find,
-// FindUnder), a node's depth (Depth) and a Flat built by hand (Chain;
+// FindUnder), a node's children and depth (Children, Depth), how two
+// trees differ (Diff) and a Flat built by hand (Chain;
 // tree.Flat.Row for other shapes).
 package treetest
 
 import (
 	"iter"
+	"strconv"
 	"strings"
 
 	"kwire/tree"
@@ -94,8 +96,7 @@ func Named(f *tree.Flat, name string) (int, *tree.Node) {
 }
 
 // Chain returns a Flat of nodes, each stored and the only child of the
-// one before (the first is the root): a tree built by hand, with no
-// tree.Node.Children.
+// one before (the first is the root): a tree built by hand.
 func Chain(nodes ...tree.Node) *tree.Flat {
 	f := &tree.Flat{}
 	p := -1
@@ -124,4 +125,43 @@ func At(f *tree.Flat, i int) *tree.Node {
 		return nil
 	}
 	return f.Node(i, nil)
+}
+
+// Children returns the indexes of node i's children, in order.
+func Children(f *tree.Flat, i int) []int {
+	var out []int
+	f.Children(i, func(c int) { out = append(out, c) })
+	return out
+}
+
+// Diff says how a and b differ as trees: their number of nodes, or the
+// first node whose text (every field, tree.Flat.Node; an error by its
+// text) or parent is not the other's; "" when they are the same tree.
+func Diff(a, b *tree.Flat) string {
+	if a.Len() != b.Len() {
+		return "the trees have " + strconv.Itoa(a.Len()) + " and " + strconv.Itoa(b.Len()) + " nodes:\n" + Text(a) + "\n" + Text(b)
+	}
+	for i := range a.Len() {
+		if na, nb := a.Node(i, nil), b.Node(i, nil); !same(na, nb) || a.Spans[i].Parent != b.Spans[i].Parent {
+			return "node " + strconv.Itoa(i) + " differs: " + na.Line() + " (under " + strconv.Itoa(int(a.Spans[i].Parent)) + "), " +
+				nb.Line() + " (under " + strconv.Itoa(int(b.Spans[i].Parent)) + ")"
+		}
+	}
+	return ""
+}
+
+// ErrText is the text of n's error, "" for none.
+func ErrText(n *tree.Node) string {
+	if n == nil || n.Err == nil {
+		return ""
+	}
+	return n.Err.Error()
+}
+
+// same says whether a and b have the same fields, their errors the same
+// text.
+func same(a, b *tree.Node) bool {
+	x, y := *a, *b
+	x.Err, y.Err = nil, nil
+	return x == y && ErrText(a) == ErrText(b)
 }

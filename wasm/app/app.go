@@ -27,7 +27,7 @@
 // drawn, redrawn on scroll, and after an edit only those that changed are
 // written (app.Lines keeps the last HTML drawn and says which lines differ);
 // the state keeps the tree shown as a tree.Flat (State.Flat, decoded by
-// codec.DecodeFlat; its tests make it nodes, export_test.go), which the layout
+// codec.Decode; its tests make it nodes, export_test.go), which the layout
 // indexes and formats only where drawn; an edit of one field patches the
 // Flat in place (codec.Patch) and keeps the layout, or moves the bytes'
 // owners after the field (render.Layout.Resized) when its length changed,
@@ -400,7 +400,7 @@ func (s *State) show(b []byte, adopt bool) {
 		// An edit of one field: its node decoded alone (codec.Patch).
 		flat = s.Flat
 	default:
-		f, flat, err = codec.DecodeFlat(b, opts)
+		f, flat, err = codec.Decode(b, opts)
 		if s.reveal {
 			flat.Reveal(b)
 		}

@@ -154,7 +154,7 @@ func TestPaste(t *testing.T) {
 	}
 	// The error's node is the last that holds one; the node it is in
 	// lies where the error is.
-	if e := s.ErrorNode(); e < 0 || s.Node(e).Err == "" || s.Node(s.Len()) != nil {
+	if e := s.ErrorNode(); e < 0 || s.Node(e).Err == nil || s.Node(s.Len()) != nil {
 		t.Errorf("error node %d", e)
 	} else if lo, hi := s.Span(e); lo > 20 || hi < 20 {
 		t.Errorf("error node %s at [%d, %d), the error at 20", s.Node(e).Name, lo, hi)

@@ -525,7 +525,7 @@ func PastedStream(text string) *Capture {
 	for _, f := range frames {
 		f = bytes.Clone(f)
 		corr := int32(binary.BigEndian.Uint32(f[4:]))
-		fr, fl, err := codec.DecodeFlat(f, codec.DecodeOptions{Set: auto, Choose: sets.Choice{}, Dir: codec.Request})
+		fr, fl, err := codec.Decode(f, codec.DecodeOptions{Set: auto, Choose: sets.Choice{}, Dir: codec.Request})
 		// A response may read as some request with bytes left over
 		// (Frame.Trailing): such a reading is not taken as a request, and
 		// the row is identified when opened.
@@ -551,7 +551,7 @@ func PastedStream(text string) *Capture {
 		r.RespSize, r.Resp = len(f), f
 		if set, err := sets.ForVersion(r.Key, r.Version, true); err == nil {
 			if a := set.APIByKey(r.Key); a != nil {
-				fr, fl, err := codec.DecodeFlat(f, codec.DecodeOptions{Set: set, API: a, Version: r.Version, Dir: codec.Response, TopicNames: c.names, Trailing: true})
+				fr, fl, err := codec.Decode(f, codec.DecodeOptions{Set: set, API: a, Version: r.Version, Dir: codec.Response, TopicNames: c.names, Trailing: true})
 				r.Errors = capture.ErrorCodes(fr)
 				if err == nil && capture.NamesTopics(r.Key) {
 					if _, bp, err := fr.Plans(); err == nil {

@@ -346,7 +346,7 @@ func TestPastedStream(t *testing.T) {
 func treeErrorCodes(fl *tree.Flat) []string {
 	var out []string
 	for _, n := range treetest.All(fl) {
-		if strings.HasSuffix(n.Name, "ErrorCode") && n.Value != "0" && n.Value != "" && n.Err == "" {
+		if strings.HasSuffix(n.Name, "ErrorCode") && n.Value != "0" && n.Value != "" && n.Err == nil {
 			v := n.Value
 			if i := strings.IndexByte(v, '('); i >= 0 {
 				v = strings.TrimSuffix(v[i+1:], ")")

@@ -43,7 +43,7 @@ func TestShowSameBytes(t *testing.T) {
 // the bytes shown gives.
 func checkShown(t *testing.T, s *State) {
 	t.Helper()
-	_, fl, err := codec.DecodeFlat(s.Bytes, s.shown)
+	_, fl, err := codec.Decode(s.Bytes, s.shown)
 	if (err == nil) != (s.Err == nil) {
 		t.Fatalf("decode: %v; shown: %v", err, s.Err)
 	}
