@@ -41,6 +41,7 @@ type planDesc struct {
 	notes  map[int]string // what nested formats say of their field
 	values map[int]string // values they show instead of the bytes'
 	budget records.Budget // the decode's, when it was given none
+	lines  []fieldLine    // the plan's (Plan.fieldLines), once AppendLine asks
 	// rootNode is the text of the root's span, when it is this
 	// describer's (kRoot).
 	rootNode tree.Node
@@ -207,7 +208,7 @@ func (p *planDesc) Short(f *tree.Flat, i int, about string) (string, bool) {
 	if about != p.plan.fields[s.Ref].Field.About {
 		return "", false // the frame's label of a header field
 	}
-	return p.plan.shortAbouts()[s.Ref], true
+	return p.plan.fieldLines()[s.Ref].short(), true
 }
 
 // primitive writes the value and detail of a primitive of kind k read

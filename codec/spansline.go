@@ -19,7 +19,7 @@ import (
 // leaves to Describe, whose node it writes as appendRaw would.
 //
 // Its rows are plain (need no escaping) when the field's names and
-// description are (Plan.plain) and so is a string's value.
+// description are (fieldLine.plain) and so is a string's value.
 func (p *planDesc) AppendLine(b []byte, f *tree.Flat, i int) (out []byte, ok, plain bool) {
 	s := &f.Spans[i]
 	if s.Flags&tree.Failed != 0 || (p.frame != nil && int(s.Parent) == p.root) {
@@ -46,18 +46,24 @@ func (p *planDesc) AppendLine(b []byte, f *tree.Flat, i int) (out []byte, ok, pl
 	if s.Ref < 0 || int(s.Ref) >= len(p.plan.fields) {
 		return b, false, false
 	}
-	fp, at := p.plan.fields[s.Ref], len(b)
-	abouts := p.plan.shortAbouts()
-	ok, plain = true, p.plan.plain[s.Ref]
+	if p.lines == nil {
+		p.lines = p.plan.fieldLines()
+	}
+	fp, line, at := p.plan.fields[s.Ref], &p.lines[s.Ref], len(b)
+	ok, plain = true, line.plain
 	switch s.Kind {
 	case kField:
-		if _, v := p.values[i]; v {
-			return b, false, false
+		if p.values != nil {
+			if _, v := p.values[i]; v {
+				return b, false, false
+			}
 		}
-		if _, note := p.notes[i]; note {
-			return b, false, false
+		if p.notes != nil {
+			if _, note := p.notes[i]; note {
+				return b, false, false
+			}
 		}
-		b = appendNameType(b, fp.Field.Name, fp.Field.Type.Name)
+		b = append(b, line.head...)
 		switch fp.Kind {
 		case schemas.KindArray, schemas.KindStruct:
 			switch s.Arg {
@@ -82,13 +88,10 @@ func (p *planDesc) AppendLine(b []byte, f *tree.Flat, i int) (out []byte, ok, pl
 			plain = plain && (fp.Kind != schemas.KindString || tree.Plain(b[v:]))
 		}
 		b = tree.AppendPlace(b, int(s.Off), int(s.Size), s.Flags&tree.InStream != 0)
-		if about := abouts[s.Ref]; about != "" {
-			b = append(append(b, ' '), about...)
-		}
+		b = append(b, line.tail...)
 	case kElem:
-		elem := fp.Field.Type.Elem.Name
-		b = strconv.AppendInt(append(append(b, elem...), '['), int64(s.Arg), 10)
-		b = appendNameType(b, "]", elem)
+		b = strconv.AppendInt(append(b, line.elem...), int64(s.Arg), 10)
+		b = append(b, line.elemType...)
 		if fp.Elem == schemas.KindStruct {
 			b = append(b, " = struct"...)
 		} else {

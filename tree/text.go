@@ -69,19 +69,21 @@ func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 		err   error
 		spans = f.Spans
 		out   = st.out[:0]
-		pre   = st.pre[:0]
+		pre   = append(st.pre[:0], "+-- "...) // the guides, then the row's own
 		ends  = st.ends[:0]
 	)
 	end := spans[i].Next
 	for j := i; j < int(end) && err == nil; j++ {
 		s := &spans[j]
-		for len(ends) > 0 && int32(j) >= ends[len(ends)-1] {
-			ends = ends[:len(ends)-1]
-			pre = pre[:max(len(pre)-4, 0)]
+		if len(ends) > 0 && int32(j) >= ends[len(ends)-1] {
+			for len(ends) > 0 && int32(j) >= ends[len(ends)-1] {
+				ends = ends[:len(ends)-1]
+				pre = pre[:max(len(pre)-4, 4)]
+			}
+			copy(pre[len(pre)-4:], "+-- ")
 		}
 		if j != i {
 			out = append(out, pre...)
-			out = append(out, "+-- "...)
 		}
 		at := len(out)
 		done, plain := false, false
@@ -101,10 +103,11 @@ func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 		if s.Next > int32(j+1) { // it has children
 			if j != i {
 				if s.Next >= ends[len(ends)-1] {
-					pre = append(pre, "    "...) // the last child
+					copy(pre[len(pre)-4:], "    ") // the last child
 				} else {
-					pre = append(pre, "|   "...)
+					copy(pre[len(pre)-4:], "|   ")
 				}
+				pre = append(pre, "+-- "...)
 			}
 			ends = append(ends, s.Next)
 		}
@@ -182,28 +185,33 @@ const hexDigits = "0123456789abcdef"
 // " [0x000f, 1B]",
 // " [+0x0010, 4B]" in a decompressed stream (rel).
 func AppendPlace(b []byte, off, size int, rel bool) []byte {
-	b = append(b, " ["...)
 	if rel {
-		b = append(b, '+')
+		b = append(b, " [+0x"...)
+	} else {
+		b = append(b, " [0x"...)
 	}
-	if off >= 0 {
-		var d [16]byte // hex digits, at least four, from the right
+	switch {
+	case off >= 0 && off <= 0xffff: // most: four digits
+		b = append(b, hexDigits[off>>12], hexDigits[off>>8&15], hexDigits[off>>4&15], hexDigits[off&15], ',', ' ')
+	case off >= 0:
+		var d [16]byte // hex digits, from the right
 		k := len(d)
-		for v := uint64(off); v > 0 || k > len(d)-4; v >>= 4 {
+		for v := uint64(off); v > 0; v >>= 4 {
 			k--
 			d[k] = hexDigits[v&15]
 		}
-		b = append(append(b, "0x"...), d[k:]...)
-	} else {
-		b = xfmt.Appendf(b, "0x%04x", off)
+		b = append(append(b, d[k:]...), ", "...)
+	default:
+		b = append(xfmt.Appendf(b[:len(b)-2], "0x%04x", off), ", "...)
 	}
-	b = append(b, ", "...)
-	if size >= 0 && size < 10 {
-		b = append(b, byte('0'+size))
-	} else {
-		b = strconv.AppendInt(b, int64(size), 10)
+	switch {
+	case size >= 0 && size < 10:
+		b = append(b, byte('0'+size), 'B', ']')
+	case size >= 10 && size < 100:
+		b = append(b, byte('0'+size/10), byte('0'+size%10), 'B', ']')
+	default:
+		b = append(strconv.AppendInt(b, int64(size), 10), "B]"...)
 	}
-	b = append(b, "B]"...)
 	return b
 }
 
