@@ -40,11 +40,13 @@ type Plan struct {
 // fieldLine is what the text tree's rows of one field say whatever its
 // bytes (planDesc.AppendLine): made once per plan, not per row.
 type fieldLine struct {
-	head string // "Name type", the field's row up to its value
-	elem string // "Elem[", an element's row up to its index
-	// elemType is "] Elem", an element's row from after its index up to
-	// its value.
-	elemType string
+	head   string // "Name type", the field's row up to its value
+	headEq string // "Name type = ", a primitive's
+	elem   string // "Elem[", an element's row up to its index
+	// elemTypeEq is "] Elem = ", an element's row from after its index
+	// up to its value.
+	elemTypeEq string
+	errorCode  bool // an int16 error code (isErrorCode), whose row names it
 	// tail is " " and the description shortened as the text tree shows
 	// it (tree.Shorten), or "".
 	tail string
@@ -70,13 +72,15 @@ func (p *Plan) fieldLines() []fieldLine {
 		for i, fp := range p.fields {
 			l, t := &p.lines[i], fp.Field.Type
 			l.head = string(appendNameType(nil, fp.Field.Name, t.Name))
+			l.headEq = l.head + " = "
+			l.errorCode = fp.Kind == schemas.KindInt16 && isErrorCode(fp.Field.Name)
 			if about := tree.Shorten(fp.Field.About, tree.MaxAbout); about != "" {
 				l.tail = " " + about
 			}
 			l.plain = tree.Plain([]byte(l.head + l.tail))
 			if t.Elem != nil {
 				l.elem = t.Elem.Name + "["
-				l.elemType = string(appendNameType(nil, "]", t.Elem.Name))
+				l.elemTypeEq = string(appendNameType(nil, "]", t.Elem.Name)) + " = "
 				l.plain = l.plain && tree.Plain([]byte(t.Elem.Name))
 			}
 		}

@@ -66,6 +66,9 @@ func (p *planDesc) Moved(at, delta int) {
 // bytes returns the bytes of the buffer from offset at (a tree offset) to
 // end, within the buffer.
 func (p *planDesc) bytes(at, end int) []byte {
+	if at, end := uint(at-p.base), uint(end-p.base); at <= end && end <= uint(len(p.buf)) {
+		return p.buf[at:end] // the span's bytes are all there, as most are
+	}
 	at, end = min(max(at-p.base, 0), len(p.buf)), min(max(end-p.base, 0), len(p.buf))
 	return p.buf[at:max(at, end)]
 }
