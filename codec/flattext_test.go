@@ -118,3 +118,31 @@ func TestFlatText(t *testing.T) {
 	t.Logf("%d cases (%v): %d decodes, %d with secrets revealed too, %d lines, identical, in %v",
 		td.cases, counts, c.decodes, c.revealed, c.lines, time.Since(start).Round(time.Millisecond))
 }
+
+// TestBenchText: what BenchmarkCodec's nodes rows write, for each of its
+// messages, is the text of their Node tree with the root's line changed
+// as kwire decode changes it: every row, in full.
+func TestBenchText(t *testing.T) {
+	for _, c := range benchCases() {
+		in, p, _ := benchInput(t, c)
+		_, fl, _, err := p.DecodeFlat(in, tree.Node{}, TreeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		root := fl.Tree(0, nil)
+		benchTop(root)
+		var old, now bytes.Buffer
+		if err := root.WriteText(&old); err != nil {
+			t.Fatal(err)
+		}
+		if err := fl.WriteText(&now, 0, benchTop); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(old.Bytes(), now.Bytes()) || bytes.Count(now.Bytes(), []byte{'\n'}) != fl.Len() {
+			t.Fatalf("%s: the nodes row's text differs from the Node tree's:\n%s", c.name, firstLineDiff(old.Bytes(), now.Bytes()))
+		}
+		if !bytes.Contains(now.Bytes(), []byte("read with the schemas of trunk\n")) {
+			t.Errorf("%s: the root's line is not changed", c.name)
+		}
+	}
+}

@@ -135,12 +135,19 @@ func (p *planDesc) AppendLine(b []byte, f *tree.Flat, i int) (out []byte, ok, pl
 	return b, true, plain
 }
 
-// appendInt is strconv.AppendInt(b, v, 10), the most common values (-1
-// to 99) written without a call.
+// appendInt is strconv.AppendInt(b, v, 10), a digit written without a
+// call (it is inlined): most values are one.
 func appendInt(b []byte, v int64) []byte {
-	switch {
-	case v >= 0 && v < 10:
+	if uint64(v) < 10 {
 		return append(b, byte('0'+v))
+	}
+	return appendIntSlow(b, v)
+}
+
+// appendIntSlow is appendInt of the other values, -1 to 99 without
+// strconv.
+func appendIntSlow(b []byte, v int64) []byte {
+	switch {
 	case v >= 10 && v < 100:
 		return append(b, byte('0'+v/10), byte('0'+v%10))
 	case v == -1:

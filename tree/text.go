@@ -185,6 +185,22 @@ const hexDigits = "0123456789abcdef"
 // " [0x000f, 1B]",
 // " [+0x0010, 4B]" in a decompressed stream (rel).
 func AppendPlace(b []byte, off, size int, rel bool) []byte {
+	if off >= 0 && off <= 0xffff && size >= 0 && size < 100 && !rel { // most
+		n := len(b)
+		if cap(b)-n < 16 {
+			b = append(b, make([]byte, 16)...)[:n]
+		}
+		d := (*[16]byte)(b[n : n+16])
+		d[0], d[1], d[2], d[3] = ' ', '[', '0', 'x'
+		d[4], d[5], d[6], d[7] = hexDigits[off>>12], hexDigits[off>>8&15], hexDigits[off>>4&15], hexDigits[off&15]
+		d[8], d[9] = ',', ' '
+		if size < 10 {
+			d[10], d[11], d[12] = byte('0'+size), 'B', ']'
+			return b[:n+13]
+		}
+		d[10], d[11], d[12], d[13] = byte('0'+size/10), byte('0'+size%10), 'B', ']'
+		return b[:n+14]
+	}
 	if rel {
 		b = append(b, " [+0x"...)
 	} else {
