@@ -135,6 +135,25 @@ func (p *planDesc) AppendLine(b []byte, f *tree.Flat, i int) (out []byte, ok, pl
 	return b, true, plain
 }
 
+// AppendRun appends the lines of the leaves from span i (tree.RunAppender):
+// the siblings' rows most of a message is, without a call from WriteText
+// for each.
+func (p *planDesc) AppendRun(b []byte, f *tree.Flat, i, end int, pre []byte, limit int) ([]byte, int) {
+	j := i
+	for ; j < end && j < len(f.Spans) && len(b) <= limit; j++ {
+		if f.Spans[j].Next != int32(j+1) {
+			break // it has children
+		}
+		at := len(b)
+		out, ok, plain := p.AppendLine(append(b, pre...), f, j)
+		if !ok || !plain {
+			return out[:at], j
+		}
+		b = append(out, '\n')
+	}
+	return b, j
+}
+
 // appendInt is strconv.AppendInt(b, v, 10), a digit written without a
 // call (it is inlined): most values are one.
 func appendInt(b []byte, v int64) []byte {

@@ -30,6 +30,16 @@ type LineAppender interface {
 	AppendLine(b []byte, f *Flat, i int) (out []byte, ok, plain bool)
 }
 
+// A RunAppender is a LineAppender that appends the lines of a run of
+// leaves itself, for WriteText: AppendRun appends, for span i and each
+// span after it before end while they have no children, pre, the line
+// AppendLine appends and a newline, and returns the first span it did
+// not write (i for none). It writes only lines that need no escaping
+// (plain), and stops once b holds more than limit bytes.
+type RunAppender interface {
+	AppendRun(b []byte, f *Flat, i, end int, pre []byte, limit int) (out []byte, next int)
+}
+
 // textState is what WriteText reuses from one call to the next: its
 // buffers and the strings block of its rows.
 type textState struct {
@@ -40,8 +50,12 @@ type textState struct {
 	ends []int32 // the Next of each open ancestor
 	sh   []Shortener
 	la   []LineAppender
+	ra   []RunAppender
 	n    Node // the row's
 }
+
+// flushAt is how many bytes WriteText holds before it writes them.
+const flushAt = 7 << 10
 
 var textStates = sync.Pool{New: func() any { return &textState{out: make([]byte, 0, 8<<10)} }}
 
@@ -58,12 +72,14 @@ var textStates = sync.Pool{New: func() any { return &textState{out: make([]byte,
 func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 	st := textStates.Get().(*textState)
 	defer textStates.Put(st)
-	st.sh, st.la = st.sh[:0], st.la[:0]
+	st.sh, st.la, st.ra = st.sh[:0], st.la[:0], st.ra[:0]
 	for _, d := range f.who {
 		s, _ := d.(Shortener)
 		st.sh = append(st.sh, s)
 		l, _ := d.(LineAppender)
 		st.la = append(st.la, l)
+		r, _ := d.(RunAppender)
+		st.ra = append(st.ra, r)
 	}
 	var (
 		err   error
@@ -81,6 +97,19 @@ func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 				pre = pre[:max(len(pre)-4, 4)]
 			}
 			copy(pre[len(pre)-4:], "+-- ")
+		}
+		if j != i && s.Next == int32(j+1) { // a leaf: maybe the first of a run
+			if ra := st.ra[s.Who]; ra != nil {
+				var next int
+				if out, next = ra.AppendRun(out, f, j, int(ends[len(ends)-1]), pre, flushAt); next > j {
+					j = next - 1
+					if len(out) > flushAt {
+						_, err = w.Write(out)
+						out = out[:0]
+					}
+					continue
+				}
+			}
 		}
 		if j != i {
 			out = append(out, pre...)
@@ -111,7 +140,7 @@ func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 			}
 			ends = append(ends, s.Next)
 		}
-		if len(out) > 7<<10 {
+		if len(out) > flushAt {
 			_, err = w.Write(out)
 			out = out[:0]
 		}
@@ -122,6 +151,7 @@ func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 	st.out, st.pre, st.ends = out[:0], pre[:0], ends[:0]
 	clear(st.sh)
 	clear(st.la)
+	clear(st.ra)
 	st.n = Node{}
 	st.a.rewind()
 	return err
