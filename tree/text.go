@@ -46,16 +46,22 @@ type textState struct {
 	a    Alloc
 	out  []byte
 	line []byte
-	pre  []byte  // the guides of the current depth
-	ends []int32 // the Next of each open ancestor
-	sh   []Shortener
-	la   []LineAppender
-	ra   []RunAppender
-	n    Node // the row's
+	pre  []byte    // the guides of the current depth
+	ends []int32   // the Next of each open ancestor
+	who  []textWho // what each describer of the tree can do
+	n    Node      // the row's
 }
 
 // flushAt is how many bytes WriteText holds before it writes them.
 const flushAt = 7 << 10
+
+// textWho is a describer as WriteText uses it: the interfaces it has, or
+// nil.
+type textWho struct {
+	sh Shortener
+	la LineAppender
+	ra RunAppender
+}
 
 var textStates = sync.Pool{New: func() any { return &textState{out: make([]byte, 0, 8<<10)} }}
 
@@ -72,14 +78,13 @@ var textStates = sync.Pool{New: func() any { return &textState{out: make([]byte,
 func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 	st := textStates.Get().(*textState)
 	defer textStates.Put(st)
-	st.sh, st.la, st.ra = st.sh[:0], st.la[:0], st.ra[:0]
+	st.who = st.who[:0]
 	for _, d := range f.who {
-		s, _ := d.(Shortener)
-		st.sh = append(st.sh, s)
-		l, _ := d.(LineAppender)
-		st.la = append(st.la, l)
-		r, _ := d.(RunAppender)
-		st.ra = append(st.ra, r)
+		var t textWho
+		t.sh, _ = d.(Shortener)
+		t.la, _ = d.(LineAppender)
+		t.ra, _ = d.(RunAppender)
+		st.who = append(st.who, t)
 	}
 	var (
 		err   error
@@ -99,7 +104,7 @@ func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 			copy(pre[len(pre)-4:], "+-- ")
 		}
 		if j != i && s.Next == int32(j+1) { // a leaf: maybe the first of a run
-			if ra := st.ra[s.Who]; ra != nil {
+			if ra := st.who[s.Who].ra; ra != nil {
 				var next int
 				if out, next = ra.AppendRun(out, f, j, int(ends[len(ends)-1]), pre, flushAt); next > j {
 					j = next - 1
@@ -117,7 +122,7 @@ func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 		at := len(out)
 		done, plain := false, false
 		if j != i || top == nil {
-			if la := st.la[s.Who]; la != nil {
+			if la := st.who[s.Who].la; la != nil {
 				out, done, plain = la.AppendLine(out, f, j)
 			}
 		}
@@ -149,9 +154,7 @@ func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 		_, err = w.Write(out)
 	}
 	st.out, st.pre, st.ends = out[:0], pre[:0], ends[:0]
-	clear(st.sh)
-	clear(st.la)
-	clear(st.ra)
+	clear(st.who)
 	st.n = Node{}
 	st.a.rewind()
 	return err
@@ -168,9 +171,9 @@ func (f *Flat) appendDescribed(out []byte, j int, st *textState, i int, top func
 		top(n)
 	}
 	short := false
-	if n.Err == "" && n.About != "" && st.sh[s.Who] != nil {
+	if sh := st.who[s.Who].sh; n.Err == "" && n.About != "" && sh != nil {
 		var about string
-		if about, short = st.sh[s.Who].Short(f, j, n.About); short {
+		if about, short = sh.Short(f, j, n.About); short {
 			n.About = ""
 			out = appendRaw(out, n)
 			out = append(out, ' ')
