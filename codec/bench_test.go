@@ -113,6 +113,10 @@ func benchJoinGroupRequest() kmsgMessage {
 	return m
 }
 
+// benchTop changes the root's line as kwire decode's does (its
+// WriteText's top).
+func benchTop(root *tree.Node) { root.About = "read with the schemas of trunk" }
+
 // benchInput is a case's bytes and plan, checked to round-trip in both
 // codecs.
 func benchInput(tb testing.TB, c benchCase) ([]byte, *Plan, Value) {
@@ -217,14 +221,17 @@ func BenchmarkCodec(b *testing.B) {
 			})
 		})
 		// What kwire decode costs: the tree decoded as spans, then every
-		// node's text written, as it prints it (tree.Flat.WriteText).
+		// node's text written, as it prints it (tree.Flat.WriteText, with
+		// the root's line saying which release read it, as kwire decode's
+		// top does; TestBenchText checks the text).
+		top := benchTop
 		b.Run(c.name+"/nodes/kwire", func(b *testing.B) {
 			measure(b, len(in), func() {
 				_, fl, _, err := p.DecodeTree(in, tree.Node{}, TreeOptions{})
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := fl.WriteText(io.Discard, 0, nil); err != nil {
+				if err := fl.WriteText(io.Discard, 0, top); err != nil {
 					b.Fatal(err)
 				}
 			})

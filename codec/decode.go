@@ -1152,7 +1152,7 @@ func appendLengthDetail(b []byte, k schemas.Kind, n int, compact bool) []byte {
 		prefix = "(int16 len="
 	}
 	b = append(b, prefix...)
-	b = strconv.AppendInt(b, int64(n), 10)
+	b = appendInt(b, int64(n))
 	return append(b, ')')
 }
 

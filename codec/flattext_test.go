@@ -155,3 +155,32 @@ func TestFlatText(t *testing.T) {
 	t.Logf("%d cases (%v): %d decodes, %d with secrets revealed too, %d lines, identical, in %v",
 		td.cases, counts, c.decodes, c.revealed, c.lines, time.Since(start).Round(time.Millisecond))
 }
+
+// TestBenchText: what BenchmarkCodec's nodes rows write, for each of its
+// messages, is its nodes' lines under the guides with the root's line
+// changed as kwire decode changes it: every row, in full.
+func TestBenchText(t *testing.T) {
+	for _, c := range benchCases() {
+		in, p, _ := benchInput(t, c)
+		_, fl, _, err := p.DecodeTree(in, tree.Node{}, TreeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		root := fl.Node(0, nil)
+		benchTop(root)
+		var lines, old, now bytes.Buffer
+		lineText(&lines, fl, 0, "", nil)
+		_, rest, _ := bytes.Cut(lines.Bytes(), []byte{'\n'})
+		old.WriteString(root.Line() + "\n")
+		old.Write(rest)
+		if err := fl.WriteText(&now, 0, benchTop); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(old.Bytes(), now.Bytes()) || bytes.Count(now.Bytes(), []byte{'\n'}) != fl.Len() {
+			t.Fatalf("%s: the nodes row's text differs from the Node tree's:\n%s", c.name, firstLineDiff(old.Bytes(), now.Bytes()))
+		}
+		if !bytes.Contains(now.Bytes(), []byte("read with the schemas of trunk\n")) {
+			t.Errorf("%s: the root's line is not changed", c.name)
+		}
+	}
+}

@@ -31,32 +31,61 @@ type Plan struct {
 	// made, and of how many bytes (packSpans): the next one's first
 	// guess.
 	spans atomic.Uint64
-	// abouts are the fields' descriptions as the text tree shows them
-	// (tree.Shorten), each at its FieldPlan.id, made on first use
-	// (shortAbouts).
-	abouts     []string
-	aboutsOnce sync.Once
-	// plain says of each field that its name, type, element type and
-	// shortened description are printable ASCII (tree.Plain), as they
-	// are but in a draft schema: its rows need not be escaped.
-	plain []bool
+	// lines are the constant parts of each field's rows in the text tree,
+	// at its FieldPlan.id, made on first use (fieldLines).
+	lines     []fieldLine
+	linesOnce sync.Once
 }
 
-// shortAbouts returns the fields' descriptions shortened as the text
-// tree shows them (Plan.abouts).
-func (p *Plan) shortAbouts() []string {
-	p.aboutsOnce.Do(func() {
-		p.abouts, p.plain = make([]string, len(p.fields)), make([]bool, len(p.fields))
+// fieldLine is what the text tree's rows of one field say whatever its
+// bytes (planDesc.AppendLine): made once per plan, not per row.
+type fieldLine struct {
+	head   string // "Name type", the field's row up to its value
+	headEq string // "Name type = ", a primitive's
+	elem   string // "Elem[", an element's row up to its index
+	// elemTypeEq is "] Elem = ", an element's row from after its index
+	// up to its value.
+	elemTypeEq string
+	errorCode  bool // an int16 error code (isErrorCode), whose row names it
+	// tail is " " and the description shortened as the text tree shows
+	// it (tree.Shorten), or "".
+	tail string
+	// plain: the name, type, element type and description are printable
+	// ASCII (tree.Plain), as they are but in a draft schema, so that the
+	// rows need not be escaped but for their values.
+	plain bool
+}
+
+// short is the field's description shortened, without tail's space.
+func (l *fieldLine) short() string {
+	if l.tail == "" {
+		return ""
+	}
+	return l.tail[1:]
+}
+
+// fieldLines returns the constant parts of the fields' rows
+// (Plan.lines).
+func (p *Plan) fieldLines() []fieldLine {
+	p.linesOnce.Do(func() {
+		p.lines = make([]fieldLine, len(p.fields))
 		for i, fp := range p.fields {
-			p.abouts[i] = tree.Shorten(fp.Field.About, tree.MaxAbout)
-			t := fp.Field.Type
-			p.plain[i] = tree.Plain([]byte(fp.Field.Name + t.Name + p.abouts[i]))
+			l, t := &p.lines[i], fp.Field.Type
+			l.head = string(appendNameType(nil, fp.Field.Name, t.Name))
+			l.headEq = l.head + " = "
+			l.errorCode = fp.Kind == schemas.KindInt16 && isErrorCode(fp.Field.Name)
+			if about := tree.Shorten(fp.Field.About, tree.MaxAbout); about != "" {
+				l.tail = " " + about
+			}
+			l.plain = tree.Plain([]byte(l.head + l.tail))
 			if t.Elem != nil {
-				p.plain[i] = p.plain[i] && tree.Plain([]byte(t.Elem.Name))
+				l.elem = t.Elem.Name + "["
+				l.elemTypeEq = string(appendNameType(nil, "]", t.Elem.Name)) + " = "
+				l.plain = l.plain && tree.Plain([]byte(t.Elem.Name))
 			}
 		}
 	})
-	return p.abouts
+	return p.lines
 }
 
 // StructPlan is one struct at one version.

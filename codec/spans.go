@@ -41,6 +41,7 @@ type planDesc struct {
 	notes  map[int]string // what nested formats say of their field
 	values map[int]string // values they show instead of the bytes'
 	budget records.Budget // the decode's, when it was given none
+	lines  []fieldLine    // the plan's (Plan.fieldLines), once AppendLine asks
 	// rootNode is the text of the root's span, when it is this
 	// describer's (kRoot).
 	rootNode tree.Node
@@ -69,6 +70,9 @@ func (p *planDesc) Moved(at, delta int) {
 // bytes returns the bytes of the buffer from offset at (a tree offset) to
 // end, within the buffer.
 func (p *planDesc) bytes(at, end int) []byte {
+	if at, end := uint(at-p.base), uint(end-p.base); at <= end && end <= uint(len(p.buf)) {
+		return p.buf[at:end] // the span's bytes are all there, as most are
+	}
 	at, end = min(max(at-p.base, 0), len(p.buf)), min(max(end-p.base, 0), len(p.buf))
 	return p.buf[at:max(at, end)]
 }
@@ -211,7 +215,7 @@ func (p *planDesc) Short(f *tree.Flat, i int, about string) (string, bool) {
 	if about != p.plan.fields[s.Ref].Field.About {
 		return "", false // the frame's label of a header field
 	}
-	return p.plan.shortAbouts()[s.Ref], true
+	return p.plan.fieldLines()[s.Ref].short(), true
 }
 
 // primitive writes the value and detail of a primitive of kind k read

@@ -19,7 +19,7 @@ import (
 // leaves to Describe, whose node it writes as appendRaw would.
 //
 // Its rows are plain (need no escaping) when the field's names and
-// description are (Plan.plain) and so is a string's value.
+// description are (fieldLine.plain) and so is a string's value.
 func (p *planDesc) AppendLine(b []byte, f *tree.Flat, i int) (out []byte, ok, plain bool) {
 	s := &f.Spans[i]
 	if s.Flags&tree.Failed != 0 || (p.frame != nil && int(s.Parent) == p.root) {
@@ -32,34 +32,40 @@ func (p *planDesc) AppendLine(b []byte, f *tree.Flat, i int) (out []byte, ok, pl
 		if n <= 0 {
 			return b, false, false
 		}
-		b = strconv.AppendUint(append(b, "tagged_fields uvarint = "...), uint64(count), 10)
+		b = appendInt(append(b, "tagged_fields uvarint = "...), int64(count))
 		b = tree.AppendPlace(b, int(s.Off), int(s.Size), s.Flags&tree.InStream != 0)
 		return append(b, " number of tagged fields in this struct"...), true, true
 	case kPresent:
 		if len(raw) == 0 {
 			return b, false, false
 		}
-		b = strconv.AppendInt(append(b, "present int8 = "...), int64(int8(raw[0])), 10)
+		b = appendInt(append(b, "present int8 = "...), int64(int8(raw[0])))
 		b = tree.AppendPlace(b, int(s.Off), int(s.Size), s.Flags&tree.InStream != 0)
 		return append(b, " -1 for null, 1 when the struct follows"...), true, true
 	}
 	if s.Ref < 0 || int(s.Ref) >= len(p.plan.fields) {
 		return b, false, false
 	}
-	fp, at := p.plan.fields[s.Ref], len(b)
-	abouts := p.plan.shortAbouts()
-	ok, plain = true, p.plan.plain[s.Ref]
+	if p.lines == nil {
+		p.lines = p.plan.fieldLines()
+	}
+	fp, line, at := p.plan.fields[s.Ref], &p.lines[s.Ref], len(b)
+	ok, plain = true, line.plain
 	switch s.Kind {
 	case kField:
-		if _, v := p.values[i]; v {
-			return b, false, false
+		if p.values != nil {
+			if _, v := p.values[i]; v {
+				return b, false, false
+			}
 		}
-		if _, note := p.notes[i]; note {
-			return b, false, false
+		if p.notes != nil {
+			if _, note := p.notes[i]; note {
+				return b, false, false
+			}
 		}
-		b = appendNameType(b, fp.Field.Name, fp.Field.Type.Name)
 		switch fp.Kind {
 		case schemas.KindArray, schemas.KindStruct:
+			b = append(b, line.head...)
 			switch s.Arg {
 			case shownNone:
 			case shownNull:
@@ -67,33 +73,31 @@ func (p *planDesc) AppendLine(b []byte, f *tree.Flat, i int) (out []byte, ok, pl
 			case shownStruct:
 				b = append(b, " = struct"...)
 			default:
-				b = strconv.AppendInt(append(b, " = "...), int64(s.Arg-arrayShown), 10)
+				b = appendInt(append(b, " = "...), int64(s.Arg-arrayShown))
 				b = append(b, " element"...)
 				if s.Arg-arrayShown != 1 {
 					b = append(b, 's')
 				}
 			}
 		default:
-			if fp.Kind == schemas.KindInt16 && p.set != nil && isErrorCode(fp.Field.Name) && len(raw) == 2 && raw[0]|raw[1] != 0 {
-				return b[:at], false, false // its name too
+			if line.errorCode && p.set != nil && len(raw) == 2 && raw[0]|raw[1] != 0 {
+				return b, false, false // its name too
 			}
+			b = append(b, line.headEq...)
 			v := len(b)
-			b, ok = appendPrimitiveLine(b, fp.Kind, fp.Nullable, fp.Compact, raw)
+			b, ok = appendPrimitiveValue(b, fp.Kind, fp.Nullable, fp.Compact, raw)
 			plain = plain && (fp.Kind != schemas.KindString || tree.Plain(b[v:]))
 		}
 		b = tree.AppendPlace(b, int(s.Off), int(s.Size), s.Flags&tree.InStream != 0)
-		if about := abouts[s.Ref]; about != "" {
-			b = append(append(b, ' '), about...)
-		}
+		b = append(b, line.tail...)
 	case kElem:
-		elem := fp.Field.Type.Elem.Name
-		b = strconv.AppendInt(append(append(b, elem...), '['), int64(s.Arg), 10)
-		b = appendNameType(b, "]", elem)
+		b = appendInt(append(b, line.elem...), int64(s.Arg))
+		b = append(b, line.elemTypeEq...)
 		if fp.Elem == schemas.KindStruct {
-			b = append(b, " = struct"...)
+			b = append(b, "struct"...)
 		} else {
 			v := len(b)
-			b, ok = appendPrimitiveLine(b, fp.Elem, false, fp.Compact, raw)
+			b, ok = appendPrimitiveValue(b, fp.Elem, false, fp.Compact, raw)
 			plain = plain && (fp.Elem != schemas.KindString || tree.Plain(b[v:]))
 		}
 		b = tree.AppendPlace(b, int(s.Off), int(s.Size), s.Flags&tree.InStream != 0)
@@ -101,10 +105,10 @@ func (p *planDesc) AppendLine(b []byte, f *tree.Flat, i int) (out []byte, ok, pl
 		plain = true
 		count, _ := wire.ConsumeLen(raw, 4, fp.Compact)
 		if fp.Compact {
-			b = strconv.AppendInt(append(b, "length uvarint = "...), count+1, 10)
+			b = appendInt(append(b, "length uvarint = "...), count+1)
 			b = append(b, " (compact, n+1)"...)
 		} else {
-			b = strconv.AppendInt(append(b, "length int32 = "...), count, 10)
+			b = appendInt(append(b, "length int32 = "...), count)
 		}
 		b = tree.AppendPlace(b, int(s.Off), int(s.Size), s.Flags&tree.InStream != 0)
 		switch count {
@@ -119,7 +123,7 @@ func (p *planDesc) AppendLine(b []byte, f *tree.Flat, i int) (out []byte, ok, pl
 				b = append(b, " one element follows"...)
 			}
 		default:
-			b = strconv.AppendInt(append(b, ' '), count, 10)
+			b = appendInt(append(b, ' '), count)
 			b = append(b, " elements follow"...)
 		}
 	default:
@@ -131,6 +135,46 @@ func (p *planDesc) AppendLine(b []byte, f *tree.Flat, i int) (out []byte, ok, pl
 	return b, true, plain
 }
 
+// AppendRun appends the lines of the leaves from span i (tree.RunAppender):
+// the siblings' rows most of a message is, without a call from WriteText
+// for each.
+func (p *planDesc) AppendRun(b []byte, f *tree.Flat, i, end int, pre []byte, limit int) ([]byte, int) {
+	j := i
+	for ; j < end && j < len(f.Spans) && len(b) <= limit; j++ {
+		if f.Spans[j].Next != int32(j+1) {
+			break // it has children
+		}
+		at := len(b)
+		out, ok, plain := p.AppendLine(append(b, pre...), f, j)
+		if !ok || !plain {
+			return out[:at], j
+		}
+		b = append(out, '\n')
+	}
+	return b, j
+}
+
+// appendInt is strconv.AppendInt(b, v, 10), a digit written without a
+// call (it is inlined): most values are one.
+func appendInt(b []byte, v int64) []byte {
+	if uint64(v) < 10 {
+		return append(b, byte('0'+v))
+	}
+	return appendIntSlow(b, v)
+}
+
+// appendIntSlow is appendInt of the other values, -1 to 99 without
+// strconv.
+func appendIntSlow(b []byte, v int64) []byte {
+	switch {
+	case v >= 10 && v < 100:
+		return append(b, byte('0'+v/10), byte('0'+v%10))
+	case v == -1:
+		return append(b, '-', '1')
+	}
+	return strconv.AppendInt(b, v, 10)
+}
+
 // appendNameType appends a line's name and its type, when it has one.
 func appendNameType(b []byte, name, typ string) []byte {
 	b = append(b, name...)
@@ -140,16 +184,15 @@ func appendNameType(b []byte, name, typ string) []byte {
 	return b
 }
 
-// appendPrimitiveLine appends " = " and the value and detail of a primitive
-// of kind k that is all of b, as decoder.primitive and display write them
+// appendPrimitiveValue appends the value and detail of a primitive of
+// kind k that is all of b, as decoder.primitive and display write them
 // into a node, or reports false for what it leaves to them (a bool that
 // is not 0 or 1, a float, records, bytes that are not the whole of one).
-func appendPrimitiveLine(dst []byte, k schemas.Kind, nullable, compact bool, b []byte) ([]byte, bool) {
+func appendPrimitiveValue(dst []byte, k schemas.Kind, nullable, compact bool, b []byte) ([]byte, bool) {
 	if w := k.Width(); w > 0 {
 		if len(b) != w {
 			return dst, false
 		}
-		dst = append(dst, " = "...)
 		switch k {
 		case schemas.KindBool:
 			if b[0] > 1 {
@@ -157,17 +200,17 @@ func appendPrimitiveLine(dst []byte, k schemas.Kind, nullable, compact bool, b [
 			}
 			return strconv.AppendBool(dst, b[0] == 1), true
 		case schemas.KindInt8:
-			return strconv.AppendInt(dst, int64(int8(b[0])), 10), true
+			return appendInt(dst, int64(int8(b[0]))), true
 		case schemas.KindInt16:
-			return strconv.AppendInt(dst, int64(int16(binary.BigEndian.Uint16(b))), 10), true
+			return appendInt(dst, int64(int16(binary.BigEndian.Uint16(b)))), true
 		case schemas.KindUint16:
-			return strconv.AppendInt(dst, int64(binary.BigEndian.Uint16(b)), 10), true
+			return appendInt(dst, int64(binary.BigEndian.Uint16(b))), true
 		case schemas.KindInt32:
-			return strconv.AppendInt(dst, int64(int32(binary.BigEndian.Uint32(b))), 10), true
+			return appendInt(dst, int64(int32(binary.BigEndian.Uint32(b)))), true
 		case schemas.KindUint32:
-			return strconv.AppendInt(dst, int64(binary.BigEndian.Uint32(b)), 10), true
+			return appendInt(dst, int64(binary.BigEndian.Uint32(b))), true
 		case schemas.KindInt64:
-			return strconv.AppendInt(dst, int64(binary.BigEndian.Uint64(b)), 10), true
+			return appendInt(dst, int64(binary.BigEndian.Uint64(b))), true
 		case schemas.KindUUID:
 			return appendUUID(dst, recordString(b)), true
 		}
@@ -185,11 +228,11 @@ func appendPrimitiveLine(dst []byte, k schemas.Kind, nullable, compact bool, b [
 	case n < 0 || length < -1 || (length == -1 && !nullable) || (length >= 0 && length != int64(len(b)-n)) || (length == -1 && n != len(b)):
 		return dst, false
 	case length == -1:
-		dst = append(dst, " = null"...)
+		dst = append(dst, "null"...)
 	case k == schemas.KindString:
-		dst = textesc.AppendEscaped(append(dst, " = "...), recordString(b[n:]), true)
+		dst = textesc.AppendEscaped(dst, recordString(b[n:]), true)
 	default:
-		dst = appendPreview(append(dst, " = "...), recordString(b[n:]))
+		dst = appendPreview(dst, recordString(b[n:]))
 	}
 	return appendLengthDetail(append(dst, ' '), k, int(length), compact), true
 }

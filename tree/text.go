@@ -30,17 +30,37 @@ type LineAppender interface {
 	AppendLine(b []byte, f *Flat, i int) (out []byte, ok, plain bool)
 }
 
+// A RunAppender is a LineAppender that appends the lines of a run of
+// leaves itself, for WriteText: AppendRun appends, for span i and each
+// span after it before end while they have no children, pre, the line
+// AppendLine appends and a newline, and returns the first span it did
+// not write (i for none). It writes only lines that need no escaping
+// (plain), and stops once b holds more than limit bytes.
+type RunAppender interface {
+	AppendRun(b []byte, f *Flat, i, end int, pre []byte, limit int) (out []byte, next int)
+}
+
 // textState is what WriteText reuses from one call to the next: its
 // buffers and the strings block of its rows.
 type textState struct {
 	a    Alloc
 	out  []byte
 	line []byte
-	pre  []byte  // the guides of the current depth
-	ends []int32 // the Next of each open ancestor
-	sh   []Shortener
-	la   []LineAppender
-	n    Node // the row's
+	pre  []byte    // the guides of the current depth
+	ends []int32   // the Next of each open ancestor
+	who  []textWho // what each describer of the tree can do
+	n    Node      // the row's
+}
+
+// flushAt is how many bytes WriteText holds before it writes them.
+const flushAt = 7 << 10
+
+// textWho is a describer as WriteText uses it: the interfaces it has, or
+// nil.
+type textWho struct {
+	sh Shortener
+	la LineAppender
+	ra RunAppender
 }
 
 var textStates = sync.Pool{New: func() any { return &textState{out: make([]byte, 0, 8<<10)} }}
@@ -58,35 +78,51 @@ var textStates = sync.Pool{New: func() any { return &textState{out: make([]byte,
 func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 	st := textStates.Get().(*textState)
 	defer textStates.Put(st)
-	st.sh, st.la = st.sh[:0], st.la[:0]
+	st.who = st.who[:0]
 	for _, d := range f.who {
-		s, _ := d.(Shortener)
-		st.sh = append(st.sh, s)
-		l, _ := d.(LineAppender)
-		st.la = append(st.la, l)
+		var t textWho
+		t.sh, _ = d.(Shortener)
+		t.la, _ = d.(LineAppender)
+		t.ra, _ = d.(RunAppender)
+		st.who = append(st.who, t)
 	}
 	var (
 		err   error
 		spans = f.Spans
 		out   = st.out[:0]
-		pre   = st.pre[:0]
+		pre   = append(st.pre[:0], "+-- "...) // the guides, then the row's own
 		ends  = st.ends[:0]
 	)
 	end := spans[i].Next
 	for j := i; j < int(end) && err == nil; j++ {
 		s := &spans[j]
-		for len(ends) > 0 && int32(j) >= ends[len(ends)-1] {
-			ends = ends[:len(ends)-1]
-			pre = pre[:max(len(pre)-4, 0)]
+		if len(ends) > 0 && int32(j) >= ends[len(ends)-1] {
+			for len(ends) > 0 && int32(j) >= ends[len(ends)-1] {
+				ends = ends[:len(ends)-1]
+				pre = pre[:max(len(pre)-4, 4)]
+			}
+			copy(pre[len(pre)-4:], "+-- ")
+		}
+		if j != i && s.Next == int32(j+1) { // a leaf: maybe the first of a run
+			if ra := st.who[s.Who].ra; ra != nil {
+				var next int
+				if out, next = ra.AppendRun(out, f, j, int(ends[len(ends)-1]), pre, flushAt); next > j {
+					j = next - 1
+					if len(out) > flushAt {
+						_, err = w.Write(out)
+						out = out[:0]
+					}
+					continue
+				}
+			}
 		}
 		if j != i {
 			out = append(out, pre...)
-			out = append(out, "+-- "...)
 		}
 		at := len(out)
 		done, plain := false, false
 		if j != i || top == nil {
-			if la := st.la[s.Who]; la != nil {
+			if la := st.who[s.Who].la; la != nil {
 				out, done, plain = la.AppendLine(out, f, j)
 			}
 		}
@@ -101,14 +137,15 @@ func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 		if s.Next > int32(j+1) { // it has children
 			if j != i {
 				if s.Next >= ends[len(ends)-1] {
-					pre = append(pre, "    "...) // the last child
+					copy(pre[len(pre)-4:], "    ") // the last child
 				} else {
-					pre = append(pre, "|   "...)
+					copy(pre[len(pre)-4:], "|   ")
 				}
+				pre = append(pre, "+-- "...)
 			}
 			ends = append(ends, s.Next)
 		}
-		if len(out) > 7<<10 {
+		if len(out) > flushAt {
 			_, err = w.Write(out)
 			out = out[:0]
 		}
@@ -117,8 +154,7 @@ func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 		_, err = w.Write(out)
 	}
 	st.out, st.pre, st.ends = out[:0], pre[:0], ends[:0]
-	clear(st.sh)
-	clear(st.la)
+	clear(st.who)
 	st.n = Node{}
 	st.a.rewind()
 	return err
@@ -135,9 +171,9 @@ func (f *Flat) appendDescribed(out []byte, j int, st *textState, i int, top func
 		top(n)
 	}
 	short := false
-	if n.Err == nil && n.About != "" && st.sh[s.Who] != nil {
+	if sh := st.who[s.Who].sh; n.Err == nil && n.About != "" && sh != nil {
 		var about string
-		if about, short = st.sh[s.Who].Short(f, j, n.About); short {
+		if about, short = sh.Short(f, j, n.About); short {
 			n.About = ""
 			out = appendRaw(out, n)
 			out = append(out, ' ')
@@ -182,28 +218,49 @@ const hexDigits = "0123456789abcdef"
 // " [0x000f, 1B]",
 // " [+0x0010, 4B]" in a decompressed stream (rel).
 func AppendPlace(b []byte, off, size int, rel bool) []byte {
-	b = append(b, " ["...)
-	if rel {
-		b = append(b, '+')
+	if off >= 0 && off <= 0xffff && size >= 0 && size < 100 && !rel { // most
+		n := len(b)
+		if cap(b)-n < 16 {
+			b = append(b, make([]byte, 16)...)[:n]
+		}
+		d := (*[16]byte)(b[n : n+16])
+		d[0], d[1], d[2], d[3] = ' ', '[', '0', 'x'
+		d[4], d[5], d[6], d[7] = hexDigits[off>>12], hexDigits[off>>8&15], hexDigits[off>>4&15], hexDigits[off&15]
+		d[8], d[9] = ',', ' '
+		if size < 10 {
+			d[10], d[11], d[12] = byte('0'+size), 'B', ']'
+			return b[:n+13]
+		}
+		d[10], d[11], d[12], d[13] = byte('0'+size/10), byte('0'+size%10), 'B', ']'
+		return b[:n+14]
 	}
-	if off >= 0 {
-		var d [16]byte // hex digits, at least four, from the right
+	if rel {
+		b = append(b, " [+0x"...)
+	} else {
+		b = append(b, " [0x"...)
+	}
+	switch {
+	case off >= 0 && off <= 0xffff: // most: four digits
+		b = append(b, hexDigits[off>>12], hexDigits[off>>8&15], hexDigits[off>>4&15], hexDigits[off&15], ',', ' ')
+	case off >= 0:
+		var d [16]byte // hex digits, from the right
 		k := len(d)
-		for v := uint64(off); v > 0 || k > len(d)-4; v >>= 4 {
+		for v := uint64(off); v > 0; v >>= 4 {
 			k--
 			d[k] = hexDigits[v&15]
 		}
-		b = append(append(b, "0x"...), d[k:]...)
-	} else {
-		b = xfmt.Appendf(b, "0x%04x", off)
+		b = append(append(b, d[k:]...), ", "...)
+	default:
+		b = append(xfmt.Appendf(b[:len(b)-2], "0x%04x", off), ", "...)
 	}
-	b = append(b, ", "...)
-	if size >= 0 && size < 10 {
-		b = append(b, byte('0'+size))
-	} else {
-		b = strconv.AppendInt(b, int64(size), 10)
+	switch {
+	case size >= 0 && size < 10:
+		b = append(b, byte('0'+size), 'B', ']')
+	case size >= 10 && size < 100:
+		b = append(b, byte('0'+size/10), byte('0'+size%10), 'B', ']')
+	default:
+		b = append(strconv.AppendInt(b, int64(size), 10), "B]"...)
 	}
-	b = append(b, "B]"...)
 	return b
 }
 

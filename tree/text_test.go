@@ -46,3 +46,20 @@ func TestNeedsEscape(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendPlace: AppendPlace writes what Line writes of where a node
+// lies, for offsets of up to four hex digits and more, negative ones, and
+// sizes of one, two and more digits, in the buffer and in a stream.
+func TestAppendPlace(t *testing.T) {
+	for _, off := range []int{0, 1, 0xf, 0x10, 0xfff, 0x1000, 0xabcd, 0xffff, 0x10000, 0x12345, 1 << 40, -1, -0x10000} {
+		for _, size := range []int{0, 1, 9, 10, 42, 99, 100, 12345, -1, -10} {
+			for _, rel := range []bool{false, true} {
+				n := &Node{Offset: off, Size: size, Relative: rel}
+				want := n.Line()
+				if got := string(AppendPlace(nil, off, size, rel)); got != want {
+					t.Errorf("AppendPlace(%d, %d, %v) = %q, Line says %q", off, size, rel, got, want)
+				}
+			}
+		}
+	}
+}

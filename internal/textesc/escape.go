@@ -35,6 +35,12 @@ func AppendEscaped(dst []byte, s string, quote bool) []byte {
 		dst = append(dst, '"')
 	}
 	for i := 0; i < len(s); {
+		if n := shown(s[i:], quote); n > 0 { // most text: a run copied as it is
+			dst = append(dst, s[i:i+n]...)
+			if i += n; i == len(s) {
+				break
+			}
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			i++
@@ -77,6 +83,37 @@ func AppendEscaped(dst []byte, s string, quote bool) []byte {
 		dst = append(dst, '"')
 	}
 	return dst
+}
+
+// shown returns how many bytes s starts with that AppendEscaped writes as
+// they are: printable ASCII, but for '"' and '\\' with quote. It looks at
+// eight bytes at a time: a byte below 0x20 borrows into its top bit when
+// 0x20 is taken from it, one of 0x7f or more has it set or carries into
+// it when 1 is added, and a byte equal to '"' or '\\' is a zero byte of the
+// word xor'ed with them, which borrows when 1 is taken from it (a carry
+// or borrow across bytes starts only at a byte that is itself one of
+// them, so a word that has none is never taken for one that has).
+func shown(s string, quote bool) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		bad := (w-0x20*ones)&^w | w | (w + ones)
+		if quote {
+			q, b := w^('"'*ones), w^('\\'*ones)
+			bad |= (q-ones)&^q | (b-ones)&^b
+		}
+		if bad&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || quote && (c == '"' || c == '\\') {
+			break
+		}
+	}
+	return i
 }
 
 // Escape is s with AppendEscaped's escapes (no quotes), and s itself when

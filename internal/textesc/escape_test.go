@@ -60,3 +60,27 @@ func TestAppendEscapedAllocs(t *testing.T) {
 		t.Errorf("%v allocations", n)
 	}
 }
+
+// TestShown: the run AppendEscaped copies as it is ends at the first
+// byte that is not printable ASCII (or, quoted, is '"' or '\'), wherever
+// it lies in or across the eight-byte words shown reads, for each byte.
+func TestShown(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for _, quote := range []bool{false, true} {
+			want := c >= 0x20 && c < 0x7f && !(quote && (c == '"' || c == '\\'))
+			for n := 1; n <= 20; n++ {
+				for at := 0; at < n; at++ {
+					b := []byte(strings.Repeat("a~ ", 7)[:n])
+					b[at] = byte(c)
+					got, end := shown(string(b), quote), at
+					if want {
+						end = n
+					}
+					if got != end {
+						t.Fatalf("shown(%q, %v) = %d, want %d", b, quote, got, end)
+					}
+				}
+			}
+		}
+	}
+}
