@@ -1,11 +1,13 @@
 package tree
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
 
-// TestAppendShortened: appendShortened writes what Shorten returns, for
+// TestAppendShortened: Shorten and appendShortened write the words of a
+// text apart by one space, cut at max runes with "...", for
 // short and long texts, runs of spaces and newlines, non-ASCII spaces and
 // letters, and bytes that are not UTF-8, before and after the cut.
 func TestAppendShortened(t *testing.T) {
@@ -17,7 +19,15 @@ func TestAppendShortened(t *testing.T) {
 		strings.Repeat("x", 76), strings.Repeat("x", 75), strings.Repeat(" ", 100), "\u202e" + long,
 	} {
 		for _, max := range []int{0, 5, MaxAbout} {
-			if got, want := string(appendShortened([]byte("pre"), s, max)), "pre"+Shorten(s, max); got != want {
+			want := strings.Join(strings.Fields(s), " ") // words apart by one space, cut at max runes
+			if r := []rune(want); len(r) > max {
+				want = string(r[:max]) + "..."
+			}
+			if got := Shorten(s, max); got != want {
+				t.Errorf("Shorten(%q, %d) = %q, want %q", s, max, got, want)
+			}
+			want = "pre" + want
+			if got := string(appendShortened([]byte("pre"), s, max)); got != want {
 				t.Errorf("appendShortened(%q, %d) = %q, want %q", s, max, got, want)
 			}
 		}
@@ -54,10 +64,13 @@ func TestAppendPlace(t *testing.T) {
 	for _, off := range []int{0, 1, 0xf, 0x10, 0xfff, 0x1000, 0xabcd, 0xffff, 0x10000, 0x12345, 1 << 40, -1, -0x10000} {
 		for _, size := range []int{0, 1, 9, 10, 42, 99, 100, 12345, -1, -10} {
 			for _, rel := range []bool{false, true} {
-				n := &Node{Offset: off, Size: size, Relative: rel}
-				want := n.Line()
+				plus := ""
+				if rel {
+					plus = "+"
+				}
+				want := fmt.Sprintf(" [%s0x%04x, %dB]", plus, off, size)
 				if got := string(AppendPlace(nil, off, size, rel)); got != want {
-					t.Errorf("AppendPlace(%d, %d, %v) = %q, Line says %q", off, size, rel, got, want)
+					t.Errorf("AppendPlace(%d, %d, %v) = %q, fmt says %q", off, size, rel, got, want)
 				}
 			}
 		}

@@ -15,10 +15,8 @@ package tree
 
 import (
 	"strconv"
-	"strings"
 
 	"kwire/internal/textesc"
-	"kwire/internal/xfmt"
 )
 
 // Section colours a span of bytes by the part of the frame it belongs to.
@@ -113,28 +111,7 @@ const MaxAbout = 75
 // len+1=1) [0x000f, 1B] The group identifier.`, escaped (textesc.Escape): names
 // and descriptions may come from a draft schema.
 func (n *Node) Line() string {
-	var b strings.Builder
-	b.WriteString(n.Name)
-	if n.Type != "" {
-		b.WriteString(" " + n.Type)
-	}
-	if n.Value != "" {
-		b.WriteString(" = " + n.Value)
-	}
-	if n.Detail != "" {
-		b.WriteString(" " + n.Detail)
-	}
-	rel := ""
-	if n.Relative {
-		rel = "+"
-	}
-	xfmt.Fprintf(&b, " [%s0x%04x, %dB]", rel, n.Offset, n.Size)
-	if n.Err != nil {
-		b.WriteString(" ERROR: " + n.Err.Error())
-	} else if n.About != "" {
-		b.WriteString(" " + Shorten(n.About, MaxAbout))
-	}
-	return textesc.Escape(b.String())
+	return textesc.Escape(string(appendRaw(nil, n)))
 }
 
 // Shorten cuts s to max characters followed by "...".
@@ -142,12 +119,7 @@ func Shorten(s string, max int) string {
 	if len(s) <= max && spaced(s) {
 		return s // the common case, without allocating: drawn on every redraw
 	}
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= max {
-		return s
-	}
-	return string(r[:max]) + "..."
+	return string(appendShortened(nil, s, max))
 }
 
 // spaced says whether s is ASCII with its words apart by single spaces and
