@@ -101,7 +101,8 @@ func (f *Flat) Add(parent int, s Span) int {
 // Row appends one node under parent (-1: a root) whose text is n's, kept
 // as it is (a stored span), and returns its index: the formats whose text
 // is cheaper to keep than to write again when drawn (framing, SASL,
-// OTLP) add their nodes with it, in preorder. Stored changes the text kept afterwards.
+// OTLP) add their nodes with it, in preorder. Stored changes the text
+// kept afterwards.
 func (f *Flat) Row(parent int, n Node) int {
 	return f.Add(parent, f.storedSpan(&n))
 }
@@ -136,11 +137,10 @@ func (f *Flat) storedSpan(n *Node) Span {
 	if n.Err != nil {
 		s.Flags |= Failed
 	}
-	c := *n
 	if f.stored == nil {
 		f.stored = make([]Node, 0, firstRows)
 	}
-	f.stored = append(f.stored, c)
+	f.stored = append(f.stored, *n)
 	return s
 }
 
