@@ -31,6 +31,16 @@ func Hidden(r rune) bool {
 // string literal, as strconv.Quote writes it but for \a, \b, \f and \v,
 // which are written \x07, \x08, \x0c, \x0b.
 func AppendEscaped(dst []byte, s string, quote bool) []byte {
+	dst, _ = AppendEscapedPlain(dst, s, quote)
+	return dst
+}
+
+// AppendEscapedPlain is AppendEscaped, and reports whether what it
+// appended is all printable ASCII (s had no printable rune past ASCII,
+// which AppendEscaped writes as it is), so that a caller need not look at
+// it again.
+func AppendEscapedPlain(dst []byte, s string, quote bool) ([]byte, bool) {
+	plain := true
 	if quote {
 		dst = append(dst, '"')
 	}
@@ -66,6 +76,7 @@ func AppendEscaped(dst []byte, s string, quote bool) []byte {
 			dst = append(dst, '\\', 'x', hexDigits[c>>4], hexDigits[c&15])
 		case !Hidden(r):
 			dst = append(dst, s[i:i+size]...)
+			plain = false
 		case r > 0xffff:
 			dst = append(dst, '\\', 'U')
 			for sh := 28; sh >= 0; sh -= 4 {
@@ -82,7 +93,7 @@ func AppendEscaped(dst []byte, s string, quote bool) []byte {
 	if quote {
 		dst = append(dst, '"')
 	}
-	return dst
+	return dst, plain
 }
 
 // shown returns how many bytes s starts with that AppendEscaped writes as
@@ -97,8 +108,9 @@ func shown(s string, quote bool) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		t := s[i : i+8] // one bounds check, not eight
+		w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
 		bad := (w-0x20*ones)&^w | w | (w + ones)
 		if quote {
 			q, b := w^('"'*ones), w^('\\'*ones)

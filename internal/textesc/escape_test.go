@@ -84,3 +84,30 @@ func TestShown(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendEscapedPlain: AppendEscapedPlain appends what AppendEscaped
+// does, and says plain exactly when that is all printable ASCII, for every
+// byte and rune of hostile alone and beside plain text, quoted or not.
+func TestAppendEscapedPlain(t *testing.T) {
+	var cases []string
+	for _, r := range hostile {
+		cases = append(cases, string(r), "ab"+string(r)+"cdefghij")
+	}
+	for c := 0; c < 256; c++ {
+		cases = append(cases, string([]byte{'x', byte(c)}))
+	}
+	cases = append(cases, "", "plain text, eight bytes and more", hostile)
+	for _, s := range cases {
+		for _, quote := range []bool{false, true} {
+			got, plain := AppendEscapedPlain([]byte("pre "), s, quote)
+			want := AppendEscaped([]byte("pre "), s, quote)
+			ascii := true
+			for _, c := range want {
+				ascii = ascii && c >= 0x20 && c < 0x7f
+			}
+			if string(got) != string(want) || plain != ascii {
+				t.Errorf("AppendEscapedPlain(%q, %v) = %q, %v; AppendEscaped %q, printable ASCII %v", s, quote, got, plain, want, ascii)
+			}
+		}
+	}
+}
