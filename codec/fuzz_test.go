@@ -70,7 +70,7 @@ func fuzzSeeds(f *testing.F, sets [2]*schemas.Set, frame bool) {
 
 // FuzzDecodeFrame decodes the input as a request frame (the header names
 // the API) and as a response frame of the API and version the selector
-// bytes pick.
+// bytes pick; the text kwire decode prints of each is its nodes' lines.
 func FuzzDecodeFrame(f *testing.F) {
 	sets := fuzzSets(f)
 	fuzzSeeds(f, sets, true)
@@ -81,20 +81,24 @@ func FuzzDecodeFrame(f *testing.F) {
 		set, api, v, _ := fuzzPick(sets, data[:3])
 		b := data[3:]
 		o := DecodeOptions{Set: set, Dir: Request}
+		var text textCheck
 		fr, fl, err := Decode(b, o)
 		if err := checkDecoded(b, o, fr, fl, err); err != nil {
 			t.Fatalf("as a request: %v", err)
 		}
+		text.compare(t, "as a request", fl, b)
 		o = DecodeOptions{Set: set, API: api, Version: v, Dir: Response}
 		fr, fl, err = Decode(b, o)
 		if err := checkDecoded(b, o, fr, fl, err); err != nil {
 			t.Fatalf("as a %s v%d response: %v", api.Name, v, err)
 		}
+		text.compare(t, "as a response", fl, b)
 	})
 }
 
 // FuzzDecodeBody decodes the input as the body of the API, version and
-// direction the selector bytes pick.
+// direction the selector bytes pick, and checks its text as
+// FuzzDecodeFrame does.
 func FuzzDecodeBody(f *testing.F) {
 	sets := fuzzSets(f)
 	fuzzSeeds(f, sets, false)
@@ -112,6 +116,8 @@ func FuzzDecodeBody(f *testing.F) {
 		if err := checkValueDecodes(fr, b, err); err != nil {
 			t.Fatalf("as a %s v%d %s body: %v", api.Name, v, dir, err)
 		}
+		var text textCheck
+		text.compare(t, "as a body", fl, b)
 	})
 }
 
