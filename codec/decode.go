@@ -202,6 +202,7 @@ func (p *Plan) treeDecoder(b []byte, fl *tree.Flat, parent int, o TreeOptions) d
 		topics: topicCtx{o.TopicFormat, o.TopicNames}, rootPlan: p.Root, flat: fl}
 	d.desc = desc
 	d.who, _ = fl.Describer(d.desc)
+	desc.who = d.who
 	if o.rootSpan { // the root's span is the describer's too
 		fl.Spans[parent].Who = d.who
 	}

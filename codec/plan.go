@@ -38,30 +38,33 @@ type Plan struct {
 }
 
 // fieldLine is what the text tree's rows of one field say whatever its
-// bytes (planDesc.AppendLine): made once per plan, not per row.
+// bytes (planDesc.AppendLine): made once per plan, not per row. Its
+// parts are padded, for put32.
 type fieldLine struct {
-	head   string // "Name type", the field's row up to its value
-	headEq string // "Name type = ", a primitive's
-	elem   string // "Elem[", an element's row up to its index
+	head   []byte // "Name type", the field's row up to its value
+	headEq []byte // "Name type = ", a primitive's
+	elem   []byte // "Elem[", an element's row up to its index
 	// elemTypeEq is "] Elem = ", an element's row from after its index
 	// up to its value.
-	elemTypeEq string
-	errorCode  bool // an int16 error code (isErrorCode), whose row names it
+	elemTypeEq []byte
 	// tail is " " and the description shortened as the text tree shows
-	// it (tree.Shorten), or "".
-	tail string
+	// it (tree.Shorten), or "", and a newline.
+	tail []byte
+	// about is the description shortened, without tail's space and
+	// newline.
+	about string
+	// room is how many bytes a row of the field takes past its guides
+	// but for a string's or bytes' value, and more.
+	room      int
+	errorCode bool // an int16 error code (isErrorCode), whose row names it
+	compact   bool // a flexible version's array, string or bytes
+	// op and elemOp say how a row writes the field's value and an
+	// element's (rowOp).
+	op, elemOp rowOp
 	// plain: the name, type, element type and description are printable
 	// ASCII (tree.Plain), as they are but in a draft schema, so that the
 	// rows need not be escaped but for their values.
 	plain bool
-}
-
-// short is the field's description shortened, without tail's space.
-func (l *fieldLine) short() string {
-	if l.tail == "" {
-		return ""
-	}
-	return l.tail[1:]
 }
 
 // fieldLines returns the constant parts of the fields' rows
@@ -71,22 +74,34 @@ func (p *Plan) fieldLines() []fieldLine {
 		p.lines = make([]fieldLine, len(p.fields))
 		for i, fp := range p.fields {
 			l, t := &p.lines[i], fp.Field.Type
-			l.head = string(appendNameType(nil, fp.Field.Name, t.Name))
-			l.headEq = l.head + " = "
-			l.errorCode = fp.Kind == schemas.KindInt16 && isErrorCode(fp.Field.Name)
-			if about := tree.Shorten(fp.Field.About, tree.MaxAbout); about != "" {
-				l.tail = " " + about
+			head := string(appendNameType(nil, fp.Field.Name, t.Name))
+			l.head, l.headEq = padded(head), padded(head+" = ")
+			l.errorCode, l.compact = fp.Kind == schemas.KindInt16 && isErrorCode(fp.Field.Name), fp.Compact
+			l.op, l.elemOp = opOf(fp.Kind), opOf(fp.Elem)
+			tail := ""
+			if l.about = tree.Shorten(fp.Field.About, tree.MaxAbout); l.about != "" {
+				tail = " " + l.about
 			}
-			l.plain = tree.Plain([]byte(l.head + l.tail))
+			l.tail = padded(tail + "\n")
+			l.plain = tree.Plain([]byte(head + tail))
+			elem, elemTypeEq := "", ""
 			if t.Elem != nil {
-				l.elem = t.Elem.Name + "["
-				l.elemTypeEq = string(appendNameType(nil, "]", t.Elem.Name)) + " = "
+				elem = t.Elem.Name + "["
+				elemTypeEq = string(appendNameType(nil, "]", t.Elem.Name)) + " = "
 				l.plain = l.plain && tree.Plain([]byte(t.Elem.Name))
 			}
+			l.elem, l.elemTypeEq = padded(elem), padded(elemTypeEq)
+			l.room = len(l.headEq) + len(l.elem) + len(l.elemTypeEq) + len(l.tail) + rowRoom
 		}
 	})
 	return p.lines
 }
+
+// rowRoom is the room a row takes but for its constant parts and a
+// string's value: a fixed-width value (a UUID: 36), an index and a count
+// (20 each), what an array shows (18), a place (48), the 32
+// bytes put32 writes, and more.
+const rowRoom = 192
 
 // StructPlan is one struct at one version.
 type StructPlan struct {

@@ -42,6 +42,7 @@ type planDesc struct {
 	values map[int]string // values they show instead of the bytes'
 	budget records.Budget // the decode's, when it was given none
 	lines  []fieldLine    // the plan's (Plan.fieldLines), once AppendLine asks
+	who    uint16         // its number in the Flat (tree.Flat.Describer)
 	// rootNode is the text of the root's span, when it is this
 	// describer's (kRoot).
 	rootNode tree.Node
@@ -215,7 +216,7 @@ func (p *planDesc) Short(f *tree.Flat, i int, about string) (string, bool) {
 	if about != p.plan.fields[s.Ref].Field.About {
 		return "", false // the frame's label of a header field
 	}
-	return p.plan.fieldLines()[s.Ref].short(), true
+	return p.plan.fieldLines()[s.Ref].about, true
 }
 
 // primitive writes the value and detail of a primitive of kind k read

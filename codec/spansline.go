@@ -2,6 +2,8 @@ package codec
 
 import (
 	"encoding/binary"
+	"math"
+	"slices"
 	"strconv"
 
 	"kwire/codec/wire"
@@ -9,6 +11,71 @@ import (
 	"kwire/schemas"
 	"kwire/tree"
 )
+
+// rowOp is how a row writes a field's value or an element's, by its
+// kind (fieldLine.op, .elemOp): a fixed-width integer, a bool or a UUID
+// straight from its bytes, a struct or an array by what its span shows,
+// strings and bytes by appendBytesValue.
+type rowOp uint8
+
+// The row ops.
+const (
+	opOther rowOp = iota
+	opInt8
+	opInt16
+	opUint16
+	opInt32
+	opUint32
+	opInt64
+	opBool
+	opUUID
+	opStruct // a struct or an array
+)
+
+// opOf is the row op of a value of kind k.
+func opOf(k schemas.Kind) rowOp {
+	switch k {
+	case schemas.KindInt8:
+		return opInt8
+	case schemas.KindInt16:
+		return opInt16
+	case schemas.KindUint16:
+		return opUint16
+	case schemas.KindInt32:
+		return opInt32
+	case schemas.KindUint32:
+		return opUint32
+	case schemas.KindInt64:
+		return opInt64
+	case schemas.KindBool:
+		return opBool
+	case schemas.KindUUID:
+		return opUUID
+	case schemas.KindStruct, schemas.KindArray:
+		return opStruct
+	}
+	return opOther
+}
+
+// fixedInt returns the value of op, a fixed-width integer, from its
+// bytes raw, or false for another op or bytes that are not one.
+func fixedInt(op rowOp, raw []byte) (int64, bool) {
+	switch {
+	case op == opInt32 && len(raw) == 4:
+		return int64(int32(binary.BigEndian.Uint32(raw))), true
+	case op == opInt16 && len(raw) == 2:
+		return int64(int16(binary.BigEndian.Uint16(raw))), true
+	case op == opInt64 && len(raw) == 8:
+		return int64(binary.BigEndian.Uint64(raw)), true
+	case op == opInt8 && len(raw) == 1:
+		return int64(int8(raw[0])), true
+	case op == opUint16 && len(raw) == 2:
+		return int64(binary.BigEndian.Uint16(raw)), true
+	case op == opUint32 && len(raw) == 4:
+		return int64(binary.BigEndian.Uint32(raw)), true
+	}
+	return 0, false
+}
 
 // AppendLine appends the line of span i straight from its bytes and its
 // plan field (tree.LineAppender), for the spans most rows are: a field or
@@ -21,137 +88,240 @@ import (
 // Its rows are plain (need no escaping) when the field's names and
 // description are (fieldLine.plain) and so is a string's value.
 func (p *planDesc) AppendLine(b []byte, f *tree.Flat, i int) (out []byte, ok, plain bool) {
-	s := &f.Spans[i]
-	if s.Flags&tree.Failed != 0 || (p.frame != nil && int(s.Parent) == p.root) {
-		return b, false, false
-	}
-	raw := p.bytes(int(s.Off), s.End())
-	switch s.Kind {
-	case kTagCount:
-		count, n := wire.ConsumeUvarint32(raw)
-		if n <= 0 {
-			return b, false, false
-		}
-		b = appendInt(append(b, "tagged_fields uvarint = "...), int64(count))
-		b = tree.AppendPlace(b, int(s.Off), int(s.Size), s.Flags&tree.InStream != 0)
-		return append(b, " number of tagged fields in this struct"...), true, true
-	case kPresent:
-		if len(raw) == 0 {
-			return b, false, false
-		}
-		b = appendInt(append(b, "present int8 = "...), int64(int8(raw[0])))
-		b = tree.AppendPlace(b, int(s.Off), int(s.Size), s.Flags&tree.InStream != 0)
-		return append(b, " -1 for null, 1 when the struct follows"...), true, true
-	}
-	if s.Ref < 0 || int(s.Ref) >= len(p.plan.fields) {
-		return b, false, false
-	}
+	out, next, plain := p.rows(b, f, i, i+1, nil, math.MaxInt)
+	return out, next > i, plain
+}
+
+// AppendRows appends the rows of the spans from i (tree.RowsAppender):
+// most of a message, without a call from WriteText for each.
+func (p *planDesc) AppendRows(b []byte, f *tree.Flat, i, end int, g *tree.Guides, limit int) ([]byte, int) {
+	out, next, _ := p.rows(b, f, i, end, g, limit)
+	return out, next
+}
+
+// The first parts of rows that have no plan field (padded, for put32).
+var (
+	tagHead     = padded("tagged_fields uvarint = ")
+	presentHead = padded("present int8 = ")
+	compactHead = padded("length uvarint = ")
+	int32Head   = padded("length int32 = ")
+	noLine      = fieldLine{room: rowRoom, plain: true}
+)
+
+// The ends of rows that have no plan field, of elements and of lengths,
+// from their place on.
+var (
+	tagTail, presentTail = []byte(" number of tagged fields in this struct\n"), []byte(" -1 for null, 1 when the struct follows\n")
+	nullTail, noneTail   = []byte(" null array\n"), []byte(" no elements follow\n")
+	oneTail, sampleTail  = []byte(" one element follows\n"), []byte(" one sample element follows\n")
+	manyTail, newline    = []byte(" elements follow\n"), []byte("\n")
+)
+
+// rows appends the rows of the spans from i before end that AppendLine
+// writes, for AppendRows: with g, each under its guides and with its
+// newline, while they are plain and b holds no more than limit bytes;
+// without g, span i's line alone, plain or not. It returns the first span
+// it did not write and whether the last line it wrote is plain.
+//
+// It is most of what kwire decode costs, so a row is written with few
+// calls (each sends the loop's state to the stack and back): into room
+// made for it first (fieldLine.room), its guides and first parts by
+// put32, an integer by appendInt, its place by tree.PutPlace.
+func (p *planDesc) rows(b []byte, f *tree.Flat, i, end int, g *tree.Guides, limit int) ([]byte, int, bool) {
 	if p.lines == nil {
 		p.lines = p.plan.fieldLines()
 	}
-	fp, line, at := p.plan.fields[s.Ref], &p.lines[s.Ref], len(b)
-	ok, plain = true, line.plain
-	switch s.Kind {
-	case kField:
-		if p.values != nil {
-			if _, v := p.values[i]; v {
-				return b, false, false
-			}
+	lines, spans := p.lines, f.Spans
+	var pre []byte // the guides
+	plain := true
+	j := i
+	for ; j < end && len(b) <= limit; j++ {
+		s := &spans[j]
+		if s.Who != p.who || s.Flags&tree.Failed != 0 || (p.frame != nil && int(s.Parent) == p.root) {
+			break
 		}
-		if p.notes != nil {
-			if _, note := p.notes[i]; note {
-				return b, false, false
+		line := &noLine
+		switch s.Kind {
+		case kField, kElem, kLength:
+			if uint(s.Ref) >= uint(len(lines)) {
+				return b, j, false
 			}
+			line = &lines[s.Ref]
 		}
-		switch fp.Kind {
-		case schemas.KindArray, schemas.KindStruct:
-			b = append(b, line.head...)
-			switch s.Arg {
-			case shownNone:
-			case shownNull:
-				b = append(b, " = null"...)
-			case shownStruct:
-				b = append(b, " = struct"...)
-			default:
-				b = appendInt(append(b, " = "...), int64(s.Arg-arrayShown))
-				b = append(b, " element"...)
-				if s.Arg-arrayShown != 1 {
-					b = append(b, 's')
+		if g != nil {
+			g.Enter(j)
+			pre = g.Pre()
+		}
+		start := len(b)
+		if cap(b)-start < len(pre)+line.room {
+			b = slices.Grow(b, len(pre)+line.room)
+		}
+		b = put32(b, pre)
+		raw := p.bytes(int(s.Off), s.End())
+		ok := true
+		plain = true
+		var tail []byte // what follows the place
+		var count int64 // a length's, written after the place when tail is nil
+		switch s.Kind {
+		case kField:
+			if p.values != nil || p.notes != nil {
+				_, v := p.values[j]
+				_, note := p.notes[j]
+				if v || note {
+					return b[:start], j, false
 				}
 			}
-		default:
-			if line.errorCode && p.set != nil && len(raw) == 2 && raw[0]|raw[1] != 0 {
-				return b, false, false // its name too
+			plain, tail = line.plain, line.tail
+			switch line.op {
+			case opStruct:
+				b = put32(b, line.head)
+				switch s.Arg {
+				case shownNone:
+				case shownNull:
+					b = append(b, " = null"...)
+				case shownStruct:
+					b = append(b, " = struct"...)
+				default:
+					b = appendInt(append(b, " = "...), int64(s.Arg-arrayShown))
+					if s.Arg-arrayShown != 1 {
+						b = append(b, " elements"...)
+					} else {
+						b = append(b, " element"...)
+					}
+				}
+			case opOther:
+				b = put32(b, line.headEq)
+				fp, vPlain := p.plan.fields[s.Ref], false
+				b, ok, vPlain = appendBytesValue(b, fp.Kind, fp.Nullable, fp.Compact, raw)
+				plain = plain && vPlain
+				b = slices.Grow(b, rowRoom+len(tail))
+			default:
+				if line.errorCode && p.set != nil && len(raw) == 2 && raw[0]|raw[1] != 0 {
+					return b[:start], j, false // its name too
+				}
+				b = put32(b, line.headEq)
+				if v, isInt := fixedInt(line.op, raw); isInt {
+					b = appendInt(b, v)
+				} else {
+					b, ok = appendFixed(b, line.op, raw)
+				}
 			}
-			b = append(b, line.headEq...)
-			v := len(b)
-			b, ok = appendPrimitiveValue(b, fp.Kind, fp.Nullable, fp.Compact, raw)
-			plain = plain && (fp.Kind != schemas.KindString || tree.Plain(b[v:]))
-		}
-		b = tree.AppendPlace(b, int(s.Off), int(s.Size), s.Flags&tree.InStream != 0)
-		b = append(b, line.tail...)
-	case kElem:
-		b = appendInt(append(b, line.elem...), int64(s.Arg))
-		b = append(b, line.elemTypeEq...)
-		if fp.Elem == schemas.KindStruct {
-			b = append(b, "struct"...)
-		} else {
-			v := len(b)
-			b, ok = appendPrimitiveValue(b, fp.Elem, false, fp.Compact, raw)
-			plain = plain && (fp.Elem != schemas.KindString || tree.Plain(b[v:]))
-		}
-		b = tree.AppendPlace(b, int(s.Off), int(s.Size), s.Flags&tree.InStream != 0)
-	case kLength:
-		plain = true
-		count, _ := wire.ConsumeLen(raw, 4, fp.Compact)
-		if fp.Compact {
-			b = appendInt(append(b, "length uvarint = "...), count+1)
-			b = append(b, " (compact, n+1)"...)
-		} else {
-			b = appendInt(append(b, "length int32 = "...), count)
-		}
-		b = tree.AppendPlace(b, int(s.Off), int(s.Size), s.Flags&tree.InStream != 0)
-		switch count {
-		case -1:
-			b = append(b, " null array"...)
-		case 0:
-			b = append(b, " no elements follow"...)
-		case 1:
-			if p.sample {
-				b = append(b, " one sample element follows"...)
+		case kElem:
+			plain, tail = line.plain, newline
+			b = appendInt(put32(b, line.elem), int64(s.Arg))
+			b = put32(b, line.elemTypeEq)
+			switch line.elemOp {
+			case opStruct:
+				b = append(b, "struct"...)
+			case opOther:
+				fp, vPlain := p.plan.fields[s.Ref], false
+				b, ok, vPlain = appendBytesValue(b, fp.Elem, false, fp.Compact, raw)
+				plain = plain && vPlain
+				b = slices.Grow(b, rowRoom)
+			default:
+				if v, isInt := fixedInt(line.elemOp, raw); isInt {
+					b = appendInt(b, v)
+				} else {
+					b, ok = appendFixed(b, line.elemOp, raw)
+				}
+			}
+		case kLength:
+			if line.compact && len(raw) == 1 && raw[0] < 0x80 { // most: one byte
+				count = int64(raw[0]) - 1
 			} else {
-				b = append(b, " one element follows"...)
+				count, _ = wire.ConsumeLen(raw, 4, line.compact)
+			}
+			if line.compact {
+				b = appendInt(put32(b, compactHead), count+1)
+				b = append(b, " (compact, n+1)"...)
+			} else {
+				b = appendInt(put32(b, int32Head), count)
+			}
+			switch count {
+			case -1:
+				tail = nullTail
+			case 0:
+				tail = noneTail
+			case 1:
+				tail = oneTail
+				if p.sample {
+					tail = sampleTail
+				}
+			}
+		case kTagCount:
+			c, n := uint32(0), 1
+			if len(raw) == 1 && raw[0] < 0x80 { // most: one byte
+				c = uint32(raw[0])
+			} else {
+				c, n = wire.ConsumeUvarint32(raw)
+			}
+			ok = n > 0
+			b, tail = appendInt(put32(b, tagHead), int64(c)), tagTail
+		case kPresent:
+			ok = len(raw) > 0
+			if ok {
+				b, tail = appendInt(put32(b, presentHead), int64(int8(raw[0]))), presentTail
 			}
 		default:
-			b = appendInt(append(b, ' '), count)
-			b = append(b, " elements follow"...)
+			ok = false
 		}
-	default:
-		ok = false
+		if !ok || g != nil && !plain {
+			return b[:start], j, false
+		}
+		if n := len(b); s.Flags&tree.InStream == 0 && cap(b)-n >= 16 {
+			if k := tree.PutPlace(b[n:n+16], int(s.Off), int(s.Size)); k > 0 {
+				b = b[:n+k]
+			} else {
+				b = tree.AppendPlace(b, int(s.Off), int(s.Size), false)
+			}
+		} else {
+			b = tree.AppendPlace(b, int(s.Off), int(s.Size), s.Flags&tree.InStream != 0)
+		}
+		if tail == nil {
+			b = appendInt(append(b, ' '), count)
+			tail = manyTail
+		}
+		b = append(b, tail...)
+		if g == nil {
+			return b[:len(b)-1], j + 1, plain // no newline
+		}
+		if s.Next > int32(j+1) {
+			g.Open(s.Next)
+		}
 	}
-	if !ok {
-		return b[:at], false, false
-	}
-	return b, true, plain
+	return b, j, plain
 }
 
-// AppendRun appends the lines of the leaves from span i (tree.RunAppender):
-// the siblings' rows most of a message is, without a call from WriteText
-// for each.
-func (p *planDesc) AppendRun(b []byte, f *tree.Flat, i, end int, pre []byte, limit int) ([]byte, int) {
-	j := i
-	for ; j < end && j < len(f.Spans) && len(b) <= limit; j++ {
-		if f.Spans[j].Next != int32(j+1) {
-			break // it has children
-		}
-		at := len(b)
-		out, ok, plain := p.AppendLine(append(b, pre...), f, j)
-		if !ok || !plain {
-			return out[:at], j
-		}
-		b = append(out, '\n')
+// appendFixed appends the value of op, a bool or a UUID, from its bytes
+// raw, or reports false for bytes that are not one (a bool that is not 0
+// or 1; fixedInt reads the integers).
+func appendFixed(b []byte, op rowOp, raw []byte) ([]byte, bool) {
+	switch {
+	case op == opBool && len(raw) == 1 && raw[0] <= 1:
+		return strconv.AppendBool(b, raw[0] == 1), true
+	case op == opUUID && len(raw) == 16:
+		return appendUUID(b, recordString(raw)), true
 	}
-	return b, j
+	return b, false
+}
+
+// put32 appends part to b, without a call when it can: in two moves of
+// 16 bytes, when part has 32 bytes or fewer and room for 32 (padded) and
+// so does b.
+func put32(b, part []byte) []byte {
+	n := len(b)
+	if len(part) <= 32 && cap(part) >= 32 && cap(b)-n >= 32 {
+		d, s := b[n:n+32], part[:32]
+		*(*[16]byte)(d) = *(*[16]byte)(s)
+		*(*[16]byte)(d[16:]) = *(*[16]byte)(s[16:])
+		return b[:n+len(part)]
+	}
+	return append(b, part...)
+}
+
+// padded returns s as bytes with room for 32 (put32).
+func padded(s string) []byte {
+	return append(make([]byte, 0, max(len(s), 32)), s...)
 }
 
 // appendInt is strconv.AppendInt(b, v, 10), a digit written without a
@@ -184,55 +354,30 @@ func appendNameType(b []byte, name, typ string) []byte {
 	return b
 }
 
-// appendPrimitiveValue appends the value and detail of a primitive of
+// appendBytesValue appends the value and detail of a string or bytes of
 // kind k that is all of b, as decoder.primitive and display write them
-// into a node, or reports false for what it leaves to them (a bool that
-// is not 0 or 1, a float, records, bytes that are not the whole of one).
-func appendPrimitiveValue(dst []byte, k schemas.Kind, nullable, compact bool, b []byte) ([]byte, bool) {
-	if w := k.Width(); w > 0 {
-		if len(b) != w {
-			return dst, false
-		}
-		switch k {
-		case schemas.KindBool:
-			if b[0] > 1 {
-				return dst, false
-			}
-			return strconv.AppendBool(dst, b[0] == 1), true
-		case schemas.KindInt8:
-			return appendInt(dst, int64(int8(b[0]))), true
-		case schemas.KindInt16:
-			return appendInt(dst, int64(int16(binary.BigEndian.Uint16(b)))), true
-		case schemas.KindUint16:
-			return appendInt(dst, int64(binary.BigEndian.Uint16(b))), true
-		case schemas.KindInt32:
-			return appendInt(dst, int64(int32(binary.BigEndian.Uint32(b)))), true
-		case schemas.KindUint32:
-			return appendInt(dst, int64(binary.BigEndian.Uint32(b))), true
-		case schemas.KindInt64:
-			return appendInt(dst, int64(binary.BigEndian.Uint64(b))), true
-		case schemas.KindUUID:
-			return appendUUID(dst, recordString(b)), true
-		}
-		return dst, false
-	}
+// into a node, or reports false for what it leaves to them (another kind,
+// bytes that are not the whole of one). plain says that what it appended
+// is printable ASCII.
+func appendBytesValue(dst []byte, k schemas.Kind, nullable, compact bool, b []byte) (out []byte, ok, plain bool) {
 	if k != schemas.KindString && k != schemas.KindBytes {
-		return dst, false
+		return dst, false, false
 	}
 	width := 4
 	if k == schemas.KindString {
 		width = 2
 	}
+	plain = true
 	length, n := wire.ConsumeLen(b, width, compact)
 	switch {
 	case n < 0 || length < -1 || (length == -1 && !nullable) || (length >= 0 && length != int64(len(b)-n)) || (length == -1 && n != len(b)):
-		return dst, false
+		return dst, false, false
 	case length == -1:
 		dst = append(dst, "null"...)
 	case k == schemas.KindString:
-		dst = textesc.AppendEscaped(dst, recordString(b[n:]), true)
+		dst, plain = textesc.AppendEscapedPlain(dst, recordString(b[n:]), true)
 	default:
 		dst = appendPreview(dst, recordString(b[n:]))
 	}
-	return appendLengthDetail(append(dst, ' '), k, int(length), compact), true
+	return appendLengthDetail(append(dst, ' '), k, int(length), compact), true, plain
 }

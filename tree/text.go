@@ -3,6 +3,7 @@ package tree
 import (
 	"encoding/binary"
 	"io"
+	"slices"
 	"strconv"
 	"sync"
 	"unicode"
@@ -30,14 +31,58 @@ type LineAppender interface {
 	AppendLine(b []byte, f *Flat, i int) (out []byte, ok, plain bool)
 }
 
-// A RunAppender is a LineAppender that appends the lines of a run of
-// leaves itself, for WriteText: AppendRun appends, for span i and each
-// span after it before end while they have no children, pre, the line
-// AppendLine appends and a newline, and returns the first span it did
-// not write (i for none). It writes only lines that need no escaping
-// (plain), and stops once b holds more than limit bytes.
-type RunAppender interface {
-	AppendRun(b []byte, f *Flat, i, end int, pre []byte, limit int) (out []byte, next int)
+// A RowsAppender is a LineAppender that appends rows itself, for
+// WriteText, without a call from it for each: AppendRows appends, for span
+// i and each span after it before end while it can, the guides (g.Enter,
+// then g.Pre), the line AppendLine appends and a newline, opening the
+// guides of a row that has children (g.Open); it returns the first span
+// it did not write (i for none). It writes only lines that need no
+// escaping (plain), and stops once b holds more than limit bytes.
+type RowsAppender interface {
+	AppendRows(b []byte, f *Flat, i, end int, g *Guides, limit int) (out []byte, next int)
+}
+
+// Guides are the `+--` and `|` guides of the rows WriteText writes, as it
+// walks the spans in preorder: Pre is the current row's.
+type Guides struct {
+	pre  []byte  // the guides of the open ancestors, then the row's own "+-- "
+	ends []int32 // the Next of each open ancestor, the walk's root first
+}
+
+// Pre returns the guides of the row entered last; its capacity holds 32
+// bytes more, for a copy 16 bytes at a time.
+func (g *Guides) Pre() []byte { return g.pre }
+
+// Enter readies the guides for the row of span j, below the walk's root:
+// the subtrees that end at j or before it close.
+func (g *Guides) Enter(j int) {
+	if int32(j) >= g.ends[len(g.ends)-1] {
+		g.close(int32(j))
+	}
+}
+
+func (g *Guides) close(j int32) {
+	for len(g.ends) > 1 && j >= g.ends[len(g.ends)-1] {
+		g.ends = g.ends[:len(g.ends)-1]
+		g.pre = g.pre[:len(g.pre)-4]
+	}
+	copy(g.pre[len(g.pre)-4:], "+-- ")
+}
+
+// Open opens the subtree of the row just written, below the walk's root,
+// whose children end at next: its own guide becomes the line down to its
+// next sibling, or blank for the last child.
+func (g *Guides) Open(next int32) {
+	if next >= g.ends[len(g.ends)-1] {
+		copy(g.pre[len(g.pre)-4:], "    ")
+	} else {
+		copy(g.pre[len(g.pre)-4:], "|   ")
+	}
+	g.pre = append(g.pre, "+-- "...)
+	if cap(g.pre)-len(g.pre) < 32 {
+		g.pre = slices.Grow(g.pre, 64)
+	}
+	g.ends = append(g.ends, next)
 }
 
 // textState is what WriteText reuses from one call to the next: its
@@ -46,8 +91,7 @@ type textState struct {
 	a    Alloc
 	out  []byte
 	line []byte
-	pre  []byte    // the guides of the current depth
-	ends []int32   // the Next of each open ancestor
+	g    Guides
 	who  []textWho // what each describer of the tree can do
 	n    Node      // the row's
 }
@@ -60,7 +104,7 @@ const flushAt = 7 << 10
 type textWho struct {
 	sh Shortener
 	la LineAppender
-	ra RunAppender
+	ra RowsAppender
 }
 
 var textStates = sync.Pool{New: func() any { return &textState{out: make([]byte, 0, 8<<10)} }}
@@ -83,30 +127,24 @@ func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 		var t textWho
 		t.sh, _ = d.(Shortener)
 		t.la, _ = d.(LineAppender)
-		t.ra, _ = d.(RunAppender)
+		t.ra, _ = d.(RowsAppender)
 		st.who = append(st.who, t)
 	}
 	var (
 		err   error
 		spans = f.Spans
 		out   = st.out[:0]
-		pre   = append(st.pre[:0], "+-- "...) // the guides, then the row's own
-		ends  = st.ends[:0]
+		g     = &st.g
 	)
-	end := spans[i].Next
-	for j := i; j < int(end) && err == nil; j++ {
+	g.pre, g.ends = append(slices.Grow(g.pre[:0], 64), "+-- "...), g.ends[:0]
+	end := int(spans[i].Next)
+	for j := i; j < end && err == nil; j++ {
 		s := &spans[j]
-		if len(ends) > 0 && int32(j) >= ends[len(ends)-1] {
-			for len(ends) > 0 && int32(j) >= ends[len(ends)-1] {
-				ends = ends[:len(ends)-1]
-				pre = pre[:max(len(pre)-4, 4)]
-			}
-			copy(pre[len(pre)-4:], "+-- ")
-		}
-		if j != i && s.Next == int32(j+1) { // a leaf: maybe the first of a run
+		if j != i {
+			g.Enter(j)
 			if ra := st.who[s.Who].ra; ra != nil {
 				var next int
-				if out, next = ra.AppendRun(out, f, j, int(ends[len(ends)-1]), pre, flushAt); next > j {
+				if out, next = ra.AppendRows(out, f, j, end, g, flushAt); next > j {
 					j = next - 1
 					if len(out) > flushAt {
 						_, err = w.Write(out)
@@ -115,9 +153,7 @@ func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 					continue
 				}
 			}
-		}
-		if j != i {
-			out = append(out, pre...)
+			out = append(out, g.pre...)
 		}
 		at := len(out)
 		done, plain := false, false
@@ -136,14 +172,10 @@ func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 		out = append(out, '\n')
 		if s.Next > int32(j+1) { // it has children
 			if j != i {
-				if s.Next >= ends[len(ends)-1] {
-					copy(pre[len(pre)-4:], "    ") // the last child
-				} else {
-					copy(pre[len(pre)-4:], "|   ")
-				}
-				pre = append(pre, "+-- "...)
+				g.Open(s.Next)
+			} else {
+				g.ends = append(g.ends, s.Next)
 			}
-			ends = append(ends, s.Next)
 		}
 		if len(out) > flushAt {
 			_, err = w.Write(out)
@@ -153,7 +185,7 @@ func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 	if err == nil && len(out) > 0 {
 		_, err = w.Write(out)
 	}
-	st.out, st.pre, st.ends = out[:0], pre[:0], ends[:0]
+	st.out = out[:0]
 	clear(st.who)
 	st.n = Node{}
 	st.a.rewind()
@@ -214,54 +246,108 @@ func appendRaw(b []byte, n *Node) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// placeHex holds byte i as two hex digits, in the order they are
+// written; placeSize holds ", nB]" for a size n below 100 (13 bytes less
+// the place's first eight: 5 or 6), in the order written.
+var (
+	placeHex  [256]uint16
+	placeSize [100]uint64
+)
+
+func init() {
+	for i := range placeHex {
+		placeHex[i] = uint16(hexDigits[i>>4]) | uint16(hexDigits[i&15])<<8
+	}
+	for n := range placeSize {
+		w := uint64(',') | ' '<<8
+		if n < 10 {
+			w |= uint64('0'+n)<<16 | 'B'<<24 | ']'<<32
+		} else {
+			w |= uint64('0'+n/10)<<16 | uint64('0'+n%10)<<24 | 'B'<<32 | ']'<<40
+		}
+		placeSize[n] = w
+	}
+}
+
+// placeRoom is the room putPlace writes into.
+const placeRoom = 48
+
+// PutPlace writes into d what AppendPlace appends for most nodes, at an
+// offset of four hex digits or fewer in the buffer (not in a stream) and
+// of fewer than 100 bytes, as two words, and returns its length; it
+// writes nothing and returns 0 for other places and when d holds fewer
+// than 16 bytes (it writes 16).
+func PutPlace(d []byte, off, size int) int {
+	if uint(off) > 0xffff || uint(size) >= 100 || len(d) < 16 {
+		return 0
+	}
+	binary.LittleEndian.PutUint64(d, ' '|'['<<8|'0'<<16|'x'<<24|uint64(placeHex[off>>8])<<32|uint64(placeHex[off&0xff])<<48)
+	binary.LittleEndian.PutUint64(d[8:], placeSize[size])
+	return 13 + (size+90)/100 // 14 from 10 on
+}
+
+// putPlace writes at d[n:] where a node lies, as AppendPlace appends it,
+// digit by digit, and returns the length after it, or -1 for a negative
+// offset or size and for fewer than placeRoom bytes from n.
+func putPlace(d []byte, n, off, size int, rel bool) int {
+	if off < 0 || size < 0 || n < 0 || len(d)-n < placeRoom {
+		return -1
+	}
+	w := d[n : n+placeRoom] // " [+0x" 16 hex digits ", " 19 digits "B]": 44
+	w[0], w[1] = ' ', '['
+	k := 2
+	if rel {
+		w[2] = '+'
+		k = 3
+	}
+	w[k], w[k+1] = '0', 'x'
+	k += 2
+	h := 4 // hex digits, four or more
+	for v := uint64(off) >> 16; v > 0; v >>= 4 {
+		h++
+	}
+	v := uint64(off)
+	for i := k + h - 1; i >= k; i-- {
+		w[i] = hexDigits[v&15]
+		v >>= 4
+	}
+	k += h
+	w[k], w[k+1] = ',', ' '
+	k += 2
+	digits := 1
+	for v := size / 10; v > 0; v /= 10 {
+		digits++
+	}
+	for i, v := k+digits-1, size; i >= k; i-- {
+		w[i] = byte('0' + v%10)
+		v /= 10
+	}
+	k += digits
+	w[k], w[k+1] = 'B', ']'
+	return n + k + 2
+}
+
 // AppendPlace appends where a line's node lies, as Line writes it:
 // " [0x000f, 1B]",
 // " [+0x0010, 4B]" in a decompressed stream (rel).
 func AppendPlace(b []byte, off, size int, rel bool) []byte {
-	if off >= 0 && off <= 0xffff && size >= 0 && size < 100 && !rel { // most
-		n := len(b)
-		if cap(b)-n < 16 {
-			b = append(b, make([]byte, 16)...)[:n]
+	if n := len(b); !rel && cap(b)-n >= 16 { // most
+		if k := PutPlace(b[n:n+16], off, size); k > 0 {
+			return b[:n+k]
 		}
-		d := (*[16]byte)(b[n : n+16])
-		d[0], d[1], d[2], d[3] = ' ', '[', '0', 'x'
-		d[4], d[5], d[6], d[7] = hexDigits[off>>12], hexDigits[off>>8&15], hexDigits[off>>4&15], hexDigits[off&15]
-		d[8], d[9] = ',', ' '
-		if size < 10 {
-			d[10], d[11], d[12] = byte('0'+size), 'B', ']'
-			return b[:n+13]
-		}
-		d[10], d[11], d[12], d[13] = byte('0'+size/10), byte('0'+size%10), 'B', ']'
-		return b[:n+14]
+	}
+	if off >= 0 && size >= 0 { // all but a broken span's
+		b = slices.Grow(b, placeRoom)
+		return b[:putPlace(b[:cap(b)], len(b), off, size, rel)]
 	}
 	if rel {
-		b = append(b, " [+0x"...)
+		b = append(b, " [+"...)
 	} else {
-		b = append(b, " [0x"...)
+		b = append(b, " ["...)
 	}
-	switch {
-	case off >= 0 && off <= 0xffff: // most: four digits
-		b = append(b, hexDigits[off>>12], hexDigits[off>>8&15], hexDigits[off>>4&15], hexDigits[off&15], ',', ' ')
-	case off >= 0:
-		var d [16]byte // hex digits, from the right
-		k := len(d)
-		for v := uint64(off); v > 0; v >>= 4 {
-			k--
-			d[k] = hexDigits[v&15]
-		}
-		b = append(append(b, d[k:]...), ", "...)
-	default:
-		b = append(xfmt.Appendf(b[:len(b)-2], "0x%04x", off), ", "...)
-	}
-	switch {
-	case size >= 0 && size < 10:
-		b = append(b, byte('0'+size), 'B', ']')
-	case size >= 10 && size < 100:
-		b = append(b, byte('0'+size/10), byte('0'+size%10), 'B', ']')
-	default:
-		b = append(strconv.AppendInt(b, int64(size), 10), "B]"...)
-	}
-	return b
+	b = xfmt.Appendf(b, "0x%04x, ", off)
+	b = strconv.AppendInt(b, int64(size), 10)
+	return append(b, "B]"...)
 }
 
 // Plain reports that b has no control and no byte past ASCII: Escape
