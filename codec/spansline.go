@@ -89,7 +89,10 @@ func fixedInt(op rowOp, raw []byte) (int64, bool) {
 // description are (fieldLine.plain) and so is a string's value.
 func (p *planDesc) AppendLine(b []byte, f *tree.Flat, i int) (out []byte, ok, plain bool) {
 	out, next, plain := p.rows(b, f, i, i+1, nil, math.MaxInt)
-	return out, next > i, plain
+	if next <= i {
+		return b, false, false
+	}
+	return out, true, plain
 }
 
 // AppendRows appends the rows of the spans from i (tree.RowsAppender):

@@ -165,7 +165,7 @@ func (f *Flat) WriteText(w io.Writer, i int, top func(n *Node)) error {
 		if !done {
 			out = f.appendDescribed(out, j, st, i, top)
 		}
-		if !plain && needsEscape(out[at:]) { // rare: written again, escaped
+		if !(done && plain) && needsEscape(out[at:]) { // rare: written again, escaped
 			st.line = append(st.line[:0], out[at:]...)
 			out = textesc.AppendEscaped(out[:at], string(st.line), false)
 		}
