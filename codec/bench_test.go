@@ -171,7 +171,8 @@ func measure(b *testing.B, size int, f func()) {
 
 // BenchmarkCodec: for each case, decode to a value (kwire, kmsg), decode
 // with the object tree (kwire: as spans, tree; with every node's text
-// written as kwire decode prints it, nodes), and encode (kwire, kmsg).
+// written as kwire decode prints it, nodes; with only what a row's text
+// can least cost, floor), and encode (kwire, kmsg).
 func BenchmarkCodec(b *testing.B) {
 	for _, c := range benchCases() {
 		in, p, v := benchInput(b, c)
@@ -236,6 +237,21 @@ func BenchmarkCodec(b *testing.B) {
 				}
 			})
 		})
+		// The least kwire decode's text can cost in this design: the tree
+		// decoded as spans, then for each span with a plan field only its
+		// guides, its field's name and type, one digit, its place and its
+		// description copied (floorText); what the real rows add to this
+		// is values, kinds, lengths, strings and escaping.
+		b.Run(c.name+"/floor/kwire", func(b *testing.B) {
+			text := make([]byte, 0, 8<<10)
+			measure(b, len(in), func() {
+				_, fl, _, err := p.DecodeTree(in, tree.Node{}, TreeOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				text = floorText(text[:0], fl, p.fieldLines())
+			})
+		})
 		buf := make([]byte, 0, 2*len(in))
 		b.Run(c.name+"/encode/kwire", func(b *testing.B) {
 			measure(b, len(in), func() {
@@ -250,4 +266,31 @@ func BenchmarkCodec(b *testing.B) {
 			measure(b, len(in), func() { buf = m.AppendTo(buf[:0]) })
 		})
 	}
+}
+
+// floorGuides are the guides floorText writes on each row: a row three
+// deep.
+var floorGuides = padded("|   |   |   +-- ")
+
+// floorText appends, for each span of fl that names a plan field (lines,
+// its plan's), the parts of a row that need no reading of its bytes, as
+// planDesc.rows writes them, writing over b once it holds 7 KB: a floor
+// under what WriteText costs (BenchmarkCodec's floor rows).
+func floorText(b []byte, fl *tree.Flat, lines []fieldLine) []byte {
+	for j := 1; j < len(fl.Spans); j++ {
+		s := &fl.Spans[j]
+		if uint(s.Ref) >= uint(len(lines)) {
+			continue
+		}
+		line := &lines[s.Ref]
+		if len(b) > 7<<10 {
+			b = b[:0]
+		}
+		b = append(put32(put32(b, floorGuides), line.headEq), '1')
+		if n := len(b); cap(b)-n >= 16 {
+			b = b[:n+tree.PutPlace(b[n:n+16], int(s.Off), int(s.Size))]
+		}
+		b = append(b, line.tail...)
+	}
+	return b
 }

@@ -7,8 +7,11 @@
 # the kwire/kmsg ratio of each; the tree row is kwire's tree decode (the
 # tree as the explorer holds it: spans whose text is written when drawn)
 # over kmsg's value decode, the nodes row the tree with every node's text
-# made (as kwire decode prints it) over the same. Fails when kwire's value decode takes more than 3x
-# kmsg's CPU time (override with KWIRE_DECODE_FLOOR).
+# made (as kwire decode prints it) over the same, and the floor row the
+# tree with only the parts of each row that need no reading of its bytes
+# copied (the least the nodes row can cost). Fails when kwire's value
+# decode takes more than 3x kmsg's CPU time (override with
+# KWIRE_DECODE_FLOOR).
 #
 #   scripts/bench.sh [-count N] [-benchtime T] [-raw FILE]
 set -euo pipefail
@@ -56,21 +59,21 @@ function median(list,    a, n, i, j, t) {
 END {
 	if (ncases == 0) { print "no benchmark results" > "/dev/stderr"; exit 1 }
 	fail = 0
-	printf "\nmedians of %s runs; ratio = kwire / kmsg (decode: a fresh value each time; reuse: decoding into the previous value, DecodeInto / kmsg ReadFrom on the same message; tree: kwire tree decode, spans / kmsg value decode; nodes: the tree with every node formatted / the same)\n", "'"$count"'"
+	printf "\nmedians of %s runs; ratio = kwire / kmsg (decode: a fresh value each time; reuse: decoding into the previous value, DecodeInto / kmsg ReadFrom on the same message; tree: kwire tree decode, spans / kmsg value decode; nodes: the tree with every node formatted / the same; floor: the tree with the constant parts of each row copied / the same)\n", "'"$count"'"
 	printf "%-20s %-6s %11s %11s %7s %12s %12s %7s %16s %16s\n", "case", "op", "kwire ns", "kmsg ns", "ratio", "kwire cpu-ns", "kmsg cpu-ns", "ratio", "kwire B/allocs", "kmsg B/allocs"
 	for (c = 1; c <= ncases; c++) {
 		name = cases[c]
-		split("decode reuse tree nodes encode", ops, " ")
-		for (o = 1; o <= 5; o++) {
+		split("decode reuse tree nodes floor encode", ops, " ")
+		for (o = 1; o <= 6; o++) {
 			op = ops[o]
 			kw = name SUBSEP op SUBSEP "kwire"
-			km = name SUBSEP (op == "tree" || op == "nodes" ? "decode" : op) SUBSEP "kmsg"
+			km = name SUBSEP (op == "tree" || op == "nodes" || op == "floor" ? "decode" : op) SUBSEP "kmsg"
 			if (!(kw in ns) || !(km in ns)) continue
 			a = median(ns[kw]); b = median(ns[km]); ratio = a / b
 			ca = (kw in cpu) ? median(cpu[kw]) : 0; cb = (km in cpu) ? median(cpu[km]) : 0
 			cratio = cb > 0 ? ca / cb : 0
 			printf "%-20s %-6s %11.0f %11.0f %6.2fx %12.0f %12.0f %6.2fx %16s %16s\n", name, op, a, b, ratio, ca, cb, cratio,
-				bytes[kw] "/" allocs[kw], op == "tree" || op == "nodes" ? "(decode)" : bytes[km] "/" allocs[km]
+				bytes[kw] "/" allocs[kw], op == "tree" || op == "nodes" || op == "floor" ? "(decode)" : bytes[km] "/" allocs[km]
 			checked = cratio > 0 ? cratio : ratio
 			if (op == "decode" && checked > floor) {
 				fail = 1
