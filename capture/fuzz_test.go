@@ -54,7 +54,7 @@ func FuzzRead(f *testing.F) {
 	// Real captures: one that starts mid-connection
 	// (TestRealMidStreamController), and a TLS listener's alert to a
 	// client in the clear (TestAnsweredInTLS).
-	for _, name := range []string{"real-midstream-controller.pcap", "real-tls-mismatch.pcap"} {
+	for _, name := range []string{"real-midstream-controller.pcap", "real-tls-mismatch.pcap", "real-tls-first.pcap"} {
 		b, err := os.ReadFile("testdata/" + name)
 		if err != nil {
 			f.Fatal(err)

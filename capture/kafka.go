@@ -175,6 +175,11 @@ type Reader struct {
 	// kafkaAt are the brokers' addresses where a connection on a port not
 	// known to be Kafka's showed Kafka in the clear.
 	kafkaAt map[AddrPort]bool
+	// tlsWaiting are the statuses of the closed TLS connections, not
+	// decrypted, to an address not yet in kafkaAt: said once a
+	// connection in the clear to it shows Kafka (the TLS client came
+	// first), or at the capture's end as on a port that is not Kafka's.
+	tlsWaiting map[AddrPort][]*Event
 	// spare is the buffer of the last large frame, handed to the next
 	// connection whose buffer grows past largeBuf rather than grown anew.
 	spare []byte
@@ -410,6 +415,32 @@ func (r *Reader) Close(t time.Time) {
 	for _, k := range keys {
 		r.closeConn(k, r.conns[k], t)
 	}
+	waiting := make([][]*Event, 0, len(r.tlsWaiting))
+	for _, held := range r.tlsWaiting {
+		waiting = append(waiting, held)
+	}
+	sort.Slice(waiting, func(i, j int) bool { return waiting[i][0].Conn.ID < waiting[j][0].Conn.ID })
+	for _, held := range waiting {
+		r.sayHeldTLS(held, false)
+	}
+	r.tlsWaiting = nil
+}
+
+// sayHeldTLS sends the held statuses of a TLS connection not decrypted,
+// on a port not known to be Kafka's, saying whether other connections to
+// its address showed Kafka in the clear (kafka: then it is a failure, a
+// TLS client at a listener in the clear) or not (NotKafka: it may carry
+// something else).
+func (r *Reader) sayHeldTLS(held []*Event, kafka bool) {
+	for _, e := range held {
+		if kafka {
+			e.Note += " (the broker's address speaks Kafka in the clear on other connections)"
+		} else {
+			e.NotKafka = true
+			e.Note += " (on a port that is not Kafka's: --port says it is)"
+		}
+		r.send(e)
+	}
 }
 
 func (r *Reader) closeConn(k connKey, c *Conn, t time.Time) {
@@ -424,17 +455,16 @@ func (r *Reader) closeConn(k connKey, c *Conn, t time.Time) {
 		c.tlsc.Close()
 		if c.tlsSt != nil && !c.tlsSt.Decrypted && len(c.tlsHeld) > 0 {
 			// Not on a Kafka port and not decrypted: it may be Kafka, and
-			// is when other connections to the broker's address showed
-			// Kafka in the clear (a TLS client at a listener in the clear).
-			kafka := c.r.kafkaAt[c.Broker]
-			for _, e := range c.tlsHeld {
-				if kafka {
-					e.Note += " (the broker's address speaks Kafka in the clear on other connections)"
-				} else {
-					e.NotKafka = true
-					e.Note += " (on a port that is not Kafka's: --port says it is)"
+			// is when other connections to the broker's address show
+			// Kafka in the clear (a TLS client at a listener in the
+			// clear), before it or after.
+			if c.r.kafkaAt[c.Broker] {
+				c.r.sayHeldTLS(c.tlsHeld, true)
+			} else {
+				if c.r.tlsWaiting == nil {
+					c.r.tlsWaiting = map[AddrPort][]*Event{}
 				}
-				c.r.send(e)
+				c.r.tlsWaiting[c.Broker] = append(c.r.tlsWaiting[c.Broker], c.tlsHeld...)
 			}
 		}
 		c.tlsHeld = nil
@@ -606,6 +636,10 @@ func (f *framer) feed(b []byte, t time.Time) {
 			c.r.kafkaAt = map[AddrPort]bool{}
 		}
 		c.r.kafkaAt[c.Broker] = true
+		if held := c.r.tlsWaiting[c.Broker]; held != nil {
+			delete(c.r.tlsWaiting, c.Broker)
+			c.r.sayHeldTLS(held, true)
+		}
 		for _, e := range c.tlsHeld {
 			c.r.send(e)
 		}

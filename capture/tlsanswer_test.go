@@ -61,11 +61,55 @@ func TestAnsweredInTLS(t *testing.T) {
 	}
 }
 
+// TestTLSClientFirst reads Apache Kafka 4.4.0 recorded with tcpdump on
+// loopback: a TLS client at its PLAINTEXT listener, and two seconds after
+// it closed an ApiVersions request in the clear to the same listener. The
+// TLS connection is said to be to an address that speaks Kafka in the
+// clear, a failure, not a port that is not Kafka's, though it ended
+// before the connection that shows it; and it is said once.
+func TestTLSClientFirst(t *testing.T) {
+	file, err := os.ReadFile("testdata/real-tls-first.pcap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tlsSaid, reqs []*capture.Event
+	if _, err := capture.Read(strings.NewReader(string(file)), capture.Options{}, func(e *capture.Event) {
+		c := *e
+		switch {
+		case e.Kind == capture.KindFrame && e.Dir == codec.Request && e.Key == 18 && e.Version == 3:
+			reqs = append(reqs, &c)
+		case e.Kind == capture.KindTLS:
+			tlsSaid = append(tlsSaid, &c)
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(tlsSaid) != 1 || tlsSaid[0].NotKafka || tlsSaid[0].TLS.Decrypted ||
+		!strings.Contains(tlsSaid[0].Note, "the server sent nothing after the ClientHello") ||
+		!strings.Contains(tlsSaid[0].Note, "speaks Kafka in the clear on other connections") {
+		for _, e := range tlsSaid {
+			t.Logf("tls: %s at %v, not Kafka %v: %s", e.Conn, e.Time, e.NotKafka, e.Note)
+		}
+		t.Fatalf("%d TLS statuses, want one of the TLS client that came first", len(tlsSaid))
+	}
+	first := true // no request to that address came before the TLS client
+	later := false
+	for _, r := range reqs {
+		if r.Conn.Broker == tlsSaid[0].Conn.Broker {
+			first = first && !r.Time.Before(tlsSaid[0].Time)
+			later = later || r.Time.After(tlsSaid[0].Time)
+		}
+	}
+	if !first || !later {
+		t.Fatalf("the capture does not hold a TLS client before the only requests in the clear to %s", tlsSaid[0].Conn.Broker)
+	}
+}
+
 // TestEventStart: every event of a real capture comes at or after its
 // Start, the capture's first packet, though a TLS connection's status is
 // said after later events.
 func TestEventStart(t *testing.T) {
-	for _, name := range []string{"real-tls-mismatch.pcap", "real-midstream-controller.pcap"} {
+	for _, name := range []string{"real-tls-mismatch.pcap", "real-midstream-controller.pcap", "real-tls-first.pcap"} {
 		file, err := os.ReadFile("testdata/" + name)
 		if err != nil {
 			t.Fatal(err)
