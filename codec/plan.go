@@ -38,8 +38,8 @@ type Plan struct {
 }
 
 // fieldLine is what the text tree's rows of one field say whatever its
-// bytes (planDesc.AppendLine): made once per plan, not per row. Its
-// parts are padded, for put32.
+// bytes (planDesc.AppendLine): made once per plan, not per row. The parts
+// a row starts with are padded, for put32.
 type fieldLine struct {
 	head   []byte // "Name type", the field's row up to its value
 	headEq []byte // "Name type = ", a primitive's
@@ -82,7 +82,7 @@ func (p *Plan) fieldLines() []fieldLine {
 			if l.about = tree.Shorten(fp.Field.About, tree.MaxAbout); l.about != "" {
 				tail = " " + l.about
 			}
-			l.tail = padded(tail + "\n")
+			l.tail = []byte(tail + "\n")
 			l.plain = tree.Plain([]byte(head + tail))
 			elem, elemTypeEq := "", ""
 			if t.Elem != nil {
@@ -99,7 +99,7 @@ func (p *Plan) fieldLines() []fieldLine {
 
 // rowRoom is the room a row takes but for its constant parts and a
 // string's value: a fixed-width value (a UUID: 36), an index and a count
-// (20 each), what an array shows (18), a place (48), the 32
+// (20 each), what an array shows (18), a place (16), the 32
 // bytes put32 writes, and more.
 const rowRoom = 192
 

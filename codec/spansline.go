@@ -271,13 +271,12 @@ func (p *planDesc) rows(b []byte, f *tree.Flat, i, end int, g *tree.Guides, limi
 		if !ok || g != nil && !plain {
 			return b[:start], j, false
 		}
-		if n := len(b); s.Flags&tree.InStream == 0 && cap(b)-n >= 16 {
-			if k := tree.PutPlace(b[n:n+16], int(s.Off), int(s.Size)); k > 0 {
-				b = b[:n+k]
-			} else {
-				b = tree.AppendPlace(b, int(s.Off), int(s.Size), false)
-			}
-		} else {
+		// AppendPlace's first case, inlined here (AppendPlace is not).
+		n, k := len(b), 0
+		if s.Flags&tree.InStream == 0 && cap(b)-n >= 16 {
+			k = tree.PutPlace(b[n:n+16], int(s.Off), int(s.Size))
+		}
+		if b = b[:n+k]; k == 0 {
 			b = tree.AppendPlace(b, int(s.Off), int(s.Size), s.Flags&tree.InStream != 0)
 		}
 		if tail == nil {

@@ -269,9 +269,6 @@ func init() {
 	}
 }
 
-// placeRoom is the room putPlace writes into.
-const placeRoom = 48
-
 // PutPlace writes into d what AppendPlace appends for most nodes, at an
 // offset of four hex digits or fewer in the buffer (not in a stream) and
 // of fewer than 100 bytes, as two words, and returns its length; it
@@ -286,47 +283,6 @@ func PutPlace(d []byte, off, size int) int {
 	return 13 + (size+90)/100 // 14 from 10 on
 }
 
-// putPlace writes at d[n:] where a node lies, as AppendPlace appends it,
-// digit by digit, and returns the length after it, or -1 for a negative
-// offset or size and for fewer than placeRoom bytes from n.
-func putPlace(d []byte, n, off, size int, rel bool) int {
-	if off < 0 || size < 0 || n < 0 || len(d)-n < placeRoom {
-		return -1
-	}
-	w := d[n : n+placeRoom] // " [+0x" 16 hex digits ", " 19 digits "B]": 44
-	w[0], w[1] = ' ', '['
-	k := 2
-	if rel {
-		w[2] = '+'
-		k = 3
-	}
-	w[k], w[k+1] = '0', 'x'
-	k += 2
-	h := 4 // hex digits, four or more
-	for v := uint64(off) >> 16; v > 0; v >>= 4 {
-		h++
-	}
-	v := uint64(off)
-	for i := k + h - 1; i >= k; i-- {
-		w[i] = hexDigits[v&15]
-		v >>= 4
-	}
-	k += h
-	w[k], w[k+1] = ',', ' '
-	k += 2
-	digits := 1
-	for v := size / 10; v > 0; v /= 10 {
-		digits++
-	}
-	for i, v := k+digits-1, size; i >= k; i-- {
-		w[i] = byte('0' + v%10)
-		v /= 10
-	}
-	k += digits
-	w[k], w[k+1] = 'B', ']'
-	return n + k + 2
-}
-
 // AppendPlace appends where a line's node lies, as Line writes it:
 // " [0x000f, 1B]",
 // " [+0x0010, 4B]" in a decompressed stream (rel).
@@ -336,18 +292,26 @@ func AppendPlace(b []byte, off, size int, rel bool) []byte {
 			return b[:n+k]
 		}
 	}
-	if off >= 0 && size >= 0 { // all but a broken span's
-		b = slices.Grow(b, placeRoom)
-		return b[:putPlace(b[:cap(b)], len(b), off, size, rel)]
-	}
 	if rel {
-		b = append(b, " [+"...)
+		b = append(b, " [+0x"...)
 	} else {
-		b = append(b, " ["...)
+		b = append(b, " [0x"...)
 	}
-	b = xfmt.Appendf(b, "0x%04x, ", off)
-	b = strconv.AppendInt(b, int64(size), 10)
-	return append(b, "B]"...)
+	switch {
+	case off >= 0 && off <= 0xffff: // four digits
+		b = append(b, hexDigits[off>>12], hexDigits[off>>8&15], hexDigits[off>>4&15], hexDigits[off&15], ',', ' ')
+	case off >= 0:
+		var d [16]byte // hex digits, from the right
+		k := len(d)
+		for v := uint64(off); v > 0; v >>= 4 {
+			k--
+			d[k] = hexDigits[v&15]
+		}
+		b = append(append(b, d[k:]...), ", "...)
+	default:
+		b = append(xfmt.Appendf(b[:len(b)-2], "0x%04x", off), ", "...)
+	}
+	return append(strconv.AppendInt(b, int64(size), 10), "B]"...)
 }
 
 // Plain reports that b has no control and no byte past ASCII: Escape
